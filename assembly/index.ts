@@ -1,0 +1,13 @@
+// Entry point of the WebAssembly module: re-exports every kernel. Kernels see only pointers
+// (byte offsets into the imported memory), lengths, strides and scalars; they never allocate.
+// Memory layout is owned by the TypeScript arena (src/wasm/arena.ts), which starts above
+// heapBase().
+
+export { dnrm2, ddist } from './blas1/dnrm2';
+export { daxpy } from './blas1/daxpy';
+export { dcopy } from './blas1/dcopy';
+
+/** First byte above the module's static data; the TypeScript arena allocates from here. */
+export function heapBase(): usize {
+  return (__heap_base + 15) & ~(<usize>15);
+}

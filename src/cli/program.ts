@@ -1,0 +1,79 @@
+/**
+ * The `ordergap` command-line program: a thin shell over the library. Every command can print
+ * JSON (`--json`); a bad flag or value exits with status 2 and a one-line message naming it; any
+ * other error exits 1 with a message (a stack trace only with `--debug`).
+ */
+import { Command, CommanderError } from 'commander';
+import { isArgumentError } from '../util/errors.js';
+import { buildDemoReport, renderDemoText } from './demo.js';
+import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+
+/** Version printed by `--version` (kept in step with package.json by a test). */
+export const VERSION = '0.1.0';
+
+/** Exit status for usage errors (bad flag or value). */
+export const EXIT_USAGE = 2;
+/** Exit status for any other failure. */
+export const EXIT_FAILURE = 1;
+
+/** Builds the program (exported for tests; `main.ts` runs it). */
+export function createProgram(): Command {
+  const program = new Command();
+  program
+    .name('ordergap')
+    .description('Order-gap termination for recursive reasoning systems (arXiv 2605.06690).')
+    .version(VERSION)
+    .option('--debug', 'print stack traces on errors')
+    .showHelpAfterError(false)
+    .exitOverride()
+    .configureOutput({
+      outputError: (str, write) => write(str.split('\n')[0]!.trim() + '\n'),
+    });
+
+  program
+    .command('demo')
+    .description(
+      'the closed-form illustration of Sec. 9.2: trajectory, where Algorithm 1 stops, budget run, coverage failure',
+    )
+    .option('--epsilon <number>', 'stopping threshold ε', parsePositive)
+    .option('--window <n>', 'window length w', parseIntAtLeast(1))
+    .option('--max-steps <n>', 'step budget Tmax', parseIntAtLeast(1))
+    .option('--seed <n>', 'seed of the evidence sampler (coverage-failure variant)', parseSeed)
+    .option('--json', 'print one JSON document (numbers unrounded)')
+    .action((opts: { epsilon?: number; window?: number; maxSteps?: number; seed?: number; json?: boolean }) => {
+      const report = buildDemoReport(opts);
+      if (opts.json) printJson(report);
+      else process.stdout.write(renderDemoText(report) + '\n');
+    });
+
+  return program;
+}
+
+/**
+ * Parses `argv` (as process.argv) and runs the command; returns the exit status instead of
+ * exiting, so tests can call it.
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  const program = createProgram();
+  const debug = argv.includes('--debug');
+  try {
+    await program.parseAsync([...argv]);
+    return 0;
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
+        return 0;
+      // commander already printed its one-line message
+      return EXIT_USAGE;
+    }
+    if (isArgumentError(e)) {
+      process.stderr.write(`ordergap: error: ${e.message}\n`);
+      if (debug) process.stderr.write(`${(e as Error).stack}\n`);
+      return EXIT_USAGE;
+    }
+    const err = e as Error;
+    process.stderr.write(`ordergap: error: ${err?.message ?? String(e)}\n`);
+    if (debug) process.stderr.write(`${err?.stack}\n`);
+    return EXIT_FAILURE;
+  }
+}

@@ -1,0 +1,31 @@
+/**
+ * ordergap — public entry point. This file only re-exports; logic lives in the area folders.
+ * Call `await init()` once before anything that runs on the WebAssembly kernels.
+ */
+export { init, isInitialized, wasm, type WasmRuntime, type KernelExports } from './wasm/module.js';
+export { Arena, F64Block, type ArenaScope, WASM32_MAX_BYTES, WASM_PAGE_BYTES } from './wasm/arena.js';
+export * as blas1 from './blas1/index.js';
+export { ArgumentError, ArgumentTypeError, isArgumentError } from './util/errors.js';
+export type {
+  EvidenceWeight,
+  EvidenceDistribution,
+  OperatorSystemSpec,
+  OperatorSystem,
+  VectorLike,
+} from './system/types.js';
+export { validateDistribution, uniformExcept, PROBABILITY_SUM_TOLERANCE } from './system/distribution.js';
+export { defineSystem, checkState } from './system/define.js';
+export { registerSystem, getSystem, listSystems, loadSystemModule, type SystemFactory } from './system/registry.js';
+export { orderGap, evaluateOrderGap, type OrderGapEvaluation } from './ordergap/orderGap.js';
+export { windowedMean, OrderGapWindow } from './ordergap/window.js';
+export { createRng, sampleIndex, type Rng } from './ordergap/rng.js';
+export {
+  runRecursive,
+  type RunOptions,
+  type RecursiveRun,
+  type StepRecord,
+  type StopReason,
+  type LoopRule,
+} from './ordergap/algorithm1.js';
+export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/poolCheck.js';
+export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './systems/closedForm.js';

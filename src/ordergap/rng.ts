@@ -1,0 +1,69 @@
+/**
+ * A small seeded random number generator (sfc32 seeded through splitmix32) so that a run with
+ * the same seed is the identical run on every machine. Not for cryptography.
+ */
+import { ArgumentError } from '../util/errors.js';
+import { integerInRange } from '../util/validate.js';
+
+/** A stream of uniform numbers in [0, 1). */
+export interface Rng {
+  /** Next uniform double in [0, 1) with 32 random bits. */
+  next(): number;
+}
+
+function splitmix32(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x9e3779b9) >>> 0;
+    let z = s;
+    z = Math.imul(z ^ (z >>> 16), 0x85ebca6b) >>> 0;
+    z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35) >>> 0;
+    return (z ^ (z >>> 16)) >>> 0;
+  };
+}
+
+/**
+ * A seeded generator.
+ * @param seed an integer in [0, 2^32)
+ * @throws {ArgumentError} seed is not such an integer.
+ */
+export function createRng(seed: number): Rng {
+  integerInRange('seed', seed, 0, 2 ** 32 - 1);
+  const sm = splitmix32(seed);
+  let a = sm();
+  let b = sm();
+  let c = sm();
+  let d = sm();
+  const next32 = (): number => {
+    const t = (((a + b) >>> 0) + d) >>> 0;
+    d = (d + 1) >>> 0;
+    a = b ^ (b >>> 9);
+    b = (c + (c << 3)) >>> 0;
+    c = ((c << 21) | (c >>> 11)) >>> 0;
+    c = (c + t) >>> 0;
+    return t;
+  };
+  for (let i = 0; i < 12; i++) next32();
+  return { next: () => next32() / 4294967296 };
+}
+
+/**
+ * Index drawn from weights `p` with uniform u in [0, 1): the first i with cumulative weight
+ * > u·Σp. Items with weight 0 are never drawn.
+ */
+export function sampleIndex(p: ArrayLike<number>, u: number): number {
+  let total = 0;
+  for (let i = 0; i < p.length; i++) total += p[i]!;
+  if (!(total > 0)) throw new ArgumentError('p', p, 'must have positive total weight');
+  const target = u * total;
+  let cum = 0;
+  let last = -1;
+  for (let i = 0; i < p.length; i++) {
+    if (p[i]! > 0) {
+      cum += p[i]!;
+      last = i;
+      if (cum > target) return i;
+    }
+  }
+  return last; // rounding: u·total can reach the rounded total
+}

@@ -1,0 +1,37 @@
+/** Plain-text tables for the CLI (right-aligned numbers, left-aligned text). */
+
+/** A column: header and alignment. */
+export interface Column {
+  header: string;
+  align?: 'left' | 'right';
+}
+
+/**
+ * Renders rows of cells under headers, columns separated by two spaces.
+ * @example
+ * ```ts
+ * renderTable([{ header: 't' }, { header: 'x', align: 'right' }], [['1', '0.5']]);
+ * // 't  x\n1  0.5'   (padded to the widest cell)
+ * ```
+ */
+export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
+  const widths = columns.map((c, j) => Math.max(c.header.length, ...rows.map((r) => (r[j] ?? '').length)));
+  const fmt = (cells: readonly string[]): string =>
+    cells
+      .map((cell, j) => (columns[j]?.align === 'right' ? cell.padStart(widths[j]!) : cell.padEnd(widths[j]!)))
+      .join('  ')
+      .trimEnd();
+  return [fmt(columns.map((c) => c.header)), ...rows.map(fmt)].join('\n');
+}
+
+/** Fixed-point with `digits` decimals; '-' for null. */
+export function fixed(x: number | null | undefined, digits = 3): string {
+  return x === null || x === undefined ? '-' : x.toFixed(digits);
+}
+
+/** Converts Float64Arrays (and nested ones) to plain arrays for JSON. */
+export function toJsonValue(value: unknown): unknown {
+  return JSON.parse(
+    JSON.stringify(value, (_k, v: unknown) => (v instanceof Float64Array ? Array.from(v) : v)),
+  ) as unknown;
+}

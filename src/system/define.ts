@@ -1,0 +1,122 @@
+/**
+ * Turns an {@link OperatorSystemSpec} into a validated {@link OperatorSystem}: the spec is
+ * checked once (name, dim, functions, θ0, index sets), and every call of Q, P_e and P(·|θ) has
+ * its result checked (length d, finite entries, a valid distribution), so a bug in a user's
+ * operator surfaces as an error naming the operator instead of as NaN three steps later.
+ */
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteVector, integerInRange } from '../util/validate.js';
+import { validateDistribution } from './distribution.js';
+import type { EvidenceWeight, OperatorSystem, OperatorSystemSpec } from './types.js';
+
+function checkIndexSets(name: string, sets: unknown, dim: number): Readonly<Record<string, readonly number[]>> {
+  if (sets === undefined) return Object.freeze({});
+  if (typeof sets !== 'object' || sets === null || Array.isArray(sets)) {
+    throw new ArgumentTypeError(name, sets, 'must be an object mapping names to coordinate index arrays');
+  }
+  const out: Record<string, readonly number[]> = {};
+  for (const [key, idx] of Object.entries(sets as Record<string, unknown>)) {
+    if (!Array.isArray(idx))
+      throw new ArgumentTypeError(`${name}.${key}`, idx, 'must be an array of coordinate indices');
+    const seen = new Set<number>();
+    for (let i = 0; i < idx.length; i++) {
+      integerInRange(`${name}.${key}[${i}]`, idx[i], 0, dim - 1);
+      if (seen.has(idx[i] as number)) throw new ArgumentError(`${name}.${key}[${i}]`, idx[i], 'is a duplicate index');
+      seen.add(idx[i] as number);
+    }
+    out[key] = Object.freeze([...(idx as number[])]);
+  }
+  return Object.freeze(out);
+}
+
+/** Checks an operator's output: a vector of length dim with finite entries. */
+function checkOutput(what: string, value: unknown, dim: number): Float64Array {
+  if (!(value instanceof Float64Array) && !Array.isArray(value)) {
+    throw new ArgumentTypeError(what, value, 'must return a Float64Array or an array of numbers');
+  }
+  return finiteVector(what, value, dim);
+}
+
+/**
+ * Validates a system spec and wraps its operators with output checks.
+ * @throws {ArgumentError|ArgumentTypeError} naming the offending field of the spec.
+ * @example
+ * ```ts
+ * const sys = defineSystem({
+ *   name: 'scalar', dim: 1,
+ *   consolidate: (t) => [0.5 * t[0]],
+ *   expand: (_e, t) => [t[0] + 1],
+ *   evidence: [{ id: 'e', p: 1 }],
+ * });
+ * sys.consolidate(Float64Array.of(2)); // Float64Array [1]
+ * ```
+ */
+export function defineSystem(spec: OperatorSystemSpec): OperatorSystem {
+  if (typeof spec !== 'object' || spec === null) throw new ArgumentTypeError('system', spec, 'must be an object');
+  if (typeof spec.name !== 'string' || spec.name.length === 0) {
+    throw new ArgumentTypeError('system.name', spec.name, 'must be a non-empty string');
+  }
+  const dim = integerInRange('system.dim', spec.dim, 1);
+  if (typeof spec.consolidate !== 'function')
+    throw new ArgumentTypeError('system.consolidate', spec.consolidate, 'must be a function (theta) => vector');
+  if (typeof spec.expand !== 'function')
+    throw new ArgumentTypeError('system.expand', spec.expand, 'must be a function (evidenceId, theta) => vector');
+  if (typeof spec.evidence !== 'function' && !Array.isArray(spec.evidence)) {
+    throw new ArgumentTypeError(
+      'system.evidence',
+      spec.evidence,
+      'must be an array of {id, p} or a function (theta) => [{id, p}]',
+    );
+  }
+  const fixedEvidence = Array.isArray(spec.evidence)
+    ? validateDistribution('system.evidence', spec.evidence)
+    : undefined;
+  const theta0 = spec.theta0 === undefined ? undefined : finiteVector('system.theta0', spec.theta0, dim);
+  const subspaces = checkIndexSets('system.subspaces', spec.subspaces, dim);
+  const questions = checkIndexSets('system.questions', spec.questions, dim);
+  if (spec.describeCoordinate !== undefined && typeof spec.describeCoordinate !== 'function') {
+    throw new ArgumentTypeError(
+      'system.describeCoordinate',
+      spec.describeCoordinate,
+      'must be a function (index) => string',
+    );
+  }
+  const name = spec.name;
+  const known = fixedEvidence ? new Set(fixedEvidence.map((e) => e.id)) : undefined;
+
+  const evidenceAt = (theta: Float64Array): readonly EvidenceWeight[] => {
+    if (fixedEvidence) return fixedEvidence;
+    return validateDistribution(`${name}: evidence(theta)`, (spec.evidence as (t: Float64Array) => unknown)(theta));
+  };
+
+  return Object.freeze({
+    name,
+    dim,
+    theta0,
+    subspaces,
+    questions,
+    spec,
+    consolidate(theta: Float64Array): Float64Array {
+      return checkOutput(`${name}: consolidate(theta)`, spec.consolidate(theta), dim);
+    },
+    expand(evidenceId: string, theta: Float64Array): Float64Array {
+      if (known && !known.has(evidenceId)) {
+        throw new ArgumentError(
+          'evidenceId',
+          evidenceId,
+          `is not an evidence item of ${name} (known: ${[...known].join(', ')})`,
+        );
+      }
+      return checkOutput(`${name}: expand(${JSON.stringify(evidenceId)}, theta)`, spec.expand(evidenceId, theta), dim);
+    },
+    evidenceAt,
+    describeCoordinate(index: number): string {
+      return spec.describeCoordinate ? spec.describeCoordinate(index) : `theta[${index}]`;
+    },
+  });
+}
+
+/** Checks a state vector against a system: length d, finite entries (copied). */
+export function checkState(name: string, system: OperatorSystem, theta: unknown): Float64Array {
+  return finiteVector(name, theta, system.dim);
+}

@@ -1,0 +1,57 @@
+/**
+ * Argument errors. Every validation failure in the package throws one of these: the message
+ * starts with the argument's name and shows the offending value, and the fields `argument` and
+ * `value` carry the same information for programs.
+ */
+
+/** Short, safe rendering of a value for an error message (never throws, never huge). */
+export function describeValue(value: unknown): string {
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) return 'NaN';
+    return Object.is(value, -0) ? '-0' : String(value);
+  }
+  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? value.slice(0, 57) + '...' : value);
+  if (value === null || value === undefined) return String(value);
+  if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
+  if (typeof value === 'function') return 'a function';
+  if (ArrayBuffer.isView(value)) {
+    const name = value.constructor.name;
+    const len = (value as unknown as { length?: number }).length;
+    return `${name}(${len ?? value.byteLength})`;
+  }
+  if (Array.isArray(value)) return `an array of length ${value.length}`;
+  return 'an object';
+}
+
+/** A value is out of range or malformed (NaN, wrong length, bad probability, …). */
+export class ArgumentError extends RangeError {
+  /** Name of the offending argument, with a path into it where useful (`p[3]`). */
+  readonly argument: string;
+  /** The offending value. */
+  readonly value: unknown;
+  constructor(argument: string, value: unknown, problem: string) {
+    super(`${argument} = ${describeValue(value)}: ${problem}`);
+    this.name = 'ArgumentError';
+    this.argument = argument;
+    this.value = value;
+  }
+}
+
+/** A value has the wrong type (a string where a number is needed, a missing function, …). */
+export class ArgumentTypeError extends TypeError {
+  /** Name of the offending argument. */
+  readonly argument: string;
+  /** The offending value. */
+  readonly value: unknown;
+  constructor(argument: string, value: unknown, problem: string) {
+    super(`${argument} = ${describeValue(value)}: ${problem}`);
+    this.name = 'ArgumentTypeError';
+    this.argument = argument;
+    this.value = value;
+  }
+}
+
+/** True for both argument error classes. */
+export function isArgumentError(e: unknown): e is ArgumentError | ArgumentTypeError {
+  return e instanceof ArgumentError || e instanceof ArgumentTypeError;
+}

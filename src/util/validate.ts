@@ -1,0 +1,77 @@
+/**
+ * Validators shared by every validating wrapper. Each throws an {@link ArgumentError} or
+ * {@link ArgumentTypeError} naming the argument and its value, and returns the checked value.
+ */
+import { ArgumentError, ArgumentTypeError } from './errors.js';
+
+/** A finite number (rejects NaN, ±Infinity and non-numbers). */
+export function finiteNumber(name: string, value: unknown): number {
+  if (typeof value !== 'number') throw new ArgumentTypeError(name, value, 'must be a number');
+  if (!Number.isFinite(value)) throw new ArgumentError(name, value, 'must be a finite number');
+  return value;
+}
+
+/** A finite number strictly greater than zero. */
+export function positiveNumber(name: string, value: unknown): number {
+  const v = finiteNumber(name, value);
+  if (!(v > 0)) throw new ArgumentError(name, value, 'must be > 0');
+  return v;
+}
+
+/** An integer in [min, max] (both inclusive). */
+export function integerInRange(name: string, value: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof value !== 'number') throw new ArgumentTypeError(name, value, 'must be an integer');
+  if (!Number.isInteger(value)) throw new ArgumentError(name, value, 'must be an integer');
+  if (value < min || value > max) {
+    throw new ArgumentError(
+      name,
+      value,
+      max === Number.MAX_SAFE_INTEGER ? `must be >= ${min}` : `must be in [${min}, ${max}]`,
+    );
+  }
+  return value;
+}
+
+/** A number in the open interval (lo, hi). */
+export function openInterval(name: string, value: unknown, lo: number, hi: number): number {
+  const v = finiteNumber(name, value);
+  if (!(v > lo && v < hi)) throw new ArgumentError(name, value, `must lie in the open interval (${lo}, ${hi})`);
+  return v;
+}
+
+/** Anything array-like of numbers, returned as a fresh Float64Array copy. */
+export function toFloat64(name: string, value: unknown): Float64Array {
+  if (value instanceof Float64Array) return Float64Array.from(value);
+  if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+    const arr = value as ArrayLike<unknown>;
+    const out = new Float64Array(arr.length);
+    for (let i = 0; i < arr.length; i++) {
+      const x = arr[i];
+      if (typeof x !== 'number') throw new ArgumentTypeError(`${name}[${i}]`, x, 'must be a number');
+      out[i] = x;
+    }
+    return out;
+  }
+  throw new ArgumentTypeError(name, value, 'must be an array of numbers or a Float64Array');
+}
+
+/** Checks every entry is finite; names the first offending index. */
+export function assertFiniteVector(name: string, x: ArrayLike<number>): void {
+  for (let i = 0; i < x.length; i++) {
+    if (!Number.isFinite(x[i]))
+      throw new ArgumentError(`${name}[${i}]`, x[i], 'must be finite (NaN and ±Infinity are rejected)');
+  }
+}
+
+/** Checks the length of a vector. */
+export function assertLength(name: string, x: ArrayLike<number>, length: number): void {
+  if (x.length !== length) throw new ArgumentError(name, x, `must have length ${length}, got ${x.length}`);
+}
+
+/** A finite f64 vector of the given length (copied). */
+export function finiteVector(name: string, value: unknown, length?: number): Float64Array {
+  const x = toFloat64(name, value);
+  if (length !== undefined) assertLength(name, x, length);
+  assertFiniteVector(name, x);
+  return x;
+}

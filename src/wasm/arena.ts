@@ -1,0 +1,261 @@
+/**
+ * The memory arena: the only code that hands out regions of the WebAssembly memory.
+ *
+ * Kernels in assembly/ see byte offsets ("pointers"); TypeScript sees {@link F64Block}s, each a
+ * 16-byte-aligned run of f64 values. Growth of the memory replaces its `buffer`, so a block's
+ * {@link F64Block.view} re-takes its Float64Array whenever the buffer changed; never keep a raw
+ * view across a call that may allocate. Temporaries are freed in `finally` via {@link Arena.scope}.
+ *
+ * Allocation is first-fit over a free list kept sorted by address, with coalescing on free, so
+ * {@link Arena.bytesInUse} returns to its starting value once every block is freed (tests assert
+ * this after every kernel call).
+ */
+import { ArgumentError } from '../util/errors.js';
+
+/** Bytes in one WebAssembly page. */
+export const WASM_PAGE_BYTES = 65536;
+/** wasm32 addresses are 32-bit: a memory holds at most 65536 pages = 4 GiB. */
+export const WASM32_MAX_BYTES = 65536 * WASM_PAGE_BYTES;
+/** Alignment of every block (bytes): f64x2 loads and stores want 16. */
+const ALIGN = 16;
+
+const alignUp = (n: number): number => Math.ceil(n / ALIGN) * ALIGN;
+
+function formatBytes(n: number): string {
+  if (n >= 2 ** 30) return `${(n / 2 ** 30).toFixed(2)} GiB`;
+  if (n >= 2 ** 20) return `${(n / 2 ** 20).toFixed(1)} MiB`;
+  return `${n} B`;
+}
+
+/** A run of f64 values in wasm memory. `ptr` is a byte offset; `length` counts f64 values. */
+export class F64Block {
+  #view: Float64Array | undefined;
+  #freed = false;
+  constructor(
+    private readonly arena: Arena,
+    /** Byte offset of the first value (16-byte aligned). */
+    readonly ptr: number,
+    /** Number of f64 values. */
+    readonly length: number,
+    /** Bytes reserved (aligned). */
+    readonly bytes: number,
+  ) {}
+
+  /** A Float64Array over the block, re-taken if the memory grew since the last call. */
+  get view(): Float64Array {
+    if (this.#freed) throw new Error('F64Block used after free');
+    const buf = this.arena.buffer;
+    if (this.#view === undefined || this.#view.buffer !== buf) {
+      this.#view = new Float64Array(buf, this.ptr, this.length);
+    }
+    return this.#view;
+  }
+
+  /** True once the block was returned to the arena. */
+  get freed(): boolean {
+    return this.#freed;
+  }
+
+  /** Copies `src` into the block (lengths must match). */
+  set(src: ArrayLike<number>): this {
+    if (src.length !== this.length) throw new ArgumentError('src', src, `must have length ${this.length}`);
+    this.view.set(src);
+    return this;
+  }
+
+  /** A copy of the block's values in ordinary JS memory. */
+  toFloat64Array(): Float64Array {
+    return Float64Array.from(this.view);
+  }
+
+  /** @internal */
+  markFreed(): void {
+    this.#freed = true;
+    this.#view = undefined;
+  }
+}
+
+/** A set of temporaries freed together (see {@link Arena.scope}). */
+export interface ArenaScope {
+  /** Allocates `length` f64 values (contents unspecified unless `fill` is given). */
+  alloc(length: number, fill?: number): F64Block;
+  /** Allocates a block holding a copy of `src`. */
+  from(src: ArrayLike<number>): F64Block;
+}
+
+/** First-fit allocator over a WebAssembly.Memory, starting at `base`. */
+export class Arena {
+  #buffer: ArrayBuffer | SharedArrayBuffer;
+  /** Free segments [start, size], sorted by start, never adjacent. */
+  #free: Array<[number, number]> = [];
+  /** First byte above every allocated or free segment. */
+  #top: number;
+  #inUse = 0;
+  #peak = 0;
+
+  constructor(
+    /** The memory this arena owns. */
+    readonly memory: WebAssembly.Memory,
+    /** First byte the arena may hand out (above the module's static data). */
+    readonly base: number,
+  ) {
+    this.#top = alignUp(base);
+    this.#buffer = memory.buffer;
+  }
+
+  /** The current buffer of the memory (changes after growth). */
+  get buffer(): ArrayBuffer | SharedArrayBuffer {
+    const b = this.memory.buffer;
+    if (b !== this.#buffer) this.#buffer = b;
+    return this.#buffer;
+  }
+
+  /** Bytes currently allocated (aligned sizes). */
+  get bytesInUse(): number {
+    return this.#inUse;
+  }
+
+  /** Largest {@link bytesInUse} seen since construction or the last {@link resetPeak}. */
+  get peakBytes(): number {
+    return this.#peak;
+  }
+
+  /** Resets {@link peakBytes} to the current use. */
+  resetPeak(): void {
+    this.#peak = this.#inUse;
+  }
+
+  /** Current size of the memory in bytes. */
+  get memoryBytes(): number {
+    return this.memory.buffer.byteLength;
+  }
+
+  /**
+   * Allocates `length` f64 values. Refuses, before touching memory, any request that would push
+   * the arena past what wasm32 can address (4 GiB).
+   * @throws {ArgumentError} `length` not a non-negative integer, or beyond wasm32's 4 GiB.
+   */
+  alloc(length: number, fill?: number): F64Block {
+    if (!Number.isInteger(length) || length < 0) {
+      throw new ArgumentError('length', length, 'must be a non-negative integer count of f64 values');
+    }
+    const bytes = alignUp(Math.max(length, 1) * 8);
+    let ptr = -1;
+    for (let i = 0; i < this.#free.length; i++) {
+      const seg = this.#free[i]!;
+      if (seg[1] >= bytes) {
+        ptr = seg[0];
+        if (seg[1] === bytes) this.#free.splice(i, 1);
+        else {
+          seg[0] += bytes;
+          seg[1] -= bytes;
+        }
+        break;
+      }
+    }
+    if (ptr < 0) {
+      // Reuse a free segment that ends at the top, then extend.
+      let start = this.#top;
+      const last = this.#free[this.#free.length - 1];
+      if (last !== undefined && last[0] + last[1] === this.#top) start = last[0];
+      const end = start + bytes;
+      if (end > WASM32_MAX_BYTES) {
+        throw new ArgumentError(
+          'length',
+          length,
+          `needs ${formatBytes(bytes)} of wasm memory but wasm32 can address at most 4 GiB ` +
+            `(${formatBytes(this.#inUse)} in use); split the problem or use fewer/lower-dimensional blocks`,
+        );
+      }
+      this.#ensure(end, length);
+      if (start !== this.#top) this.#free.pop();
+      ptr = start;
+      this.#top = end;
+    }
+    this.#inUse += bytes;
+    if (this.#inUse > this.#peak) this.#peak = this.#inUse;
+    const block = new F64Block(this, ptr, length, bytes);
+    if (fill !== undefined) block.view.fill(fill);
+    return block;
+  }
+
+  /** Allocates a block holding a copy of `src`. */
+  from(src: ArrayLike<number>): F64Block {
+    const b = this.alloc(src.length);
+    b.view.set(src);
+    return b;
+  }
+
+  /** Returns a block to the arena. Freeing twice is an error. */
+  free(block: F64Block): void {
+    if (block.freed) throw new Error('F64Block freed twice');
+    block.markFreed();
+    this.#inUse -= block.bytes;
+    let start = block.ptr;
+    let size = block.bytes;
+    // Insert sorted, coalescing with neighbours.
+    let i = 0;
+    while (i < this.#free.length && this.#free[i]![0] < start) i++;
+    const prev = this.#free[i - 1];
+    const next = this.#free[i];
+    if (next !== undefined && start + size === next[0]) {
+      size += next[1];
+      this.#free.splice(i, 1);
+    }
+    if (prev !== undefined && prev[0] + prev[1] === start) {
+      prev[1] += size;
+      start = prev[0];
+      size = prev[1];
+    } else {
+      this.#free.splice(i, 0, [start, size]);
+    }
+    // Give the top segment back to the bump region.
+    const last = this.#free[this.#free.length - 1];
+    if (last !== undefined && last[0] + last[1] === this.#top) {
+      this.#top = last[0];
+      this.#free.pop();
+    }
+  }
+
+  /**
+   * Runs `fn` with a scope whose allocations are all freed when `fn` returns or throws.
+   * Blocks that must outlive the scope should be allocated with {@link alloc} instead.
+   */
+  scope<T>(fn: (s: ArenaScope) => T): T {
+    const blocks: F64Block[] = [];
+    const s: ArenaScope = {
+      alloc: (length, fill) => {
+        const b = this.alloc(length, fill);
+        blocks.push(b);
+        return b;
+      },
+      from: (src) => {
+        const b = this.from(src);
+        blocks.push(b);
+        return b;
+      },
+    };
+    try {
+      return fn(s);
+    } finally {
+      for (let i = blocks.length - 1; i >= 0; i--) {
+        if (!blocks[i]!.freed) this.free(blocks[i]!);
+      }
+    }
+  }
+
+  #ensure(endByte: number, length: number): void {
+    const have = this.memory.buffer.byteLength;
+    if (endByte <= have) return;
+    const pages = Math.ceil((endByte - have) / WASM_PAGE_BYTES);
+    try {
+      this.memory.grow(pages);
+    } catch (e) {
+      throw new ArgumentError(
+        'length',
+        length,
+        `wasm memory could not grow by ${pages} pages to ${formatBytes(endByte)}: ${(e as Error).message}`,
+      );
+    }
+  }
+}

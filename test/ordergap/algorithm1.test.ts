@@ -1,0 +1,152 @@
+import { fc, test as fcTest } from '@fast-check/vitest';
+import { describe, expect, it } from 'vitest';
+import { runRecursive } from '../../src/ordergap/algorithm1.js';
+import { createRng, sampleIndex } from '../../src/ordergap/rng.js';
+import { closedFormSystem } from '../../src/systems/closedForm.js';
+import { defineSystem } from '../../src/system/define.js';
+
+/** Algorithm 1 unrolled by hand from the paper's pseudocode, sharing only the sampler. */
+function handUnrolled(
+  alphas: number[],
+  rho: number,
+  theta0: [number, number],
+  epsilon: number,
+  w: number,
+  Tmax: number,
+  seed: number,
+) {
+  const rng = createRng(seed);
+  const p = alphas.map(() => 1 / alphas.length);
+  let [c, u] = theta0;
+  const B: number[] = [];
+  for (let t = 0; t < Tmax; t++) {
+    const i = sampleIndex(p, rng.next());
+    const a = alphas[i]!;
+    // Q(P_e(θ)) and P_e(Q(θ)) written out from Eqs. (8)–(9)
+    const c1 = c + a * (1 - c);
+    const qp = [c1, rho * (1 - c1) * u];
+    const pq = [c + a * (1 - c), rho * (1 - c) * u];
+    const omega = Math.hypot(qp[0]! - pq[0]!, qp[1]! - pq[1]!);
+    [c, u] = qp as [number, number];
+    B.push(omega);
+    if (B.length >= w) {
+      const mean = B.slice(-w).reduce((s, x) => s + x, 0) / w;
+      if (mean <= epsilon) return { T: t + 1, c, u, B };
+    }
+  }
+  return { T: Tmax, c, u, B };
+}
+
+describe('Algorithm 1', () => {
+  fcTest.prop([
+    fc.array(fc.double({ min: 0.001, max: 0.999, noNaN: true }), { minLength: 1, maxLength: 6 }),
+    fc.double({ min: 0.01, max: 0.99, noNaN: true }),
+    fc.double({ min: 0.001, max: 0.2, noNaN: true }),
+    fc.integer({ min: 1, max: 4 }),
+    fc.integer({ min: 1, max: 25 }),
+    fc.integer({ min: 0, max: 2 ** 32 - 1 }),
+  ])(
+    'agrees with a hand-unrolled loop (same stop step, same states, same Ω)',
+    (alphas, rho, epsilon, w, Tmax, seed) => {
+      const sys = closedFormSystem({ rho, alphas, theta0: [0.2, 0.8] });
+      const run = runRecursive(sys, { epsilon, window: w, maxSteps: Tmax, seed });
+      const ref = handUnrolled(alphas, rho, [0.2, 0.8], epsilon, w, Tmax, seed);
+      expect(run.stoppedAt).toBe(ref.T);
+      expect(run.stopReason).toBe(
+        ref.T < Tmax || (ref.B.length >= w && run.finalWindowed! <= epsilon) ? 'order-gap' : 'budget',
+      );
+      expect(run.finalState[0]).toBe(ref.c);
+      expect(run.finalState[1]).toBe(ref.u);
+      // Ω via the overflow-safe distance vs Math.hypot: both within an ulp or two of |Δu|.
+      run.steps.forEach((s, i) =>
+        expect(Math.abs(s.omega - ref.B[i]!)).toBeLessThanOrEqual(2 * Number.EPSILON * ref.B[i]!),
+      );
+    },
+  );
+
+  it('same seed, same run; another seed, another sample path', () => {
+    const sys = closedFormSystem({ alphas: [0.01, 0.02, 0.5, 0.03] });
+    const opts = { epsilon: 1e-6, window: 3, maxSteps: 40 };
+    const a = runRecursive(sys, { ...opts, seed: 42 });
+    const b = runRecursive(sys, { ...opts, seed: 42 });
+    expect(b).toEqual(a);
+    const c = runRecursive(sys, { ...opts, seed: 43 });
+    expect(c.steps.map((s) => s.evidence)).not.toEqual(a.steps.map((s) => s.evidence));
+  });
+
+  it('records probabilities when sampling and none for a sequence', () => {
+    const sys = closedFormSystem();
+    const s = runRecursive(sys, { epsilon: 0.01, window: 1, maxSteps: 3, seed: 1 });
+    expect(s.steps.every((x) => x.probability === 0.2)).toBe(true);
+    const q = runRecursive(sys, { epsilon: 0.01, window: 1, maxSteps: 2, sequence: ['e3', 'e3'] });
+    expect(q.steps.map((x) => x.probability)).toEqual([null, null]);
+  });
+
+  it('ends with evidence-exhausted when a sequence is shorter than the budget', () => {
+    const run = runRecursive(closedFormSystem(), { epsilon: 1e-9, window: 2, maxSteps: 9, sequence: ['e1', 'e2'] });
+    expect(run.stopReason).toBe('evidence-exhausted');
+    expect(run.stoppedAt).toBe(2);
+  });
+
+  it('uses a state-dependent distribution at each step', () => {
+    // P(·|θ) puts all mass on 'up' while θ < 3, then on 'stay'.
+    const sys = defineSystem({
+      name: 'counter',
+      dim: 1,
+      theta0: [0],
+      consolidate: (t) => [t[0]!],
+      expand: (e, t) => [e === 'up' ? t[0]! + 1 : t[0]!],
+      evidence: (t) =>
+        t[0]! < 3
+          ? [
+              { id: 'up', p: 1 },
+              { id: 'stay', p: 0 },
+            ]
+          : [
+              { id: 'up', p: 0 },
+              { id: 'stay', p: 1 },
+            ],
+    });
+    const run = runRecursive(sys, { epsilon: 1, window: 1, maxSteps: 5, rule: 'budget' });
+    expect(run.steps.map((s) => s.evidence)).toEqual(['up', 'up', 'up', 'stay', 'stay']);
+    expect(Array.from(run.finalState)).toEqual([3]);
+  });
+
+  it('rejects invalid options, naming the argument, before running anything', () => {
+    const sys = closedFormSystem();
+    const ok = { epsilon: 0.1, window: 2, maxSteps: 5 };
+    expect(() => runRecursive(sys, { ...ok, epsilon: 0 })).toThrow(/^epsilon = 0: must be > 0/);
+    expect(() => runRecursive(sys, { ...ok, epsilon: -1 })).toThrow(/^epsilon = -1/);
+    expect(() => runRecursive(sys, { ...ok, epsilon: NaN })).toThrow(/^epsilon = NaN/);
+    expect(() => runRecursive(sys, { ...ok, window: 0 })).toThrow(/^window = 0/);
+    expect(() => runRecursive(sys, { ...ok, maxSteps: 0 })).toThrow(/^maxSteps = 0/);
+    expect(() => runRecursive(sys, { ...ok, maxSteps: 2.5 })).toThrow(/^maxSteps = 2.5/);
+    expect(() => runRecursive(sys, { ...ok, seed: -3 })).toThrow(/^seed = -3/);
+    expect(() => runRecursive(sys, { ...ok, theta0: [0.1] })).toThrow(
+      /^theta0 = Float64Array\(1\): must have length 2/,
+    );
+    expect(() => runRecursive(sys, { ...ok, theta0: [0.1, NaN] })).toThrow(/^theta0\[1\] = NaN/);
+    expect(() => runRecursive(sys, { ...ok, sequence: ['e1', 'e9'] })).toThrow(/^sequence\[1\] = "e9"/);
+    expect(() => runRecursive(sys, { ...ok, rule: 'never' as never })).toThrow(/^rule = "never"/);
+  });
+});
+
+describe('seeded RNG', () => {
+  it('is deterministic and uniform-looking', () => {
+    const a = createRng(7);
+    const b = createRng(7);
+    const xs = Array.from({ length: 20000 }, () => a.next());
+    expect(xs.slice(0, 5)).toEqual(Array.from({ length: 5 }, () => b.next()));
+    expect(Math.min(...xs)).toBeGreaterThanOrEqual(0);
+    expect(Math.max(...xs)).toBeLessThan(1);
+    // Mean of 20000 U(0,1): sd = sqrt(1/12/20000) ≈ 0.002; 5 sd.
+    expect(Math.abs(xs.reduce((s, x) => s + x, 0) / xs.length - 0.5)).toBeLessThan(0.0102);
+  });
+  it('never samples a zero-probability item', () => {
+    const p = [0, 0.5, 0, 0.5, 0];
+    for (const u of [0, 0.25, 0.5, 0.75, 1 - 2 ** -53]) expect([1, 3]).toContain(sampleIndex(p, u));
+  });
+  it('rejects a bad seed', () => {
+    expect(() => createRng(2 ** 32)).toThrow(/^seed = 4294967296/);
+  });
+});
