@@ -1,6 +1,7 @@
 // Prints "N passed, N failed" from a vitest JSON report (the last line CI reads).
-// Exits 1 if the report is missing, shows failures, or ran no test.
-import { readFileSync, existsSync } from 'node:fs';
+// A test file that fails to load has no failed *tests* but a failed *suite*: count it as one
+// failure so a broken import can never look green. Exits 1 on any failure or if nothing ran.
+import { existsSync, readFileSync } from 'node:fs';
 
 const file = process.argv[2] ?? '.ci/results.json';
 if (!existsSync(file)) {
@@ -10,10 +11,10 @@ if (!existsSync(file)) {
 }
 const r = JSON.parse(readFileSync(file, 'utf8'));
 const passed = r.numPassedTests ?? 0;
-// Failed suites (a file that could not even load) count as failures too.
-const failed = (r.numFailedTests ?? 0) + (r.numFailedTestSuites ?? 0) - (r.numFailedTests > 0 ? 0 : 0);
-const failedSuitesOnly = (r.numFailedTestSuites ?? 0) > 0 && (r.numFailedTests ?? 0) === 0 ? r.numFailedTestSuites : 0;
-const totalFailed = (r.numFailedTests ?? 0) + failedSuitesOnly;
-void failed;
-console.log(`${passed} passed, ${totalFailed} failed`);
-process.exit(totalFailed > 0 || passed === 0 ? 1 : 0);
+const failedTests = r.numFailedTests ?? 0;
+const brokenFiles = (r.testResults ?? []).filter(
+  (f) => f.status === 'failed' && (f.assertionResults ?? []).every((a) => a.status !== 'failed'),
+).length;
+const failed = failedTests + brokenFiles;
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed > 0 || passed === 0 ? 1 : 0);
