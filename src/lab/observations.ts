@@ -1,0 +1,114 @@
+/**
+ * The observation stream of one replayed item: the item's samples in a seeded order, each turned
+ * into a {@link StepObservation} (answer, Ω from the vote-state system, confidence, score) plus
+ * the running plurality. The stream does not depend on the stopping rule, so it is computed once
+ * per (item, repeat) and every rule reads a prefix of it — the rules are compared on identical
+ * sample orders (paired by construction).
+ *
+ * Per step t (after t samples, n of them answered, leader count v1):
+ * - `omega`: Ω(θ_{t−1}; e_t) of the vote-state system (Eq. 2), θ_t = Q(P_{e_t}(θ_{t−1})) (Eq. 1);
+ * - `confidence` = `score` = (v1 + 1)/(n + 2): Laplace's rule of succession for "the next
+ *   answered sample agrees with the leader" (2/3 after one answer, 1/2 before any) — defined
+ *   from the first step, unlike the raw share v1/n which is 1 after a single sample;
+ * - `empty`: the completion was blank.
+ */
+import { evaluateOrderGapUnchecked } from '../ordergap/orderGap.js';
+import { createRng } from '../ordergap/rng.js';
+import type { StepObservation } from '../stopping/rule.js';
+import { VoteTally } from '../stopping/votes.js';
+import { integerInRange } from '../util/validate.js';
+import type { AnswerExtractor, Extraction } from './extractors.js';
+import type { SampleItem } from './samples.js';
+import { EMPTY_EVIDENCE, answerEvidence, voteStateSystem } from './voteSystem.js';
+
+/** One step of a stream. */
+export interface StreamStep {
+  readonly obs: StepObservation;
+  /** What the extractor made of the sample. */
+  readonly kind: Extraction['kind'];
+  /** Plurality after this step (null: no answered sample yet). */
+  readonly leader: string | null;
+  /** Index of the sample in the item's recorded list. */
+  readonly sampleIndex: number;
+}
+
+/** The stream of one (item, repeat). */
+export interface ObservationStream {
+  readonly steps: readonly StreamStep[];
+  /** Step number (1-based) of the first transport failure within the budget, or null. */
+  readonly failureAt: number | null;
+  /** The sample order used (indices into the item's samples, first `budget` of a permutation). */
+  readonly order: readonly number[];
+}
+
+/**
+ * A 32-bit seed for (seed, repeat, item): a fixed integer hash (murmur3 finaliser over the three
+ * words), so each item's order depends only on these three numbers, not on other items.
+ */
+export function unitSeed(seed: number, repeat: number, item: number): number {
+  let h = seed >>> 0;
+  for (const w of [repeat, item]) {
+    h = Math.imul(h ^ (w >>> 0), 0x9e3779b1) >>> 0;
+    h ^= h >>> 16;
+    h = Math.imul(h, 0x85ebca6b) >>> 0;
+    h ^= h >>> 13;
+    h = Math.imul(h, 0xc2b2ae35) >>> 0;
+    h ^= h >>> 16;
+  }
+  return h >>> 0;
+}
+
+/** A uniform random permutation of 0..n−1 (Fisher–Yates) from a seed. */
+export function seededPermutation(n: number, seed: number): number[] {
+  integerInRange('n', n, 0);
+  const rng = createRng(seed >>> 0);
+  const p = [...Array(n).keys()];
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.floor(rng.next() * (i + 1));
+    [p[i], p[j]] = [p[j]!, p[i]!];
+  }
+  return p;
+}
+
+/**
+ * Builds the stream of one item for one repeat. Stops at the first transport failure (null
+ * sample): nothing after it can be observed.
+ * Cost: O(budget·K) (one order-gap evaluation of the (2K+1)-dimensional vote state per step).
+ */
+export function buildStream(
+  item: SampleItem,
+  extractor: AnswerExtractor,
+  options: { seed: number; repeat: number; itemIndex: number; budget: number; lambda: number },
+): ObservationStream {
+  const extractions = item.samples.map((s) => (s === null ? null : extractor.extract(s)));
+  const candidates: string[] = [];
+  for (const e of extractions) if (e?.kind === 'answer' && !candidates.includes(e.answer)) candidates.push(e.answer);
+  const system = voteStateSystem(candidates, { lambda: options.lambda });
+  const perm = seededPermutation(item.samples.length, unitSeed(options.seed, options.repeat, options.itemIndex));
+  const order = perm.slice(0, Math.min(options.budget, perm.length));
+  const tally = new VoteTally();
+  const steps: StreamStep[] = [];
+  let theta = system.theta0!;
+  let failureAt: number | null = null;
+  for (let t = 1; t <= order.length; t++) {
+    const idx = order[t - 1]!;
+    const ex = extractions[idx];
+    if (ex === null || ex === undefined) {
+      failureAt = t;
+      break;
+    }
+    const answer = ex.kind === 'answer' ? ex.answer : null;
+    const ev = evaluateOrderGapUnchecked(system, theta, answer === null ? EMPTY_EVIDENCE : answerEvidence(answer));
+    theta = ev.expandThenConsolidate;
+    tally.add(answer);
+    const [v1] = tally.topTwo();
+    const confidence = (v1 + 1) / (tally.valid + 2);
+    steps.push({
+      obs: { t, answer, empty: ex.kind === 'empty', omega: ev.omega, confidence, score: confidence },
+      kind: ex.kind,
+      leader: tally.leader(),
+      sampleIndex: idx,
+    });
+  }
+  return { steps, failureAt, order };
+}

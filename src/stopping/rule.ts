@@ -1,0 +1,131 @@
+/**
+ * The one stopping-rule interface of the lab. A rule is a small state machine: it is shown one
+ * step at a time ({@link StepObservation}: the step number and whatever that step produced — an
+ * answer, an order-gap value, a confidence, a score) and answers continue or stop, with the
+ * reason. Rules never throw because a cap is reached: reaching `maxSteps` is a normal stop with
+ * reason `'budget'`, and whoever drives the rule keeps the best state so far.
+ */
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteNumber, integerInRange } from '../util/validate.js';
+
+/** What one step of a recursive or repeated-sampling run produced. */
+export interface StepObservation {
+  /** Step number t >= 1 (the observation after t steps / samples). */
+  readonly t: number;
+  /** Normalised answer emitted at this step; null when the step's output was empty or unparseable. */
+  readonly answer?: string | null;
+  /** True when the step emitted nothing at all (a blank output; seed 002's "empty code"). */
+  readonly empty?: boolean;
+  /** Ω(θ_{t−1}; e_t) of Eq. (2) for this step (needed by the order-gap rule). */
+  readonly omega?: number;
+  /** A confidence in [0, 1] for the current best answer (needed by the confidence rule). */
+  readonly confidence?: number;
+  /** A score whose improvement the patience rule tracks (seed 002: the mean score). */
+  readonly score?: number;
+}
+
+/**
+ * Why a rule answered as it did: `'continue'`; `'criterion'` (the rule's own test fired);
+ * `'budget'` (a step cap — the rule's `maxSteps`, or the fixed budget itself); `'empty-output'`
+ * (the patience rule's stop on an empty output).
+ */
+export type RuleReason = 'continue' | 'criterion' | 'budget' | 'empty-output';
+
+/** The answer to one observation. */
+export interface StopDecision {
+  readonly stop: boolean;
+  readonly reason: RuleReason;
+  /** Human-readable account of the test (e.g. `Ω̂ = 0.012 <= ε = 0.05`); empty when continuing. */
+  readonly detail: string;
+}
+
+/** Parameter values of a rule (numbers, or booleans for switches). */
+export type RuleParams = Readonly<Record<string, number | boolean>>;
+
+/** A stopping rule (see the module comment). */
+export interface StoppingRule {
+  /** Registered name, e.g. `'order-gap'`. */
+  readonly name: string;
+  /** The validated parameters, defaults filled in. */
+  readonly params: RuleParams;
+  /** `name(k=v, ...)`: identifies the configuration in tables and records. */
+  readonly label: string;
+  /** Observes step t (t must increase by one per call, starting at 1) and decides. */
+  observe(obs: StepObservation): StopDecision;
+  /** Forgets everything observed (ready for a new run). */
+  reset(): void;
+}
+
+/** The decision to continue. */
+export const CONTINUE: StopDecision = Object.freeze({ stop: false, reason: 'continue', detail: '' });
+
+/** Formats a rule label: `name(k=v, ...)` with parameters in the given order. */
+export function ruleLabel(name: string, params: RuleParams): string {
+  const parts = Object.entries(params).map(([k, v]) => `${k}=${String(v)}`);
+  return parts.length ? `${name}(${parts.join(', ')})` : name;
+}
+
+/**
+ * Shared machinery: checks that steps arrive in order (1, 2, 3, ...) and applies the optional
+ * `maxSteps` cap after the rule's own test.
+ */
+export abstract class BaseRule implements StoppingRule {
+  abstract readonly name: string;
+  abstract readonly params: RuleParams;
+  #t = 0;
+  constructor(protected readonly maxSteps: number | undefined) {}
+
+  get label(): string {
+    return ruleLabel(this.name, this.params);
+  }
+
+  observe(obs: StepObservation): StopDecision {
+    if (typeof obs !== 'object' || obs === null) throw new ArgumentTypeError('obs', obs, 'must be an object');
+    if (obs.t !== this.#t + 1) {
+      throw new ArgumentError('obs.t', obs.t, `must be ${this.#t + 1} (steps are observed in order from 1)`);
+    }
+    this.#t = obs.t;
+    const own = this.decide(obs);
+    if (own.stop) return own;
+    if (this.maxSteps !== undefined && obs.t >= this.maxSteps) {
+      return { stop: true, reason: 'budget', detail: `t = ${obs.t} reached maxSteps = ${this.maxSteps}` };
+    }
+    return CONTINUE;
+  }
+
+  reset(): void {
+    this.#t = 0;
+    this.clear();
+  }
+
+  /** The rule's own test for this observation (t already checked). */
+  protected abstract decide(obs: StepObservation): StopDecision;
+  /** Clears the rule's own state. */
+  protected abstract clear(): void;
+}
+
+/** Reads an optional `maxSteps` parameter (an integer >= 1). */
+export function optionalMaxSteps(value: unknown): number | undefined {
+  return value === undefined ? undefined : integerInRange('maxSteps', value, 1);
+}
+
+/** Reads a required finite observation field, naming it in the error. */
+export function requireField(obs: StepObservation, field: 'omega' | 'confidence' | 'score', rule: string): number {
+  const v = obs[field];
+  if (v === undefined) throw new ArgumentError(`obs.${field}`, v, `is required by the ${rule} rule`);
+  return finiteNumber(`obs.${field}`, v);
+}
+
+/** Rejects parameters a rule does not know (a typo must not silently fall back to a default). */
+export function checkKnownParams(rule: string, params: object, known: readonly string[]): void {
+  if (typeof params !== 'object' || params === null) throw new ArgumentTypeError('params', params, 'must be an object');
+  for (const k of Object.keys(params)) {
+    if (!known.includes(k)) {
+      throw new ArgumentError(
+        `${rule}.${k}`,
+        (params as Record<string, unknown>)[k],
+        `is not a parameter of ${rule} (known: ${known.join(', ')})`,
+      );
+    }
+  }
+}
