@@ -6,6 +6,11 @@
 export { dnrm2, ddist } from './blas1/dnrm2';
 export { daxpy } from './blas1/daxpy';
 export { dcopy } from './blas1/dcopy';
+export { dsyrkTiles, dsyrkFinish } from './linalg/dsyrk';
+export { dgemm } from './linalg/dgemm';
+export { dsyev } from './linalg/dsyev';
+export { dtpqrt } from './linalg/dtpqrt';
+export { dgesvj } from './linalg/dgesvj';
 
 /** First byte above the module's static data; the TypeScript arena allocates from here. */
 export function heapBase(): usize {

@@ -5,6 +5,7 @@
 export { init, isInitialized, wasm, type WasmRuntime, type KernelExports } from './wasm/module.js';
 export { Arena, F64Block, type ArenaScope, WASM32_MAX_BYTES, WASM_PAGE_BYTES } from './wasm/arena.js';
 export * as blas1 from './blas1/index.js';
+export * as linalg from './linalg/index.js';
 export { ArgumentError, ArgumentTypeError, isArgumentError } from './util/errors.js';
 export type {
   EvidenceWeight,
@@ -29,3 +30,6 @@ export {
 } from './ordergap/algorithm1.js';
 export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/poolCheck.js';
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './systems/closedForm.js';
+export * as graph from './graph/index.js';
+export { referenceGraphSystem, questionBasis, type ReferenceGraphSystem } from './graph/system.js';
+export { confidenceLipschitzBound, DEFAULT_PARAMS as GRAPH_DEFAULT_PARAMS } from './graph/params.js';

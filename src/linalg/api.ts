@@ -1,0 +1,369 @@
+/**
+ * The friendly, validating linalg API. Inputs are row-major Float64Array (or arrays of numbers)
+ * with explicit shapes, or ml-matrix `Matrix` objects (results then come back as `Matrix`).
+ * Every input is checked before anything is computed or written (shape; NaN/±Infinity rejected
+ * with the entry named); in-place outputs are written only after the result is known to be
+ * finite. Runs on the wasm kernels once `init()` has completed, else on the TypeScript
+ * reference (or on `options.backend`).
+ */
+import type { AbstractMatrix, Matrix } from 'ml-matrix';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteNumber } from '../util/validate.js';
+import { qrBlockRows } from './backend.js';
+import type { Transpose } from './gemm.js';
+import { pickBackend, type BackendOption } from './select.js';
+import { isMlMatrix, readMatrix, safeScale, toMlMatrix, type DenseMatrix, type MatrixInput } from './shape.js';
+import type { NullSpaceResult } from './streamingQR.js';
+import { basisFromRows, svdOfR, type SvdOfR } from './svdFromR.js';
+import { EPS, decideRank, resolveTolerance, type RankDecision, type RankToleranceOptions } from './tolerance.js';
+import { gramThreaded, type ThreadOption } from './threads.js';
+
+/** Options of {@link gram} and {@link gramAccumulate}. */
+export interface GramOptions extends BackendOption, ThreadOption {}
+
+function checkGramFinite(G: Float64Array, A: DenseMatrix): void {
+  for (let k = 0; k < G.length; k++) {
+    if (!Number.isFinite(G[k]!))
+      throw new ArgumentError(
+        'A',
+        A.data,
+        `the Gramian overflows f64 (max|a_ij| = ${A.amax}, ${A.rows} rows); ` +
+          'decide rank on A itself with linalg.rank / linalg.StreamingQR, which never square it',
+      );
+  }
+}
+
+function syrkInto(G: Float64Array, A: DenseMatrix, weight: number, options: GramOptions | undefined): void {
+  const backend = pickBackend(options);
+  const scale = safeScale(A.amax);
+  if (backend.name === 'wasm' && gramThreaded(A.data, A.rows, A.cols, scale, weight, G, options)) return;
+  backend.syrk(A.data, A.rows, A.cols, scale, weight, G);
+}
+
+/**
+ * Gramian G = AᵀA (cols×cols, symmetric PSD) of A (rows×cols): the building block of Eq. (5).
+ * Products are formed on A scaled by an exact power of two, so entries ~1e±200 give the right
+ * answer whenever it is representable. Entry error <= rows·eps·Σ_r|a_ri||a_rj|.
+ * Cost rows·cols² flops (symmetry: only tiles on and above the diagonal are computed).
+ * @param options.threads use the worker pool (see {@link startThreads}); default: use it if running
+ * @throws {ArgumentError} bad shape, a NaN/±Infinity entry (named `A[i][j]`), or a Gramian that
+ *   overflows f64 (the message points to rank/StreamingQR, which never square A).
+ * @example
+ * ```ts
+ * gram([1, 2, 3, 4], 2, 2); // Float64Array [10, 14, 14, 20]
+ * ```
+ */
+export function gram(A: AbstractMatrix, options?: GramOptions): Matrix;
+export function gram(A: MatrixInput, rows: number, cols: number, options?: GramOptions): Float64Array;
+export function gram(
+  A: MatrixInput,
+  rowsOrOptions?: number | GramOptions,
+  cols?: number,
+  options?: GramOptions,
+): Float64Array | Matrix {
+  const [rows, opts] = typeof rowsOrOptions === 'number' ? [rowsOrOptions, options] : [undefined, rowsOrOptions];
+  const M = readMatrix('A', A, rows, cols);
+  const G = new Float64Array(M.cols * M.cols);
+  syrkInto(G, M, 1, opts);
+  checkGramFinite(G, M);
+  return M.wasMatrix ? toMlMatrix(G, M.cols, M.cols) : G;
+}
+
+/**
+ * G += weight·AᵀA in place (one term of Eq. (5) with weight = p_e). G is cols×cols (row-major
+ * Float64Array, or an ml-matrix Matrix together with a Matrix A). Nothing is written unless the
+ * whole update is finite.
+ * Cost rows·cols² flops.
+ * @throws {ArgumentError} shapes disagree, weight not finite, NaN/±Infinity in G or A, or an
+ *   update that overflows.
+ * @example
+ * ```ts
+ * const G = new Float64Array(4);
+ * gramAccumulate(G, [1, 2, 3, 4], 2, 2, 0.5); // G = [5, 7, 7, 10]
+ * ```
+ */
+export function gramAccumulate(G: AbstractMatrix, A: AbstractMatrix, weight: number, options?: GramOptions): Matrix;
+export function gramAccumulate(
+  G: Float64Array,
+  A: MatrixInput,
+  rows: number,
+  cols: number,
+  weight: number,
+  options?: GramOptions,
+): Float64Array;
+export function gramAccumulate(
+  G: Float64Array | AbstractMatrix,
+  A: MatrixInput,
+  a3: number,
+  a4?: number | GramOptions,
+  a5?: number,
+  a6?: GramOptions,
+): Float64Array | Matrix {
+  const matrixForm = isMlMatrix(G);
+  const rows = matrixForm ? undefined : a3;
+  const cols = matrixForm ? undefined : (a4 as number);
+  const weight = matrixForm ? a3 : a5;
+  const opts = matrixForm ? (a4 as GramOptions | undefined) : a6;
+  if (!matrixForm && !(G instanceof Float64Array))
+    throw new ArgumentTypeError('G', G, 'must be a Float64Array (updated in place) or an ml-matrix Matrix');
+  const M = readMatrix('A', A, rows, cols);
+  finiteNumber('weight', weight);
+  const Gm = readMatrix('G', G, matrixForm ? undefined : M.cols, matrixForm ? undefined : M.cols);
+  if (Gm.rows !== M.cols || Gm.cols !== M.cols)
+    throw new ArgumentError('G', G, `must be ${M.cols}×${M.cols} (cols of A), got ${Gm.rows}×${Gm.cols}`);
+  const T = Float64Array.from(Gm.data);
+  syrkInto(T, M, weight!, opts);
+  checkGramFinite(T, M);
+  if (matrixForm) {
+    const Gmat = G as Matrix;
+    for (let i = 0; i < M.cols; i++) for (let j = 0; j < M.cols; j++) Gmat.set(i, j, T[i * M.cols + j]!);
+    return Gmat;
+  }
+  (G as Float64Array).set(T);
+  return G as Float64Array;
+}
+
+/** Options of {@link gemm}. */
+export interface GemmOptions extends BackendOption {
+  /** Use Aᵀ instead of A. */
+  transA?: boolean;
+  /** Use Bᵀ instead of B. */
+  transB?: boolean;
+  /** Default 1. */
+  alpha?: number;
+  /** Default 0 (C is then not read). */
+  beta?: number;
+  /** M×N output updated in place (required for beta ≠ 0; row-major Float64Array). */
+  C?: Float64Array;
+}
+
+/**
+ * C = α·op(A)·op(B) + β·C (op = identity or transpose), row-major. With `options.C` the product
+ * is written into it (after validation and only if finite); otherwise a new M×N array is returned.
+ * Error per entry <= K·eps·Σ_k|a_ik||b_kj| (+ the β term). Cost 2·M·N·K flops.
+ * @throws {ArgumentError} inner dimensions disagree, NaN/±Infinity inputs, α/β not finite,
+ *   beta ≠ 0 without C, C of the wrong length, or an overflowing result.
+ * @example
+ * ```ts
+ * gemm([1, 2, 3, 4], 2, 2, [1, 0, 0, 1], 2, 2, { transA: true }); // [1, 3, 2, 4]
+ * ```
+ */
+export function gemm(A: AbstractMatrix, B: AbstractMatrix, options?: GemmOptions): Matrix;
+export function gemm(
+  A: MatrixInput,
+  aRows: number,
+  aCols: number,
+  B: MatrixInput,
+  bRows: number,
+  bCols: number,
+  options?: GemmOptions,
+): Float64Array;
+export function gemm(A: MatrixInput, ...rest: unknown[]): Float64Array | Matrix {
+  const matrixForm = isMlMatrix(A);
+  const Am = readMatrix(
+    'A',
+    A,
+    matrixForm ? undefined : (rest[0] as number),
+    matrixForm ? undefined : (rest[1] as number),
+  );
+  const Bm = matrixForm ? readMatrix('B', rest[0]) : readMatrix('B', rest[2], rest[3] as number, rest[4] as number);
+  const opts = (matrixForm ? rest[1] : rest[5]) as GemmOptions | undefined;
+  const tA: Transpose = opts?.transA ? 'T' : 'N';
+  const tB: Transpose = opts?.transB ? 'T' : 'N';
+  const M = tA === 'N' ? Am.rows : Am.cols;
+  const K = tA === 'N' ? Am.cols : Am.rows;
+  const Kb = tB === 'N' ? Bm.rows : Bm.cols;
+  const N = tB === 'N' ? Bm.cols : Bm.rows;
+  if (K !== Kb)
+    throw new ArgumentError('B', Bm.data, `inner dimensions disagree: op(A) is ${M}×${K}, op(B) is ${Kb}×${N}`);
+  const alpha = finiteNumber('options.alpha', opts?.alpha ?? 1);
+  const beta = finiteNumber('options.beta', opts?.beta ?? 0);
+  const Cin = opts?.C;
+  if (Cin !== undefined) {
+    if (!(Cin instanceof Float64Array)) throw new ArgumentTypeError('options.C', Cin, 'must be a Float64Array');
+    readMatrix('options.C', Cin, M, N);
+  } else if (beta !== 0) throw new ArgumentError('options.beta', beta, 'needs options.C (β·C with no C)');
+  const C = Cin ? Float64Array.from(Cin) : new Float64Array(M * N);
+  pickBackend(opts).gemm(tA, tB, M, N, K, alpha, Am.data, Bm.data, beta, C);
+  for (let k = 0; k < C.length; k++)
+    if (!Number.isFinite(C[k]!)) throw new ArgumentError('A', Am.data, 'the product overflows f64');
+  if (Cin) Cin.set(C);
+  if (matrixForm) return toMlMatrix(C, M, N);
+  return Cin ?? C;
+}
+
+/** Options of {@link eigh}. */
+export interface EighOptions extends BackendOption {
+  /**
+   * Largest accepted asymmetry max|s_ij − s_ji| / max|s_ij|. Default 64·n·eps: a matrix that
+   * is symmetric in exact arithmetic but was computed in two orders (e.g. BᵀGB) differs from its
+   * transpose by about n·eps relative; anything larger is not a rounding artefact.
+   */
+  symmetryRtol?: number;
+}
+
+/** Result of {@link eigh}. */
+export interface EighResult<V = Float64Array> {
+  readonly n: number;
+  /** Eigenvalues, ascending. */
+  readonly values: Float64Array;
+  /** n×n; column j is the unit eigenvector of values[j] (row-major Float64Array or Matrix). */
+  readonly vectors: V;
+  /** max|s_ij − s_ji| / max|s_ij| of the input (the symmetric part (S + Sᵀ)/2 is decomposed). */
+  readonly asymmetry: number;
+  /** The tolerance the asymmetry was checked against. */
+  readonly symmetryRtol: number;
+  /** QL iterations used. */
+  readonly iterations: number;
+}
+
+/**
+ * Eigenvalues (ascending) and orthonormal eigenvectors of a symmetric n×n matrix (Householder
+ * tridiagonalisation + implicit QL; ./syev.ts). Used on G_W (Prop. 5.2): λ_min(G_W) > tol decides
+ * non-degeneracy on W. For a rank decision prefer {@link rank}/{@link StreamingQR} on the stack:
+ * the eigenvalues of a Gramian carry errors ~ n·eps·λ_max, i.e. relative errors that explode for
+ * small λ.
+ * Accuracy (backward stable): |λ̂_j − λ_j| <= O(n·eps)·||S||_2, ||S v̂ − λ̂ v̂|| <= O(n·eps)·||S||_2,
+ * |V̂ᵀV̂ − I| <= O(n·eps). Entries ~1e±200 are handled by an exact power-of-two scaling.
+ * Cost ~ (8/3 + 6)n³ flops (tridiagonalisation + Qᵀ + QL with vectors).
+ * @throws {ArgumentError} not square/shape mismatch, NaN/±Infinity entries, asymmetry above
+ *   `symmetryRtol`.
+ * @throws Error if QL does not converge (30·n iterations; never observed).
+ * @example
+ * ```ts
+ * eigh([2, 1, 1, 2], 2).values; // Float64Array [1, 3]
+ * ```
+ */
+export function eigh(S: AbstractMatrix, options?: EighOptions): EighResult<Matrix>;
+export function eigh(S: MatrixInput, n: number, options?: EighOptions): EighResult;
+export function eigh(
+  S: MatrixInput,
+  nOrOptions?: number | EighOptions,
+  options?: EighOptions,
+): EighResult | EighResult<Matrix> {
+  const [n0, opts] = typeof nOrOptions === 'number' ? [nOrOptions, options] : [undefined, nOrOptions];
+  const M = readMatrix('S', S, n0, n0);
+  if (M.rows !== M.cols) throw new ArgumentError('S', S, `must be square, got ${M.rows}×${M.cols}`);
+  const n = M.rows;
+  const symmetryRtol =
+    opts?.symmetryRtol === undefined
+      ? 64 * Math.max(n, 1) * EPS
+      : finiteNumber('options.symmetryRtol', opts.symmetryRtol);
+  if (symmetryRtol < 0) throw new ArgumentError('options.symmetryRtol', symmetryRtol, 'must be >= 0');
+  let asym = 0;
+  let where = [0, 0];
+  for (let i = 0; i < n; i++)
+    for (let j = i + 1; j < n; j++) {
+      const d = Math.abs(M.data[i * n + j]! - M.data[j * n + i]!);
+      if (d > asym) {
+        asym = d;
+        where = [i, j];
+      }
+    }
+  const asymmetry = M.amax > 0 ? asym / M.amax : 0;
+  if (asymmetry > symmetryRtol)
+    throw new ArgumentError(
+      'S',
+      S,
+      `is not symmetric: |S[${where[0]}][${where[1]}] − S[${where[1]}][${where[0]}]| / max|S| = ` +
+        `${asymmetry.toExponential(3)} > symmetryRtol = ${symmetryRtol.toExponential(3)}`,
+    );
+  const s = safeScale(M.amax);
+  const W = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) W[i * n + j] = 0.5 * (M.data[i * n + j]! * s + M.data[j * n + i]! * s);
+  const values = new Float64Array(n);
+  const VT = new Float64Array(n * n);
+  const iterations = pickBackend(opts).syev(W, n, values, VT);
+  if (iterations < 0) throw new Error(`eigh: implicit QL did not converge for n = ${n}`);
+  for (let i = 0; i < n; i++) values[i]! /= s;
+  const V = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) V[i * n + j] = VT[j * n + i]!;
+  const base = { n, values, asymmetry, symmetryRtol, iterations };
+  return M.wasMatrix ? { ...base, vectors: toMlMatrix(V, n, n) } : { ...base, vectors: V };
+}
+
+/** Rank/SVD options. */
+export interface RankOptions extends RankToleranceOptions, BackendOption {}
+
+function svdOfInput(M: DenseMatrix, opts: BackendOption | undefined): SvdOfR {
+  const backend = pickBackend(opts);
+  const R = new Float64Array(M.cols * M.cols);
+  backend.qrUpdate(R, M.cols, M.data, M.rows, qrBlockRows(M.cols));
+  return svdOfR(backend, R, M.cols);
+}
+
+function parseShapeArgs<O>(args: unknown[]): [number | undefined, number | undefined, O | undefined] {
+  if (typeof args[0] === 'number') return [args[0], args[1] as number, args[2] as O | undefined];
+  return [undefined, undefined, args[0] as O | undefined];
+}
+
+/**
+ * Singular values of A (rows×cols), descending; min(rows, cols) values. Computed as QR
+ * (Householder, streamed in blocks) followed by one-sided Jacobi on Rᵀ, so small singular values
+ * are accurate relative to the column scaling of A (see ./gesvj.ts), not only to σ_max.
+ * Cost 2·rows·cols² + ~7·cols³ per Jacobi sweep (5–10 sweeps).
+ * @throws {ArgumentError} bad shape or NaN/±Infinity entries.
+ * @example
+ * ```ts
+ * svdvals([3, 0, 0, 4], 2, 2); // Float64Array [4, 3]
+ * ```
+ */
+export function svdvals(A: AbstractMatrix, options?: BackendOption): Float64Array;
+export function svdvals(A: MatrixInput, rows: number, cols: number, options?: BackendOption): Float64Array;
+export function svdvals(A: MatrixInput, ...rest: unknown[]): Float64Array {
+  const [rows, cols, opts] = parseShapeArgs<BackendOption>(rest);
+  const M = readMatrix('A', A, rows, cols);
+  return svdOfInput(M, opts).singularValues.slice(0, Math.min(M.rows, M.cols));
+}
+
+/**
+ * Numerical rank of A: the number of singular values > tol = max(atol, rtol·σ_max), default
+ * rtol = max(rows, cols)·eps (numpy's matrix_rank; see ./tolerance.ts for why and when to
+ * override). The result reports the tolerance, which part set it, and the margin (the singular
+ * values on either side of it).
+ * Cost as {@link svdvals}.
+ * @throws {ArgumentError} bad shape, NaN/±Infinity entries, negative or non-finite rtol/atol.
+ * @example
+ * ```ts
+ * rank([1, 2, 2, 4], 2, 2).rank; // 1
+ * ```
+ */
+export function rank(A: AbstractMatrix, options?: RankOptions): RankDecision;
+export function rank(A: MatrixInput, rows: number, cols: number, options?: RankOptions): RankDecision;
+export function rank(A: MatrixInput, ...rest: unknown[]): RankDecision {
+  const [rows, cols, opts] = parseShapeArgs<RankOptions>(rest);
+  const M = readMatrix('A', A, rows, cols);
+  const { rtol, atol } = resolveTolerance(M.rows, M.cols, opts);
+  const sv = svdOfInput(M, opts).singularValues.slice(0, Math.min(M.rows, M.cols));
+  return decideRank(sv, rtol, atol);
+}
+
+/**
+ * Orthonormal basis of the numerical null space of A: the right singular vectors whose singular
+ * value is <= tol (same tolerance as {@link rank}; when rows < cols the cols − rows directions
+ * without a singular value are included). `basis` is cols×nullity row-major (a Matrix for Matrix
+ * input via `basisMatrix`).
+ * Cost as {@link svdvals} plus the accumulated rotations.
+ * @throws {ArgumentError} as {@link rank}.
+ * @example
+ * ```ts
+ * nullSpace([1, 1], 1, 2).basis; // ≈ ±[0.7071, −0.7071] (2×1)
+ * ```
+ */
+export function nullSpace(A: AbstractMatrix, options?: RankOptions): NullSpaceResult & { basisMatrix: Matrix };
+export function nullSpace(A: MatrixInput, rows: number, cols: number, options?: RankOptions): NullSpaceResult;
+export function nullSpace(
+  A: MatrixInput,
+  ...rest: unknown[]
+): NullSpaceResult | (NullSpaceResult & { basisMatrix: Matrix }) {
+  const [rows, cols, opts] = parseShapeArgs<RankOptions>(rest);
+  const M = readMatrix('A', A, rows, cols);
+  const { rtol, atol } = resolveTolerance(M.rows, M.cols, opts);
+  const svd = svdOfInput(M, opts);
+  // The decision is taken on the cols singular values of R (zeros beyond min(rows, cols)).
+  const dec = decideRank(svd.singularValues, rtol, atol);
+  const basis = basisFromRows(svd.rightVectorsT, M.cols, dec.rank);
+  const res: NullSpaceResult = { ...dec, cols: M.cols, nullity: M.cols - dec.rank, basis };
+  return M.wasMatrix ? { ...res, basisMatrix: toMlMatrix(basis, M.cols, M.cols - dec.rank) } : res;
+}

@@ -1,0 +1,35 @@
+/**
+ * Dense f64 linear algebra on the WebAssembly kernels (row-major everywhere): Gramians (Eq. 5),
+ * gemm, the symmetric eigensolver, singular values / rank / null space with stated tolerances,
+ * and the streaming tall-skinny QR used to decide non-degeneracy (Prop. 5.2) without forming
+ * the Gramian. The BLAS-1 set of the foundation is re-exported here.
+ */
+export { norm, distance, axpy, copy, type Blas1Options } from '../blas1/api.js';
+export {
+  gram,
+  gramAccumulate,
+  gemm,
+  eigh,
+  svdvals,
+  rank,
+  nullSpace,
+  type GramOptions,
+  type GemmOptions,
+  type EighOptions,
+  type EighResult,
+  type RankOptions,
+} from './api.js';
+export { StreamingQR, createStreamingQR, type NullSpaceResult } from './streamingQR.js';
+export {
+  EPS,
+  defaultRtol,
+  decideRank,
+  resolveTolerance,
+  type RankDecision,
+  type RankToleranceOptions,
+} from './tolerance.js';
+export { type MatrixInput, safeScale } from './shape.js';
+export { type BackendOption } from './select.js';
+export { referenceLinalg, type LinalgBackend, type LinalgBackendName } from './backend.js';
+export { wasmLinalg } from './wasmBackend.js';
+export { startThreads, stopThreads, threadCount, type ThreadOption } from './threads.js';

@@ -1,0 +1,112 @@
+/**
+ * Matrix inputs of the linalg area: row-major Float64Array (or any array of numbers) with an
+ * explicit shape, or an ml-matrix `Matrix` whose shape is its own. Row-major everywhere: entry
+ * (i, j) of an r×c matrix is `data[i * c + j]`.
+ *
+ * {@link readMatrix} validates once (shape, finiteness) and measures max|a_ij|, which the kernels
+ * use to pick an exact power-of-two scaling (see {@link safeScale}).
+ */
+import { AbstractMatrix, Matrix } from 'ml-matrix';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { integerInRange } from '../util/validate.js';
+
+/** A dense matrix as accepted by the friendly API. */
+export type MatrixInput = Float64Array | ArrayLike<number> | AbstractMatrix;
+
+/** A validated dense matrix (row-major). `data` may be the caller's array: never write to it. */
+export interface DenseMatrix {
+  readonly data: Float64Array;
+  readonly rows: number;
+  readonly cols: number;
+  /** max |a_ij| (0 for an empty or zero matrix). */
+  readonly amax: number;
+  /** True when the input was an ml-matrix Matrix (results are then returned as Matrix too). */
+  readonly wasMatrix: boolean;
+}
+
+/** True for ml-matrix matrices (any AbstractMatrix). */
+export function isMlMatrix(x: unknown): x is AbstractMatrix {
+  return AbstractMatrix.isMatrix(x);
+}
+
+/**
+ * Validates a matrix argument.
+ * @param name argument name used in error messages (`A`, `S`, ...)
+ * @param rows,cols required when `value` is not an ml-matrix Matrix; checked against it when it is
+ * @throws {ArgumentTypeError} not an array of numbers / Matrix.
+ * @throws {ArgumentError} bad shape, wrong length, or an entry that is NaN or ±Infinity (the
+ *   message names the entry as `A[i][j]`).
+ */
+export function readMatrix(name: string, value: unknown, rows?: number, cols?: number): DenseMatrix {
+  let data: Float64Array;
+  let r: number;
+  let c: number;
+  let wasMatrix = false;
+  if (isMlMatrix(value)) {
+    wasMatrix = true;
+    r = value.rows;
+    c = value.columns;
+    if (rows !== undefined && rows !== r) throw new ArgumentError('rows', rows, `does not match ${name}.rows = ${r}`);
+    if (cols !== undefined && cols !== c)
+      throw new ArgumentError('cols', cols, `does not match ${name}.columns = ${c}`);
+    data = new Float64Array(r * c);
+    for (let i = 0; i < r; i++) for (let j = 0; j < c; j++) data[i * c + j] = value.get(i, j);
+  } else {
+    if (rows === undefined)
+      throw new ArgumentError('rows', rows, `is required when ${name} is not an ml-matrix Matrix`);
+    if (cols === undefined)
+      throw new ArgumentError('cols', cols, `is required when ${name} is not an ml-matrix Matrix`);
+    r = integerInRange('rows', rows, 0);
+    c = integerInRange('cols', cols, 0);
+    if (value instanceof Float64Array) data = value;
+    else if (Array.isArray(value) || ArrayBuffer.isView(value)) {
+      const arr = value as ArrayLike<unknown>;
+      data = new Float64Array(arr.length);
+      for (let i = 0; i < arr.length; i++) {
+        const x = arr[i];
+        if (typeof x !== 'number') throw new ArgumentTypeError(`${name}[${i}]`, x, 'must be a number');
+        data[i] = x;
+      }
+    } else {
+      throw new ArgumentTypeError(name, value, 'must be a Float64Array, an array of numbers or an ml-matrix Matrix');
+    }
+    if (data.length !== r * c)
+      throw new ArgumentError(name, value, `must hold rows·cols = ${r}·${c} = ${r * c} values, got ${data.length}`);
+  }
+  let amax = 0;
+  for (let k = 0; k < data.length; k++) {
+    const a = Math.abs(data[k]!);
+    if (!(a <= Number.MAX_VALUE)) {
+      const i = Math.floor(k / c);
+      throw new ArgumentError(
+        `${name}[${i}][${k - i * c}]`,
+        data[k],
+        'must be finite (NaN and ±Infinity are rejected)',
+      );
+    }
+    if (a > amax) amax = a;
+  }
+  return { data, rows: r, cols: c, amax, wasMatrix };
+}
+
+/** Wraps row-major data as an ml-matrix Matrix. */
+export function toMlMatrix(data: Float64Array, rows: number, cols: number): Matrix {
+  const m = new Matrix(rows, cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) m.set(i, j, data[i * cols + j]!);
+  return m;
+}
+
+/**
+ * An exact power of two s with s·amax in [1, 2) (1 for amax = 0). Multiplying by s and later by
+ * 1/s is exact for every normal number, so kernels that square entries (norms, dot products) run
+ * on data of size ~1 and neither overflow (entries ~1e200) nor flush to zero (entries ~1e-200).
+ * The exponent is clamped to ±1022 so that s and 1/s are both normal numbers.
+ */
+export function safeScale(amax: number): number {
+  if (!(amax > 0) || !Number.isFinite(amax)) return 1;
+  let e = Math.floor(Math.log2(amax));
+  // log2 may be off by one next to powers of two: correct exactly.
+  if (2 ** e > amax) e -= 1;
+  else if (2 ** (e + 1) <= amax) e += 1;
+  return 2 ** Math.max(-1022, Math.min(1022, -e));
+}

@@ -1,0 +1,41 @@
+/**
+ * Gramian G += w·AᵀA (BLAS dsyrk, "transposed" form, row-major): the pure-TypeScript reference of
+ * assembly/linalg/dsyrk.ts. This is the kernel of Eq. (5), G = Σ_e p_e Σ_eᵀ Σ_e.
+ *
+ * `scale` is an exact power of two (see {@link safeScale}): the products are formed on s·A and the
+ * sum is multiplied by w/s² once, so entries ~1e±200 neither overflow nor flush to zero inside the
+ * sum. Accuracy: each entry is a sum of `rows` products, |error| <= rows · eps · Σ_r |a_ri||a_rj|
+ * (recursive summation bound) plus one rounding for the final scaling.
+ */
+
+/**
+ * G (cols×cols, row-major, full) += weight · (AᵀA) for A rows×cols (row-major). Unchecked.
+ * Cost 2·rows·cols² flops here (the wasm kernel does half by symmetry).
+ */
+export function referenceSyrk(
+  A: Float64Array,
+  rows: number,
+  cols: number,
+  scale: number,
+  weight: number,
+  G: Float64Array,
+): void {
+  const acc = new Float64Array(cols * cols);
+  for (let r = 0; r < rows; r++) {
+    const o = r * cols;
+    for (let i = 0; i < cols; i++) {
+      const a = A[o + i]! * scale;
+      if (a === 0) continue;
+      const gi = i * cols;
+      for (let j = i; j < cols; j++) acc[gi + j]! += a * (A[o + j]! * scale);
+    }
+  }
+  const f = 1 / (scale * scale);
+  for (let i = 0; i < cols; i++) {
+    for (let j = i; j < cols; j++) {
+      const v = acc[i * cols + j]! * weight * f;
+      G[i * cols + j]! += v;
+      if (j !== i) G[j * cols + i]! += v;
+    }
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * Streaming QR update (LAPACK dtpqrt's triangular-pentagonal step, unblocked): the pure-TypeScript
+ * reference of assembly/linalg/dtpqrt.ts. Used by {@link StreamingQR}.
+ *
+ * Given the m×m upper-triangular R of the rows seen so far and a new b×m block B, computes the R
+ * of [R; B] with m Householder reflectors: reflector j acts on row j of R and all rows of B
+ * (R's column j is zero below the diagonal), so the stack never needs to be held. In row-major
+ * storage each reflector is two passes along rows: w = R[j, j+1:] + Σ_r v_r B[r, j+1:], then
+ * R[j, j+1:] −= τw and B[r, j+1:] −= τ v_r w.
+ *
+ * The reflector's norm is formed with an exact power-of-two scaling (as in dnrm2), and |v_r| <= 1,
+ * so entries ~1e±200 neither overflow nor underflow. Householder QR is backward stable (column-
+ * wise): the R returned is the exact R of [R; B] + E with ||E_:,j|| <= O(b·m·eps)·||[R; B]_:,j||.
+ * Cost 2·b·m² flops per block (4·b·(m−j) for column j).
+ */
+
+/** Exact power of two 2^k with amax·2^k in [1, 2), clamped so that both 2^k and 2^-k are normal. */
+function pow2Scale(amax: number): number {
+  let e = Math.floor(Math.log2(amax));
+  if (2 ** e > amax) e -= 1;
+  else if (2 ** (e + 1) <= amax) e += 1;
+  return 2 ** Math.max(-1022, Math.min(1022, -e));
+}
+
+/**
+ * R (m×m upper triangular, row-major) ← R of [R; B]; B (b×m, row-major) is DESTROYED. Unchecked.
+ */
+export function referenceTpqrt(R: Float64Array, m: number, B: Float64Array, b: number): void {
+  const w = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    const alpha = R[j * m + j]!;
+    let amax = Math.abs(alpha);
+    for (let r = 0; r < b; r++) amax = Math.max(amax, Math.abs(B[r * m + j]!));
+    if (amax === 0) continue;
+    const s = pow2Scale(amax);
+    let sigma2 = 0;
+    for (let r = 0; r < b; r++) {
+      const x = B[r * m + j]! * s;
+      sigma2 += x * x;
+    }
+    if (sigma2 === 0) continue; // B's column is already zero: nothing to annihilate
+    const as = alpha * s;
+    const beta = -(alpha >= 0 ? 1 : -1) * (Math.sqrt(as * as + sigma2) / s);
+    const tau = (beta - alpha) / beta;
+    const inv = 1 / (alpha - beta);
+    for (let r = 0; r < b; r++) B[r * m + j]! *= inv; // v_r, |v_r| <= 1
+    R[j * m + j] = beta;
+    // w = R[j, j+1:] + Σ_r v_r B[r, j+1:]
+    for (let c = j + 1; c < m; c++) w[c] = R[j * m + c]!;
+    for (let r = 0; r < b; r++) {
+      const v = B[r * m + j]!;
+      if (v === 0) continue;
+      const o = r * m;
+      for (let c = j + 1; c < m; c++) w[c]! += v * B[o + c]!;
+    }
+    for (let c = j + 1; c < m; c++) {
+      w[c]! *= tau;
+      R[j * m + c]! -= w[c]!;
+    }
+    for (let r = 0; r < b; r++) {
+      const v = B[r * m + j]!;
+      if (v === 0) continue;
+      const o = r * m;
+      for (let c = j + 1; c < m; c++) B[o + c]! -= v * w[c]!;
+    }
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * The wasm implementation of {@link LinalgBackend}: copies operands into the arena, runs the
+ * kernels of assembly/linalg, copies results back, and frees every temporary (arena.scope).
+ */
+import type { ArenaScope } from '../wasm/arena.js';
+import { wasm } from '../wasm/module.js';
+import type { LinalgBackend } from './backend.js';
+
+/** Typed view of the linalg kernels exported by build/ordergap.wasm (pointers are byte offsets). */
+export interface LinalgKernels {
+  dsyrkTiles(
+    A: number,
+    rows: number,
+    cols: number,
+    s: number,
+    W: number,
+    P: number,
+    kc: number,
+    ib0: number,
+    ib1: number,
+  ): void;
+  dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number): void;
+  dgemm(M: number, N: number, K: number, alpha: number, A: number, B: number, beta: number, C: number): void;
+  dsyev(S: number, n: number, values: number, VT: number, work: number): number;
+  dtpqrt(R: number, m: number, B: number, b: number, w: number): void;
+  dgesvj(Y: number, m: number, V: number, norms2: number): number;
+}
+
+/** The kernels of the loaded module. @throws Error if `init()` has not completed. */
+export function linalgKernels(): LinalgKernels {
+  return wasm().exports as unknown as LinalgKernels;
+}
+
+/** Rows per packed chunk of the Gramian: the packed chunk (kc·mp values) stays within ~256 KiB. */
+export function syrkChunkRows(cols: number): number {
+  const mp = Math.ceil(cols / 4) * 4;
+  return Math.max(16, Math.min(512, Math.floor(32768 / Math.max(mp, 1))));
+}
+
+/** Allocates W (zeroed) and P for the Gramian; used by the single- and multi-thread paths. */
+export function syrkBuffers(s: ArenaScope, cols: number, threads: number): { W: number; P: number[]; kc: number } {
+  const mp = Math.ceil(cols / 4) * 4;
+  const kc = syrkChunkRows(cols);
+  const W = s.alloc(mp * mp, 0).ptr;
+  const P: number[] = [];
+  for (let t = 0; t < threads; t++) P.push(s.alloc(kc * mp).ptr);
+  return { W, P, kc };
+}
+
+function transpose(X: Float64Array, rows: number, cols: number): Float64Array {
+  const T = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) T[j * rows + i] = X[i * cols + j]!;
+  return T;
+}
+
+/** WebAssembly implementation. */
+export const wasmLinalg: LinalgBackend = {
+  name: 'wasm',
+  syrk(A, rows, cols, scale, weight, G) {
+    if (cols === 0) return;
+    const { arena } = wasm();
+    const k = linalgKernels();
+    arena.scope((s) => {
+      const a = s.from(A);
+      const g = s.from(G);
+      const { W, P, kc } = syrkBuffers(s, cols, 1);
+      k.dsyrkTiles(a.ptr, rows, cols, scale, W, P[0]!, kc, 0, Math.ceil(cols / 4));
+      k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
+      G.set(g.view);
+    });
+  },
+  gemm(transA, transB, M, N, K, alpha, A, B, beta, C) {
+    if (M === 0 || N === 0) return;
+    const { arena } = wasm();
+    const k = linalgKernels();
+    const An = transA === 'T' ? transpose(A, K, M) : A;
+    const Bn = transB === 'T' ? transpose(B, N, K) : B;
+    arena.scope((s) => {
+      const c = s.from(C);
+      k.dgemm(M, N, K, alpha, s.from(An).ptr, s.from(Bn).ptr, beta, c.ptr);
+      C.set(c.view);
+    });
+  },
+  syev(S, n, values, vectorsT) {
+    if (n === 0) return 0;
+    const { arena } = wasm();
+    const k = linalgKernels();
+    return arena.scope((s) => {
+      const bs = s.from(S);
+      const bv = s.alloc(n);
+      const bt = s.alloc(n * n);
+      const it = k.dsyev(bs.ptr, n, bv.ptr, bt.ptr, s.alloc(3 * n).ptr);
+      values.set(bv.view);
+      vectorsT.set(bt.view);
+      S.set(bs.view);
+      return it;
+    });
+  },
+  qrUpdate(R, m, A, rows, blockRows) {
+    if (m === 0 || rows === 0) return;
+    const { arena } = wasm();
+    const k = linalgKernels();
+    arena.scope((s) => {
+      const r = s.from(R);
+      const w = s.alloc(m).ptr;
+      const b = s.alloc(Math.min(rows, blockRows) * m);
+      for (let r0 = 0; r0 < rows; r0 += blockRows) {
+        const nb = Math.min(blockRows, rows - r0);
+        b.view.set(A.subarray(r0 * m, (r0 + nb) * m));
+        k.dtpqrt(r.ptr, m, b.ptr, nb, w);
+      }
+      R.set(r.view);
+    });
+  },
+  gesvj(Y, m, V, norms2) {
+    if (m === 0) return 0;
+    const { arena } = wasm();
+    const k = linalgKernels();
+    return arena.scope((s) => {
+      const y = s.from(Y);
+      const v = s.alloc(m * m);
+      const n2 = s.alloc(m);
+      const sweeps = k.dgesvj(y.ptr, m, v.ptr, n2.ptr);
+      Y.set(y.view);
+      V.set(v.view);
+      norms2.set(n2.view);
+      return sweeps;
+    });
+  },
+};
