@@ -1,0 +1,240 @@
+/**
+ * Jacobians by tfjs reverse-mode autodiff (float32) for operators written as tfjs functions.
+ *
+ * Backends, in order: `@tensorflow/tfjs-node` when installed (it is an optional extra: its
+ * installer downloads a native library, so it is absent on machines without internet), then the
+ * `wasm` backend, then `cpu`. tfjs-core registers no gradients by itself; `@tensorflow/tfjs`
+ * (the union package) registers all of them, so it is imported once before any gradient runs.
+ *
+ * - VJPs are batched: k cotangents u_i at once, by differentiating Σ_i ⟨u_i, f(X)_i⟩ with
+ *   respect to X = k copies of x (one forward and one backward pass for all k rows).
+ * - JVPs use the double-VJP identity: g(U) = ∂/∂X Σ⟨U, f(X)⟩ = Jᵀ U is linear in U, so
+ *   ∂/∂U Σ⟨g(U), V⟩ = J V — also batched over rows, matrix-free in d.
+ * Results are float32 (relative accuracy {@link AUTODIFF_F32_RELATIVE_ACCURACY}).
+ */
+import type * as TfCore from '@tensorflow/tfjs-core';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteVector } from '../util/validate.js';
+import { AUTODIFF_F32_RELATIVE_ACCURACY, type JacobianOperator, type JacobianStats } from './operator.js';
+import { SparseAccumulator, sparseFromDense, type SparseVector } from './sparse.js';
+
+/** The tfjs-core namespace. */
+export type Tf = typeof TfCore;
+
+/**
+ * An operator as a tfjs function on a batch: `X` is [batch, n] (one state per row), the result
+ * [batch, m]. It must use differentiable tfjs ops only.
+ */
+export type TfBatchMap = (tf: Tf, X: TfCore.Tensor2D) => TfCore.Tensor2D;
+
+/** Which backend {@link loadTf} settled on and what it tried. */
+export interface TfRuntime {
+  tf: Tf;
+  backend: string;
+  /** Each attempt with its outcome, e.g. `tfjs-node: not installed`. */
+  attempts: string[];
+}
+
+let runtime: Promise<TfRuntime> | undefined;
+
+/** Module names kept in variables so bundlers and tsc do not require them to exist. */
+const TFJS_NODE = '@tensorflow/tfjs-node';
+
+/**
+ * Loads tfjs once: tfjs-node if installed, else the wasm backend, else cpu; registers all
+ * gradients. Numeric code does not log, so tfjs's own console warnings are switched off (PROD).
+ * @example
+ * ```ts
+ * const { backend } = await loadTf(); // 'wasm' on a machine without tfjs-node
+ * ```
+ */
+export function loadTf(): Promise<TfRuntime> {
+  runtime ??= (async () => {
+    const attempts: string[] = [];
+    const tf = (await import('@tensorflow/tfjs-core')) as Tf;
+    tf.env().set('PROD', true);
+    await import('@tensorflow/tfjs');
+    try {
+      await import(TFJS_NODE);
+      if (await tf.setBackend('tensorflow')) {
+        attempts.push('tfjs-node: ok');
+        return { tf, backend: 'tensorflow', attempts };
+      }
+      attempts.push('tfjs-node: backend did not initialise');
+    } catch (e) {
+      attempts.push(`tfjs-node: not installed (${(e as Error).message.split('\n')[0]})`);
+    }
+    try {
+      await import('@tensorflow/tfjs-backend-wasm');
+      if (await tf.setBackend('wasm')) {
+        await tf.ready();
+        attempts.push('wasm: ok');
+        return { tf, backend: 'wasm', attempts };
+      }
+      attempts.push('wasm: backend did not initialise');
+    } catch (e) {
+      attempts.push(`wasm: failed (${(e as Error).message.split('\n')[0]})`);
+    }
+    await import('@tensorflow/tfjs-backend-cpu');
+    await tf.setBackend('cpu');
+    await tf.ready();
+    attempts.push('cpu: ok');
+    return { tf, backend: 'cpu', attempts };
+  })();
+  return runtime;
+}
+
+function checkRows(name: string, V: Float64Array, k: number, n: number): void {
+  if (!(V instanceof Float64Array)) throw new ArgumentTypeError(name, V, 'must be a Float64Array');
+  if (V.length !== k * n) throw new ArgumentError(name, V, `must hold ${k} rows of length ${n} (${k * n} values)`);
+}
+
+/**
+ * Batched VJPs: rows u_i of `U` (k × m) → rows Jᵀu_i (k × n), J = Df(x), float32.
+ * Cost: one forward and one backward pass of f on a batch of k.
+ * @throws {ArgumentError} shapes do not match.
+ */
+export function vjpBatch(tf: Tf, f: TfBatchMap, x: Float64Array, U: Float64Array, k: number, m: number): Float64Array {
+  const n = x.length;
+  checkRows('U', U, k, m);
+  const out = tf.tidy(() => {
+    const X = tf.tile(tf.tensor2d(Float32Array.from(x), [1, n], 'float32'), [k, 1]) as TfCore.Tensor2D;
+    const Ut = tf.tensor2d(Float32Array.from(U), [k, m], 'float32');
+    return tf.grad((Xv: TfCore.Tensor) => tf.sum(tf.mul(f(tf, Xv as TfCore.Tensor2D), Ut)))(X);
+  });
+  const data = out.dataSync();
+  out.dispose();
+  return Float64Array.from(data);
+}
+
+/**
+ * Batched JVPs by the double-VJP identity: rows v_i of `V` (k × n) → rows J v_i (k × m).
+ * Cost: about three passes of f on a batch of k (forward, backward, backward of backward).
+ * @throws {ArgumentError} shapes do not match.
+ */
+export function jvpBatch(tf: Tf, f: TfBatchMap, x: Float64Array, V: Float64Array, k: number, m: number): Float64Array {
+  const n = x.length;
+  checkRows('V', V, k, n);
+  const out = tf.tidy(() => {
+    const X = tf.tile(tf.tensor2d(Float32Array.from(x), [1, n], 'float32'), [k, 1]) as TfCore.Tensor2D;
+    const Vt = tf.tensor2d(Float32Array.from(V), [k, n], 'float32');
+    const jtU = (U: TfCore.Tensor): TfCore.Tensor =>
+      tf.grad((Xv: TfCore.Tensor) => tf.sum(tf.mul(f(tf, Xv as TfCore.Tensor2D), U)))(X);
+    return tf.grad((U: TfCore.Tensor) => tf.sum(tf.mul(jtU(U), Vt)))(tf.zeros([k, m]));
+  });
+  const data = out.dataSync();
+  out.dispose();
+  return Float64Array.from(data);
+}
+
+/**
+ * The full Jacobian (m × n, row-major) by batched VJPs: the cotangents are the rows of I_m,
+ * `chunk` at a time (n copies of x per chunk).
+ * Cost: ⌈m/chunk⌉ forward+backward passes on batches of `chunk`.
+ * @example
+ * ```ts
+ * const { tf } = await loadTf();
+ * jacobianByVjp(tf, (tf, X) => tf.mul(X, X), Float64Array.of(1, 2), 2); // [2, 0, 0, 4]
+ * ```
+ */
+export function jacobianByVjp(tf: Tf, f: TfBatchMap, x: ArrayLike<number>, m: number, chunk = 64): Float64Array {
+  const x0 = finiteVector('x', x);
+  const n = x0.length;
+  const J = new Float64Array(m * n);
+  for (let r0 = 0; r0 < m; r0 += chunk) {
+    const k = Math.min(chunk, m - r0);
+    const U = new Float64Array(k * m);
+    for (let i = 0; i < k; i++) U[i * m + r0 + i] = 1;
+    J.set(vjpBatch(tf, f, x0, U, k, m), r0 * n);
+  }
+  return J;
+}
+
+/**
+ * J = Df(x) by tfjs autodiff as a {@link JacobianOperator} (float32). Columns are computed in
+ * batches of JVPs (unit rows); directions with many non-zeros by one JVP.
+ * @throws {ArgumentError} x not finite.
+ */
+export class TfJacobian implements JacobianOperator {
+  readonly method = 'autodiff' as const;
+  readonly relativeAccuracy = AUTODIFF_F32_RELATIVE_ACCURACY;
+  readonly dim: number;
+  readonly outDim: number;
+  readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
+  readonly #tf: Tf;
+  readonly #f: TfBatchMap;
+  readonly #x: Float64Array;
+  readonly #cache = new Map<number, SparseVector>();
+  readonly #chunk: number;
+  readonly #threshold: number;
+  #acc: SparseAccumulator | undefined;
+
+  /**
+   * @param outDim output dimension m of f
+   * @param options.chunk rows per batched JVP (default: as many as fit in ~8M floats, at most 64)
+   */
+  constructor(
+    tf: Tf,
+    f: TfBatchMap,
+    x: ArrayLike<number>,
+    outDim: number,
+    options: { chunk?: number; columnThreshold?: number } = {},
+  ) {
+    if (typeof f !== 'function') throw new ArgumentTypeError('f', f, 'must be a function (tf, X) => Tensor2D');
+    this.#tf = tf;
+    this.#f = f;
+    this.#x = finiteVector('x', x);
+    this.dim = this.#x.length;
+    this.outDim = outDim;
+    this.#chunk = options.chunk ?? Math.max(1, Math.min(64, Math.floor(8e6 / Math.max(this.dim, outDim))));
+    this.#threshold = options.columnThreshold ?? 64;
+  }
+
+  prefetch(cols: readonly number[]): void {
+    const todo = [...new Set(cols)].filter((j) => !this.#cache.has(j));
+    for (let s = 0; s < todo.length; s += this.#chunk) {
+      const part = todo.slice(s, s + this.#chunk);
+      const k = part.length;
+      const V = new Float64Array(k * this.dim);
+      part.forEach((j, i) => {
+        if (!(Number.isInteger(j) && j >= 0 && j < this.dim))
+          throw new ArgumentError('column', j, `must be an index in [0, ${this.dim})`);
+        V[i * this.dim + j] = 1;
+      });
+      const out = jvpBatch(this.#tf, this.#f, this.#x, V, k, this.outDim);
+      this.stats.evaluations += 3;
+      part.forEach((j, i) => {
+        this.#cache.set(j, sparseFromDense(out.subarray(i * this.outDim, (i + 1) * this.outDim)));
+        this.stats.columns++;
+      });
+    }
+  }
+
+  column(j: number): SparseVector {
+    if (!this.#cache.has(j)) this.prefetch([j]);
+    return this.#cache.get(j)!;
+  }
+
+  apply(v: SparseVector): SparseVector {
+    if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal ${this.dim}`);
+    let cached = true;
+    for (let k = 0; k < v.index.length && cached; k++) cached = this.#cache.has(v.index[k]!);
+    if (cached || v.index.length <= this.#threshold) {
+      this.prefetch(Array.from(v.index));
+      this.#acc ??= new SparseAccumulator(this.outDim);
+      for (let k = 0; k < v.index.length; k++) this.#acc.add(v.value[k]!, this.#cache.get(v.index[k]!)!);
+      return this.#acc.take();
+    }
+    const V = new Float64Array(this.dim);
+    for (let k = 0; k < v.index.length; k++) V[v.index[k]!] = v.value[k]!;
+    this.stats.evaluations += 3;
+    this.stats.directional++;
+    return sparseFromDense(jvpBatch(this.#tf, this.#f, this.#x, V, 1, this.outDim));
+  }
+
+  /** Jᵀ u for a dense cotangent u (length outDim). */
+  transposeApply(u: Float64Array): Float64Array {
+    this.stats.evaluations += 2;
+    return vjpBatch(this.#tf, this.#f, this.#x, u, 1, this.outDim);
+  }
+}

@@ -1,0 +1,352 @@
+/**
+ * Jacobians by 3-point central differences in f64, matrix-free.
+ *
+ * Step (scipy.optimize.approx_derivative, method '3-point'): for coordinate j,
+ * h_j = eps^(1/3) · max(1, |x_j|), and the step actually taken is (x_j + h_j) − (x_j − h_j)
+ * as rounded, so the quotient divides by the true distance between the two points. With
+ * f ∈ C³ the truncation error is h²/6 · f''' and the rounding error ~eps·|f|/h; both are
+ * ~eps^(2/3) relative at this h. Along a general direction v the step is
+ * t = eps^(1/3) · max(1, max_{j∈supp v} |x_j|) / ‖v‖_∞, so that t·v moves no coordinate by more
+ * than the coordinate step would.
+ *
+ * Error estimate by step refinement: with D(t) = (f(x+tv) − f(x−tv)) / 2t = Jv + c t² + O(t⁴),
+ * D(2t) − D(t) ≈ 3 c t², so |D(2t) − D(t)| / 3 estimates D(t)'s truncation error; the rounding
+ * part eps·(|f(x+tv)| + |f(x−tv)|)/(2t) is added.
+ */
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteVector } from '../util/validate.js';
+import { FD_RELATIVE_ACCURACY, FD_RELATIVE_STEP, type JacobianOperator, type JacobianStats } from './operator.js';
+import { SparseAccumulator, sparseFromDense, sparseScaledDifference, type SparseVector, unitVector } from './sparse.js';
+
+/** f: R^n -> R^m on Float64Arrays; must not modify its argument. */
+export type VectorMap = (x: Float64Array) => Float64Array;
+
+/**
+ * A batched f: `points` holds `count` points row-major (count × n); returns count × m row-major.
+ * A batched map lets a dense f (e.g. tanh(Wx)) evaluate all 2n perturbed points as one GEMM.
+ */
+export type BatchedVectorMap = (points: Float64Array, count: number) => Float64Array;
+
+/** Central step for coordinate value xj: eps^(1/3)·max(1, |xj|). */
+export function centralStep(xj: number): number {
+  return FD_RELATIVE_STEP * Math.max(1, Math.abs(xj));
+}
+
+/** Result of {@link jvpCentral}. */
+export interface JvpResult {
+  /** J v (dense, length m). */
+  value: Float64Array;
+  /** The step t along v. */
+  step: number;
+  /** Estimated ‖error‖₂ (refinement + rounding), or null if refinement was not asked. */
+  errorEstimate: number | null;
+  /** Evaluations of f used (2, or 4 with refinement). */
+  evaluations: number;
+}
+
+function denseOf(name: string, v: Float64Array | SparseVector, n: number): SparseVector {
+  if (v instanceof Float64Array) {
+    if (v.length !== n) throw new ArgumentError(name, v, `must have length ${n}, got ${v.length}`);
+    return sparseFromDense(v);
+  }
+  if (v.dim !== n) throw new ArgumentError(`${name}.dim`, v.dim, `must equal ${n}`);
+  return v;
+}
+
+function norm2(x: Float64Array): number {
+  let amax = 0;
+  for (let i = 0; i < x.length; i++) amax = Math.max(amax, Math.abs(x[i]!));
+  if (amax === 0) return 0;
+  let s = 0;
+  for (let i = 0; i < x.length; i++) {
+    const t = x[i]! / amax;
+    s += t * t;
+  }
+  return amax * Math.sqrt(s);
+}
+
+/** Step along v: eps^(1/3)·max(1, max_{supp v}|x_j|)/‖v‖_∞ (0 when v = 0). */
+export function directionalStep(x: Float64Array, v: SparseVector): number {
+  let vmax = 0;
+  let xmax = 1;
+  for (let k = 0; k < v.index.length; k++) {
+    vmax = Math.max(vmax, Math.abs(v.value[k]!));
+    xmax = Math.max(xmax, Math.abs(x[v.index[k]!]!));
+  }
+  return vmax === 0 ? 0 : (FD_RELATIVE_STEP * xmax) / vmax;
+}
+
+function shifted(x: Float64Array, v: SparseVector, t: number): Float64Array {
+  const y = Float64Array.from(x);
+  for (let k = 0; k < v.index.length; k++) y[v.index[k]!]! += t * v.value[k]!;
+  return y;
+}
+
+/**
+ * J v by central differences (see the module comment), optionally with the refinement error
+ * estimate (two more evaluations at step 2t).
+ * @param f the map (must not modify its argument)
+ * @param x base point (length n, finite)
+ * @param v direction (dense length n or sparse)
+ * @throws {ArgumentError} x not finite, v of the wrong length, or f returns a non-finite value.
+ * @example
+ * ```ts
+ * jvpCentral((x) => Float64Array.of(x[0]! * x[0]!), Float64Array.of(3), Float64Array.of(1)).value; // ≈ [6]
+ * ```
+ */
+export function jvpCentral(
+  f: VectorMap,
+  x: ArrayLike<number>,
+  v: Float64Array | SparseVector,
+  options: { refine?: boolean } = {},
+): JvpResult {
+  if (typeof f !== 'function') throw new ArgumentTypeError('f', f, 'must be a function (x) => Float64Array');
+  const x0 = finiteVector('x', x);
+  const dir = denseOf('v', v, x0.length);
+  const t = directionalStep(x0, dir);
+  const evalChecked = (y: Float64Array): Float64Array => {
+    const out = f(y);
+    if (!(out instanceof Float64Array)) throw new ArgumentTypeError('f(x)', out, 'must return a Float64Array');
+    for (let i = 0; i < out.length; i++)
+      if (!Number.isFinite(out[i])) throw new ArgumentError(`f(x)[${i}]`, out[i], 'must be finite');
+    return out;
+  };
+  if (t === 0) {
+    const m = evalChecked(x0).length;
+    return { value: new Float64Array(m), step: 0, errorEstimate: 0, evaluations: 1 };
+  }
+  const quotient = (s: number): { d: Float64Array; fnorm: number } => {
+    const fp = evalChecked(shifted(x0, dir, s));
+    const fm = evalChecked(shifted(x0, dir, -s));
+    const d = new Float64Array(fp.length);
+    for (let i = 0; i < d.length; i++) d[i] = (fp[i]! - fm[i]!) / (2 * s);
+    return { d, fnorm: norm2(fp) + norm2(fm) };
+  };
+  const a = quotient(t);
+  if (!options.refine) return { value: a.d, step: t, errorEstimate: null, evaluations: 2 };
+  const b = quotient(2 * t);
+  const diff = new Float64Array(a.d.length);
+  for (let i = 0; i < diff.length; i++) diff[i] = b.d[i]! - a.d[i]!;
+  const errorEstimate = norm2(diff) / 3 + (Number.EPSILON * a.fnorm) / (2 * t);
+  return { value: a.d, step: t, errorEstimate, evaluations: 4 };
+}
+
+/** A dense Jacobian block, row-major (rows = outputs, cols = the requested inputs). */
+export interface DenseJacobian {
+  rows: number;
+  cols: number;
+  /** row-major rows × cols. */
+  data: Float64Array;
+  /** The input coordinates of the columns. */
+  columns: Int32Array;
+  /** The step taken per column (x_j + h) − (x_j − h), halved. */
+  steps: Float64Array;
+  evaluations: number;
+}
+
+/**
+ * Dense Jacobian columns J[:, cols] by central differences; with `batch`, all 2·|cols|
+ * perturbed points are evaluated in one call (a dense f becomes one GEMM).
+ * Cost: 2·|cols| evaluations of f (or one batched call on 2·|cols| points) + O(m·|cols|).
+ * @throws {ArgumentError} x not finite, a column index out of range, f's output malformed.
+ * @example
+ * ```ts
+ * const J = jacobianCentral((x) => Float64Array.of(x[0]! * x[1]!, x[1]!), Float64Array.of(2, 3));
+ * J.data; // ≈ [3, 2, 0, 1]
+ * ```
+ */
+export function jacobianCentral(
+  f: VectorMap,
+  x: ArrayLike<number>,
+  options: { columns?: readonly number[]; batch?: BatchedVectorMap } = {},
+): DenseJacobian {
+  const x0 = finiteVector('x', x);
+  const n = x0.length;
+  const cols = Int32Array.from(options.columns ?? Array.from({ length: n }, (_, j) => j));
+  cols.forEach((j, k) => {
+    if (!(j >= 0 && j < n)) throw new ArgumentError(`columns[${k}]`, j, `must be an index in [0, ${n})`);
+  });
+  const m = cols.length;
+  const steps = new Float64Array(m);
+  const plus = new Float64Array(m);
+  const minus = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const j = cols[k]!;
+    const h = centralStep(x0[j]!);
+    plus[k] = x0[j]! + h;
+    minus[k] = x0[j]! - h;
+    steps[k] = (plus[k]! - minus[k]!) / 2;
+  }
+  let out: Float64Array | undefined;
+  let rows = 0;
+  let evaluations = 0;
+  if (options.batch) {
+    const points = new Float64Array(2 * m * n);
+    for (let k = 0; k < m; k++) {
+      const j = cols[k]!;
+      points.set(x0, 2 * k * n);
+      points.set(x0, (2 * k + 1) * n);
+      points[2 * k * n + j] = plus[k]!;
+      points[(2 * k + 1) * n + j] = minus[k]!;
+    }
+    const F = options.batch(points, 2 * m);
+    if (!(F instanceof Float64Array) || F.length % (2 * m) !== 0 || (m === 0 && F.length !== 0)) {
+      throw new ArgumentError('batch(points)', F, `must return a Float64Array of ${2 * m} rows`);
+    }
+    rows = m === 0 ? 0 : F.length / (2 * m);
+    out = new Float64Array(rows * m);
+    for (let k = 0; k < m; k++) {
+      const inv = 1 / (2 * steps[k]!);
+      const p = 2 * k * rows;
+      const q = p + rows;
+      for (let i = 0; i < rows; i++) {
+        const d = (F[p + i]! - F[q + i]!) * inv;
+        if (!Number.isFinite(d)) throw new ArgumentError(`batch(points)[${2 * k}]`, F[p + i], 'must be finite');
+        out[i * m + k] = d;
+      }
+    }
+    evaluations = 2 * m;
+  } else {
+    const work = Float64Array.from(x0);
+    for (let k = 0; k < m; k++) {
+      const j = cols[k]!;
+      work[j] = plus[k]!;
+      const fp = f(work);
+      work[j] = minus[k]!;
+      const fm = f(work);
+      work[j] = x0[j]!;
+      if (out === undefined) {
+        rows = fp.length;
+        out = new Float64Array(rows * m);
+      }
+      if (fp.length !== rows || fm.length !== rows)
+        throw new ArgumentError('f(x)', fp, `must keep its output length ${rows}`);
+      const inv = 1 / (2 * steps[k]!);
+      for (let i = 0; i < rows; i++) {
+        const d = (fp[i]! - fm[i]!) * inv;
+        if (!Number.isFinite(d)) throw new ArgumentError(`f(x)[${i}]`, fp[i], 'must be finite');
+        out[i * m + k] = d;
+      }
+      evaluations += 2;
+    }
+    out ??= new Float64Array(0);
+  }
+  return { rows, cols: m, data: out!, columns: cols, steps, evaluations };
+}
+
+/** Options of {@link FdJacobian}. */
+export interface FdJacobianOptions {
+  /**
+   * Inputs that f may read beyond the identity: for j outside this set, J e_j = e_j is taken
+   * without evaluating f (declare it only if f(x)_i = x_i for i outside the set and f's values
+   * on the set depend on the set only — the footprint of a blend expansion P_e).
+   */
+  readSet?: ArrayLike<number>;
+  /**
+   * Directions with at most this many non-zeros are applied as a combination of (cached)
+   * columns; longer ones by one directional difference. Default 64.
+   */
+  columnThreshold?: number;
+}
+
+/**
+ * J = Df(x) by central differences as a {@link JacobianOperator}: columns cached, directions
+ * applied either as combinations of columns or by one directional difference.
+ * Cost per column: 2 evaluations of f + O(output length) to extract the non-zeros.
+ * @throws {ArgumentError} x not finite; a readSet index out of range.
+ */
+export class FdJacobian implements JacobianOperator {
+  readonly method = 'fd' as const;
+  readonly relativeAccuracy = FD_RELATIVE_ACCURACY;
+  readonly dim: number;
+  readonly outDim: number;
+  readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
+  readonly #f: VectorMap;
+  readonly #x: Float64Array;
+  readonly #work: Float64Array;
+  readonly #cache = new Map<number, SparseVector>();
+  readonly #reads: Uint8Array | undefined;
+  readonly #threshold: number;
+  #acc: SparseAccumulator | undefined;
+
+  constructor(f: VectorMap, x: ArrayLike<number>, options: FdJacobianOptions = {}) {
+    if (typeof f !== 'function') throw new ArgumentTypeError('f', f, 'must be a function (x) => Float64Array');
+    this.#f = f;
+    this.#x = finiteVector('x', x);
+    this.#work = Float64Array.from(this.#x);
+    this.dim = this.#x.length;
+    this.outDim = this.dim;
+    this.#threshold = options.columnThreshold ?? 64;
+    if (options.readSet !== undefined) {
+      const reads = new Uint8Array(this.dim);
+      for (let k = 0; k < options.readSet.length; k++) {
+        const j = options.readSet[k]!;
+        if (!(Number.isInteger(j) && j >= 0 && j < this.dim))
+          throw new ArgumentError(`readSet[${k}]`, j, `must be an index in [0, ${this.dim})`);
+        reads[j] = 1;
+      }
+      this.#reads = reads;
+    }
+  }
+
+  /** The base point x (a copy). */
+  get basePoint(): Float64Array {
+    return Float64Array.from(this.#x);
+  }
+
+  column(j: number): SparseVector {
+    const hit = this.#cache.get(j);
+    if (hit) return hit;
+    let col: SparseVector;
+    if (this.#reads && this.#reads[j] === 0) {
+      col = unitVector(this.dim, j);
+    } else {
+      const xj = this.#x[j]!;
+      const h = centralStep(xj);
+      const p = xj + h;
+      const m = xj - h;
+      this.#work[j] = p;
+      const fp = this.#f(this.#work);
+      this.#work[j] = m;
+      const fm = this.#f(this.#work);
+      this.#work[j] = xj;
+      this.stats.evaluations += 2;
+      col = sparseScaledDifference(fp, fm, 1 / (p - m));
+    }
+    this.stats.columns++;
+    this.#cache.set(j, col);
+    return col;
+  }
+
+  prefetch(cols: readonly number[]): void {
+    for (const j of cols) this.column(j);
+  }
+
+  apply(v: SparseVector): SparseVector {
+    if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal ${this.dim}`);
+    const reads = this.#reads;
+    let cached = true;
+    let readCount = 0;
+    for (let k = 0; k < v.index.length; k++) {
+      const j = v.index[k]!;
+      if (reads && reads[j] === 0) continue;
+      readCount++;
+      if (cached) cached = this.#cache.has(j);
+    }
+    if (cached || readCount <= this.#threshold) {
+      this.#acc ??= new SparseAccumulator(this.outDim);
+      for (let k = 0; k < v.index.length; k++) {
+        const j = v.index[k]!;
+        if (reads && reads[j] === 0) this.#acc.addEntry(j, v.value[k]!);
+        else this.#acc.add(v.value[k]!, this.column(j));
+      }
+      return this.#acc.take();
+    }
+    const t = directionalStep(this.#x, v);
+    const fp = this.#f(shifted(this.#x, v, t));
+    const fm = this.#f(shifted(this.#x, v, -t));
+    this.stats.evaluations += 2;
+    this.stats.directional++;
+    return sparseScaledDifference(fp, fm, 1 / (2 * t));
+  }
+}

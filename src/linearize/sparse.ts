@@ -1,0 +1,186 @@
+/**
+ * Sparse f64 vectors for Jacobian columns and commutator columns.
+ *
+ * A Jacobian column J e_j of a graph operator touches a handful of the d coordinates (Q changes
+ * beliefs near slot j; P_e writes its footprint), so the certification keeps columns as sorted
+ * (index, value) lists. Entries that are exactly zero are dropped: a central difference of an
+ * output that does not depend on the perturbed input is computed from identical operands and is
+ * exactly 0, so dropping exact zeros loses nothing.
+ */
+import { ArgumentError } from '../util/errors.js';
+
+/** A vector of length `dim` with non-zeros at the strictly increasing positions `index`. */
+export interface SparseVector {
+  readonly dim: number;
+  readonly index: Int32Array;
+  readonly value: Float64Array;
+}
+
+/** The unit vector e_j of length dim. */
+export function unitVector(dim: number, j: number): SparseVector {
+  if (!(Number.isInteger(j) && j >= 0 && j < dim)) throw new ArgumentError('j', j, `must be an index in [0, ${dim})`);
+  return { dim, index: Int32Array.of(j), value: Float64Array.of(1) };
+}
+
+/** The non-zeros of a dense vector (exact zeros dropped). Cost O(n). */
+export function sparseFromDense(x: ArrayLike<number>): SparseVector {
+  let nnz = 0;
+  for (let i = 0; i < x.length; i++) if (x[i] !== 0) nnz++;
+  const index = new Int32Array(nnz);
+  const value = new Float64Array(nnz);
+  let k = 0;
+  for (let i = 0; i < x.length; i++) {
+    const v = x[i]!;
+    if (v !== 0) {
+      index[k] = i;
+      value[k++] = v;
+    }
+  }
+  return { dim: x.length, index, value };
+}
+
+/** (a − b)·scale as a sparse vector; entries where a_i = b_i exactly are dropped. Cost O(n). */
+export function sparseScaledDifference(a: Float64Array, b: Float64Array, scale: number): SparseVector {
+  const n = a.length;
+  let nnz = 0;
+  for (let i = 0; i < n; i++) if (a[i] !== b[i]) nnz++;
+  const index = new Int32Array(nnz);
+  const value = new Float64Array(nnz);
+  let k = 0;
+  for (let i = 0; i < n; i++) {
+    if (a[i] !== b[i]) {
+      index[k] = i;
+      value[k++] = (a[i]! - b[i]!) * scale;
+    }
+  }
+  return { dim: n, index, value };
+}
+
+/** Dense copy of a sparse vector. */
+export function toDense(v: SparseVector): Float64Array {
+  const out = new Float64Array(v.dim);
+  for (let k = 0; k < v.index.length; k++) out[v.index[k]!] = v.value[k]!;
+  return out;
+}
+
+/** ⟨u, v⟩ by merging the sorted index lists. */
+export function sparseDot(u: SparseVector, v: SparseVector): number {
+  let i = 0;
+  let j = 0;
+  let s = 0;
+  while (i < u.index.length && j < v.index.length) {
+    const a = u.index[i]!;
+    const b = v.index[j]!;
+    if (a === b) s += u.value[i++]! * v.value[j++]!;
+    else if (a < b) i++;
+    else j++;
+  }
+  return s;
+}
+
+/** ‖v‖₂, overflow-safe (scaled by the largest magnitude). */
+export function sparseNorm(v: SparseVector): number {
+  let amax = 0;
+  for (let k = 0; k < v.value.length; k++) amax = Math.max(amax, Math.abs(v.value[k]!));
+  if (amax === 0 || !Number.isFinite(amax)) return amax;
+  let s = 0;
+  for (let k = 0; k < v.value.length; k++) {
+    const t = v.value[k]! / amax;
+    s += t * t;
+  }
+  return amax * Math.sqrt(s);
+}
+
+/** ‖v‖_∞. */
+export function sparseMaxAbs(v: SparseVector): number {
+  let m = 0;
+  for (let k = 0; k < v.value.length; k++) m = Math.max(m, Math.abs(v.value[k]!));
+  return m;
+}
+
+/**
+ * Accumulates Σ c_k v_k over sparse vectors of one length with a dense scratch buffer and a list
+ * of touched positions, so a sum costs O(total non-zeros + touched·log touched), not O(dim).
+ * One accumulator is reused across many sums (call {@link SparseAccumulator.take} to finish one).
+ */
+export class SparseAccumulator {
+  readonly dim: number;
+  readonly #buffer: Float64Array;
+  readonly #mark: Uint8Array;
+  #touched: number[] = [];
+
+  constructor(dim: number) {
+    this.dim = dim;
+    this.#buffer = new Float64Array(dim);
+    this.#mark = new Uint8Array(dim);
+  }
+
+  /** buffer += c·v. */
+  add(c: number, v: SparseVector): void {
+    if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal the accumulator's ${this.dim}`);
+    if (c === 0) return;
+    const buf = this.#buffer;
+    const mark = this.#mark;
+    for (let k = 0; k < v.index.length; k++) {
+      const i = v.index[k]!;
+      if (mark[i] === 0) {
+        mark[i] = 1;
+        this.#touched.push(i);
+      }
+      buf[i]! += c * v.value[k]!;
+    }
+  }
+
+  /** buffer[i] += x. */
+  addEntry(i: number, x: number): void {
+    if (this.#mark[i] === 0) {
+      this.#mark[i] = 1;
+      this.#touched.push(i);
+    }
+    this.#buffer[i]! += x;
+  }
+
+  /** Returns the sum (exact zeros dropped) and resets the accumulator. */
+  take(): SparseVector {
+    const touched = this.#touched.sort((a, b) => a - b);
+    const buf = this.#buffer;
+    let nnz = 0;
+    for (const i of touched) if (buf[i] !== 0) nnz++;
+    const index = new Int32Array(nnz);
+    const value = new Float64Array(nnz);
+    let k = 0;
+    for (const i of touched) {
+      if (buf[i] !== 0) {
+        index[k] = i;
+        value[k++] = buf[i]!;
+      }
+      buf[i] = 0;
+      this.#mark[i] = 0;
+    }
+    this.#touched = [];
+    return { dim: this.dim, index, value };
+  }
+}
+
+/** a·u + b·v by merging the sorted index lists (exact zeros dropped). Cost O(nnz(u) + nnz(v)). */
+export function sparseCombine(a: number, u: SparseVector, b: number, v: SparseVector): SparseVector {
+  if (u.dim !== v.dim) throw new ArgumentError('v.dim', v.dim, `must equal u.dim = ${u.dim}`);
+  const idx: number[] = [];
+  const val: number[] = [];
+  let i = 0;
+  let j = 0;
+  const push = (k: number, x: number): void => {
+    if (x !== 0) {
+      idx.push(k);
+      val.push(x);
+    }
+  };
+  while (i < u.index.length || j < v.index.length) {
+    const p = i < u.index.length ? u.index[i]! : Infinity;
+    const q = j < v.index.length ? v.index[j]! : Infinity;
+    if (p === q) push(p, a * u.value[i++]! + b * v.value[j++]!);
+    else if (p < q) push(p, a * u.value[i++]!);
+    else push(q, b * v.value[j++]!);
+  }
+  return { dim: u.dim, index: Int32Array.from(idx), value: Float64Array.from(val) };
+}

@@ -1,0 +1,118 @@
+/**
+ * Jacobians of a system's operators, DQ(x) and DP_e(x), from either engine, plus the optional
+ * fields a system may add to the operator contract to make linearisation cheaper or exact:
+ *
+ * ```
+ * footprint(evidenceId) -> number[]   coordinates P_e reads and writes: P_e(θ)_i = θ_i off the
+ *                                     footprint, and its values on it depend on it only
+ * consolidateTf(tf, X) -> Tensor2D    Q on a batch of states (rows), tfjs ops only
+ * expandTf(tf, evidenceId, X)         P_e likewise
+ * lipschitz: { [subspace]: number }   analytic upper bounds on Q's Lipschitz constant
+ * ```
+ * They live on the spec (OperatorSystem.spec) so user modules can declare them too.
+ */
+import type * as TfCore from '@tensorflow/tfjs-core';
+import type { OperatorSystem } from '../system/types.js';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { TfJacobian, type Tf, type TfBatchMap } from './autodiff.js';
+import { FdJacobian } from './finiteDifference.js';
+import type { JacobianMethod, JacobianOperator } from './operator.js';
+
+/** The optional linearisation fields of a system spec (see the module comment). */
+export interface LinearizationExtensions {
+  footprint?: (evidenceId: string) => readonly number[];
+  consolidateTf?: (tf: Tf, X: TfCore.Tensor2D) => TfCore.Tensor2D;
+  expandTf?: (tf: Tf, evidenceId: string, X: TfCore.Tensor2D) => TfCore.Tensor2D;
+  lipschitz?: Readonly<Record<string, number>>;
+}
+
+/**
+ * Reads and checks the optional fields from `system.spec`.
+ * @throws {ArgumentTypeError} a field is present with the wrong type.
+ */
+export function linearizationExtensions(system: OperatorSystem): LinearizationExtensions {
+  const spec = system.spec as unknown as Record<string, unknown>;
+  const out: LinearizationExtensions = {};
+  for (const key of ['footprint', 'consolidateTf', 'expandTf'] as const) {
+    const v = spec[key];
+    if (v === undefined) continue;
+    if (typeof v !== 'function') throw new ArgumentTypeError(`system.${key}`, v, 'must be a function');
+    (out as Record<string, unknown>)[key] = v;
+  }
+  const lip = spec['lipschitz'];
+  if (lip !== undefined) {
+    if (typeof lip !== 'object' || lip === null)
+      throw new ArgumentTypeError('system.lipschitz', lip, 'must be an object');
+    for (const [k, v] of Object.entries(lip)) {
+      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v))
+        throw new ArgumentError(`system.lipschitz.${k}`, v, 'must be a finite number >= 0');
+    }
+    out.lipschitz = lip as Record<string, number>;
+  }
+  return out;
+}
+
+/** The footprint of P_e, validated (indices in range, no duplicates), or undefined. */
+export function footprintOf(system: OperatorSystem, evidenceId: string): Int32Array | undefined {
+  const ext = linearizationExtensions(system);
+  if (!ext.footprint) return undefined;
+  const f = ext.footprint(evidenceId);
+  if (!Array.isArray(f))
+    throw new ArgumentTypeError(`system.footprint(${JSON.stringify(evidenceId)})`, f, 'must return an array');
+  const seen = new Set<number>();
+  f.forEach((j, k) => {
+    if (!(Number.isInteger(j) && j >= 0 && j < system.dim) || seen.has(j))
+      throw new ArgumentError(
+        `system.footprint(${JSON.stringify(evidenceId)})[${k}]`,
+        j,
+        `must be a distinct index in [0, ${system.dim})`,
+      );
+    seen.add(j);
+  });
+  return Int32Array.from(f);
+}
+
+/** Which engine to use, and the tfjs runtime when it is autodiff. */
+export interface EngineChoice {
+  method: JacobianMethod;
+  tf?: Tf;
+}
+
+/**
+ * DQ(x) as a JacobianOperator.
+ * @throws {ArgumentError} autodiff asked but the system has no consolidateTf (or tf missing).
+ */
+export function consolidateJacobian(system: OperatorSystem, x: Float64Array, engine: EngineChoice): JacobianOperator {
+  if (engine.method === 'fd') return new FdJacobian((t) => system.consolidate(t), x);
+  const ext = linearizationExtensions(system);
+  if (!ext.consolidateTf || !engine.tf)
+    throw new ArgumentError(
+      'jacobian',
+      'autodiff',
+      `${system.name} provides no consolidateTf (tfjs form of Q); use fd`,
+    );
+  const fq = ext.consolidateTf;
+  const map: TfBatchMap = (tf, X) => fq(tf, X);
+  return new TfJacobian(engine.tf, map, x, system.dim);
+}
+
+/**
+ * DP_e(x) as a JacobianOperator; with a declared footprint, columns off it are e_j for free.
+ * @throws {ArgumentError} autodiff asked but the system has no expandTf.
+ */
+export function expandJacobian(
+  system: OperatorSystem,
+  evidenceId: string,
+  x: Float64Array,
+  engine: EngineChoice,
+): JacobianOperator {
+  const footprint = footprintOf(system, evidenceId);
+  if (engine.method === 'fd') {
+    return new FdJacobian((t) => system.expand(evidenceId, t), x, footprint ? { readSet: footprint } : {});
+  }
+  const ext = linearizationExtensions(system);
+  if (!ext.expandTf || !engine.tf)
+    throw new ArgumentError('jacobian', 'autodiff', `${system.name} provides no expandTf (tfjs form of P_e); use fd`);
+  const fe = ext.expandTf;
+  return new TfJacobian(engine.tf, (tf, X) => fe(tf, evidenceId, X), x, system.dim);
+}
