@@ -1,0 +1,152 @@
+/**
+ * The reference graph operators as an {@link OperatorSystem} (the contract of src/system), so
+ * Algorithm 1, the pool check and the certification run on them unchanged. Registered as the
+ * built-in system `reference-graph` (default scenario).
+ *
+ * Subspaces: `confidence` (Nmax), `attributes` (k·Nmax), `edges:Supports|Requires|Contradicts`
+ * (Nmax² each), `footprint` (the union of all items' footprints). Questions: for each question
+ * some item writes, the coordinates of q written by items (Supports edges into q's answers,
+ * Requires edges into q); MATH.md §4 recommends the item-direction basis instead — see
+ * {@link questionBasis}.
+ */
+import { defineSystem } from '../system/define.js';
+import { registerSystem } from '../system/registry.js';
+import type { OperatorSystem } from '../system/types.js';
+import { ArgumentError } from '../util/errors.js';
+import { referenceConsolidate } from './consolidate.js';
+import { evidenceDistribution } from './evidence.js';
+import { referenceExpand } from './expand.js';
+import { attributeBlock, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
+import { EDGE_TYPES } from './model.js';
+import type { LipschitzBound } from './params.js';
+import { createScenario, defaultScenario, type Scenario, type ScenarioOptions } from './scenario.js';
+
+/** Union of all items' footprints, ascending. */
+export function footprintUnion(scenario: Scenario): number[] {
+  const s = new Set<number>();
+  for (const it of scenario.items) for (const i of it.footprint) s.add(i);
+  return [...s].sort((a, b) => a - b);
+}
+
+/** Per question id: the coordinates of q that some item writes, ascending. */
+export function questionCoordinates(scenario: Scenario): Record<string, number[]> {
+  const out: Record<string, Set<number>> = {};
+  for (const it of scenario.items)
+    for (const [q, idx] of it.questionCoordinates) {
+      const id = scenario.layout.slots[q]!.id!;
+      const set = (out[id] ??= new Set());
+      for (const i of idx) set.add(i);
+    }
+  return Object.fromEntries(Object.entries(out).map(([q, s]) => [q, [...s].sort((a, b) => a - b)]));
+}
+
+/** One basis vector of W_q: the unit displacement of one item on q's coordinates. */
+export interface QuestionDirection {
+  readonly evidence: string;
+  /** Unit vector in R^d (zero outside the coordinates of q this item writes). */
+  readonly vector: Float64Array;
+  /** ‖t_e − θ‖ on those coordinates before normalising; 0 means the item is incorporated there
+   * and the direction fell back to the normalised indicator of the coordinates. */
+  readonly displacement: number;
+}
+
+/**
+ * W_q of MATH.md §4 for the question `questionId`: one unit vector per pool item that writes q's
+ * coordinates — that item's displacement target − θ on them. The vectors span W_q; they are
+ * not orthogonalised (the certification takes an orthonormal basis). Cost O(|pool| · d).
+ * @throws {ArgumentError} unknown question or θ of the wrong length.
+ */
+export function questionBasis(scenario: Scenario, theta: Float64Array, questionId: string): QuestionDirection[] {
+  const q = scenario.layout.slotOf.get(questionId);
+  if (q === undefined || scenario.layout.slots[q]!.type !== 'question')
+    throw new ArgumentError('questionId', questionId, 'is not a question of the scenario');
+  if (theta.length !== scenario.layout.dim)
+    throw new ArgumentError('theta', theta, `must have length d = ${scenario.layout.dim}`);
+  const out: QuestionDirection[] = [];
+  for (const it of scenario.items) {
+    const idx = it.questionCoordinates.get(q);
+    if (!idx) continue;
+    const v = new Float64Array(scenario.layout.dim);
+    let norm2 = 0;
+    for (const i of idx) {
+      const t = it.target[it.footprint.indexOf(i)]!;
+      v[i] = t - theta[i]!;
+      norm2 += v[i]! * v[i]!;
+    }
+    const displacement = Math.sqrt(norm2);
+    if (displacement === 0) for (const i of idx) v[i] = 1 / Math.sqrt(idx.length);
+    else for (const i of idx) v[i] = v[i]! / displacement;
+    out.push(Object.freeze({ evidence: it.id, vector: v, displacement }));
+  }
+  return out;
+}
+
+/** A reference-graph system plus the scenario it was built from. */
+export interface ReferenceGraphSystem extends OperatorSystem {
+  readonly scenario: Scenario;
+  /** The analytic contraction modulus of Q on the confidence block (./params.ts). */
+  readonly confidenceBound: LipschitzBound;
+}
+
+/**
+ * The reference operators on `scenario` as a validated {@link OperatorSystem}. P(·|θ) is the
+ * adaptive distribution of ./evidence.ts. Cost per Q: O(d + C²·mergeDims); per P_e: O(d).
+ * @example
+ * ```ts
+ * const sys = referenceGraphSystem();           // default scenario
+ * sys.dim;                                        // (k+1)·Nmax + 3·Nmax²
+ * sys.describeCoordinate(sys.subspaces.confidence[0]); // 'c[...]'
+ * ```
+ */
+export function referenceGraphSystem(scenario: Scenario = defaultScenario()): ReferenceGraphSystem {
+  const { layout, shape, params } = scenario;
+  const subspaces: Record<string, number[]> = {
+    confidence: confidenceBlock(layout),
+    attributes: attributeBlock(layout),
+    footprint: footprintUnion(scenario),
+  };
+  for (const t of EDGE_TYPES) subspaces[`edges:${t}`] = edgeBlock(layout, t);
+  const sys = defineSystem({
+    name: 'reference-graph',
+    dim: layout.dim,
+    theta0: scenario.theta0,
+    consolidate: (theta) => referenceConsolidate(shape, params, theta),
+    expand: (id, theta) => referenceExpand(scenario.itemById.get(id)!, theta),
+    evidence: (theta) => evidenceDistribution(scenario.items, layout, theta, scenario.pool.adaptiveGain),
+    subspaces,
+    questions: questionCoordinates(scenario),
+    describeCoordinate: (i) => describeCoordinate(layout, i),
+  });
+  const known = scenario.itemById;
+  return Object.freeze({
+    ...sys,
+    consolidate: sys.consolidate,
+    expand(id: string, theta: Float64Array): Float64Array {
+      if (!known.has(id))
+        throw new ArgumentError(
+          'evidenceId',
+          id,
+          `is not an evidence item of reference-graph (known: ${[...known.keys()].join(', ')})`,
+        );
+      return sys.expand(id, theta);
+    },
+    evidenceAt: sys.evidenceAt,
+    describeCoordinate: sys.describeCoordinate,
+    scenario,
+    confidenceBound: scenario.bound,
+  });
+}
+
+/** Parameters of the registry factory. */
+export interface ReferenceGraphFactoryParams extends ScenarioOptions {
+  /** Graph and evidence documents (default: the built-in scenario). */
+  graph?: unknown;
+  evidence?: unknown;
+}
+
+registerSystem('reference-graph', 'reference graph operators (MATH.md §6) on the default multi-hop scenario', (p) => {
+  const o = (p ?? {}) as ReferenceGraphFactoryParams;
+  if ((o.graph === undefined) !== (o.evidence === undefined))
+    throw new ArgumentError('params', p, 'give both graph and evidence documents, or neither');
+  return referenceGraphSystem(o.graph === undefined ? defaultScenario(o) : createScenario(o.graph, o.evidence, o));
+});

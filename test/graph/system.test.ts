@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { getSystem } from '../../src/system/registry.js';
+import { referenceGraphSystem, questionBasis } from '../../src/graph/system.js';
+import { runRecursive } from '../../src/ordergap/algorithm1.js';
+import { confidenceIndex } from '../../src/graph/layout.js';
+
+describe('reference-graph operator system', () => {
+  const sys = referenceGraphSystem();
+  const sc = sys.scenario;
+
+  it('is registered as a built-in and has d = (k+1)·Nmax + 3·Nmax²', () => {
+    const reg = getSystem('reference-graph');
+    const { k, nmax } = sc.layout;
+    expect(reg.dim).toBe((k + 1) * nmax + 3 * nmax * nmax);
+    expect(sys.dim).toBe(reg.dim);
+  });
+
+  it('declares the named subspaces and per-question coordinate sets', () => {
+    const { nmax, k } = sc.layout;
+    expect(sys.subspaces.confidence).toHaveLength(nmax);
+    expect(sys.subspaces.attributes).toHaveLength(k * nmax);
+    for (const t of ['Supports', 'Requires', 'Contradicts'])
+      expect(sys.subspaces[`edges:${t}`]).toHaveLength(nmax * nmax);
+    expect(sys.subspaces.footprint!.length).toBeGreaterThan(0);
+    expect(Object.keys(sys.questions).sort()).toEqual(['q:author', 'q:birthplace', 'q:country']);
+    expect(sys.describeCoordinate(confidenceIndex(sc.layout, sc.layout.slotOf.get('q:birthplace')!))).toBe(
+      'c[q:birthplace]',
+    );
+  });
+
+  it('the W_q basis of the question only one item resolves has exactly that item', () => {
+    const dirs = questionBasis(sc, sc.theta0, 'q:birthplace');
+    expect(dirs.map((d) => d.evidence)).toEqual(['e04']);
+    let n2 = 0;
+    for (const v of dirs[0]!.vector) n2 += v * v;
+    expect(Math.abs(n2 - 1)).toBeLessThan(8 * Number.EPSILON);
+  });
+
+  it('the analytic bound of the default parameters certifies a contraction', () => {
+    expect(sys.confidenceBound.modulus).toBeLessThan(1);
+  });
+
+  it('Algorithm 1 stops by the order-gap before the budget on the default scenario', () => {
+    const run = runRecursive(sys, { ...sc.run, recordStates: false });
+    expect(run.stopReason).toBe('order-gap');
+    expect(run.stoppedAt).toBeLessThan(sc.run.maxSteps);
+  });
+});
