@@ -33,3 +33,4 @@ export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } fr
 export * as graph from './graph/index.js';
 export { referenceGraphSystem, questionBasis, type ReferenceGraphSystem } from './graph/system.js';
 export { confidenceLipschitzBound, DEFAULT_PARAMS as GRAPH_DEFAULT_PARAMS } from './graph/params.js';
+export * as plot from './plot/index.js';

@@ -1,0 +1,81 @@
+/**
+ * Writing plots to a folder as SVG and PNG (the CLI's `--plot DIR`). Every PNG is rendered
+ * before anything is written, and each file is written under a temporary name and renamed, so a
+ * failure leaves no half-written file.
+ */
+import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { svgToPng, type PngOptions } from './render.js';
+
+/** A named plot: `name` becomes the file stem (`name.svg`, `name.png`). */
+export interface NamedPlot {
+  name: string;
+  svg: string;
+}
+
+/** Paths written for one plot, with the PNG's pixel size. */
+export interface WrittenPlot {
+  name: string;
+  svgPath: string;
+  pngPath: string;
+  width: number;
+  height: number;
+}
+
+const STEM = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/**
+ * Writes each plot as `DIR/name.svg` and `DIR/name.png`, creating DIR (and parents) if needed.
+ * @throws {ArgumentTypeError | ArgumentError} `dir` not a non-empty string or an existing
+ *   non-directory; a name that is not a plain file stem (letters, digits, `.`, `_`, `-`) or is
+ *   repeated; an SVG resvg cannot render. Nothing is written when any check fails.
+ * Cost: one PNG rendering per plot (see {@link svgToPng}).
+ * @example
+ * ```ts
+ * writePlotFiles('plots', [{ name: 'trajectory', svg }]); // plots/trajectory.svg, plots/trajectory.png
+ * ```
+ */
+export function writePlotFiles(dir: string, plots: readonly NamedPlot[], options: PngOptions = {}): WrittenPlot[] {
+  if (typeof dir !== 'string' || dir.length === 0) throw new ArgumentTypeError('dir', dir, 'must be a folder path');
+  if (!Array.isArray(plots)) throw new ArgumentTypeError('plots', plots, 'must be an array of { name, svg }');
+  const seen = new Set<string>();
+  plots.forEach((p, i) => {
+    if (typeof p?.name !== 'string' || !STEM.test(p.name))
+      throw new ArgumentError(`plots[${i}].name`, p?.name, 'must be a file stem of letters, digits, ".", "_" or "-"');
+    if (seen.has(p.name)) throw new ArgumentError(`plots[${i}].name`, p.name, 'is used twice');
+    seen.add(p.name);
+  });
+  let isDir: boolean | undefined;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = undefined; // does not exist yet
+  }
+  if (isDir === false) throw new ArgumentError('dir', dir, 'exists and is not a folder');
+  const rendered = plots.map((p, i) => {
+    if (typeof p.svg !== 'string') throw new ArgumentTypeError(`plots[${i}].svg`, p.svg, 'must be an SVG string');
+    return { ...p, image: svgToPng(p.svg, options) };
+  });
+  mkdirSync(dir, { recursive: true });
+  const written: WrittenPlot[] = [];
+  for (const p of rendered) {
+    const svgPath = join(dir, `${p.name}.svg`);
+    const pngPath = join(dir, `${p.name}.png`);
+    writeAtomic(svgPath, p.svg);
+    writeAtomic(pngPath, p.image.png);
+    written.push({ name: p.name, svgPath, pngPath, width: p.image.width, height: p.image.height });
+  }
+  return written;
+}
+
+function writeAtomic(path: string, data: string | Uint8Array): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, data);
+    renameSync(tmp, path);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { buildDemoReport } from '../../src/cli/demo.js';
+import { svgToPng } from '../../src/plot/render.js';
+import { STOP_COLOR, THRESHOLD_COLOR } from '../../src/plot/theme.js';
+import { OMEGA_LABEL, plotTrajectory, trajectorySpec, windowedLabel } from '../../src/plot/trajectory.js';
+import { countColor, inkStats } from './png.js';
+import { axisLabels, groupOf, svgItems, svgTexts } from './svg.js';
+
+// Positions are compared in SVG pixels; vega places marks at float coordinates and the axis
+// group sits half a pixel off the plot area (crisp lines), so 1 px is the tolerance.
+const PX = 1;
+
+/** Maps a data value to its pixel position by interpolating between the first and last labels. */
+function interpolate(labels: { text: string; pos: number }[], value: number): number {
+  const a = labels[0]!;
+  const b = labels[labels.length - 1]!;
+  const va = Number(a.text);
+  const vb = Number(b.text);
+  return a.pos + ((value - va) / (vb - va)) * (b.pos - a.pos);
+}
+
+describe('trajectory plot on the Sec. 9.2 run (computed by buildDemoReport)', async () => {
+  const report = buildDemoReport();
+  const { epsilon, window } = report.setting;
+  const stop = report.orderGapStop.step;
+  const plot = await plotTrajectory(report.trajectory, { epsilon, stopStep: stop, window, title: 'Sec. 9.2' });
+
+  it('draws every Ω_t and every Ω̂_t,w as a point at the height of its value', () => {
+    const symbols = svgItems(groupOf(plot.svg, 'mark-symbol role-mark')).filter((i) => i.aria?.startsWith('step t:'));
+    const yLabels = axisLabels(plot.svg, 'Y');
+    const xLabels = axisLabels(plot.svg, 'X');
+    expect(yLabels.length).toBeGreaterThan(2);
+    const expected = report.trajectory.flatMap((r) => [
+      { t: r.t, v: r.omega, series: OMEGA_LABEL },
+      ...(r.windowed === null ? [] : [{ t: r.t, v: r.windowed, series: windowedLabel(window) }]),
+    ]);
+    expect(symbols).toHaveLength(expected.length);
+    for (const e of expected) {
+      const s = symbols.find((i) => i.aria!.startsWith(`step t: ${e.t};`) && i.aria!.endsWith(`series: ${e.series}`));
+      expect(s, `${e.series} at t=${e.t}`).toBeDefined();
+      expect(Math.abs(s!.y - interpolate(yLabels, e.v))).toBeLessThan(PX);
+      expect(Math.abs(s!.x - interpolate(xLabels, e.t))).toBeLessThan(PX);
+    }
+  });
+
+  it('draws ε as a horizontal line at height ε and the stop as a vertical line at step 4', () => {
+    const items = svgItems(plot.svg);
+    const epsLine = items.find((i) => i.tag === 'line' && i.aria === `epsilon: ${epsilon}`);
+    const stopLine = items.find((i) => i.tag === 'line' && i.aria === `t: ${stop}`);
+    expect(epsLine).toBeDefined();
+    expect(stopLine).toBeDefined();
+    expect(Math.abs(epsLine!.y - interpolate(axisLabels(plot.svg, 'Y'), epsilon))).toBeLessThan(PX);
+    expect(Math.abs(stopLine!.x - interpolate(axisLabels(plot.svg, 'X'), stop))).toBeLessThan(PX);
+    const texts = svgTexts(plot.svg);
+    expect(texts).toContain('ε = 0.025');
+    expect(texts).toContain(`stop at t = ${stop}`);
+    expect(texts).toContain(OMEGA_LABEL);
+    expect(texts).toContain(windowedLabel(window));
+    expect(texts).toContain('Sec. 9.2');
+  });
+
+  it('its PNG is the scaled size, not blank, and shows the ε and stop colours', () => {
+    const img = svgToPng(plot.svg, { scale: 2 });
+    expect([img.width, img.height]).toEqual([plot.width * 2, plot.height * 2]);
+    const stats = inkStats(img.pixels);
+    expect(stats.inkFraction).toBeGreaterThan(0.02);
+    expect(stats.lumaVariance).toBeGreaterThan(100);
+    // the 2-px stop line over the 280-px plot height, at scale 2: hundreds of pixels
+    expect(countColor(img.pixels, STOP_COLOR)).toBeGreaterThan(500);
+    expect(countColor(img.pixels, THRESHOLD_COLOR)).toBeGreaterThan(200);
+  });
+
+  it('the coverage-failure run (stops on Ω̂ without converging) plots with its own stop', async () => {
+    const cf = report.coverageFailure;
+    expect(cf.stop.reason).toBe('order-gap');
+    const p = await plotTrajectory(cf.trajectory, { epsilon, stopStep: cf.stop.step, window });
+    expect(svgTexts(p.svg)).toContain(`stop at t = ${cf.stop.step}`);
+  });
+});
+
+describe('trajectorySpec', () => {
+  const pts = [
+    { t: 1, omega: 0.5 },
+    { t: 2, omega: 0.25, windowed: 0.375 },
+    { t: 3, omega: 0.125, windowed: 0.1875 },
+  ];
+
+  it('without a stop step there is no stop marker', async () => {
+    const p = await plotTrajectory(pts, { epsilon: 0.2 });
+    expect(svgTexts(p.svg).some((t) => t.startsWith('stop at'))).toBe(false);
+    expect(svgTexts(p.svg)).toContain('ε = 0.2');
+  });
+
+  it('a log scale puts decades at equal distances', async () => {
+    const p = await plotTrajectory(
+      [
+        { t: 1, omega: 1 },
+        { t: 2, omega: 0.1 },
+        { t: 3, omega: 0.01 },
+      ],
+      { epsilon: 0.05, logScale: true },
+    );
+    const ys = svgItems(groupOf(p.svg, 'mark-symbol role-mark'))
+      .filter((i) => i.aria?.startsWith('step t:'))
+      .map((i) => i.y);
+    expect(ys).toHaveLength(3);
+    expect(Math.abs(ys[1]! - ys[0]! - (ys[2]! - ys[1]!))).toBeLessThan(PX);
+  });
+
+  it('rejects bad data and options, naming the argument, index and field', () => {
+    expect(() => trajectorySpec([], { epsilon: 1 })).toThrow(/^points = an array of length 0: must not be empty/);
+    expect(() => trajectorySpec([{ t: 1, omega: NaN }], { epsilon: 1 })).toThrow(/^points\[0\]\.omega = NaN/);
+    expect(() => trajectorySpec([{ t: 1, omega: -1 }], { epsilon: 1 })).toThrow(
+      /^points\[0\]\.omega = -1: must be >= 0/,
+    );
+    expect(() => trajectorySpec([{ t: 1.5, omega: 1 }], { epsilon: 1 })).toThrow(/^points\[0\]\.t = 1\.5/);
+    expect(() => trajectorySpec(pts, { epsilon: 0 })).toThrow(/^options\.epsilon = 0: must be > 0/);
+    expect(() => trajectorySpec(pts, { epsilon: 1, stopStep: 7 })).toThrow(/^options\.stopStep = 7: must be the step/);
+    expect(() => trajectorySpec(pts, { epsilon: 1, window: 0 })).toThrow(/^options\.window = 0/);
+    expect(() => trajectorySpec([{ t: 1, omega: 0 }], { epsilon: 1, logScale: true })).toThrow(/log-scaled/);
+    expect(() => trajectorySpec([{ t: 1, omega: 1, windowed: 'x' as unknown as number }], { epsilon: 1 })).toThrow(
+      /^points\[0\]\.windowed = "x": must be a number/,
+    );
+  });
+});
