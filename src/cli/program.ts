@@ -5,8 +5,10 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isArgumentError } from '../util/errors.js';
-import { buildDemoReport, renderDemoText } from './demo.js';
+import { buildDemoReport, renderDemoText, type DemoOptions } from './demo.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import { registerCompareCommand } from './compare.js';
+import { writeDemoPlots } from '../plot/demoPlots.js';
 
 /** Version printed by `--version` (kept in step with package.json by a test). */
 export const VERSION = '0.1.0';
@@ -40,12 +42,15 @@ export function createProgram(): Command {
     .option('--max-steps <n>', 'step budget Tmax', parseIntAtLeast(1))
     .option('--seed <n>', 'seed of the evidence sampler (coverage-failure variant)', parseSeed)
     .option('--json', 'print one JSON document (numbers unrounded)')
-    .action((opts: { epsilon?: number; window?: number; maxSteps?: number; seed?: number; json?: boolean }) => {
+    .option('--plot <dir>', 'also write the trajectory plots to DIR as SVG and PNG (paths on stderr)')
+    .action(async (opts: DemoOptions & { json?: boolean; plot?: string }) => {
       const report = buildDemoReport(opts);
+      if (opts.plot !== undefined) await writeDemoPlots(opts.plot, report, process.stderr);
       if (opts.json) printJson(report);
       else process.stdout.write(renderDemoText(report) + '\n');
     });
 
+  registerCompareCommand(program);
   return program;
 }
 

@@ -1,0 +1,76 @@
+/**
+ * The pictures of `ordergap demo --plot DIR`: the Sec. 9.2 trajectory (Ω_t and Ω̂_t,w against
+ * t, ε, the stop of Algorithm 1) and the same for the coverage-failure variant.
+ */
+import type { DemoReport } from '../cli/demo.js';
+import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
+import { writePlotFiles, type NamedPlot, type WrittenPlot } from './files.js';
+import { plotTrajectory } from './trajectory.js';
+
+/** File stems of the demo's plots. */
+export const DEMO_PLOT_NAMES = ['demo-trajectory', 'demo-coverage-failure'] as const;
+
+/**
+ * Renders the demo's two trajectory plots to SVG.
+ * @throws {ArgumentError} a malformed report (see {@link plotTrajectory}).
+ * Cost: two vega renderings (tens of milliseconds each after the first).
+ * @example
+ * ```ts
+ * const plots = await demoPlots(buildDemoReport());
+ * plots.map((p) => p.name); // ['demo-trajectory', 'demo-coverage-failure']
+ * ```
+ */
+export async function demoPlots(report: DemoReport): Promise<NamedPlot[]> {
+  const s = report.setting;
+  const main = report.orderGapStop;
+  const cf = report.coverageFailure;
+  const blind = cf.poolCheck.blindItems;
+  const trajectory = await plotTrajectory(report.trajectory, {
+    epsilon: s.epsilon,
+    window: s.window,
+    stopStep: main.reason === 'order-gap' ? main.step : null,
+    title: 'Closed-form system (Sec. 9.2): order-gap against the step',
+    subtitle:
+      `ρ = ${s.rho}, α = (${s.alphas.join(', ')}), ε = ${s.epsilon}, w = ${s.window}, Tmax = ${s.maxSteps}; ` +
+      (main.reason === 'order-gap' ? `Algorithm 1 stops at step ${main.step}` : `no order-gap stop (${main.reason})`),
+  });
+  const coverage = await plotTrajectory(cf.trajectory, {
+    epsilon: s.epsilon,
+    window: s.window,
+    stopStep: cf.stop.reason === 'order-gap' ? cf.stop.step : null,
+    title: 'Coverage failure: pertinent items never sampled',
+    subtitle: cf.converged
+      ? 'the pool check finds no unreachable item that would move the state'
+      : `NOT convergence: ${blind.join(', ')} (probability 0) would still move the state by more than ε`,
+  });
+  return [
+    { name: DEMO_PLOT_NAMES[0], svg: trajectory.svg },
+    { name: DEMO_PLOT_NAMES[1], svg: coverage.svg },
+  ];
+}
+
+/**
+ * Renders the demo's plots and writes them to `dir` as SVG and PNG (see {@link writePlotFiles}),
+ * then lists the written paths on `log` when given (the CLI passes stderr, keeping stdout for
+ * the report). Errors about the folder name the CLI flag (`argument`, default `--plot`).
+ * @throws {ArgumentError | ArgumentTypeError} bad folder; nothing is written then.
+ */
+export async function writeDemoPlots(
+  dir: string,
+  report: DemoReport,
+  log?: { write(s: string): unknown },
+  argument = '--plot',
+): Promise<WrittenPlot[]> {
+  const plots = await demoPlots(report);
+  try {
+    const written = writePlotFiles(dir, plots);
+    for (const p of written) log?.write(`wrote ${p.svgPath} and ${p.pngPath}\n`);
+    return written;
+  } catch (e) {
+    if (isArgumentError(e) && e.argument === 'dir') {
+      const Cls = e instanceof ArgumentTypeError ? ArgumentTypeError : ArgumentError;
+      throw new Cls(argument, dir, e.message.slice(e.message.indexOf(': ') + 2));
+    }
+    throw e;
+  }
+}
