@@ -34,3 +34,5 @@ export * as graph from './graph/index.js';
 export { referenceGraphSystem, questionBasis, type ReferenceGraphSystem } from './graph/system.js';
 export { confidenceLipschitzBound, DEFAULT_PARAMS as GRAPH_DEFAULT_PARAMS } from './graph/params.js';
 export * as plot from './plot/index.js';
+export * as stopping from './stopping/index.js';
+export * as lab from './lab/index.js';
