@@ -73,7 +73,7 @@ export const DEFAULT_PARAMS: Readonly<GraphOperatorParams> = Object.freeze({
   biasQuestion: 2,
   direct: 3,
   answerSupport: 5,
-  support: 0.6,
+  support: 0.3,
   contradict: 0.4,
   tauContradict: 0.5,
   require: 0.4,
@@ -81,8 +81,8 @@ export const DEFAULT_PARAMS: Readonly<GraphOperatorParams> = Object.freeze({
   presenceScale: 0.1,
   mergeRate: 0.5,
   mergeRadius: 0.3,
-  sharpen: 0.2,
-  tauAnswer: 0.5,
+  sharpen: 0.15,
+  tauAnswer: 0.15,
 });
 
 /**
@@ -137,7 +137,7 @@ export interface LipschitzBound {
  * @throws {ArgumentError} bad parameters or a negative count.
  * @example
  * ```ts
- * confidenceLipschitzBound(DEFAULT_PARAMS, 2).modulus; // ≈ 0.968 < 1: a contraction
+ * confidenceLipschitzBound(DEFAULT_PARAMS, 2).modulus; // ≈ 0.958 < 1: a contraction
  * ```
  */
 export function confidenceLipschitzBound(
