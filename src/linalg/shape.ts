@@ -73,20 +73,41 @@ export function readMatrix(name: string, value: unknown, rows?: number, cols?: n
     if (data.length !== r * c)
       throw new ArgumentError(name, value, `must hold rows·cols = ${r}·${c} = ${r * c} values, got ${data.length}`);
   }
-  let amax = 0;
-  for (let k = 0; k < data.length; k++) {
-    const a = Math.abs(data[k]!);
-    if (!(a <= Number.MAX_VALUE)) {
-      const i = Math.floor(k / c);
-      throw new ArgumentError(
-        `${name}[${i}][${k - i * c}]`,
-        data[k],
-        'must be finite (NaN and ±Infinity are rejected)',
-      );
+  const amax = maxAbsOrNaN(data);
+  const bad = amax !== amax;
+  if (bad || amax === Infinity) {
+    for (let k = 0; k < data.length; k++) {
+      if (!Number.isFinite(data[k]!)) {
+        const i = Math.floor(k / c);
+        throw new ArgumentError(
+          `${name}[${i}][${k - i * c}]`,
+          data[k],
+          'must be finite (NaN and ±Infinity are rejected)',
+        );
+      }
     }
-    if (a > amax) amax = a;
   }
   return { data, rows: r, cols: c, amax, wasMatrix };
+}
+
+/** max |x_i|, or NaN if some entry is NaN (a small monomorphic loop the JIT compiles well). */
+export function maxAbsOrNaN(x: Float64Array): number {
+  let m0 = 0;
+  let m1 = 0;
+  const n = x.length;
+  let k = 0;
+  for (; k + 1 < n; k += 2) {
+    const a = Math.abs(x[k]!);
+    const b = Math.abs(x[k + 1]!);
+    if (!(a <= m0)) m0 = a; // NaN replaces m0 and stays (NaN <= m is false)
+    if (!(b <= m1)) m1 = b;
+  }
+  if (k < n) {
+    const a = Math.abs(x[k]!);
+    if (!(a <= m0)) m0 = a;
+  }
+  if (m0 !== m0 || m1 !== m1) return NaN;
+  return Math.max(m0, m1);
 }
 
 /** Wraps row-major data as an ml-matrix Matrix. */

@@ -1,0 +1,136 @@
+/**
+ * Tagged case catalogue for the linalg tests, plus small exact helpers. Every matrix is built
+ * from a fixed seed or a closed formula; expected values are derived here, not stored.
+ *
+ * Tags: 'size-0', '1x1', 'rank-deficient', 'ill-conditioned', 'clustered', 'straddle', 'scaled',
+ * 'wide', 'tall'.
+ */
+import { createRng } from '../../src/ordergap/rng.js';
+
+export const EPS = Number.EPSILON;
+
+/** Seeded standard normals (Box–Muller on the package's sfc32). */
+export function randn(seed: number, n: number): Float64Array {
+  const rng = createRng(seed);
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i += 2) {
+    const u = Math.max(rng.next(), 1e-300);
+    const v = rng.next();
+    const r = Math.sqrt(-2 * Math.log(u));
+    out[i] = r * Math.cos(2 * Math.PI * v);
+    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v);
+  }
+  return out;
+}
+
+/** Hilbert matrix H_ij = 1/(i + j + 1). */
+export function hilbert(n: number): Float64Array {
+  const H = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) H[i * n + j] = 1 / (i + j + 1);
+  return H;
+}
+
+function binom(n: number, k: number): bigint {
+  let r = 1n;
+  for (let i = 0; i < k; i++) r = (r * BigInt(n - i)) / BigInt(i + 1);
+  return r;
+}
+
+/**
+ * The exact inverse of the Hilbert matrix (integer entries, computed in BigInt):
+ * (H⁻¹)_ij = (−1)^(i+j) (i+j+1) C(n+i, n−j−1) C(n+j, n−i−1) C(i+j, i)², 0-based.
+ * Rounded to f64 once per entry (relative error <= eps/2 each).
+ */
+export function invHilbert(n: number): Float64Array {
+  const X = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      const c = binom(i + j, i);
+      const v = BigInt(i + j + 1) * binom(n + i, n - j - 1) * binom(n + j, n - i - 1) * c * c;
+      X[i * n + j] = Number((i + j) % 2 === 0 ? v : -v);
+    }
+  return X;
+}
+
+/** Wilkinson W_n^+ (n odd): diagonal |i − (n−1)/2|, ones on the off-diagonals. */
+export function wilkinsonPlus(n: number): Float64Array {
+  const W = new Float64Array(n * n);
+  const h = (n - 1) / 2;
+  for (let i = 0; i < n; i++) {
+    W[i * n + i] = Math.abs(i - h);
+    if (i + 1 < n) {
+      W[i * n + i + 1] = 1;
+      W[(i + 1) * n + i] = 1;
+    }
+  }
+  return W;
+}
+
+/** Sylvester Hadamard matrix of order n (a power of two) divided by √n: exactly orthogonal when n is a power of 4. */
+export function hadamard(n: number): Float64Array {
+  const H = new Float64Array(n * n);
+  const s = 1 / Math.sqrt(n);
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      let b = i & j;
+      let p = 0;
+      while (b) {
+        p ^= b & 1;
+        b >>= 1;
+      }
+      H[i * n + j] = p ? -s : s;
+    }
+  return H;
+}
+
+/** A (rows×cols) with column `dep` = column a + column b exactly (entries small integers, seeded). */
+export function rankLoss(seed: number, rows: number, cols: number, a: number, b: number, dep: number): Float64Array {
+  const rng = createRng(seed);
+  const A = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) A[i * cols + j] = Math.floor(rng.next() * 19) - 9; // integers: the sum is exact
+  for (let i = 0; i < rows; i++) A[i * cols + dep] = A[i * cols + a]! + A[i * cols + b]!;
+  return A;
+}
+
+/** Naive product (row-major) in plain loops: the test's own reference. */
+export function matmul(A: ArrayLike<number>, B: ArrayLike<number>, m: number, k: number, n: number): Float64Array {
+  const C = new Float64Array(m * n);
+  for (let i = 0; i < m; i++)
+    for (let p = 0; p < k; p++) {
+      const a = A[i * k + p]!;
+      for (let j = 0; j < n; j++) C[i * n + j]! += a * B[p * n + j]!;
+    }
+  return C;
+}
+
+export function transpose(A: ArrayLike<number>, m: number, n: number): Float64Array {
+  const T = new Float64Array(m * n);
+  for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) T[j * m + i] = A[i * n + j]!;
+  return T;
+}
+
+/** max |x_i| */
+export function maxAbs(x: ArrayLike<number>): number {
+  let m = 0;
+  for (let i = 0; i < x.length; i++) m = Math.max(m, Math.abs(x[i]!));
+  return m;
+}
+
+/** Frobenius norm (plain; callers use moderate values). */
+export function frob(x: ArrayLike<number>): number {
+  let s = 0;
+  for (let i = 0; i < x.length; i++) s += x[i]! * x[i]!;
+  return Math.sqrt(s);
+}
+
+/** max |(QᵀQ − I)_ij| for Q m×k (columns). */
+export function orthoError(Q: ArrayLike<number>, m: number, k: number): number {
+  let e = 0;
+  for (let a = 0; a < k; a++)
+    for (let b = 0; b < k; b++) {
+      let s = 0;
+      for (let i = 0; i < m; i++) s += Q[i * k + a]! * Q[i * k + b]!;
+      e = Math.max(e, Math.abs(s - (a === b ? 1 : 0)));
+    }
+  return e;
+}

@@ -1,0 +1,185 @@
+import { fc, test as fcTest } from '@fast-check/vitest';
+import { Matrix } from 'ml-matrix';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { eigh } from '../../src/linalg/api.js';
+import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
+import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { init, wasm } from '../../src/wasm/module.js';
+import { EPS, hilbert, invHilbert, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
+
+let arenaStart = 0;
+beforeAll(async () => {
+  await init();
+  arenaStart = wasm().arena.bytesInUse;
+});
+afterEach(() => {
+  expect(wasm().arena.bytesInUse).toBe(arenaStart);
+});
+
+function symmetric(seed: number, n: number): Float64Array {
+  const X = randn(seed, n * n);
+  const S = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) S[i * n + j] = X[i * n + j]! + X[j * n + i]!;
+  return S;
+}
+
+/** ||S||_F: an upper bound of ||S||_2 used to scale the backward-error bounds. */
+function frobNorm(S: ArrayLike<number>): number {
+  let s = 0;
+  for (let k = 0; k < S.length; k++) s += S[k]! * S[k]!;
+  return Math.sqrt(s);
+}
+
+/**
+ * Backward-stability checks: max_j ||S v_j − λ_j v_j||_∞ <= c·n·eps·||S||_F and
+ * |VᵀV − I| <= c·n·eps, with c = 8 (Householder + QL: the classical bound is a modest multiple
+ * of n·eps; 8 leaves room for the summation order of the SIMD kernels).
+ */
+function expectEigenpairs(S: Float64Array, n: number, values: Float64Array, V: Float64Array): void {
+  const norm = frobNorm(S);
+  let res = 0;
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += S[i * n + k]! * V[k * n + j]!;
+      res = Math.max(res, Math.abs(s - values[j]! * V[i * n + j]!));
+    }
+  expect(res, 'residual ||Sv − λv||').toBeLessThanOrEqual(8 * n * EPS * norm);
+  expect(orthoError(V, n, n), '|VᵀV − I|').toBeLessThanOrEqual(8 * n * EPS);
+  for (let j = 1; j < n; j++) expect(values[j]!).toBeGreaterThanOrEqual(values[j - 1]!);
+}
+
+describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (backend) => {
+  it('size-0 and 1x1', () => {
+    const e0 = eigh(new Float64Array(0), 0, { backend });
+    expect(e0.values.length).toBe(0);
+    const e1 = eigh([-7.5], 1, { backend });
+    expect(e1.values).toEqual(Float64Array.of(-7.5));
+    expect(Math.abs(e1.vectors[0]!)).toBe(1);
+  });
+
+  it('diagonal matrix: eigenvalues are the sorted diagonal, exactly', () => {
+    const d = [3, -1, 2, 0, 5];
+    const S = new Float64Array(25);
+    d.forEach((x, i) => (S[i * 5 + i] = x));
+    expect(Array.from(eigh(S, 5, { backend }).values)).toEqual([-1, 0, 2, 3, 5]);
+  });
+
+  it('random symmetric n = 1..40: residual and orthogonality in units of n·eps', () => {
+    for (const n of [2, 3, 7, 16, 40]) {
+      const S = symmetric(n, n);
+      const { values, vectors } = eigh(S, n, { backend });
+      expectEigenpairs(S, n, values, vectors);
+    }
+  });
+
+  it('clustered: Wilkinson W21+ and W41+ (pairs of eigenvalues agreeing to ~1e-14)', () => {
+    for (const n of [21, 41]) {
+      const W = wilkinsonPlus(n);
+      const { values, vectors } = eigh(W, n, { backend });
+      expectEigenpairs(W, n, values, vectors);
+      // Exact invariants: Σλ = tr W and Σλ² = ||W||_F² (integers: 2Σ_{i<=h} i² + 2(n−1)).
+      const h = (n - 1) / 2;
+      const trace = h * (h + 1);
+      const frob2 = (h * (h + 1) * (2 * h + 1)) / 3 + 2 * (n - 1);
+      const sum = values.reduce((a, b) => a + b, 0);
+      const sum2 = values.reduce((a, b) => a + b * b, 0);
+      // |λ̂ − λ| <= 8·n·eps·||W||_F each, so the sums are within n times that.
+      const eBound = 8 * n * EPS * Math.sqrt(frob2);
+      expect(Math.abs(sum - trace)).toBeLessThanOrEqual(n * eBound);
+      expect(Math.abs(sum2 - frob2)).toBeLessThanOrEqual(n * eBound * 2 * (h + 1));
+      // The two largest eigenvalues form the tightest cluster: both resolved, in order.
+      expect(values[n - 1]! - values[n - 2]!).toBeLessThan(1e-10);
+      expect(values[n - 1]! - values[n - 2]!).toBeGreaterThanOrEqual(0);
+    }
+  });
+
+  it('ill-conditioned: Hilbert n = 8..12, λ_min within the backward-error bound of the exact value', () => {
+    for (let n = 8; n <= 12; n++) {
+      const H = hilbert(n);
+      const { values, vectors } = eigh(H, n, { backend });
+      expectEigenpairs(H, n, values, vectors);
+      // λ_min(H) = 1/λ_max(H⁻¹); H⁻¹ is exact integers rounded once (relative eps/2 per entry),
+      // and the largest eigenvalue of the well-separated top of H⁻¹ is computed to ~n·eps
+      // relative, so this reference is good to ~2n·eps relative — far below the bound below.
+      const inv = eigh(invHilbert(n), n, { backend: 'reference' });
+      const lambdaMin = 1 / inv.values[n - 1]!;
+      expect(Math.abs(values[0]! - lambdaMin)).toBeLessThanOrEqual(8 * n * EPS * frobNorm(H));
+    }
+  });
+
+  it('scaled: 1e±200 entries give s·λ (power-of-two scaling, no overflow/underflow)', () => {
+    const n = 12;
+    const S = symmetric(99, n);
+    const base = eigh(S, n, { backend });
+    for (const s of [1e200, 1e-200, 1e300]) {
+      const r = eigh(
+        S.map((x) => x * s),
+        n,
+        { backend },
+      );
+      expectEigenpairs(
+        S,
+        n,
+        r.values.map((x) => x / s),
+        r.vectors,
+      );
+      for (let j = 0; j < n; j++)
+        expect(Math.abs(r.values[j]! / s - base.values[j]!)).toBeLessThanOrEqual(16 * n * EPS * frobNorm(S));
+    }
+  });
+
+  it('a matrix that is not symmetric within the stated tolerance is an error naming S and the entry', () => {
+    const S = Float64Array.of(1, 2, 2.001, 1);
+    expect(() => eigh(S, 2, { backend })).toThrow(/S = .*not symmetric: \|S\[0\]\[1\] − S\[1\]\[0\]\|/);
+    // Within tolerance (asymmetry of a rounding error) is accepted and reported.
+    const T = Float64Array.of(1, 2, 2 * (1 + EPS), 1);
+    const r = eigh(T, 2, { backend });
+    expect(r.asymmetry).toBeGreaterThan(0);
+    expect(r.asymmetry).toBeLessThanOrEqual(r.symmetryRtol);
+    expect(() => eigh(S, 2, { backend, symmetryRtol: 1e-3 })).not.toThrow();
+  });
+
+  it('NaN/Infinity and bad shapes are rejected', () => {
+    expect(() => eigh([1, NaN, NaN, 1], 2, { backend })).toThrow(/S\[0\]\[1\] = NaN/);
+    expect(() => eigh([1, 2, 3], 3, { backend })).toThrow(/must hold rows·cols/);
+    expect(() => eigh(new Matrix([[1, 2, 3]]), { backend })).toThrow(/must be square/);
+  });
+
+  it('ml-matrix in: eigenvectors come back as a Matrix (columns)', () => {
+    const r = eigh(
+      new Matrix([
+        [2, 1],
+        [1, 2],
+      ]),
+      { backend },
+    );
+    expect(r.vectors).toBeInstanceOf(Matrix);
+    expect(Array.from(r.values)).toEqual([1, 3]);
+  });
+
+  const entry = fc.double({ min: -10, max: 10, noNaN: true }).filter((v) => v === 0 || Math.abs(v) >= 1e-100);
+  fcTest.prop([
+    fc
+      .integer({ min: 1, max: 9 })
+      .chain((n) => fc.tuple(fc.constant(n), fc.array(entry, { minLength: n * n, maxLength: n * n }))),
+  ])('S = V diag(λ) Vᵀ, VᵀV = I for any symmetric S', ([n, xs]) => {
+    const S = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) S[i * n + j] = xs[i * n + j]! + xs[j * n + i]!;
+    const { values, vectors } = eigh(S, n, { backend });
+    expectEigenpairs(S, n, values, vectors);
+  });
+});
+
+describe('syev kernels: wasm and reference agree', () => {
+  it('eigenvalues within 8·n·eps·||S||_F on a 64×64 random symmetric matrix', () => {
+    const n = 64;
+    const S = symmetric(3, n);
+    const norm = frobNorm(S);
+    const v1 = new Float64Array(n);
+    const v2 = new Float64Array(n);
+    expect(referenceLinalg.syev(Float64Array.from(S), n, v1, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(wasmLinalg.syev(Float64Array.from(S), n, v2, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(maxAbs(v1.map((x, i) => x - v2[i]!))).toBeLessThanOrEqual(8 * n * EPS * norm);
+  });
+});

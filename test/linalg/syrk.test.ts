@@ -1,0 +1,273 @@
+import { fc, test as fcTest } from '@fast-check/vitest';
+import { Matrix } from 'ml-matrix';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { gram, gramAccumulate } from '../../src/linalg/api.js';
+import type { LinalgBackendName } from '../../src/linalg/backend.js';
+import { splitTileRows, startThreads, stopThreads, threadCount } from '../../src/linalg/threads.js';
+import { init, wasm } from '../../src/wasm/module.js';
+import { EPS, randn, rankLoss } from './cases.js';
+
+let arenaStart = 0;
+beforeAll(async () => {
+  await init();
+  arenaStart = wasm().arena.bytesInUse;
+});
+afterEach(() => {
+  expect(wasm().arena.bytesInUse).toBe(arenaStart);
+});
+
+/** |A|ᵀ|A|: the scale of the rounding error of each Gramian entry. */
+function absGram(A: Float64Array, rows: number, cols: number): Float64Array {
+  const G = new Float64Array(cols * cols);
+  for (let r = 0; r < rows; r++)
+    for (let i = 0; i < cols; i++)
+      for (let j = 0; j < cols; j++) G[i * cols + j]! += Math.abs(A[r * cols + i]! * A[r * cols + j]!);
+  return G;
+}
+
+function naiveGram(A: Float64Array, rows: number, cols: number): Float64Array {
+  const G = new Float64Array(cols * cols);
+  for (let r = 0; r < rows; r++)
+    for (let i = 0; i < cols; i++)
+      for (let j = 0; j < cols; j++) G[i * cols + j]! += A[r * cols + i]! * A[r * cols + j]!;
+  return G;
+}
+
+/**
+ * Both the kernel and the naive sum are recursive sums of `rows` products (in different orders):
+ * each is within γ_rows·(|A|ᵀ|A|)_ij of the exact value (γ_k ≈ k·eps), so they differ by at most
+ * 2·rows·eps·(|A|ᵀ|A|)_ij (+ one rounding of the final scaling).
+ */
+function expectGramClose(G: Float64Array, A: Float64Array, rows: number, cols: number): void {
+  const ref = naiveGram(A, rows, cols);
+  const scale = absGram(A, rows, cols);
+  for (let k = 0; k < G.length; k++) {
+    const bound = (2 * rows + 2) * EPS * scale[k]!;
+    expect(Math.abs(G[k]! - ref[k]!), `entry ${k}`).toBeLessThanOrEqual(bound);
+  }
+}
+
+describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gram (%s)', (backend) => {
+  it('size-0: no columns gives an empty G; no rows gives zeros', () => {
+    expect(gram(new Float64Array(0), 0, 0, { backend })).toEqual(new Float64Array(0));
+    expect(gram(new Float64Array(0), 0, 3, { backend })).toEqual(new Float64Array(9));
+  });
+
+  it('1x1: a² exactly', () => {
+    expect(gram([3], 1, 1, { backend })).toEqual(Float64Array.of(9));
+  });
+
+  it('integer matrices: every product and partial sum is an exact integer < 2^53, so G is exact', () => {
+    // Sizes cover the 4×4 tiles' padding (cols not a multiple of 4) and several row chunks.
+    for (const [rows, cols] of [
+      [7, 5],
+      [300, 13],
+      [1100, 9],
+    ] as const) {
+      const A = rankLoss(11, rows, cols, 0, 1, 2);
+      expect(gram(A, rows, cols, { backend })).toEqual(naiveGram(A, rows, cols));
+    }
+  });
+
+  it('random normal 200×37: within 2·rows·eps·(|A|ᵀ|A|) of the naive sum; exactly symmetric', () => {
+    const rows = 200;
+    const cols = 37;
+    const A = randn(5, rows * cols);
+    const G = gram(A, rows, cols, { backend });
+    expectGramClose(G, A, rows, cols);
+    for (let i = 0; i < cols; i++) for (let j = 0; j < cols; j++) expect(G[i * cols + j]).toBe(G[j * cols + i]);
+  });
+
+  it('scaled: entries 1e±200 give s²·G, not Infinity or 0 (power-of-two scaling inside)', () => {
+    const rows = 40;
+    const cols = 6;
+    const A = randn(8, rows * cols);
+    const G1 = gram(A, rows, cols, { backend });
+    for (const s of [1e-150, 1e150, 2 ** -500]) {
+      const As = A.map((x) => x * s);
+      const Gs = gram(As, rows, cols, { backend });
+      const scale = absGram(A, rows, cols);
+      // As = s·A up to one rounding per entry (relative eps/2 each, so products 2·eps/2 relative),
+      // plus the 2·rows·eps summation difference: bound (2·rows + 4)·eps·(|A|ᵀ|A|)·s².
+      for (let k = 0; k < G1.length; k++)
+        expect(Math.abs(Gs[k]! / (s * s) - G1[k]!)).toBeLessThanOrEqual((2 * rows + 4) * EPS * scale[k]!);
+    }
+  });
+
+  it('a Gramian that overflows f64 is an error naming A, not a matrix of Infinity', () => {
+    const A = Float64Array.of(1e200, 1e200);
+    expect(() => gram(A, 2, 1, { backend })).toThrow(/A = .*Gramian overflows f64/);
+  });
+
+  it('NaN/Infinity are rejected with the entry named', () => {
+    expect(() => gram([1, NaN, 3, 4], 2, 2, { backend })).toThrow(/A\[0\]\[1\] = NaN: must be finite/);
+    expect(() => gram([1, 2, Infinity, 4], 2, 2, { backend })).toThrow(/A\[1\]\[0\] = Infinity/);
+    expect(() => gram([1, 2, 3], 2, 2, { backend })).toThrow(/must hold rows·cols/);
+  });
+
+  it('ml-matrix in, ml-matrix out', () => {
+    const G = gram(
+      new Matrix([
+        [1, 2],
+        [3, 4],
+      ]),
+      { backend },
+    );
+    expect(G).toBeInstanceOf(Matrix);
+    expect(G.to2DArray()).toEqual([
+      [10, 14],
+      [14, 20],
+    ]);
+  });
+
+  it('gramAccumulate: G += w·AᵀA; a failing call leaves G untouched', () => {
+    const G = Float64Array.of(1, 0, 0, 1);
+    gramAccumulate(G, [1, 2, 3, 4], 2, 2, 0.5, { backend });
+    expect(G).toEqual(Float64Array.of(6, 7, 7, 11));
+    const before = Float64Array.from(G);
+    expect(() => gramAccumulate(G, [1, 2, 3, NaN], 2, 2, 1, { backend })).toThrow(/A\[1\]\[1\]/);
+    expect(() => gramAccumulate(G, [1, 2, 3, 4], 2, 2, NaN, { backend })).toThrow(/weight = NaN/);
+    expect(() => gramAccumulate(G, [1e300, 1e300], 2, 1, 1, { backend })).toThrow(); // wrong G shape
+    expect(() => gramAccumulate(Float64Array.of(1), [1e200, 1e200], 2, 1, 1, { backend })).toThrow(/overflows/);
+    expect(G).toEqual(before);
+    const Gm = new Matrix([
+      [0, 0],
+      [0, 0],
+    ]);
+    gramAccumulate(
+      Gm,
+      new Matrix([
+        [1, 2],
+        [3, 4],
+      ]),
+      2,
+      { backend },
+    );
+    expect(Gm.to2DArray()).toEqual([
+      [20, 28],
+      [28, 40],
+    ]);
+  });
+
+  // Properties from the definition G = AᵀA.
+  // Moderate values: 0 or |v| in [1e-100, 100], so every product is a normal number and the
+  // relative rounding model (no underflow term) behind the eps bounds holds.
+  const small = fc
+    .double({ min: -100, max: 100, noNaN: true, noDefaultInfinity: true })
+    .filter((v) => v === 0 || Math.abs(v) >= 1e-100);
+  const shaped = fc
+    .tuple(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 9 }))
+    .chain(([r, c]) =>
+      fc.tuple(fc.constant(r), fc.constant(c), fc.array(small, { minLength: r * c, maxLength: r * c })),
+    );
+
+  fcTest.prop([shaped, fc.array(small, { minLength: 9, maxLength: 9 })])(
+    'xᵀGx = ||Ax||² (so G is PSD) within the summation bounds',
+    ([rows, cols, a], xs) => {
+      const A = Float64Array.from(a);
+      const x = Float64Array.from(xs.slice(0, cols));
+      const G = gram(A, rows, cols, { backend });
+      let xGx = 0;
+      let absScale = 0;
+      for (let i = 0; i < cols; i++)
+        for (let j = 0; j < cols; j++) {
+          xGx += x[i]! * G[i * cols + j]! * x[j]!;
+          absScale += Math.abs(x[i]!) * Math.abs(x[j]!);
+        }
+      let ax2 = 0;
+      let rowAbs = 0;
+      for (let r = 0; r < rows; r++) {
+        let s = 0;
+        let sa = 0;
+        for (let j = 0; j < cols; j++) {
+          s += A[r * cols + j]! * x[j]!;
+          sa += Math.abs(A[r * cols + j]! * x[j]!);
+        }
+        ax2 += s * s;
+        rowAbs += sa * sa;
+      }
+      // Both sides are sums of O(rows + cols²) rounded terms of size <= Σ_r (Σ_j|a_rj x_j|)²:
+      // bound 4·(rows + cols² + 2)·eps times that scale.
+      const amax2 = Math.max(...A.map(Math.abs)) ** 2;
+      const bound = 4 * (rows + cols * cols + 2) * EPS * Math.max(rowAbs, absScale * amax2 * rows);
+      expect(Math.abs(xGx - ax2)).toBeLessThanOrEqual(bound);
+    },
+  );
+
+  fcTest.prop([shaped, fc.integer({ min: 0, max: 12 })])(
+    'G(A) = G(A[:k]) + G(A[k:]) (gramAccumulate over a row split)',
+    ([rows, cols, a], k0) => {
+      const A = Float64Array.from(a);
+      const k = Math.min(k0, rows);
+      const G = new Float64Array(cols * cols);
+      gramAccumulate(G, A.subarray(0, k * cols), k, cols, 1, { backend });
+      gramAccumulate(G, A.subarray(k * cols), rows - k, cols, 1, { backend });
+      expectGramClose(G, A, rows, cols);
+    },
+  );
+});
+
+describe('gram: wasm kernel and TypeScript reference agree', () => {
+  it('random 513×70 (tiles, padding, chunks): equal within 2·rows·eps·(|A|ᵀ|A|)', () => {
+    const rows = 513;
+    const cols = 70;
+    const A = randn(21, rows * cols);
+    const Gw = gram(A, rows, cols, { backend: 'wasm' });
+    const Gr = gram(A, rows, cols, { backend: 'reference' });
+    const scale = absGram(A, rows, cols);
+    for (let k = 0; k < Gw.length; k++)
+      expect(Math.abs(Gw[k]! - Gr[k]!)).toBeLessThanOrEqual(2 * rows * EPS * scale[k]!);
+  });
+});
+
+describe('gram on two threads (shared wasm memory)', () => {
+  beforeAll(async () => {
+    await startThreads(2);
+  });
+  afterAll(async () => {
+    await stopThreads();
+  });
+
+  it('the pool runs: two threads', () => {
+    expect(threadCount()).toBe(2);
+  });
+
+  it('splitTileRows balances the triangular work', () => {
+    const b = splitTileRows(64, 2);
+    expect(b[0]).toBe(0);
+    expect(b[2]).toBe(64);
+    const work = (lo: number, hi: number) => {
+      let w = 0;
+      for (let I = lo; I < hi; I++) w += 64 - I;
+      return w;
+    };
+    const w0 = work(b[0]!, b[1]!);
+    const w1 = work(b[1]!, b[2]!);
+    expect(Math.abs(w0 - w1)).toBeLessThanOrEqual(64); // within one tile row
+  });
+
+  it('two threads give bit-for-bit the one-thread result (same sums, same order)', () => {
+    for (const [rows, cols] of [
+      [300, 61],
+      [1000, 128],
+      [17, 3],
+    ] as const) {
+      const A = randn(rows + cols, rows * cols);
+      const G1 = gram(A, rows, cols, { backend: 'wasm', threads: 1 });
+      const G2 = gram(A, rows, cols, { backend: 'wasm', threads: 2 });
+      expect(G2).toEqual(G1);
+      const G = Float64Array.from(G1);
+      gramAccumulate(G, A, rows, cols, 0.25, { backend: 'wasm', threads: 2 });
+      const expected = G1.map((x) => x + x * 0.25);
+      // G1 + 0.25·G1: one rounding in the sum: eps/2 relative.
+      for (let k = 0; k < G.length; k++)
+        expect(Math.abs(G[k]! - expected[k]!)).toBeLessThanOrEqual(EPS * Math.abs(expected[k]!));
+    }
+  });
+
+  it('threads > 1 without a pool is an error naming options.threads', async () => {
+    await stopThreads();
+    expect(() => gram([1], 1, 1, { threads: 2 })).toThrow(/options\.threads = 2: needs a running pool/);
+    await startThreads(2);
+  });
+});
