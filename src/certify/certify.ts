@@ -1,0 +1,423 @@
+/**
+ * The certification of an operator system (Sec. 3.1, 5.3–5.4, Prop. 5.2, Remark 5.4):
+ * fixed point of Q, contractivity (whole space and blocks), redundancy residuals, Σ_e / DF_e
+ * on subspaces, non-degeneracy of the commutator Gramian with a global tolerance, and
+ * per-question coverage. Returns one report object; `ordergap certify` prints it.
+ */
+import { referenceNorm } from '../blas1/dnrm2.js';
+import { checkState } from '../system/define.js';
+import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
+import { init } from '../wasm/module.js';
+import { ArgumentError } from '../util/errors.js';
+import { loadTf } from '../linearize/autodiff.js';
+import { crossCheckJacobians, type CrossCheck } from '../linearize/crossCheck.js';
+import { FD_RELATIVE_ACCURACY, type JacobianMethod, type JacobianOperator } from '../linearize/operator.js';
+import { sparseNorm, type SparseVector } from '../linearize/sparse.js';
+import {
+  consolidateJacobian,
+  footprintOf,
+  linearizationExtensions,
+  type EngineChoice,
+} from '../linearize/systemJacobians.js';
+import { basisOf, type NamedBasis, type SubspaceSpec } from './basis.js';
+import {
+  Linearization,
+  commutatorColumns,
+  consolidateImages,
+  measureRedundancy,
+  type LinearizationMode,
+  type RedundancyItem,
+} from './commutator.js';
+import { spectralLowerBoundJvp, spectralNormDense, verifyContraction, type ContractionResult } from './contraction.js';
+import { questionCoverage, type QuestionCoverage } from './coverage.js';
+import { findFixedPoint, type FixedPointOptions, type FixedPointResult } from './fixedPoint.js';
+import { decideNonDegeneracy, nondegeneracyTolerance, type NonDegeneracyDecision } from './nondegeneracy.js';
+import { createRng } from '../ordergap/rng.js';
+import type { NamedComponent } from './describe.js';
+
+/** Progress callback: phase name, items done, items in the phase. */
+export type ProgressFn = (phase: string, done: number, total: number) => void;
+
+/** Options of {@link certify}. */
+export interface CertifyOptions {
+  /** Linearise at this state instead of the fixed point of Q. */
+  at?: ArrayLike<number>;
+  /** What the state is, for the report (default 'fixed point' or 'given state'). */
+  atLabel?: string;
+  /** Fixed-point iteration options (start, tolerance, budget, ρ). */
+  fixedPoint?: FixedPointOptions;
+  /** Subspaces W to decide (names of system.subspaces, or explicit specs). Default: all declared. */
+  subspaces?: readonly (string | SubspaceSpec)[];
+  /** Questions (W_q); default the system's questions, or its subspaces as stand-ins. */
+  questions?: readonly (string | SubspaceSpec)[];
+  /** 'fd' (default) or 'autodiff' (needs the system's tfjs forms). */
+  jacobian?: JacobianMethod;
+  /** Eq. (4) where redundancy holds and DF_e elsewhere ('auto', default), or force one. */
+  linearization?: LinearizationMode;
+  /** Blocks for the contraction check (names); default 'all' plus declared subspaces of dim <= 1024. */
+  contractionSubspaces?: readonly string[];
+  /** Box half-width for the empirical Lipschitz search (relative, default 0.1). */
+  radius?: number;
+  lower?: number;
+  upper?: number;
+  /** Random pairs for the empirical Lipschitz bound (default 64). */
+  samples?: number;
+  seed?: number;
+  /** Cross-check FD against autodiff on this many DQ columns when both are available (default 16). */
+  crossCheckColumns?: number;
+  /** Whole-space subspace 'all' is decided only when d <= this (default 2048). */
+  maxWholeSpace?: number;
+  onProgress?: ProgressFn;
+}
+
+/** One decided subspace. */
+export interface SubspaceReport {
+  name: string;
+  dim: number;
+  lambdaMin: number;
+  lambdaMax: number;
+  tolerance: number;
+  toleranceDerivation: string;
+  nonDegenerate: boolean;
+  margin: number;
+  kernelDim: number;
+  kernel: NamedComponent[][];
+  topContributors: { evidence: string; p: number; share: number }[];
+}
+
+/** The certification report (the `--json` document). */
+export interface CertificationReport {
+  system: string;
+  dim: number;
+  state: { kind: string; theta: number[] | null; norm: number };
+  fixedPoint: FixedPointResult & { theta: Float64Array };
+  contraction: ContractionResult;
+  contractionBySubspace: ContractionResult[];
+  redundancy: RedundancyItem[];
+  subspaces: SubspaceReport[];
+  coverage: Omit<QuestionCoverage, never>[];
+  jacobian: {
+    method: JacobianMethod;
+    relativeAccuracy: number;
+    backend: string | null;
+    crossCheck: CrossCheck | null;
+    evaluations: number;
+    columns: number;
+    /** ‖DQ‖ and max‖DP_e‖ estimates entering the global scale. */
+    normDQ: number;
+    normDP: number;
+  };
+  timings: Record<string, number>;
+  notes: string[];
+}
+
+function now(): number {
+  return performance.now();
+}
+
+function resolveSpec(system: OperatorSystem, s: string | SubspaceSpec, kind: 'subspaces' | 'questions'): SubspaceSpec {
+  if (typeof s !== 'string') return s;
+  if (s === 'all') return { name: 'all', coordinates: Array.from({ length: system.dim }, (_, i) => i) };
+  const sets = kind === 'questions' ? system.questions : system.subspaces;
+  const coords = sets[s] ?? system.subspaces[s] ?? system.questions[s];
+  if (!coords) {
+    const known = ['all', ...Object.keys(system.subspaces), ...Object.keys(system.questions)];
+    throw new ArgumentError(
+      kind === 'questions' ? 'question' : 'subspace',
+      s,
+      `is not declared by ${system.name} (known: ${known.join(', ')})`,
+    );
+  }
+  return { name: s, coordinates: coords };
+}
+
+/** Estimate of ‖DP_e‖₂: exact on a declared footprint (DP_e = blockdiag(D_e, I)) or for small d. */
+function expandNormEstimate(system: OperatorSystem, J: JacobianOperator, e: string, seed: number): number {
+  const fp = footprintOf(system, e);
+  const coords = fp ?? (system.dim <= 1024 ? Int32Array.from({ length: system.dim }, (_, i) => i) : null);
+  const rng = createRng(seed);
+  if (coords) {
+    const m = coords.length;
+    if (m === 0) return 1;
+    const pos = new Map<number, number>();
+    coords.forEach((j, i) => pos.set(j, i));
+    const A = new Float64Array(m * m);
+    J.prefetch(Array.from(coords));
+    for (let c = 0; c < m; c++) {
+      const col = J.column(coords[c]!);
+      for (let k = 0; k < col.index.length; k++) {
+        const r = pos.get(col.index[k]!);
+        if (r !== undefined) A[r * m + c] = col.value[k]!;
+      }
+    }
+    const n = spectralNormDense(A, m, m, rng.next).norm;
+    return fp && m < system.dim ? Math.max(1, n) : n;
+  }
+  return spectralLowerBoundJvp(
+    J,
+    Int32Array.from({ length: system.dim }, (_, i) => i),
+    rng.next,
+  ).norm;
+}
+
+/**
+ * Certifies a system (see the module comment). Exit status of the CLI is 0 whatever the
+ * verdicts: they are in the report.
+ * Cost: fixed point (iterations × Q) + contraction (~200 Q + |W| columns per block) + per
+ * subspace of dimension m: m columns of DQ, and per pool item O(m) sparse JVP applications,
+ * then a streaming QR of 2·rows·m² flops.
+ * @throws {ArgumentError} malformed state, unknown subspace or question, autodiff requested for
+ *   a system without tfjs forms.
+ * @example
+ * ```ts
+ * const r = await certify(closedFormSystem());
+ * r.contraction.verdict;         // 'not contractive' (Q fixes every (c, 0))
+ * r.subspaces.find((s) => s.name === 'confidence')!.nonDegenerate; // false: all Σ_e vanish at (c, 0)
+ * ```
+ */
+export async function certify(system: OperatorSystem, options: CertifyOptions = {}): Promise<CertificationReport> {
+  await init();
+  const progress = options.onProgress ?? (() => undefined);
+  const method: JacobianMethod = options.jacobian ?? 'fd';
+  if (method !== 'fd' && method !== 'autodiff')
+    throw new ArgumentError('jacobian', method, "must be 'fd' or 'autodiff'");
+  const mode: LinearizationMode = options.linearization ?? 'auto';
+  if (!['auto', 'sigma', 'exact'].includes(mode))
+    throw new ArgumentError('linearization', mode, "must be 'auto', 'sigma' or 'exact'");
+  const ext = linearizationExtensions(system);
+  const seed = options.seed ?? 0;
+  const notes: string[] = [];
+  const timings: Record<string, number> = {};
+  const at = options.at === undefined ? undefined : checkState('at', system, options.at);
+  const subspaceSpecs = (options.subspaces ?? Object.keys(system.subspaces)).map((s) =>
+    resolveSpec(system, s, 'subspaces'),
+  );
+  let questionSpecs: { spec: SubspaceSpec; source: 'question' | 'subspace' }[];
+  if (options.questions)
+    questionSpecs = options.questions.map((q) => ({ spec: resolveSpec(system, q, 'questions'), source: 'question' }));
+  else if (Object.keys(system.questions).length > 0)
+    questionSpecs = Object.keys(system.questions).map((q) => ({
+      spec: resolveSpec(system, q, 'questions'),
+      source: 'question',
+    }));
+  else {
+    questionSpecs = Object.keys(system.subspaces)
+      .filter((s) => s !== 'all')
+      .map((s) => ({ spec: resolveSpec(system, s, 'subspaces'), source: 'subspace' as const }));
+    if (questionSpecs.length)
+      notes.push(`${system.name} declares no questions: coverage is reported for its named subspaces instead`);
+  }
+
+  let engine: EngineChoice = { method };
+  let backend: string | null = null;
+  if (method === 'autodiff' || ext.consolidateTf) {
+    if (method === 'autodiff' && !ext.consolidateTf)
+      throw new ArgumentError(
+        'jacobian',
+        'autodiff',
+        `${system.name} provides no consolidateTf (tfjs form of Q); use fd`,
+      );
+    const rt = await loadTf();
+    backend = rt.backend;
+    if (method === 'autodiff') engine = { method, tf: rt.tf };
+    else engine = { method, tf: rt.tf };
+  }
+
+  // 1. fixed point
+  let t0 = now();
+  progress('fixed point', 0, 1);
+  const fixedPoint = findFixedPoint(system, {
+    ...options.fixedPoint,
+    ...(options.fixedPoint?.rho === undefined && ext.lipschitz?.['all'] !== undefined && ext.lipschitz['all'] < 1
+      ? { rho: ext.lipschitz['all'] }
+      : {}),
+  });
+  timings['fixedPoint'] = now() - t0;
+  if (!fixedPoint.converged)
+    notes.push(
+      `the fixed-point iteration did not converge in ${fixedPoint.iterations} iterations (residual ${fixedPoint.residual.toExponential(3)})`,
+    );
+  const theta = at ?? fixedPoint.theta;
+  const stateKind = options.atLabel ?? (at ? 'given state' : 'fixed point');
+
+  // 2. linearisation and contraction
+  t0 = now();
+  const DQ = consolidateJacobian(system, theta, engine);
+  const lin = new Linearization(system, theta, engine, DQ);
+  const contractionNames = options.contractionSubspaces ?? [
+    'all',
+    ...Object.entries(system.subspaces)
+      .filter(([n, c]) => n !== 'all' && (c.length <= 1024 || ext.lipschitz?.[n] !== undefined))
+      .map(([n]) => n),
+  ];
+  const contractionBySubspace: ContractionResult[] = [];
+  contractionNames.forEach((name, i) => {
+    progress('contraction', i, contractionNames.length);
+    const spec = resolveSpec(system, name, 'subspaces');
+    if (!('coordinates' in spec)) return;
+    contractionBySubspace.push(
+      verifyContraction(system, theta, {
+        coordinates: spec.coordinates,
+        name,
+        jacobian: DQ,
+        seed: seed + i,
+        ...(options.radius !== undefined ? { radius: options.radius } : {}),
+        ...(options.lower !== undefined ? { lower: options.lower } : {}),
+        ...(options.upper !== undefined ? { upper: options.upper } : {}),
+        ...(options.samples !== undefined ? { samples: options.samples } : {}),
+      }),
+    );
+  });
+  const whole = contractionBySubspace.find((c) => c.subspace === 'all') ?? contractionBySubspace[0]!;
+  timings['contraction'] = now() - t0;
+
+  // cross-check FD against autodiff on a few DQ columns
+  let crossCheck: CrossCheck | null = null;
+  if (engine.tf && ext.consolidateTf) {
+    const k = Math.min(options.crossCheckColumns ?? 16, system.dim);
+    const cols = Array.from({ length: k }, (_, i) => Math.floor((i * system.dim) / k));
+    const other =
+      method === 'fd'
+        ? consolidateJacobian(system, theta, { method: 'autodiff', tf: engine.tf })
+        : consolidateJacobian(system, theta, { method: 'fd' });
+    crossCheck = crossCheckJacobians(method === 'fd' ? DQ : other, method === 'fd' ? other : DQ, cols);
+    if (!crossCheck.agree)
+      notes.push(
+        `FD and autodiff Jacobians of Q disagree on ${crossCheck.disagreements.length} of ${k} columns (worst ${crossCheck.worstRatio.toPrecision(3)}× the tolerance): a kink in Q near the state?`,
+      );
+  }
+
+  // 3. redundancy and the evidence distribution
+  t0 = now();
+  const pool: readonly EvidenceWeight[] = system.evidenceAt(theta);
+  const redundancy = measureRedundancy(lin, pool, mode);
+  const failing = redundancy.filter((r) => !r.holds);
+  if (failing.length)
+    notes.push(
+      `redundancy P_e(θ) = θ fails for ${failing.length} of ${pool.length} items (${failing
+        .slice(0, 6)
+        .map((r) => r.evidence)
+        .join(
+          ', ',
+        )}${failing.length > 6 ? ', …' : ''}): ${mode === 'sigma' ? 'Σ_e of Eq. (4) forced anyway' : 'the exact DF_e is used for them'}`,
+    );
+  timings['redundancy'] = now() - t0;
+
+  // global scale: ‖DQ‖ and max_e ‖DP_e‖
+  let normDQ = whole.localNorm;
+  let normDP = 0;
+  pool.forEach((it, i) => {
+    normDP = Math.max(normDP, expandNormEstimate(system, lin.expand(it.id), it.id, seed + 100 + i));
+  });
+  const source =
+    method === 'fd' ? 'central differences: eps^(2/3)' : 'float32 autodiff: 1e-6 (unit roundoff 6e-8 × growth ~16)';
+  const r = lin.relativeAccuracy;
+
+  // 4. subspaces: DQ b for every basis first, so the global scale ‖DQ‖ is fixed before any decision
+  let t1 = now();
+  const bases = new Map<string, NamedBasis>();
+  const images = new Map<string, SparseVector[]>();
+  const decided = subspaceSpecs.filter((spec) => {
+    if (spec.name === 'all' && system.dim > (options.maxWholeSpace ?? 2048)) {
+      notes.push(`subspace 'all' (d = ${system.dim}) skipped: larger than maxWholeSpace`);
+      return false;
+    }
+    return true;
+  });
+  const keyOf = (kind: string, name: string): string => `${kind}:${name}`;
+  for (const [kind, spec] of [
+    ...decided.map((s) => ['s', s] as const),
+    ...questionSpecs.map((q) => ['q', q.spec] as const),
+  ]) {
+    const basis = basisOf(system.dim, spec);
+    const q = consolidateImages(lin, basis.vectors);
+    for (const v of q) normDQ = Math.max(normDQ, sparseNorm(v));
+    bases.set(keyOf(kind, spec.name), basis);
+    images.set(keyOf(kind, spec.name), q);
+  }
+  timings['columns'] = now() - t1;
+  const columnsFor = (key: string, phase: string): { evidence: string; p: number; columns: SparseVector[] }[] => {
+    const basis = bases.get(key)!;
+    const q = images.get(key)!;
+    return pool.map((it, i) => {
+      progress(phase, i, pool.length);
+      const kind = redundancy[i]!.linearization;
+      return { evidence: it.id, p: it.p, columns: commutatorColumns(lin, it.id, basis.vectors, q, kind) };
+    });
+  };
+  const tolFor = (rows: number, m: number) =>
+    nondegeneracyTolerance(r, normDQ, Math.max(normDP, 1e-300), rows, m, source);
+  const subspaces: SubspaceReport[] = [];
+  timings['gramian'] = 0;
+  for (const spec of decided) {
+    t1 = now();
+    const key = keyOf('s', spec.name);
+    const basis = bases.get(key)!;
+    const items = columnsFor(key, `Σ_e on ${spec.name}`);
+    timings['columns'] += now() - t1;
+    t1 = now();
+    const dec: NonDegeneracyDecision = decideNonDegeneracy(
+      system,
+      basis.vectors,
+      items.map((it) => ({ evidence: it.evidence, weight: it.p, columns: it.columns })),
+      tolFor,
+    );
+    timings['gramian'] += now() - t1;
+    subspaces.push({
+      name: spec.name,
+      dim: dec.dim,
+      lambdaMin: dec.lambdaMin,
+      lambdaMax: dec.lambdaMax,
+      tolerance: dec.tolerance,
+      toleranceDerivation: dec.derivation.text,
+      nonDegenerate: dec.nonDegenerate,
+      margin: dec.margin,
+      kernelDim: dec.kernelDim,
+      kernel: dec.kernel.slice(0, 8),
+      topContributors: dec.contributions
+        .filter((c) => c.share > 0)
+        .slice(0, 5)
+        .map((c) => ({ evidence: c.evidence, p: c.weight, share: c.share })),
+    });
+  }
+
+  // 5. coverage
+  t0 = now();
+  const coverage: QuestionCoverage[] = [];
+  for (const { spec, source: src } of questionSpecs) {
+    const key = keyOf('q', spec.name);
+    const items = columnsFor(key, `coverage ${spec.name}`);
+    const { decision: _d, ...cov } = questionCoverage(system, spec.name, src, bases.get(key)!.vectors, items, tolFor);
+    coverage.push(cov);
+  }
+  timings['coverage'] = now() - t0;
+  const allVanish = subspaces.length > 0 && subspaces.every((s) => s.lambdaMax <= s.tolerance);
+  if (allVanish)
+    notes.push(
+      'every Σ_e vanishes (to tolerance) on every decided subspace at this state: the linearised order-gap is blind here; certify at another state (--at, or --at stop for where a run stopped)',
+    );
+  const ops = lin.operators();
+  return {
+    system: system.name,
+    dim: system.dim,
+    state: { kind: stateKind, theta: system.dim <= 64 ? Array.from(theta) : null, norm: referenceNorm(theta) },
+    fixedPoint,
+    contraction: whole,
+    contractionBySubspace,
+    redundancy,
+    subspaces,
+    coverage,
+    jacobian: {
+      method,
+      relativeAccuracy: method === 'fd' ? FD_RELATIVE_ACCURACY : r,
+      backend,
+      crossCheck,
+      evaluations: ops.reduce((s, o) => s + o.stats.evaluations, 0),
+      columns: ops.reduce((s, o) => s + o.stats.columns, 0),
+      normDQ,
+      normDP,
+    },
+    timings,
+    notes,
+  };
+}
