@@ -73,21 +73,21 @@ export function structureSums(shape: OperatorShape, theta: Float64Array): Struct
     for (let i = 0; i < n; i++) {
       const w = theta[sB + row + i]!;
       if (w === 0 || i === j) continue;
-      out.supportOut[j] += w;
-      out.supportIn[i] += w;
-      out.reliableIn[i] += w * sjj;
+      out.supportOut[j] = out.supportOut[j]! + w;
+      out.supportIn[i] = out.supportIn[i]! + w;
+      out.reliableIn[i] = out.reliableIn[i]! + w * sjj;
     }
     for (let q = 0; q < n; q++) {
       const w = theta[rB + row + q]!;
       if (w === 0) continue;
-      out.requireOut[j] += w;
-      out.requireIn[q] += w;
+      out.requireOut[j] = out.requireOut[j]! + w;
+      out.requireIn[q] = out.requireIn[q]! + w;
     }
     for (let i = 0; i < n; i++) {
       const w = theta[xB + row + i]!;
       if (w === 0) continue;
-      out.contradictDegree[j] += w;
-      out.contradictDegree[i] += w;
+      out.contradictDegree[j] = out.contradictDegree[j]! + w;
+      out.contradictDegree[i] = out.contradictDegree[i]! + w;
     }
   }
   return out;
@@ -127,7 +127,7 @@ export function weightedSums(
     for (let i = 0; i < n; i++) {
       const w = theta[sB + row + i]!;
       if (w === 0 || i === j) continue;
-      support[i] += (w * cj) / (rj + s.supportIn[i]!);
+      support[i] = support[i]! + (w * cj) / (rj + s.supportIn[i]!);
     }
     const pj = 1 + s.requireOut[j]!;
     let acc = 0;
@@ -143,8 +143,8 @@ export function weightedSums(
       if (w === 0) continue;
       const f = w / (dj + s.contradictDegree[i]!);
       const ci = c[i]!;
-      contradict[j] += f * ci * sigmoid((ci - cj) / tau);
-      contradict[i] += f * cj * sigmoid((cj - ci) / tau);
+      contradict[j] = contradict[j]! + f * ci * sigmoid((ci - cj) / tau);
+      contradict[i] = contradict[i]! + f * cj * sigmoid((cj - ci) / tau);
     }
   }
   return { support, contradict, require };
@@ -260,7 +260,7 @@ export function mergeClaims(
       const u = 1 - r2 / h2;
       const sij = mi * mj * u * u * u;
       total += sij;
-      for (let t = 0; t < md; t++) pull[t] += sij * (theta[oj + t]! - theta[oi + t]!);
+      for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (theta[oj + t]! - theta[oi + t]!);
     }
     if (total === 0) continue;
     const f = p.mergeRate / (1 + total);
