@@ -39,8 +39,10 @@
  *   >= 1/√2 when the plurality was strict (|M| = 1: g = √2 if another answer takes the lead,
  *   1/√2 if it draws level).
  * So when the plurality is strict and u < λ/(4(1 − λ)) — for λ = 1/2, after n >= 3 answered
- * samples — Ω exceeds {@link answerChangeBound}(u, λ) = (1 − λ)·u·√2 exactly when the sample
- * changes the consolidated answer: Ω is small exactly when one more sample would not change it.
+ * samples — a sample that changes the consolidated answer has Ω >= λ/√2 − (1 − λ)·u·√2, which is
+ * strictly above {@link answerChangeBound}(u, λ) = (1 − λ)·u·√2, while a sample that does not
+ * change it has Ω <= that bound: Ω is small exactly when one more sample would not change the
+ * consolidated answer.
  * Since u = 1/(n + 1), the no-change order-gap also decays like 1/n: a sample that cannot move
  * the answer moves the state less and less. (test/lab/voteSystem.test.ts checks both cases and
  * the formula.)
@@ -106,7 +108,8 @@ export function pluralitySet(theta: ArrayLike<number>, k: number): number[] {
 
 /**
  * The bound (1 − λ)·u·√2 that Ω does not exceed when a sample leaves the consolidated answer
- * unchanged, and does exceed when it changes a strict plurality while u < λ/(4(1 − λ)).
+ * unchanged; a sample that changes a strict plurality while u < λ/(4(1 − λ)) has
+ * Ω >= λ/√2 − (1 − λ)·u·√2, strictly above it.
  */
 export function answerChangeBound(u: number, lambda: number): number {
   return (1 - lambda) * u * Math.SQRT2;
