@@ -115,7 +115,7 @@ export interface EvidencePool {
  */
 export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): EvidencePool {
   const r = evidencePoolSchema.safeParse(doc);
-  if (!r.success) throw new GraphFormatError('evidence', doc, toFormatIssues('evidence', r.error.issues));
+  if (!r.success) throw new GraphFormatError('evidence', doc, toFormatIssues('evidence', r.error.issues, doc));
   const d = r.data;
   const issues: FormatIssue[] = [];
   const add = (path: string, message: string) => issues.push({ path, message });

@@ -35,6 +35,8 @@ import {
 export interface FormatIssue {
   readonly path: string;
   readonly message: string;
+  /** The offending value, where there is one. */
+  readonly value?: unknown;
 }
 
 /**
@@ -47,7 +49,7 @@ export class GraphFormatError extends ArgumentError {
     const first = issues[0] ?? { path: what, message: 'is invalid' };
     const rest = issues.slice(1, 20).map((i) => `; ${i.path}: ${i.message}`);
     const more = issues.length > 20 ? `; and ${issues.length - 20} more` : '';
-    super(first.path, value, `${first.message}${rest.join('')}${more}`);
+    super(first.path, 'value' in first ? first.value : value, `${first.message}${rest.join('')}${more}`);
     this.name = 'GraphFormatError';
     this.issues = Object.freeze([...issues]);
   }
@@ -61,8 +63,13 @@ export function jsonPath(root: string, path: readonly PropertyKey[]): string {
 }
 
 /** Converts zod issues to {@link FormatIssue}s under `root`. */
-export function toFormatIssues(root: string, issues: readonly z.core.$ZodIssue[]): FormatIssue[] {
-  return issues.map((i) => ({ path: jsonPath(root, i.path), message: i.message }));
+export function toFormatIssues(root: string, issues: readonly z.core.$ZodIssue[], doc?: unknown): FormatIssue[] {
+  return issues.map((i) => {
+    let v: unknown = doc;
+    for (const key of i.path)
+      v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+    return { path: jsonPath(root, i.path), message: i.message, value: v };
+  });
 }
 
 const id = z.string().min(1, 'must be a non-empty id');
@@ -208,7 +215,7 @@ function freezeGraph(g: z.infer<typeof graphSchema>): EpistemicGraph {
  */
 export function parseGraph(doc: unknown): EpistemicGraph {
   const r = graphSchema.safeParse(doc);
-  if (!r.success) throw new GraphFormatError('graph', doc, toFormatIssues('graph', r.error.issues));
+  if (!r.success) throw new GraphFormatError('graph', doc, toFormatIssues('graph', r.error.issues, doc));
   const issues = crossCheck(r.data);
   if (issues.length > 0) throw new GraphFormatError('graph', doc, issues);
   return freezeGraph(r.data);

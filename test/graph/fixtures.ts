@@ -51,7 +51,7 @@ export const arbGraphDoc = fc
       if (n.type === 'answer') {
         const qi = ai++ % r.nq;
         node.question = `q${qi}`;
-        node.confidence = r.confs[idx % 10]! / groupSize(qi);
+        node.confidence = Math.max(r.confs[idx % 10]! / groupSize(qi), Number.MIN_VALUE); // never underflow to 0
       }
       return node;
     });
