@@ -103,6 +103,8 @@ export interface NonDegeneracyDecision {
   kernelDim: number;
   /** Kernel-intersection basis vectors (in θ coordinates), each by its largest named entries. */
   kernel: NamedComponent[][];
+  /** The same kernel basis as sparse vectors in θ coordinates (orthonormal). */
+  kernelVectors: SparseVector[];
   /** Singular values of the stack, descending. */
   singularValues: number[];
   contributions: Contribution[];
@@ -150,6 +152,7 @@ export function decideNonDegeneracy(
   const sigmaTol = ns.tolerance;
   const lambdaTol = sigmaTol * sigmaTol;
   const kernel: NamedComponent[][] = [];
+  const kernelVectors: SparseVector[] = [];
   for (let k = 0; k < ns.nullity; k++) {
     const acc = new Map<number, number>();
     for (let j = 0; j < m; j++) {
@@ -157,7 +160,12 @@ export function decideNonDegeneracy(
       const b = basis[j]!;
       for (let t = 0; t < b.index.length; t++) acc.set(b.index[t]!, (acc.get(b.index[t]!) ?? 0) + coef * b.value[t]!);
     }
-    const idx = [...acc.keys()];
+    const idx = [...acc.keys()].sort((a, b) => a - b);
+    kernelVectors.push({
+      dim: system.dim,
+      index: Int32Array.from(idx),
+      value: Float64Array.from(idx, (i) => acc.get(i)!),
+    });
     kernel.push(
       namedComponents(
         system,
@@ -187,6 +195,7 @@ export function decideNonDegeneracy(
     margin,
     kernelDim: ns.nullity,
     kernel,
+    kernelVectors,
     singularValues: sv,
     contributions: norms.sort((a, b) => b.share - a.share),
     stackRows: qr.rowsSeen,

@@ -1,0 +1,282 @@
+import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import {
+  Linearization,
+  commutatorColumns,
+  consolidateImages,
+  coordinateBasis,
+  decideNonDegeneracy,
+  nondegeneracyTolerance,
+  measureRedundancy,
+} from '../../src/certify/index.js';
+import { FD_RELATIVE_ACCURACY, sparseDot, toDense, type SparseVector } from '../../src/linearize/index.js';
+import type { OperatorSystem } from '../../src/system/types.js';
+import {
+  commutator,
+  identity,
+  linearSystem,
+  matmul,
+  randomMatrix,
+  randomOrthogonal,
+  transpose,
+  type Mat,
+} from './linearSystems.js';
+
+const frob = (A: Mat): number => Math.sqrt(A.flat().reduce((s, a) => s + a * a, 0));
+const norm = (x: ArrayLike<number>): number => Math.sqrt(Array.from(x).reduce((s, a) => s + a * a, 0));
+
+function sigmaColumns(
+  sys: OperatorSystem,
+  theta: Float64Array,
+  e: string,
+  kind: 'sigma' | 'exact' = 'sigma',
+): SparseVector[] {
+  const lin = new Linearization(sys, theta, { method: 'fd' });
+  const basis = coordinateBasis(
+    sys.dim,
+    Array.from({ length: sys.dim }, (_, i) => i),
+  );
+  return commutatorColumns(lin, e, basis, consolidateImages(lin, basis), kind);
+}
+const dense = (cols: SparseVector[]): Mat => {
+  const n = cols.length;
+  const D = cols.map(toDense);
+  return Array.from({ length: n }, (_, i) => Array.from({ length: n }, (_, j) => D[j]![i]!));
+};
+
+/*
+ * Tolerance for Σ_e from central differences of affine maps: each Jacobian column then carries
+ * rounding error only, eps·‖f(x ± h e_j)‖/h <= eps^(2/3)·(‖A‖_F(‖x‖ + 1) + ‖a‖) with
+ * h = eps^(1/3)·max(1, |x_j|). Σ_e = DQ L_e − L_e DQ multiplies two such Jacobians, so its
+ * entries err by at most 2·(err_Q·‖B‖ + ‖A‖·err_P); with every norm <= 2 and ‖x‖ <= 1 below, a
+ * factor of 32·r covers it.
+ */
+const SIGMA_TOL = 32 * FD_RELATIVE_ACCURACY;
+
+function randomSpec(seed: number, n: number, items: number) {
+  const A = randomMatrix(n, seed, 0.5 / Math.sqrt(n));
+  return {
+    A,
+    a: Array.from({ length: n }, (_, i) => 0.1 * Math.sin(seed + i)),
+    items: Array.from({ length: items }, (_, k) => ({
+      id: `e${k + 1}`,
+      p: 1 / items,
+      B: randomMatrix(n, seed * 31 + k + 1, 0.5 / Math.sqrt(n)),
+      b: Array.from({ length: n }, (_, i) => 0.1 * Math.cos(seed + k + i)),
+    })),
+  };
+}
+
+describe('Σ_e on affine systems (Eq. 4 as a matrix product)', () => {
+  test.prop([fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 2, max: 6 })])(
+    'matches A B_e − B_e A; tr Σ_e = 0; swapping Q and P_e negates Σ_e',
+    (seed, n) => {
+      const spec = randomSpec(seed, n, 2);
+      const sys = linearSystem(spec);
+      const theta = Float64Array.from({ length: n }, (_, i) => 0.5 * Math.cos(i + seed));
+      for (const it of spec.items) {
+        const S = dense(sigmaColumns(sys, theta, it.id));
+        const exact = commutator(spec.A, it.B);
+        const scale = frob(spec.A) * frob(it.B) + 1;
+        S.forEach((row, i) =>
+          row.forEach((v, j) => expect(Math.abs(v - exact[i]![j]!)).toBeLessThanOrEqual(SIGMA_TOL * scale)),
+        );
+        const trace = S.reduce((s, row, i) => s + row[i]!, 0);
+        expect(Math.abs(trace)).toBeLessThanOrEqual(n * SIGMA_TOL * scale);
+        // swapped system: Q' = P_e, P'_e = Q
+        const swapped = linearSystem({ A: it.B, a: it.b, items: [{ id: it.id, p: 1, B: spec.A, b: spec.a }] });
+        const T = dense(sigmaColumns(swapped, theta, it.id));
+        T.forEach((row, i) =>
+          row.forEach((v, j) => expect(Math.abs(v + S[i]![j]!)).toBeLessThanOrEqual(2 * SIGMA_TOL * scale)),
+        );
+      }
+    },
+  );
+
+  it('exact DF_e equals Σ_e for affine maps (their Jacobians do not depend on the point)', () => {
+    const spec = randomSpec(5, 4, 1);
+    const sys = linearSystem(spec);
+    const theta = Float64Array.of(0.1, 0.2, 0.3, 0.4);
+    const S = dense(sigmaColumns(sys, theta, 'e1', 'sigma'));
+    const F = dense(sigmaColumns(sys, theta, 'e1', 'exact'));
+    S.forEach((row, i) => row.forEach((v, j) => expect(Math.abs(v - F[i]![j]!)).toBeLessThanOrEqual(2 * SIGMA_TOL)));
+  });
+
+  it('exploits a declared footprint: off-footprint columns of DP_e cost no evaluation', () => {
+    const n = 6;
+    const B = identity(n);
+    B[1]![1] = 0.4; // blend on coordinate 1 only
+    const sys = linearSystem({
+      A: randomMatrix(n, 3, 0.3),
+      items: [{ id: 'e1', p: 1, B, b: [0, 0.6, 0, 0, 0, 0], footprint: [1] }],
+    });
+    const theta = Float64Array.from({ length: n }, () => 0.2);
+    const lin = new Linearization(sys, theta, { method: 'fd' });
+    const basis = coordinateBasis(n, [0, 2, 3]);
+    commutatorColumns(lin, 'e1', basis, consolidateImages(lin, basis), 'sigma');
+    // only column 1 of DP_e (the footprint) is evaluated: 2 evaluations
+    expect(lin.expand('e1').stats.evaluations).toBe(2);
+  });
+});
+
+describe('the commutator Gramian (Eq. 5) and Prop. 5.2', () => {
+  test.prop([fc.integer({ min: 1, max: 500 })])('G is symmetric PSD and xᵀGx = Σ_e p_e ‖Σ_e x‖²', (seed) => {
+    const n = 4;
+    const spec = randomSpec(seed, n, 3);
+    spec.items[0]!.p = 0.5;
+    spec.items[1]!.p = 0.3;
+    spec.items[2]!.p = 0.2;
+    const sys = linearSystem(spec);
+    const theta = Float64Array.of(0.3, -0.2, 0.1, 0.4);
+    const cols = spec.items.map((it) => sigmaColumns(sys, theta, it.id));
+    // G[i][j] = Σ_e p_e ⟨Σ_e e_i, Σ_e e_j⟩
+    const G = Array.from({ length: n }, (_, i) =>
+      Array.from({ length: n }, (_, j) =>
+        spec.items.reduce((s, it, k) => s + it.p * sparseDot(cols[k]![i]!, cols[k]![j]!), 0),
+      ),
+    );
+    G.forEach((row, i) => row.forEach((g, j) => expect(g).toBe(G[j]![i])));
+    const x = Float64Array.of(Math.sin(seed), Math.cos(seed), 0.5, -0.25);
+    const xGx = G.reduce((s, row, i) => s + x[i]! * row.reduce((t, g, j) => t + g * x[j]!, 0), 0);
+    const expectation = spec.items.reduce((s, it) => {
+      const Sx = toDense(cols[spec.items.indexOf(it)]![0]!).map(() => 0);
+      cols[spec.items.indexOf(it)]!.forEach((c, j) => {
+        const d = toDense(c);
+        d.forEach((v, i) => (Sx[i]! += v * x[j]!));
+      });
+      return s + it.p * Sx.reduce((t, v) => t + v * v, 0);
+    }, 0);
+    // the same products summed in a different order: n² terms of size <= ‖G‖·‖x‖², eps each
+    expect(Math.abs(xGx - expectation)).toBeLessThanOrEqual(
+      4 * n * n * Number.EPSILON * (frob(G) * norm(x) ** 2 + 1e-300),
+    );
+    expect(xGx).toBeGreaterThanOrEqual(-4 * n * n * Number.EPSILON * frob(G));
+    // the decision's eigenvalues are those of G (σ² of the stack)
+    const basis = coordinateBasis(n, [0, 1, 2, 3]);
+    const dec = decideNonDegeneracy(
+      sys,
+      basis,
+      spec.items.map((it, k) => ({ evidence: it.id, weight: it.p, columns: cols[k]! })),
+      (rows, m) => nondegeneracyTolerance(FD_RELATIVE_ACCURACY, 1, 1, rows, m, 'test'),
+    );
+    const traceG = G.reduce((s, row, i) => s + row[i]!, 0);
+    const sumLambda = dec.singularValues.reduce((s, v) => s + v * v, 0);
+    expect(Math.abs(sumLambda - traceG)).toBeLessThanOrEqual(64 * Number.EPSILON * traceG + 1e-300);
+  });
+
+  test.prop([fc.integer({ min: 1, max: 500 })])(
+    'G = 0 when the Jacobians commute (kernel = the whole subspace)',
+    (seed) => {
+      const n = 4;
+      // B_e = polynomials in A commute with A: B = c0 I + c1 A + c2 A²
+      const A = randomMatrix(n, seed, 0.4);
+      const A2 = matmul(A, A);
+      const poly = (c0: number, c1: number, c2: number): Mat =>
+        A.map((r, i) => r.map((a, j) => (i === j ? c0 : 0) + c1 * a + c2 * A2[i]![j]!));
+      const sys = linearSystem({
+        A,
+        items: [
+          { id: 'e1', p: 0.5, B: poly(0.5, 0.3, 0.1) },
+          { id: 'e2', p: 0.5, B: poly(1, -0.2, 0.4) },
+        ],
+      });
+      const theta = Float64Array.of(0.1, 0.2, 0.3, 0.4);
+      const lin = new Linearization(sys, theta, { method: 'fd' });
+      const basis = coordinateBasis(n, [0, 1, 2, 3]);
+      const q = consolidateImages(lin, basis);
+      const dec = decideNonDegeneracy(
+        sys,
+        basis,
+        ['e1', 'e2'].map((e) => ({ evidence: e, weight: 0.5, columns: commutatorColumns(lin, e, basis, q, 'sigma') })),
+        (rows, m) => nondegeneracyTolerance(FD_RELATIVE_ACCURACY, frob(A), 2, rows, m, 'test'),
+      );
+      expect(dec.lambdaMax).toBeLessThanOrEqual(dec.tolerance);
+      expect(dec.nonDegenerate).toBe(false);
+      expect(dec.kernelDim).toBe(n);
+    },
+  );
+
+  test.prop([fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 3 })])(
+    'finds a planted kernel intersection of known dimension k inside a coordinate subspace',
+    (seed, k) => {
+      const n = 7;
+      // U orthogonal whose first k columns lie in W = span(e0..e3) (so K ⊂ W);
+      // A = U diag(D1, A2) Uᵀ, B_e = U diag(D1e, B2e) Uᵀ with D diagonal: Σ_e K = 0 exactly,
+      // and generic A2, B2e leave no further common kernel.
+      const Wc = [0, 1, 2, 3];
+      const Uw = randomOrthogonal(4, seed); // 4×4
+      const Ur = randomOrthogonal(n - 4, seed + 7);
+      const U: Mat = Array.from({ length: n }, () => new Array<number>(n).fill(0));
+      for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) U[Wc[i]!]![j] = Uw[i]![j]!;
+      for (let i = 0; i < n - 4; i++) for (let j = 0; j < n - 4; j++) U[4 + i]![4 + j] = Ur[i]![j]!;
+      const blockMat = (diag: number[], seedM: number): Mat => {
+        const M = randomMatrix(n, seedM, 0.4);
+        for (let i = 0; i < k; i++)
+          for (let j = 0; j < n; j++) {
+            M[i]![j] = i === j ? diag[i]! : 0;
+            M[j]![i] = i === j ? diag[i]! : 0;
+          }
+        return matmul(matmul(U, M), transpose(U));
+      };
+      const A = blockMat([0.3, -0.2, 0.5], seed + 11);
+      const items = [1, 2, 3].map((t) => ({
+        id: `e${t}`,
+        p: 1 / 3,
+        B: blockMat([0.1 * t, 0.7, -0.3 * t], seed + 100 * t),
+      }));
+      const sys = linearSystem({ A, items });
+      const theta = Float64Array.from({ length: n }, (_, i) => 0.1 * i);
+      const lin = new Linearization(sys, theta, { method: 'fd' });
+      const basis = coordinateBasis(n, Wc);
+      const q = consolidateImages(lin, basis);
+      const dec = decideNonDegeneracy(
+        sys,
+        basis,
+        items.map((it) => ({
+          evidence: it.id,
+          weight: it.p,
+          columns: commutatorColumns(lin, it.id, basis, q, 'sigma'),
+        })),
+        (rows, m) =>
+          nondegeneracyTolerance(
+            FD_RELATIVE_ACCURACY,
+            frob(A),
+            Math.max(...items.map((it) => frob(it.B))),
+            rows,
+            m,
+            'test',
+          ),
+      );
+      expect(dec.kernelDim).toBe(k);
+      expect(dec.nonDegenerate).toBe(false);
+      // each reported kernel vector lies in span(U[:, 0..k−1]) to FD accuracy
+      for (const v of dec.kernelVectors) {
+        const x = toDense(v);
+        const proj = Array.from({ length: k }, (_, j) => U.reduce((s, row, i) => s + row[j]! * x[i]!, 0));
+        const resid = Math.sqrt(Math.max(0, 1 - proj.reduce((s, c) => s + c * c, 0)));
+        expect(resid).toBeLessThan(1e-6);
+      }
+      // off the kernel, the next singular value is far above the tolerance
+      expect(dec.singularValues[4 - k - 1]!).toBeGreaterThan(1e3 * Math.sqrt(dec.tolerance));
+    },
+  );
+});
+
+describe('redundancy', () => {
+  it('measures ‖P_e(θ) − θ‖ and picks Σ_e or DF_e per item', () => {
+    const n = 3;
+    const sys = linearSystem({
+      A: randomMatrix(n, 1, 0.3),
+      items: [
+        { id: 'fixed', p: 0.5, B: identity(n) }, // P = identity: redundancy holds exactly
+        { id: 'moving', p: 0.5, B: identity(n), b: [0.1, 0, 0] }, // shifts by 0.1
+      ],
+    });
+    const lin = new Linearization(sys, Float64Array.of(0.2, 0.3, 0.4), { method: 'fd' });
+    const red = measureRedundancy(lin, sys.evidenceAt(lin.theta));
+    expect(red[0]).toMatchObject({ evidence: 'fixed', residual: 0, holds: true, linearization: 'sigma' });
+    expect(red[1]!.holds).toBe(false);
+    expect(red[1]!.linearization).toBe('exact');
+    expect(Math.abs(red[1]!.residual - 0.1)).toBeLessThan(1e-15);
+  });
+});
