@@ -317,3 +317,19 @@ export function withEvidenceMemory(
     describeCoordinate: (i) => system.describeCoordinate(i),
   });
 }
+
+/**
+ * `contentOf` for an evidence pool whose items carry their passage text (the reference graph
+ * system's `scenario.pool`): the text when present, else the id.
+ * @example
+ * ```ts
+ * const sys = referenceGraphSystem();
+ * withEvidenceMemory(sys, memory, { queryType: 'author', contentOf: poolContentOf(sys.scenario.pool) });
+ * ```
+ */
+export function poolContentOf(pool: {
+  readonly items: readonly { readonly id: string; readonly text?: string }[];
+}): (id: string) => string {
+  const text = new Map(pool.items.map((it) => [it.id, it.text ?? it.id]));
+  return (id) => text.get(id) ?? id;
+}

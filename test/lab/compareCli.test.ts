@@ -1,0 +1,115 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadRunRecord, replayRunRecord } from '../../src/lab/runRecord.js';
+import { loadSamples } from '../../src/lab/samples.js';
+
+// The real built CLI (npm install runs the build through `prepare`).
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../../examples/samples/synthetic.jsonl', import.meta.url));
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+describe('ordergap compare (built CLI)', () => {
+  it('runs on the example file: the table against the full budget', () => {
+    const r = run('compare', '--samples', EXAMPLE, '--repeats', '2');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/60 items, sha256 [0-9a-f]{12}\), 2 repeats, seed 0, budget 40, extractor answer-is/);
+    expect(r.stdout).toMatch(/paired units \(item × repeat resolved by every rule\): 116, dropped 4; paired items 58/);
+    expect(r.stdout).toMatch(
+      /^rule\s+accuracy\s+Δ vs full\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
+    );
+    expect(r.stdout).toMatch(/^fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m);
+    expect(r.stdout).toMatch(/^order-gap\(epsilon=0\.05, window=3\)/m);
+  });
+
+  it('--json, --rules, --budget, --seed, --plot and --record', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ordergap-compare-'));
+    const plot = join(dir, 'acc.svg');
+    const record = join(dir, 'run.json');
+    const r = run(
+      'compare',
+      '--samples',
+      EXAMPLE,
+      '--json',
+      '--repeats',
+      '2',
+      '--seed',
+      '9',
+      '--budget',
+      '20',
+      '--rules',
+      'order-gap:epsilon=0.05,window=3',
+      '--rules',
+      'beta:threshold=0.9',
+      '--plot',
+      plot,
+      '--record',
+      record,
+    );
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc).toMatchObject({ repeats: 2, seed: 9, budget: 20 });
+    expect(doc.summary.rules.map((x: { label: string }) => x.label)).toEqual([
+      'fixed-budget(budget=20)',
+      'order-gap(epsilon=0.05, window=3)',
+      'beta(threshold=0.9, minSamples=1)',
+    ]);
+    for (const x of doc.summary.rules) expect(x.meanSamples).toBeLessThanOrEqual(20);
+    expect((await readFile(plot, 'utf8')).startsWith('<svg')).toBe(true);
+    const again = await replayRunRecord(await loadRunRecord(record), await loadSamples(EXAMPLE));
+    expect(again.identical).toBe(true);
+  });
+
+  it('runs on any file in the format, with the numeric extractor', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ordergap-compare-'));
+    const f = join(dir, 'math.jsonl');
+    const s = (x: string) => `... so the answer is ${x}.`;
+    await writeFile(
+      f,
+      [
+        JSON.stringify({ question: '2+2', answer: '4', generated_answer: [s('4'), s('4.0'), s('5'), s('4'), s('4')] }),
+        JSON.stringify({
+          question: '10*100',
+          answer: '1,000',
+          generated_answer: [s('1000'), s('100'), s('1,000'), ''],
+        }),
+      ].join('\n'),
+    );
+    const r = run('compare', '--samples', f, '--extractor', 'numeric', '--repeats', '3', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.summary.pairedUnits).toBe(6);
+    expect(doc.summary.rules[0].accuracy).toBe(1);
+  });
+
+  it('bad flags and bad files exit 2 with a one-line message naming them', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ordergap-compare-'));
+    const bad = join(dir, 'bad.jsonl');
+    await writeFile(bad, '{"question":"q","answer":"a","generated_answer":["x"]}\n{"question":"q","answer":"a"}\n');
+    const cases: Array<[string[], RegExp]> = [
+      [['--repeats', '0'], /'0' must be >= 1/],
+      [['--rules', 'nope'], /rule = "nope": is not a stopping rule/],
+      [['--rules', 'beta:threshold=2'], /threshold = 2/],
+      [['--seed', '-3'], /'-3' must be >= 0/],
+      [['--extractor', 'regex'], /extractor = "regex"/],
+    ];
+    for (const [args, msg] of cases) {
+      const r = run('compare', '--samples', EXAMPLE, ...args);
+      expect(r.status).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toMatch(msg);
+    }
+    const missing = run('compare');
+    expect(missing.status).toBe(2);
+    expect(missing.stderr).toMatch(/--samples/);
+    const r = run('compare', '--samples', bad);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/bad.jsonl:2: generated_answer = undefined: must be an array/);
+    const nofile = run('compare', '--samples', join(dir, 'none.jsonl'));
+    expect(nofile.status).toBe(2);
+    expect(nofile.stderr).toMatch(/cannot be read \(ENOENT\)/);
+  });
+});
