@@ -36,3 +36,5 @@ export { confidenceLipschitzBound, DEFAULT_PARAMS as GRAPH_DEFAULT_PARAMS } from
 export * as plot from './plot/index.js';
 export * as stopping from './stopping/index.js';
 export * as lab from './lab/index.js';
+export { renderHtmlReport, renderHtmlTable, escapeHtml, formatCell, inlineSvg } from './report/html.js';
+export type { HtmlReport, HtmlSection, HtmlBlock, HtmlTable } from './report/html.js';
