@@ -68,7 +68,6 @@ describe('vote-state system', () => {
     const sys = voteStateSystem(CANDS, { lambda });
     const k = CANDS.length;
     let th = sys.theta0!;
-    let checkedChange = 0;
     for (const i of seq) {
       const u = th[2 * k]!;
       const before = consolidatedAnswer(sys, th);
