@@ -8,6 +8,7 @@ import { isArgumentError } from '../util/errors.js';
 import { buildDemoReport, renderDemoText, type DemoOptions } from './demo.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 import { registerCompareCommand } from './compare.js';
+import { registerRunCommand } from './run.js';
 import { writeDemoPlots } from '../plot/demoPlots.js';
 
 /** Version printed by `--version` (kept in step with package.json by a test). */
@@ -51,6 +52,7 @@ export function createProgram(): Command {
     });
 
   registerCompareCommand(program);
+  registerRunCommand(program);
   return program;
 }
 

@@ -31,6 +31,7 @@ const id = z.string().min(1, 'must be a non-empty id');
 /** Schema of an evidence pool document (field types; see {@link parseEvidencePool}). */
 export const evidencePoolSchema = z.strictObject({
   adaptiveGain: z.number().min(0, 'must be >= 0').optional(),
+  attributeStrength: z.number().gt(0, 'must lie in (0, 1]').lte(1, 'must lie in (0, 1]').optional(),
   operators: z.record(z.string(), z.number()).optional(),
   run: z
     .strictObject({
@@ -103,6 +104,8 @@ export interface EvidencePool {
   readonly items: readonly EvidenceItem[];
   /** γ >= 0 of adaptive extraction (default 2). */
   readonly adaptiveGain: number;
+  /** Blend rate of claim attributes in (0, 1] (default 1: copied). */
+  readonly attributeStrength: number;
   readonly operators: Readonly<Record<string, number>>;
   readonly run: Readonly<{ epsilon?: number; window?: number; maxSteps?: number; seed?: number }>;
 }
@@ -172,6 +175,7 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
   return Object.freeze({
     items: Object.freeze(items),
     adaptiveGain: d.adaptiveGain ?? 2,
+    attributeStrength: d.attributeStrength ?? 1,
     operators: Object.freeze({ ...operators }),
     run: Object.freeze({ ...(d.run ?? {}) }),
   });
@@ -203,13 +207,17 @@ export interface CompiledEvidence extends CompiledItem {
  * Compiles an item against a layout: footprint = the k attributes and the Supports diagonal of
  * each claim it adds, plus each edge coordinate it writes; targets accordingly. O(|F_e| log |F_e|).
  */
-export function compileItem(item: EvidenceItem, layout: Layout): CompiledEvidence {
+export function compileItem(item: EvidenceItem, layout: Layout, attributeStrength = 1): CompiledEvidence {
   const entries = new Map<number, number>();
+  const attributeCoords = new Set<number>();
   for (const c of item.claims) {
     const s = layout.slotOf.get(c.id);
     if (s === undefined) throw new ArgumentError(`evidence ${item.id}: claim`, c.id, 'has no slot in the layout');
     const o = nodeOffset(layout, s);
-    c.attributes.forEach((v, j) => entries.set(o + j, v));
+    c.attributes.forEach((v, j) => {
+      entries.set(o + j, v);
+      attributeCoords.add(o + j);
+    });
     entries.set(edgeIndex(layout, 'Supports', s, s), c.support);
   }
   const questionCoordinates = new Map<number, number[]>();
@@ -230,9 +238,11 @@ export function compileItem(item: EvidenceItem, layout: Layout): CompiledEvidenc
   }
   const footprint = Int32Array.from([...entries.keys()].sort((a, b) => a - b));
   const target = Float64Array.from(footprint, (i) => entries.get(i)!);
+  const rates = Float64Array.from(footprint, (i) => (attributeCoords.has(i) ? attributeStrength : item.strength));
   return Object.freeze({
     id: item.id,
     strength: item.strength,
+    rates,
     weight: item.weight,
     footprint,
     target,

@@ -1,7 +1,10 @@
 /**
  * The reference expansion operator P_e (MATH.md §6): an affine blend on e's footprint F_e,
- *   P_e(θ)_F = θ_F + a_e (t_e − θ_F),   P_e(θ)_i = θ_i for i ∉ F_e,
- * with strength a_e ∈ (0, 1] and target t_e (attributes and direct support of the claims e
+ *   P_e(θ)_F = θ_F + A_e (t_e − θ_F),   P_e(θ)_i = θ_i for i ∉ F_e,
+ * with A_e = diag of per-coordinate rates: the strength a_e ∈ (0, 1] on structure weights and
+ * the pool's attribute strength (default 1: a claim's text embedding is copied, not graded, so
+ * half-written attribute vectors never sit within the merge radius of an unrelated claim), and
+ * target t_e (attributes and direct support of the claims e
  * adds, the edges it writes — a Requires edge it resolves has target 0). P_e writes structure
  * only, never a confidence. It is C^∞, non-expansive (‖DP_e‖ = 1; 1 − a_e on F_e), and
  * idempotent once incorporated: θ_F = t_e gives P_e(θ) = θ exactly.
@@ -10,23 +13,25 @@
 /** A compiled evidence item: footprint indices (ascending, distinct), targets, strength. */
 export interface CompiledItem {
   readonly id: string;
-  /** a_e ∈ (0, 1]. */
+  /** a_e ∈ (0, 1] (the rate on structure weights). */
   readonly strength: number;
+  /** The blend rate of each footprint coordinate (a_e, or the attribute strength). */
+  readonly rates: Float64Array;
   /** F_e: coordinates e writes, ascending. */
   readonly footprint: Int32Array;
   /** t_e on F_e (same order). */
   readonly target: Float64Array;
 }
 
-/** Applies the blend on F_e in place: x_F ← x_F + a (t − x_F). O(|F_e|). */
+/** Applies the blend on F_e in place: x_F ← x_F + A_e (t − x_F). O(|F_e|). */
 export function blendFootprintInPlace(item: CompiledItem, x: Float64Array): void {
-  const a = item.strength;
+  const a = item.rates;
   const f = item.footprint;
   const t = item.target;
   for (let i = 0; i < f.length; i++) {
     const idx = f[i]!;
     const v = x[idx]!;
-    x[idx] = v + a * (t[i]! - v);
+    x[idx] = v + a[i]! * (t[i]! - v);
   }
 }
 
@@ -44,11 +49,11 @@ export function referenceExpand(
   return out;
 }
 
-/** ‖P_e(θ) − θ‖₂ = a_e ‖t_e − θ_F‖₂: how far e is from incorporated (the redundancy residual). */
+/** ‖P_e(θ) − θ‖₂ = ‖A_e (t_e − θ_F)‖₂: how far e is from incorporated (the redundancy residual). */
 export function expansionResidual(item: CompiledItem, theta: Float64Array): number {
   let s = 0;
   for (let i = 0; i < item.footprint.length; i++) {
-    const d = item.strength * (item.target[i]! - theta[item.footprint[i]!]!);
+    const d = item.rates[i]! * (item.target[i]! - theta[item.footprint[i]!]!);
     s += d * d;
   }
   return Math.sqrt(s);

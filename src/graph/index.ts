@@ -13,3 +13,4 @@ export * from './expand.js';
 export * from './evidence.js';
 export * from './scenario.js';
 export * from './system.js';
+export * from './describe.js';

@@ -66,7 +66,7 @@ export function createScenario(graphDoc: unknown, evidenceDoc: unknown, options:
       bound.modulus,
       `the analytic Lipschitz bound of Q's confidence update is >= 1 (not a certified contraction); lower support/contradict/require/resolve/sharpen or raise the temperatures`,
     );
-  const items = pool.items.map((it) => compileItem(it, layout));
+  const items = pool.items.map((it) => compileItem(it, layout, pool.attributeStrength));
   return Object.freeze({
     graph,
     pool,

@@ -49,10 +49,25 @@ export class GraphFormatError extends ArgumentError {
     const first = issues[0] ?? { path: what, message: 'is invalid' };
     const rest = issues.slice(1, 20).map((i) => `; ${i.path}: ${i.message}`);
     const more = issues.length > 20 ? `; and ${issues.length - 20} more` : '';
-    super(first.path, 'value' in first ? first.value : value, `${first.message}${rest.join('')}${more}`);
+    super(
+      first.path,
+      'value' in first ? first.value : valueAtPath(value, first.path),
+      `${first.message}${rest.join('')}${more}`,
+    );
     this.name = 'GraphFormatError';
     this.issues = Object.freeze([...issues]);
   }
+}
+
+/** The value at a rendered path (`root.a[3].b`) inside `doc` (undefined if absent). */
+export function valueAtPath(doc: unknown, path: string): unknown {
+  const keys = path.match(/\[(\d+)\]|\.([^.[\]]+)/g) ?? [];
+  let v = doc;
+  for (const k of keys) {
+    const key = k.startsWith('[') ? Number(k.slice(1, -1)) : k.slice(1);
+    v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  }
+  return v;
 }
 
 /** Renders a zod path as `root.a[3].b`. */

@@ -36,7 +36,8 @@ describe('P_e: affine blend on the footprint (MATH.md §6)', () => {
         if (!inF.has(j)) expect(Object.is(out[j], theta[j])).toBe(true);
       }
       item.footprint.forEach((f, t) => {
-        expect(out[f]).toBe(theta[f]! + item.strength * (item.target[t]! - theta[f]!));
+        expect(out[f]).toBe(theta[f]! + item.rates[t]! * (item.target[t]! - theta[f]!));
+        expect([item.strength, sc.pool.attributeStrength]).toContain(item.rates[t]);
       });
       for (let s = 0; s < layout.nmax; s++) expect(inF.has(confidenceIndex(layout, s))).toBe(false);
     },

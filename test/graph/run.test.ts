@@ -1,0 +1,101 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runCli } from '../../src/cli/program.js';
+import { buildRunReport } from '../../src/cli/run.js';
+import { DEFAULT_SCENARIO_FILES } from '../../src/graph/scenario.js';
+
+async function cli(...args: string[]): Promise<{ status: number; out: string; err: string }> {
+  let out = '';
+  let err = '';
+  const o = vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((out += String(s)), true));
+  const e = vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((err += String(s)), true));
+  try {
+    const status = await runCli(['node', 'ordergap', ...args]);
+    return { status, out, err };
+  } finally {
+    o.mockRestore();
+    e.mockRestore();
+  }
+}
+
+afterEach(() => vi.restoreAllMocks());
+
+describe('ordergap run (default scenario)', () => {
+  it('stops by the order-gap before the budget and explains why', async () => {
+    const r = await buildRunReport();
+    expect(r.stop.reason).toBe('order-gap');
+    expect(r.stop.step).toBeLessThan(r.stop.budget);
+    // the stop: the mean of the last w order-gaps is <= ε, recomputed from the trajectory
+    const last = r.trajectory.slice(-r.setting.window);
+    expect(last.reduce((a, x) => a + x.omega, 0) / last.length).toBeLessThanOrEqual(r.setting.epsilon);
+    expect(r.scenario.confidenceLipschitzBound).toBeLessThan(1);
+  });
+
+  it('ends with the multi-hop answers, no open question, the contradiction resolved toward the reliable source, and the duplicates merged', async () => {
+    const f = (await buildRunReport()).finalState;
+    const best = Object.fromEntries(f.answers.filter((a) => a.best).map((a) => [a.question, a.answer]));
+    expect(best).toEqual({ 'q:author': 'a:author:vance', 'q:birthplace': 'a:birthplace', 'q:country': 'a:country' });
+    expect(f.openQuestions).toEqual([]);
+    expect(f.contradictionsLeft).toBe(0);
+    expect(f.contradictions.map((c) => c.weaker)).toEqual(['c:holt-wrote']);
+    const m = f.merged.find((x) => x.claims.includes('c:vance-wrote'))!;
+    expect(m.claims).toEqual(['c:vance-wrote', 'c:vance-wrote-pub']);
+    expect(m.distance).toBeLessThan(m.originalDistance);
+  });
+
+  it('starts with every question open', async () => {
+    const s = (await buildRunReport({ maxSteps: 1 })).initialState;
+    expect(s.openQuestions.sort()).toEqual(['q:author', 'q:birthplace', 'q:country']);
+  });
+
+  it('prints the trajectory and the final state in words; --json is one document', async () => {
+    const t = await cli('run');
+    expect(t.status).toBe(0);
+    expect(t.out).toMatch(/Algorithm 1 stops at step \d+ of the budget 120/);
+    expect(t.out).toMatch(/Open questions left: none/);
+    expect(t.out).toMatch(/Contradictions left: none; resolved by downweighting: c:holt-wrote/);
+    expect(t.out).toMatch(/Merged claims: c:vance-wrote \(encyclopedia\) ~ c:vance-wrote-pub \(publisher\)/);
+    const j = await cli('run', '--json', '--max-steps', '5', '--epsilon', '1e-9');
+    const doc = JSON.parse(j.out);
+    expect(doc.trajectory).toHaveLength(5);
+    expect(doc.stop).toMatchObject({ step: 5, budget: 5, reason: 'budget' });
+  });
+
+  it('--graph/--evidence run other files; bad flags and files exit 2 naming them', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'og-run-'));
+    const ev = JSON.parse(readFileSync(DEFAULT_SCENARIO_FILES.evidence, 'utf8'));
+    ev.items[0].edges[0].target = 'a:ghost';
+    writeFileSync(join(dir, 'ev.json'), JSON.stringify(ev));
+    const bad = await cli('run', '--graph', DEFAULT_SCENARIO_FILES.graph, '--evidence', join(dir, 'ev.json'));
+    expect(bad.status).toBe(2);
+    expect(bad.err).toMatch(/evidence\.items\[0\]\.edges\[0\]\.target = "a:ghost": unknown node id "a:ghost"/);
+    const ok = await cli(
+      'run',
+      '--json',
+      '--graph',
+      DEFAULT_SCENARIO_FILES.graph,
+      '--evidence',
+      DEFAULT_SCENARIO_FILES.evidence,
+    );
+    expect(ok.status).toBe(0);
+    expect((await cli('run', '--graph', DEFAULT_SCENARIO_FILES.graph)).err).toMatch(
+      /--evidence = undefined: is required/,
+    );
+    for (const args of [
+      ['--epsilon', '0'],
+      ['--window', 'x'],
+      ['--max-steps', '0'],
+      ['--seed', '-1'],
+      ['--delta', '1'],
+    ]) {
+      const r = await cli('run', ...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.err.trim().split('\n')).toHaveLength(1);
+    }
+    const missing = await cli('run', '--graph', join(dir, 'nope.json'), '--evidence', join(dir, 'ev.json'));
+    expect(missing.status).toBe(2);
+    expect(missing.err).toMatch(/--graph = ".*nope\.json": cannot be read \(ENOENT\)/);
+  });
+});
