@@ -202,7 +202,9 @@ export function renderHtmlReport(report: HtmlReport): string {
     const heading = nonEmptyString(`report.sections[${i}].heading`, s?.heading);
     if (!Array.isArray(s.blocks))
       throw new ArgumentTypeError(`report.sections[${i}].blocks`, s.blocks, 'must be an array');
-    const blocks = s.blocks.map((b, k) => renderBlock(b, `report.sections[${i}].blocks[${k}]`)).join('\n');
+    const blocks = (s.blocks as readonly HtmlBlock[])
+      .map((b: HtmlBlock, k: number) => renderBlock(b, `report.sections[${i}].blocks[${k}]`))
+      .join('\n');
     return `<section>\n<h2>${escapeHtml(heading)}</h2>\n${blocks}\n</section>`;
   });
   const subtitle =
