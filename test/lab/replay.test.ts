@@ -4,6 +4,7 @@ import { pairedSummary, pairedUnitKeys, perItemScores, summarizeReplay } from '.
 import { replaySamples } from '../../src/lab/replay.js';
 import { parseSamples, type SampleSet } from '../../src/lab/samples.js';
 import { seededPermutation, unitSeed } from '../../src/lab/observations.js';
+import type { RuleSpec } from '../../src/stopping/registry.js';
 
 const line = (answer: string, samples: Array<string | null>): string =>
   JSON.stringify({ question: 'q', answer, generated_answer: samples });
@@ -21,7 +22,7 @@ const tiny = parseSamples(
 );
 
 describe('replay', () => {
-  const rules = [
+  const rules: RuleSpec[] = [
     { name: 'beta', params: { threshold: 0.95 } },
     { name: 'stability', params: { consecutive: 2 } },
   ];
