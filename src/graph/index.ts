@@ -14,3 +14,4 @@ export * from './evidence.js';
 export * from './scenario.js';
 export * from './system.js';
 export * from './describe.js';
+export * from './agent.js';

@@ -1,0 +1,386 @@
+/**
+ * The agent-loop API: keep an epistemic state, expand it with evidence as it arrives,
+ * consolidate, measure the order-gap, and stop when the windowed order-gap falls below ε
+ * (Algorithm 1, Sec. 6) — instead of after a fixed number of steps.
+ *
+ * ```ts
+ * const state = AgentState.fromGraph(graphDoc);
+ * const stopper = new OrderGapStopper({ epsilon: 0.01, window: 4, maxSteps: 100 });
+ * for (const chunk of retrieve()) {
+ *   const omega = state.step(chunk);          // Ω(θ; e), then θ ← Q(P_e(θ))
+ *   const verdict = stopper.push(omega);
+ *   if (verdict.stop) { console.log(verdict.reason); break; }
+ * }
+ * await state.save('state.json');             // atomic: temp file + rename
+ * ```
+ * New claims an evidence item adds take free claim slots of the graph's capacities (ids keep
+ * their slots for the life of the state). Every method validates first and changes nothing on
+ * error.
+ */
+import { randomBytes } from 'node:crypto';
+import { rename, unlink, writeFile } from 'node:fs/promises';
+import { dirname, basename, join } from 'node:path';
+import { ArgumentError } from '../util/errors.js';
+import { finiteNumber, integerInRange } from '../util/validate.js';
+import { OrderGapWindow } from '../ordergap/window.js';
+import { referenceDistance } from '../blas1/dnrm2.js';
+import { referenceConsolidate } from './consolidate.js';
+import { describeState, type StateSummary } from './describe.js';
+import { compileItem, parseEvidencePool, type CompiledEvidence, type EvidenceItem } from './evidence.js';
+import { referenceExpand } from './expand.js';
+import { createLayout, type Layout, type ReservedNode } from './layout.js';
+import type { EpistemicGraph } from './model.js';
+import { confidenceLipschitzBound, resolveParams, type GraphOperatorParams, type LipschitzBound } from './params.js';
+import { graphToJson, parseGraph } from './schema.js';
+import { operatorShape, type OperatorShape } from './shape.js';
+import { embed } from './layout.js';
+import type { Scenario } from './scenario.js';
+
+/** Version tag of the exported state document. */
+export const STATE_FORMAT = 'ordergap-state/1';
+
+/** The exported state (JSON). */
+export interface StateDocument {
+  format: typeof STATE_FORMAT;
+  graph: unknown;
+  reserved: ReservedNode[];
+  params: GraphOperatorParams;
+  attributeStrength: number;
+  /** θ as sparse pairs [index, value] of its non-zero entries (exact: JSON numbers round-trip f64). */
+  theta: Array<[number, number]>;
+  dim: number;
+  steps: number;
+  summary: StateSummary;
+}
+
+/** An evidence item for {@link AgentState.expand}: the JSON form of one pool item. */
+export type EvidenceInput = unknown;
+
+/** File operations used by {@link AgentState.save} (replaceable in tests to simulate crashes). */
+export interface SaveIo {
+  writeFile(path: string, data: string): Promise<void>;
+  rename(from: string, to: string): Promise<void>;
+  unlink(path: string): Promise<void>;
+}
+
+const nodeIo: SaveIo = {
+  writeFile: (p, d) => writeFile(p, d, { encoding: 'utf8', flag: 'wx' }),
+  rename: (a, b) => rename(a, b),
+  unlink: (p) => unlink(p),
+};
+
+/** A mutable epistemic state θ with the reference operators. */
+export class AgentState {
+  #graph: EpistemicGraph;
+  #reserved: ReservedNode[];
+  #layout: Layout;
+  #shape: OperatorShape;
+  #params: GraphOperatorParams;
+  #theta: Float64Array;
+  #attributeStrength: number;
+  #steps = 0;
+
+  private constructor(
+    graph: EpistemicGraph,
+    reserved: ReservedNode[],
+    params: GraphOperatorParams,
+    attributeStrength: number,
+    theta?: Float64Array,
+  ) {
+    this.#graph = graph;
+    this.#reserved = reserved;
+    this.#params = params;
+    this.#attributeStrength = attributeStrength;
+    this.#layout = createLayout(graph, reserved);
+    this.#shape = operatorShape(this.#layout, params.mergeDims);
+    this.#theta = theta ?? embed(graph, this.#layout);
+  }
+
+  /**
+   * A state θ = φ(graph) (Def. 2.2) from a graph document or graph.
+   * @throws {GraphFormatError} invalid graph; {@link ArgumentError} bad parameters.
+   */
+  static fromGraph(
+    graph: unknown,
+    options: { params?: Partial<GraphOperatorParams>; attributeStrength?: number } = {},
+  ): AgentState {
+    const g = parseGraph(graph);
+    const params = resolveParams(options.params ?? {});
+    const as = finiteNumber('attributeStrength', options.attributeStrength ?? 1);
+    if (!(as > 0 && as <= 1)) throw new ArgumentError('attributeStrength', as, 'must lie in (0, 1]');
+    return new AgentState(g, [], params, as);
+  }
+
+  /** A state at the start of a scenario (θ0, the scenario's parameters; pool claims reserved). */
+  static fromScenario(scenario: Scenario): AgentState {
+    const reserved = scenario.layout.slots
+      .filter((s) => s.id !== null && !scenario.graph.nodes.some((n) => n.id === s.id))
+      .map((s) => {
+        const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: s.id!, type: s.type };
+        if (s.text !== undefined) r.text = s.text;
+        if (s.source !== undefined) r.source = s.source;
+        return r;
+      });
+    return new AgentState(
+      scenario.graph,
+      reserved,
+      scenario.params,
+      scenario.pool.attributeStrength,
+      Float64Array.from(scenario.theta0),
+    );
+  }
+
+  /**
+   * Restores a state exported by {@link toJSON}.
+   * @throws {ArgumentError} not a state document, or θ does not fit the layout.
+   */
+  static fromJSON(doc: unknown): AgentState {
+    const d = doc as Partial<StateDocument> | null;
+    if (!d || typeof d !== 'object' || d.format !== STATE_FORMAT)
+      throw new ArgumentError('state.format', d?.format, `must be "${STATE_FORMAT}"`);
+    const g = parseGraph(d.graph);
+    if (!Array.isArray(d.reserved)) throw new ArgumentError('state.reserved', d.reserved, 'must be an array');
+    const st = new AgentState(g, [...d.reserved], resolveParams(d.params ?? {}), d.attributeStrength ?? 1);
+    if (d.dim !== st.#layout.dim)
+      throw new ArgumentError('state.dim', d.dim, `must equal the layout's d = ${st.#layout.dim}`);
+    if (!Array.isArray(d.theta)) throw new ArgumentError('state.theta', d.theta, 'must be an array of [index, value]');
+    const theta = new Float64Array(st.#layout.dim);
+    d.theta.forEach((pair, i) => {
+      if (!Array.isArray(pair) || pair.length !== 2)
+        throw new ArgumentError(`state.theta[${i}]`, pair, 'must be [index, value]');
+      const idx = integerInRange(`state.theta[${i}][0]`, pair[0], 0, theta.length - 1);
+      theta[idx] = finiteNumber(`state.theta[${i}][1]`, pair[1]);
+    });
+    st.#theta = theta;
+    st.#steps = typeof d.steps === 'number' ? d.steps : 0;
+    return st;
+  }
+
+  /** A copy of θ. */
+  get theta(): Float64Array {
+    return Float64Array.from(this.#theta);
+  }
+  /** The layout (slots of every id known so far). */
+  get layout(): Layout {
+    return this.#layout;
+  }
+  /** Steps taken by {@link step}. */
+  get steps(): number {
+    return this.#steps;
+  }
+  /** The analytic Lipschitz bound of Q's confidence update for this state's parameters. */
+  get confidenceBound(): LipschitzBound {
+    return confidenceLipschitzBound(this.#params, this.#shape.maxAnswersPerQuestion);
+  }
+
+  /**
+   * Validates an evidence item against the current state and compiles it; new claims get free
+   * claim slots in a tentative layout. Nothing is committed.
+   */
+  #prepare(evidence: EvidenceInput): { item: CompiledEvidence; reserved: ReservedNode[]; layout: Layout } {
+    // Claims this item declares that the state already holds as reserved claims: the same
+    // evidence drawn again (re-application), not a duplicate id.
+    const declared = new Set<string>();
+    const raw = (evidence as { claims?: unknown } | null)?.claims;
+    if (Array.isArray(raw))
+      for (const c of raw as Array<{ id?: unknown } | null>) if (typeof c?.id === 'string') declared.add(c.id);
+    const again = new Set(this.#reserved.filter((r) => r.type === 'claim' && declared.has(r.id)).map((r) => r.id));
+    const known: EpistemicGraph = {
+      ...this.#graph,
+      nodes: [
+        ...this.#graph.nodes,
+        ...this.#reserved
+          .filter((r) => !again.has(r.id))
+          .map((r) => ({
+            id: r.id,
+            type: r.type,
+            attributes: new Array<number>(this.#graph.k).fill(0),
+            confidence: 1,
+          })),
+      ],
+    };
+    const pool = parseEvidencePool({ items: [evidence] }, known);
+    const it: EvidenceItem = pool.items[0]!;
+    const reserved = [...this.#reserved];
+    for (const c of it.claims) {
+      if (again.has(c.id)) continue;
+      const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
+      if (c.text !== undefined) r.text = c.text;
+      if (c.source !== undefined) r.source = c.source;
+      reserved.push(r);
+    }
+    const layout = reserved.length === this.#reserved.length ? this.#layout : createLayout(this.#graph, reserved);
+    return { item: compileItem(it, layout, this.#attributeStrength), reserved, layout };
+  }
+
+  #commitLayout(reserved: ReservedNode[], layout: Layout): void {
+    if (layout === this.#layout) return;
+    this.#reserved = reserved;
+    this.#layout = layout;
+    this.#shape = operatorShape(layout, this.#params.mergeDims);
+  }
+
+  /**
+   * θ ← P_e(θ): incorporates one evidence item (the JSON form of a pool item: `{ id, strength,
+   * claims, edges }`; claims are new nodes, edges may name any known node).
+   * @throws {GraphFormatError} invalid item (JSON paths `evidence.items[0]...`), capacity exceeded;
+   *   the state is unchanged.
+   */
+  expand(evidence: EvidenceInput): void {
+    const { item, reserved, layout } = this.#prepare(evidence);
+    const next = referenceExpand(item, this.#theta);
+    this.#commitLayout(reserved, layout);
+    this.#theta = next;
+  }
+
+  /** θ ← Q(θ). */
+  consolidate(): void {
+    this.#theta = referenceConsolidate(this.#shape, this.#params, this.#theta);
+  }
+
+  /**
+   * Ω(θ; e) = ‖Q(P_e(θ)) − P_e(Q(θ))‖ (Eq. 2) for one evidence item; the state is not changed.
+   * @throws as {@link expand}.
+   */
+  orderGap(evidence: EvidenceInput): number {
+    return this.#evaluate(evidence).omega;
+  }
+
+  #evaluate(evidence: EvidenceInput) {
+    const { item, reserved, layout } = this.#prepare(evidence);
+    const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
+    const pe = referenceExpand(item, this.#theta);
+    const qpe = referenceConsolidate(shape, this.#params, pe);
+    const peq = referenceExpand(item, referenceConsolidate(shape, this.#params, this.#theta));
+    return { omega: referenceDistance(qpe, peq), next: qpe, reserved, layout };
+  }
+
+  /**
+   * One step of Algorithm 1: returns Ω(θ; e), then θ ← Q(P_e(θ)).
+   * @throws as {@link expand}; the state is unchanged on error.
+   */
+  step(evidence: EvidenceInput): number {
+    const r = this.#evaluate(evidence);
+    this.#commitLayout(r.reserved, r.layout);
+    this.#theta = r.next;
+    this.#steps++;
+    return r.omega;
+  }
+
+  /** The state in words (answers, open questions, contradictions, merged claims) at δ. */
+  describe(delta = 0.5): StateSummary {
+    return describeState(this.#asScenario(), this.#theta, delta);
+  }
+
+  #asScenario(): Scenario {
+    return {
+      graph: this.#graph,
+      pool: { items: [], adaptiveGain: 0, attributeStrength: this.#attributeStrength, operators: {}, run: {} },
+      layout: this.#layout,
+      shape: this.#shape,
+      params: this.#params,
+      items: [],
+      itemById: new Map(),
+      theta0: this.#theta,
+      run: { epsilon: 0.01, window: 1, maxSteps: 1, seed: 0 },
+      bound: this.confidenceBound,
+    };
+  }
+
+  /** The state as a JSON document (see {@link StateDocument}). */
+  toJSON(): StateDocument {
+    const theta: Array<[number, number]> = [];
+    this.#theta.forEach((v, i) => {
+      if (v !== 0) theta.push([i, v]);
+    });
+    return {
+      format: STATE_FORMAT,
+      graph: graphToJson(this.#graph),
+      reserved: this.#reserved.map((r) => ({ ...r })),
+      params: { ...this.#params },
+      attributeStrength: this.#attributeStrength,
+      theta,
+      dim: this.#layout.dim,
+      steps: this.#steps,
+      summary: this.describe(),
+    };
+  }
+
+  /**
+   * Writes {@link toJSON} to `file` atomically: the document goes to a fresh temporary file in
+   * the same directory, which is then renamed over `file`. A failure at any point (including a
+   * crash mid-write) leaves the previous `file` intact; the temporary file is removed on error.
+   * @throws the underlying I/O error (after cleaning up).
+   */
+  async save(file: string, io: SaveIo = nodeIo): Promise<void> {
+    const text = JSON.stringify(this.toJSON()) + '\n';
+    const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
+    try {
+      await io.writeFile(tmp, text);
+      await io.rename(tmp, file);
+    } catch (e) {
+      await io.unlink(tmp).catch(() => undefined);
+      throw e;
+    }
+  }
+}
+
+/** The stopper's answer. */
+export interface StopVerdict {
+  stop: boolean;
+  /** 'order-gap' (Ω̂ <= ε), 'budget' (maxSteps reached), or 'continue'. */
+  reason: 'order-gap' | 'budget' | 'continue';
+  /** Ω̂ over the last w values (null while fewer than w). */
+  windowed: number | null;
+  steps: number;
+  /** One sentence for people. */
+  message: string;
+}
+
+/**
+ * The stopping rule of Algorithm 1 (Eq. 3): stop when the mean of the last w order-gaps is
+ * <= ε; optionally also at a step budget.
+ */
+export class OrderGapStopper {
+  readonly #window: OrderGapWindow;
+  readonly maxSteps: number | null;
+  /**
+   * @throws {ArgumentError} ε not > 0, w not an integer >= 1, maxSteps not an integer >= 1.
+   */
+  constructor(options: { epsilon: number; window: number; maxSteps?: number }) {
+    this.#window = new OrderGapWindow(options.window, options.epsilon);
+    this.maxSteps = options.maxSteps === undefined ? null : integerInRange('maxSteps', options.maxSteps, 1);
+  }
+  /** Records Ω_t and answers {@link shouldStop}. @throws {ArgumentError} Ω negative or not finite. */
+  push(omega: number): StopVerdict {
+    this.#window.push(omega);
+    return this.shouldStop();
+  }
+  /** Whether to stop now, and why. */
+  shouldStop(): StopVerdict {
+    const windowed = this.#window.mean();
+    const steps = this.#window.values.length;
+    const eps = this.#window.epsilon;
+    const w = this.#window.window;
+    if (windowed !== null && windowed <= eps)
+      return {
+        stop: true,
+        reason: 'order-gap',
+        windowed,
+        steps,
+        message: `stop: mean order-gap of the last ${w} steps ${windowed.toPrecision(3)} <= ε = ${eps}`,
+      };
+    if (this.maxSteps !== null && steps >= this.maxSteps)
+      return { stop: true, reason: 'budget', windowed, steps, message: `stop: step budget ${this.maxSteps} reached` };
+    return {
+      stop: false,
+      reason: 'continue',
+      windowed,
+      steps,
+      message:
+        windowed === null
+          ? `continue: ${steps} of ${w} order-gaps needed for the window`
+          : `continue: mean order-gap ${windowed.toPrecision(3)} > ε = ${eps}`,
+    };
+  }
+}
