@@ -61,7 +61,8 @@ export function renderCompareText(r: CompareReport): string {
     '',
   ];
   const pct = (x: number, signed = false): string => `${signed && x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
-  const rows = s.rules.map((x) => [
+  const rows = s.rules.map((x, i) => [
+    String(i + 1),
     x.label,
     pct(x.accuracy),
     pct(x.accuracyChange, true),
@@ -72,6 +73,7 @@ export function renderCompareText(r: CompareReport): string {
   ]);
   const table = renderTable(
     [
+      { header: '#', align: 'right' },
       { header: 'rule' },
       { header: 'accuracy', align: 'right' },
       { header: 'Δ vs full', align: 'right' },
@@ -111,7 +113,12 @@ export async function runCompare(opts: CompareOptions): Promise<CompareReport> {
   };
   if (opts.plot) {
     const { svg } = await plotAccuracy(
-      report.summary.rules.map((x) => ({ rule: x.label, meanSamples: x.meanSamples, accuracy: x.accuracy })),
+      // short labels keep the points readable; the numbers match the `#` column of the table
+      report.summary.rules.map((x, i) => ({
+        rule: `${i + 1} ${x.name}`,
+        meanSamples: x.meanSamples,
+        accuracy: x.accuracy,
+      })),
       { title: `Accuracy against mean samples (${samples.items.length} items, ${report.repeats} repeats, paired)` },
     );
     await writeFileAtomic(opts.plot, svg);

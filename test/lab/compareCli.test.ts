@@ -21,8 +21,8 @@ describe('ordergap compare (built CLI)', () => {
     expect(r.stdout).toMatch(
       /^rule\s+accuracy\s+Δ vs full\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
     );
-    expect(r.stdout).toMatch(/^fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m);
-    expect(r.stdout).toMatch(/^order-gap\(epsilon=0\.05, window=3\)/m);
+    expect(r.stdout).toMatch(/^1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m);
+    expect(r.stdout).toMatch(/^2\s+order-gap\(epsilon=0\.05, window=3\)/m);
   });
 
   it('--json, --rules, --budget, --seed, --plot and --record', async () => {
