@@ -19,7 +19,7 @@ describe('ordergap compare (built CLI)', () => {
     expect(r.stdout).toMatch(/60 items, sha256 [0-9a-f]{12}\), 2 repeats, seed 0, budget 40, extractor answer-is/);
     expect(r.stdout).toMatch(/paired units \(item × repeat resolved by every rule\): 116, dropped 4; paired items 58/);
     expect(r.stdout).toMatch(
-      /^rule\s+accuracy\s+Δ vs full\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
+      /^#\s+rule\s+accuracy\s+Δ vs full\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
     );
     expect(r.stdout).toMatch(/^1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m);
     expect(r.stdout).toMatch(/^2\s+order-gap\(epsilon=0\.05, window=3\)/m);
