@@ -36,10 +36,16 @@ export function coordinateBasis(dim: number, coords: readonly number[], name = '
 /**
  * An orthonormal basis of span(vectors) by modified Gram–Schmidt applied twice ("twice is
  * enough": orthogonality to O(eps)). A vector whose remainder after projection is below
- * sqrt(eps)·its norm is linearly dependent on the earlier ones.
+ * sqrt(eps)·its norm is linearly dependent on the earlier ones (an error, or skipped with
+ * `dropDependent`: spanning sets such as one direction per evidence item often repeat).
  * @throws {ArgumentError} a vector of the wrong length, non-finite, zero, or dependent.
  */
-export function orthonormalBasis(dim: number, vectors: readonly ArrayLike<number>[], name = 'vectors'): SparseVector[] {
+export function orthonormalBasis(
+  dim: number,
+  vectors: readonly ArrayLike<number>[],
+  name = 'vectors',
+  options: { dropDependent?: boolean } = {},
+): SparseVector[] {
   const out: Float64Array[] = [];
   vectors.forEach((v, k) => {
     if (v.length !== dim) throw new ArgumentError(`${name}[${k}]`, v, `must have length ${dim}`);
@@ -61,8 +67,10 @@ export function orthonormalBasis(dim: number, vectors: readonly ArrayLike<number
     let n = 0;
     for (let i = 0; i < dim; i++) n += x[i]! * x[i]!;
     n = Math.sqrt(n);
-    if (n <= Math.sqrt(Number.EPSILON) * n0)
+    if (n <= Math.sqrt(Number.EPSILON) * n0) {
+      if (options.dropDependent) return;
       throw new ArgumentError(`${name}[${k}]`, v, 'is linearly dependent on the earlier vectors');
+    }
     out.push(x.map((a) => a / n));
   });
   return out.map((x) => sparseFromDense(x));
@@ -77,5 +85,9 @@ export function basisOf(dim: number, spec: SubspaceSpec): NamedBasis {
       coordinates: Int32Array.from(spec.coordinates),
     };
   }
-  return { name: spec.name, vectors: orthonormalBasis(dim, spec.vectors, `subspaces.${spec.name}`), coordinates: null };
+  return {
+    name: spec.name,
+    vectors: orthonormalBasis(dim, spec.vectors, `subspaces.${spec.name}`, { dropDependent: true }),
+    coordinates: null,
+  };
 }

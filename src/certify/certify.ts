@@ -49,12 +49,19 @@ export interface CertifyOptions {
   /** Subspaces W to decide (names of system.subspaces, or explicit specs). Default: all declared. */
   subspaces?: readonly (string | SubspaceSpec)[];
   /** Questions (W_q); default the system's questions, or its subspaces as stand-ins. */
-  questions?: readonly (string | SubspaceSpec)[];
+  questions?: readonly (string | SubspaceSpec)[] | ((theta: Float64Array) => SubspaceSpec[]);
+  /** Per contraction block, its box computed at the linearisation state (overrides the others). */
+  contractionBoxAt?: (
+    name: string,
+    theta: Float64Array,
+  ) => { lower: number | ArrayLike<number>; upper: number | ArrayLike<number> } | undefined;
+  /** Per contraction block, its box (overrides lower/upper/radius for that block). */
+  contractionBoxes?: Readonly<Record<string, { lower: number | ArrayLike<number>; upper: number | ArrayLike<number> }>>;
   /** 'fd' (default) or 'autodiff' (needs the system's tfjs forms). */
   jacobian?: JacobianMethod;
   /** Eq. (4) where redundancy holds and DF_e elsewhere ('auto', default), or force one. */
   linearization?: LinearizationMode;
-  /** Blocks for the contraction check (names); default 'all' plus declared subspaces of dim <= 1024. */
+  /** Blocks for the contraction check (names); default 'all', the blocks with a declared bound, and the requested subspaces. */
   contractionSubspaces?: readonly string[];
   /** Box half-width for the empirical Lipschitz search (relative, default 0.1). */
   radius?: number;
@@ -192,22 +199,6 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   const subspaceSpecs = (options.subspaces ?? Object.keys(system.subspaces)).map((s) =>
     resolveSpec(system, s, 'subspaces'),
   );
-  let questionSpecs: { spec: SubspaceSpec; source: 'question' | 'subspace' }[];
-  if (options.questions)
-    questionSpecs = options.questions.map((q) => ({ spec: resolveSpec(system, q, 'questions'), source: 'question' }));
-  else if (Object.keys(system.questions).length > 0)
-    questionSpecs = Object.keys(system.questions).map((q) => ({
-      spec: resolveSpec(system, q, 'questions'),
-      source: 'question',
-    }));
-  else {
-    questionSpecs = Object.keys(system.subspaces)
-      .filter((s) => s !== 'all')
-      .map((s) => ({ spec: resolveSpec(system, s, 'subspaces'), source: 'subspace' as const }));
-    if (questionSpecs.length)
-      notes.push(`${system.name} declares no questions: coverage is reported for its named subspaces instead`);
-  }
-
   let engine: EngineChoice = { method };
   let backend: string | null = null;
   if (method === 'autodiff' || ext.consolidateTf) {
@@ -239,6 +230,26 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
     );
   const theta = at ?? fixedPoint.theta;
   const stateKind = options.atLabel ?? (at ? 'given state' : 'fixed point');
+  let questionSpecs: { spec: SubspaceSpec; source: 'question' | 'subspace' }[];
+  if (typeof options.questions === 'function')
+    questionSpecs = options.questions(theta).map((q) => ({ spec: q, source: 'question' as const }));
+  else if (options.questions)
+    questionSpecs = options.questions.map((q) => ({
+      spec: resolveSpec(system, q, 'questions'),
+      source: 'question' as const,
+    }));
+  else if (Object.keys(system.questions).length > 0)
+    questionSpecs = Object.keys(system.questions).map((q) => ({
+      spec: resolveSpec(system, q, 'questions'),
+      source: 'question',
+    }));
+  else {
+    questionSpecs = Object.keys(system.subspaces)
+      .filter((s) => s !== 'all')
+      .map((s) => ({ spec: resolveSpec(system, s, 'subspaces'), source: 'subspace' as const }));
+    if (questionSpecs.length)
+      notes.push(`${system.name} declares no questions: coverage is reported for its named subspaces instead`);
+  }
 
   // 2. linearisation and contraction
   t0 = now();
@@ -246,9 +257,9 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   const lin = new Linearization(system, theta, engine, DQ);
   const contractionNames = options.contractionSubspaces ?? [
     'all',
-    ...Object.entries(system.subspaces)
-      .filter(([n, c]) => n !== 'all' && (c.length <= 1024 || ext.lipschitz?.[n] !== undefined))
-      .map(([n]) => n),
+    ...Object.keys(system.subspaces).filter(
+      (n) => n !== 'all' && (ext.lipschitz?.[n] !== undefined || (options.subspaces ?? []).includes(n)),
+    ),
   ];
   const contractionBySubspace: ContractionResult[] = [];
   contractionNames.forEach((name, i) => {
@@ -264,6 +275,8 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
         ...(options.radius !== undefined ? { radius: options.radius } : {}),
         ...(options.lower !== undefined ? { lower: options.lower } : {}),
         ...(options.upper !== undefined ? { upper: options.upper } : {}),
+        ...(options.contractionBoxes?.[name] ?? {}),
+        ...(options.contractionBoxAt?.(name, theta) ?? {}),
         ...(options.samples !== undefined ? { samples: options.samples } : {}),
       }),
     );

@@ -28,9 +28,9 @@ export type ContractionVerdict = 'certified' | 'not contractive' | 'unverified';
 
 /** A pair of points of the block and the ratio they give. */
 export interface CounterexamplePair {
-  /** The block coordinates of the two points (length |W|). */
-  x: number[];
-  y: number[];
+  /** The block coordinates of the two points (length |W|; null when |W| > 64, to keep reports small). */
+  x: number[] | null;
+  y: number[] | null;
   /** ‖g(x) − g(y)‖ / ‖x − y‖. */
   ratio: number;
   /** The rounding slack below 1 still counted as >= 1. */
@@ -173,21 +173,31 @@ export function verifyContraction(
     for (let i = 0; i < m; i++) z[i] = Math.min(upper[i]!, Math.max(lower[i]!, z[i]!));
     return z;
   };
+  let outsideDomain = 0;
   const ratioOf = (x: Float64Array, y: Float64Array): { ratio: number; slack: number } => {
-    const gx = g(x);
-    const gy = g(y);
+    let gx: Float64Array;
+    let gy: Float64Array;
+    try {
+      gx = g(x);
+      gy = g(y);
+    } catch {
+      // Q rejected a sampled point (a non-finite output: outside its domain); skip the pair
+      outsideDomain++;
+      return { ratio: -1, slack: 0 };
+    }
     const dxy = referenceDistance(x, y);
     if (dxy === 0) return { ratio: 0, slack: 0 };
     return { ratio: referenceDistance(gx, gy) / dxy, slack: ratioSlack(referenceNorm(gx), referenceNorm(gy), dxy) };
   };
-  let best: CounterexamplePair | null = null;
+  let best: (CounterexamplePair & { xy: { x: Float64Array; y: Float64Array } }) | null = null;
   const consider = (x: Float64Array, y: Float64Array, source: CounterexamplePair['source']): number => {
     const r = ratioOf(x, y);
-    if (best === null || r.ratio > best.ratio) {
+    if (r.ratio >= 0 && (best === null || r.ratio > best.ratio)) {
       const diff = Float64Array.from(x, (a, i) => a - y[i]!);
       best = {
-        x: Array.from(x),
-        y: Array.from(y),
+        x: m <= 64 ? Array.from(x) : null,
+        y: m <= 64 ? Array.from(y) : null,
+        xy: { x: Float64Array.from(x), y: Float64Array.from(y) },
         ratio: r.ratio,
         slack: r.slack,
         source,
@@ -211,9 +221,9 @@ export function verifyContraction(
   }
   // SPSA ascent on R(x, y) from the best pair so far
   if (best !== null && ascentSteps > 0) {
-    const b0 = best as CounterexamplePair;
-    let x: Float64Array = Float64Array.from(b0.x);
-    let y: Float64Array = Float64Array.from(b0.y);
+    const b0 = best as CounterexamplePair & { xy: { x: Float64Array; y: Float64Array } };
+    let x: Float64Array = Float64Array.from(b0.xy.x);
+    let y: Float64Array = Float64Array.from(b0.xy.y);
     let current = b0.ratio;
     for (let k = 0; k < ascentSteps; k++) {
       const c = 0.05 * referenceDistance(x, y) + 1e-12;
@@ -238,7 +248,15 @@ export function verifyContraction(
       }
     }
   }
-  const worstPair = best as CounterexamplePair | null;
+  let worstPair = best as (CounterexamplePair & { xy?: unknown }) | null;
+  if (worstPair) {
+    const { xy: _xy, ...rest } = worstPair;
+    worstPair = rest;
+  }
+  if (outsideDomain > 0)
+    notes.push(
+      `Q rejected ${outsideDomain} sampled pair(s) (non-finite output: outside its domain); narrow the box (lower/upper)`,
+    );
   const empiricalLowerBound = worstPair?.ratio ?? 0;
   const counterexample = worstPair !== null && worstPair.ratio >= 1 - worstPair.slack;
 

@@ -9,6 +9,7 @@ import { buildDemoReport, renderDemoText, type DemoOptions } from './demo.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 import { registerCompareCommand } from './compare.js';
 import { registerRunCommand } from './run.js';
+import { registerCertifyCommand } from './certify.js';
 import { writeDemoPlots } from '../plot/demoPlots.js';
 
 /** Version printed by `--version` (kept in step with package.json by a test). */
@@ -53,6 +54,7 @@ export function createProgram(): Command {
 
   registerCompareCommand(program);
   registerRunCommand(program);
+  registerCertifyCommand(program);
   return program;
 }
 

@@ -1,0 +1,87 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+// The real built CLI (npm install runs the build through `prepare`).
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const example = fileURLToPath(new URL('../../examples/systems/linear.mjs', import.meta.url));
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'certify', ...args], { encoding: 'utf8' });
+
+describe('ordergap certify (built CLI)', () => {
+  it('closed-form --json: the ARCHITECTURE.md fields; Q is not a contraction; exit 0', () => {
+    const r = run('--system', 'closed-form', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.dim).toBe(2);
+    expect(doc.fixedPoint).toMatchObject({ converged: true });
+    expect(typeof doc.fixedPoint.residual).toBe('number');
+    expect(typeof doc.fixedPoint.iterations).toBe('number');
+    expect(doc.contraction.contractive).toBe(false);
+    expect(doc.contraction.empiricalLowerBound).toBeGreaterThanOrEqual(1 - doc.contraction.worstPair.slack);
+    expect(typeof doc.contraction.localNorm).toBe('number');
+    expect(doc.redundancy.map((x: { evidence: string }) => x.evidence)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
+    for (const x of doc.redundancy)
+      expect(Object.keys(x)).toEqual(expect.arrayContaining(['evidence', 'p', 'residual']));
+    for (const s of doc.subspaces)
+      expect(Object.keys(s)).toEqual(
+        expect.arrayContaining(['name', 'dim', 'lambdaMin', 'lambdaMax', 'tolerance', 'nonDegenerate', 'kernelDim']),
+      );
+    for (const c of doc.coverage)
+      expect(Object.keys(c)).toEqual(expect.arrayContaining(['question', 'covered', 'lambdaMin']));
+    expect(doc.jacobian.method).toBe('fd');
+    expect(r.stderr).toBe(''); // no progress bar with --json / without a TTY
+  });
+
+  it('closed-form, zero-probability variant at the stop: e2 and e3 are flagged as blind', () => {
+    const r = run('--system', 'closed-form', '--probabilities', 'e2=0,e3=0', '--at', 'stop', '--seed', '1');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/where Algorithm 1 stopped/);
+    expect(r.stdout).toMatch(/blind items \(p = 0\) that would move q: e2, e3/);
+  });
+
+  it('a user module (examples/systems/linear.mjs) with autodiff: beliefs degenerate, structure not, beliefs certified', () => {
+    const r = run('--system', example, '--jacobian', 'autodiff', '--json');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.jacobian.method).toBe('autodiff');
+    expect(doc.jacobian.crossCheck.agree).toBe(true);
+    const by = Object.fromEntries(doc.subspaces.map((s: { name: string }) => [s.name, s]));
+    expect(by.beliefs.nonDegenerate).toBe(false);
+    expect(by.beliefs.kernelDim).toBe(3);
+    expect(by.structure.nonDegenerate).toBe(true);
+    // λ on s0: only e0 writes it; Σ_e0 e_s0 = −a0·0.3·M[:,0] (see the module), p = 1/3:
+    // λ = (1/3)(0.5·0.3)²‖(1, 0, 0.5)‖² = 0.009375 — float32 autodiff: 1e-5 relative.
+    expect(Math.abs(by.structure.lambdaMax - 0.009375)).toBeLessThan(1e-7);
+    const beliefs = doc.contractionBySubspace.find((c: { subspace: string }) => c.subspace === 'beliefs');
+    expect(beliefs.verdict).toBe('certified');
+    expect(doc.contraction.verdict).toBe('not contractive');
+  });
+
+  it('the reference graph on the default scenario: confidence block certified, whole space not', () => {
+    const r = run('--json', '--samples', '16');
+    expect(r.status).toBe(0);
+    const doc = JSON.parse(r.stdout);
+    expect(doc.system).toBe('reference-graph');
+    const conf = doc.contractionBySubspace.find((c: { subspace: string }) => c.subspace === 'confidence');
+    expect(conf.verdict).toBe('certified');
+    expect(conf.empiricalLowerBound).toBeLessThanOrEqual(conf.analyticBound);
+    expect(doc.contraction.verdict).toBe('not contractive');
+    expect(doc.subspaces.map((s: { name: string }) => s.name)).toEqual(['confidence', 'footprint']);
+    expect(doc.coverage.length).toBeGreaterThan(0);
+  });
+
+  it('bad flags exit 2 with a message naming them', () => {
+    for (const args of [
+      ['--jacobian', 'magic'],
+      ['--subspace', 'nope', '--system', 'closed-form'],
+      ['--system', 'closed-form', '--at', '1,2,3'],
+      ['--system', 'closed-form', '--jacobian', 'autodiff'],
+      ['--probabilities', 'e2=-1'],
+      ['--graph', 'x.json'],
+    ]) {
+      const r = run(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    }
+  });
+});
