@@ -40,6 +40,17 @@ export function vrot(n: i32, x: usize, y: usize, c: f64, s: f64): void {
   const vc = f64x2.splat(c);
   const vs = f64x2.splat(s);
   let i = 0;
+  for (; i + 4 <= n; i += 4) {
+    const o = <usize>i << 3;
+    const x0 = v128.load(x + o);
+    const y0 = v128.load(y + o);
+    const x1 = v128.load(x + o, 16);
+    const y1 = v128.load(y + o, 16);
+    v128.store(x + o, f64x2.sub(f64x2.mul(vc, x0), f64x2.mul(vs, y0)));
+    v128.store(y + o, f64x2.add(f64x2.mul(vs, x0), f64x2.mul(vc, y0)));
+    v128.store(x + o, f64x2.sub(f64x2.mul(vc, x1), f64x2.mul(vs, y1)), 16);
+    v128.store(y + o, f64x2.add(f64x2.mul(vs, x1), f64x2.mul(vc, y1)), 16);
+  }
   for (; i + 2 <= n; i += 2) {
     const o = <usize>i << 3;
     const xv = v128.load(x + o);
