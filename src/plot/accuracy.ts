@@ -22,7 +22,16 @@ export interface AccuracyPoint {
 export interface AccuracyPlotOptions extends PlotFrameOptions {
   /** x axis title; default 'mean samples per question'. */
   xTitle?: string;
+  /**
+   * How points are named: 'text' next to each point, 'legend' (colour and shape keyed on the
+   * right, for many or long names), or 'auto' (default): text for up to
+   * {@link ACCURACY_TEXT_LABEL_LIMIT} points, else a legend.
+   */
+  labels?: 'auto' | 'text' | 'legend';
 }
+
+/** Up to this many points, 'auto' labels write the rule next to each point. */
+export const ACCURACY_TEXT_LABEL_LIMIT = 5;
 
 /**
  * Builds the Vega-Lite specification of an accuracy-versus-samples scatter plot.
@@ -57,18 +66,36 @@ export function accuracySpec(points: readonly AccuracyPoint[], options: Accuracy
     scale: { zero: false, padding: 24 },
     axis: { format: '.1%' },
   };
+  const mode = options.labels ?? 'auto';
+  if (mode !== 'auto' && mode !== 'text' && mode !== 'legend')
+    throw new ArgumentError('options.labels', mode, "must be 'auto', 'text' or 'legend'");
+  const asText = mode === 'text' || (mode === 'auto' && values.length <= ACCURACY_TEXT_LABEL_LIMIT);
+  const domain = values.map((v) => v.rule);
+  if (asText) {
+    return frame(options, {
+      data: { values },
+      layer: [
+        {
+          mark: { type: 'point', filled: true, size: 90 },
+          encoding: { x, y, color: { field: 'rule', type: 'nominal', title: null, legend: null } },
+        },
+        {
+          mark: { type: 'text', align: 'left', dx: 7, dy: -7 },
+          encoding: { x, y, text: { field: 'rule' }, color: { field: 'rule', type: 'nominal', legend: null } },
+        },
+      ],
+    });
+  }
+  const legend = { orient: 'right', labelLimit: 0, title: null };
   return frame(options, {
     data: { values },
-    layer: [
-      {
-        mark: { type: 'point', filled: true, size: 90 },
-        encoding: { x, y, color: { field: 'rule', type: 'nominal', title: null, legend: null } },
-      },
-      {
-        mark: { type: 'text', align: 'left', dx: 7, dy: -7 },
-        encoding: { x, y, text: { field: 'rule' }, color: { field: 'rule', type: 'nominal', legend: null } },
-      },
-    ],
+    mark: { type: 'point', filled: true, size: 90, opacity: 0.85 },
+    encoding: {
+      x,
+      y,
+      color: { field: 'rule', type: 'nominal', scale: { domain }, legend },
+      shape: { field: 'rule', type: 'nominal', scale: { domain }, legend },
+    },
   });
 }
 

@@ -39,5 +39,11 @@ export {
   type ScalingPlotOptions,
   type SeriesFit,
 } from './scaling.js';
-export { accuracySpec, plotAccuracy, type AccuracyPoint, type AccuracyPlotOptions } from './accuracy.js';
+export {
+  accuracySpec,
+  plotAccuracy,
+  ACCURACY_TEXT_LABEL_LIMIT,
+  type AccuracyPoint,
+  type AccuracyPlotOptions,
+} from './accuracy.js';
 export { writePlotFiles, type NamedPlot, type WrittenPlot } from './files.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { accuracySpec, plotAccuracy } from '../../src/plot/accuracy.js';
+import { ACCURACY_TEXT_LABEL_LIMIT, accuracySpec, plotAccuracy } from '../../src/plot/accuracy.js';
 import { groupOf, svgItems, svgTexts } from './svg.js';
 
 describe('accuracy plot', () => {
@@ -19,6 +19,22 @@ describe('accuracy plot', () => {
     expect(at('fixed budget').y).toBeLessThan(at('order-gap').y);
     expect(at('order-gap').y).toBeLessThan(at('self-consistency').y);
     expect(svgTexts(p.svg)).toEqual(expect.arrayContaining(['order-gap', 'fixed budget', 'self-consistency']));
+  });
+
+  it('many points get a legend (colour and shape) instead of text next to each point', async () => {
+    const many = Array.from({ length: ACCURACY_TEXT_LABEL_LIMIT + 1 }, (_, k) => ({
+      rule: `rule-${k}(with=long, params=${k})`,
+      meanSamples: k + 1,
+      accuracy: 0.5 + k / 20,
+    }));
+    const p = await plotAccuracy(many);
+    const legendLabels = svgTexts(groupOf(p.svg, 'mark-group role-legend'));
+    expect(legendLabels).toEqual(many.map((m) => m.rule));
+    // no text marks in the plot area: every rule name appears once, in the legend
+    for (const m of many) expect(svgTexts(p.svg).filter((t) => t === m.rule)).toHaveLength(1);
+    const few = await plotAccuracy(many.slice(0, 2));
+    expect(groupOf(few.svg, 'mark-group role-legend')).toBe('');
+    expect(() => accuracySpec(many, { labels: 'side' as 'text' })).toThrow(/^options\.labels = "side"/);
   });
 
   it('rejects accuracy outside [0, 1] and negative samples', () => {
