@@ -3,7 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { runCli } from '../../src/cli/program.js';
 import { loadRunRecord, replayRunRecord } from '../../src/lab/runRecord.js';
 import { loadSamples } from '../../src/lab/samples.js';
 
@@ -89,27 +90,39 @@ describe('ordergap compare (built CLI)', () => {
     const dir = await mkdtemp(join(tmpdir(), 'ordergap-compare-'));
     const bad = join(dir, 'bad.jsonl');
     await writeFile(bad, '{"question":"q","answer":"a","generated_answer":["x"]}\n{"question":"q","answer":"a"}\n');
+    // in process through runCli (the same program the binary runs), capturing stderr
+    const cli = async (...args: string[]): Promise<{ status: number; stderr: string }> => {
+      let stderr = '';
+      const spy = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+        stderr += String(chunk);
+        return true;
+      });
+      try {
+        const status = await runCli(['node', 'ordergap', 'compare', ...args]);
+        return { status, stderr };
+      } finally {
+        spy.mockRestore();
+      }
+    };
     const cases: Array<[string[], RegExp]> = [
-      [['--repeats', '0'], /'0' must be >= 1/],
-      [['--rules', 'nope'], /rule = "nope": is not a stopping rule/],
-      [['--rules', 'beta:threshold=2'], /threshold = 2/],
-      [['--seed', '-3'], /'-3' must be >= 0/],
-      [['--extractor', 'regex'], /extractor = "regex"/],
+      [['--samples', EXAMPLE, '--repeats', '0'], /'0' must be >= 1/],
+      [['--samples', EXAMPLE, '--rules', 'nope'], /rule = "nope": is not a stopping rule/],
+      [['--samples', EXAMPLE, '--rules', 'beta:threshold=2'], /threshold = 2/],
+      [['--samples', EXAMPLE, '--seed', '-3'], /'-3' must be >= 0/],
+      [['--samples', EXAMPLE, '--extractor', 'regex'], /extractor = "regex"/],
+      [[], /--samples/],
+      [['--samples', bad], /bad.jsonl:2: generated_answer = undefined: must be an array/],
+      [['--samples', join(dir, 'none.jsonl')], /cannot be read \(ENOENT\)/],
     ];
     for (const [args, msg] of cases) {
-      const r = run('compare', '--samples', EXAMPLE, ...args);
-      expect(r.status).toBe(2);
+      const r = await cli(...args);
+      expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
       expect(r.stderr).toMatch(msg);
     }
-    const missing = run('compare');
-    expect(missing.status).toBe(2);
-    expect(missing.stderr).toMatch(/--samples/);
+    // and once through the built binary
     const r = run('compare', '--samples', bad);
     expect(r.status).toBe(2);
-    expect(r.stderr).toMatch(/bad.jsonl:2: generated_answer = undefined: must be an array/);
-    const nofile = run('compare', '--samples', join(dir, 'none.jsonl'));
-    expect(nofile.status).toBe(2);
-    expect(nofile.stderr).toMatch(/cannot be read \(ENOENT\)/);
+    expect(r.stderr).toMatch(/bad.jsonl:2: generated_answer/);
   });
 });
