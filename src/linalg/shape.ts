@@ -74,8 +74,7 @@ export function readMatrix(name: string, value: unknown, rows?: number, cols?: n
       throw new ArgumentError(name, value, `must hold rows·cols = ${r}·${c} = ${r * c} values, got ${data.length}`);
   }
   const amax = maxAbsOrNaN(data);
-  const bad = amax !== amax;
-  if (bad || amax === Infinity) {
+  if (amax !== amax) {
     for (let k = 0; k < data.length; k++) {
       if (!Number.isFinite(data[k]!)) {
         const i = Math.floor(k / c);
@@ -90,24 +89,31 @@ export function readMatrix(name: string, value: unknown, rows?: number, cols?: n
   return { data, rows: r, cols: c, amax, wasMatrix };
 }
 
-/** max |x_i|, or NaN if some entry is NaN (a small monomorphic loop the JIT compiles well). */
+/**
+ * max |x_i|, or NaN if some entry is NaN or ±Infinity. Branch-light: `x − x` is 0 for finite x
+ * and NaN for NaN/±Infinity, so one running sum detects every non-finite entry.
+ */
 export function maxAbsOrNaN(x: Float64Array): number {
   let m0 = 0;
   let m1 = 0;
+  let bad = 0;
   const n = x.length;
   let k = 0;
   for (; k + 1 < n; k += 2) {
-    const a = Math.abs(x[k]!);
-    const b = Math.abs(x[k + 1]!);
-    if (!(a <= m0)) m0 = a; // NaN replaces m0 and stays (NaN <= m is false)
-    if (!(b <= m1)) m1 = b;
+    const a = x[k]!;
+    const b = x[k + 1]!;
+    bad += a - a + (b - b);
+    const aa = Math.abs(a);
+    const ab = Math.abs(b);
+    if (aa > m0) m0 = aa;
+    if (ab > m1) m1 = ab;
   }
   if (k < n) {
-    const a = Math.abs(x[k]!);
-    if (!(a <= m0)) m0 = a;
+    const a = x[k]!;
+    bad += a - a;
+    if (Math.abs(a) > m0) m0 = Math.abs(a);
   }
-  if (m0 !== m0 || m1 !== m1) return NaN;
-  return Math.max(m0, m1);
+  return bad === 0 ? Math.max(m0, m1) : NaN;
 }
 
 /** Wraps row-major data as an ml-matrix Matrix. */
