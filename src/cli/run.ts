@@ -14,6 +14,7 @@ import { fixed, renderTable } from '../report/table.js';
 import { ArgumentError } from '../util/errors.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 import { InvalidArgumentError } from 'commander';
+import { writeRunPlots } from '../plot/runPlots.js';
 
 /** Options of {@link buildRunReport}; unset ones come from the scenario's `run` defaults. */
 export interface RunCommandOptions {
@@ -247,8 +248,10 @@ export function registerRunCommand(program: Command): void {
     .option('--seed <n>', 'seed of the evidence sampler', parseSeed)
     .option('--delta <number>', 'consistency / openness threshold δ in (0, 1) (default 0.5)', parseUnitOpen)
     .option('--json', 'print one JSON document (numbers unrounded)')
-    .action(async (opts: RunCommandOptions & { json?: boolean }) => {
+    .option('--plot <dir>', 'also write the trajectory plot to DIR as SVG and PNG (paths on stderr)')
+    .action(async (opts: RunCommandOptions & { json?: boolean; plot?: string }) => {
       const report = await buildRunReport(opts);
+      if (opts.plot !== undefined) await writeRunPlots(opts.plot, report, process.stderr);
       if (opts.json) printJson(report);
       else process.stdout.write(renderRunText(report) + '\n');
     });

@@ -3,8 +3,7 @@
  * t, ε, the stop of Algorithm 1) and the same for the coverage-failure variant.
  */
 import type { DemoReport } from '../cli/demo.js';
-import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
-import { writePlotFiles, type NamedPlot, type WrittenPlot } from './files.js';
+import { writeNamedPlots, type NamedPlot, type WrittenPlot } from './files.js';
 import { plotTrajectory } from './trajectory.js';
 
 /** File stems of the demo's plots. */
@@ -50,9 +49,7 @@ export async function demoPlots(report: DemoReport): Promise<NamedPlot[]> {
 }
 
 /**
- * Renders the demo's plots and writes them to `dir` as SVG and PNG (see {@link writePlotFiles}),
- * then lists the written paths on `log` when given (the CLI passes stderr, keeping stdout for
- * the report). Errors about the folder name the CLI flag (`argument`, default `--plot`).
+ * Renders the demo's plots and writes them to `dir` (see {@link writeNamedPlots}).
  * @throws {ArgumentError | ArgumentTypeError} bad folder; nothing is written then.
  */
 export async function writeDemoPlots(
@@ -61,16 +58,5 @@ export async function writeDemoPlots(
   log?: { write(s: string): unknown },
   argument = '--plot',
 ): Promise<WrittenPlot[]> {
-  const plots = await demoPlots(report);
-  try {
-    const written = writePlotFiles(dir, plots);
-    for (const p of written) log?.write(`wrote ${p.svgPath} and ${p.pngPath}\n`);
-    return written;
-  } catch (e) {
-    if (isArgumentError(e) && e.argument === 'dir') {
-      const Cls = e instanceof ArgumentTypeError ? ArgumentTypeError : ArgumentError;
-      throw new Cls(argument, dir, e.message.slice(e.message.indexOf(': ') + 2));
-    }
-    throw e;
-  }
+  return writeNamedPlots(dir, await demoPlots(report), log, argument);
 }

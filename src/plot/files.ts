@@ -5,7 +5,7 @@
  */
 import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
 import { svgToPng, type PngOptions } from './render.js';
 
 /** A named plot: `name` becomes the file stem (`name.svg`, `name.png`). */
@@ -67,6 +67,31 @@ export function writePlotFiles(dir: string, plots: readonly NamedPlot[], options
     written.push({ name: p.name, svgPath, pngPath, width: p.image.width, height: p.image.height });
   }
   return written;
+}
+
+/**
+ * Writes named plots to `dir` as SVG and PNG (see {@link writePlotFiles}), then lists the written
+ * paths on `log` when given (the CLI passes stderr, keeping stdout for the report). Errors about
+ * the folder name the CLI flag (`argument`, default `--plot`).
+ * @throws {ArgumentError | ArgumentTypeError} bad folder; nothing is written then.
+ */
+export function writeNamedPlots(
+  dir: string,
+  plots: readonly NamedPlot[],
+  log?: { write(s: string): unknown },
+  argument = '--plot',
+): WrittenPlot[] {
+  try {
+    const written = writePlotFiles(dir, plots);
+    for (const p of written) log?.write(`wrote ${p.svgPath} and ${p.pngPath}\n`);
+    return written;
+  } catch (e) {
+    if (isArgumentError(e) && e.argument === 'dir') {
+      const Cls = e instanceof ArgumentTypeError ? ArgumentTypeError : ArgumentError;
+      throw new Cls(argument, dir, e.message.slice(e.message.indexOf(': ') + 2));
+    }
+    throw e;
+  }
 }
 
 function writeAtomic(path: string, data: string | Uint8Array): void {

@@ -46,4 +46,6 @@ export {
   type AccuracyPoint,
   type AccuracyPlotOptions,
 } from './accuracy.js';
-export { writePlotFiles, type NamedPlot, type WrittenPlot } from './files.js';
+export { writePlotFiles, writeNamedPlots, type NamedPlot, type WrittenPlot } from './files.js';
+export { demoPlots, writeDemoPlots, DEMO_PLOT_NAMES } from './demoPlots.js';
+export { runPlots, writeRunPlots, RUN_PLOT_NAMES } from './runPlots.js';
