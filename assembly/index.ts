@@ -11,6 +11,8 @@ export { dgemm } from './linalg/dgemm';
 export { dsyev } from './linalg/dsyev';
 export { dtpqrt } from './linalg/dtpqrt';
 export { dgesvj } from './linalg/dgesvj';
+export { gqsums, gqweighted, gqbelief, gqmerge } from './graph/consolidate';
+export { gpblend } from './graph/expand';
 
 /** First byte above the module's static data; the TypeScript arena allocates from here. */
 export function heapBase(): usize {

@@ -15,3 +15,5 @@ export * from './scenario.js';
 export * from './system.js';
 export * from './describe.js';
 export * from './agent.js';
+export * from './backend.js';
+export * from './tfjs.js';
