@@ -1,0 +1,493 @@
+/**
+ * Structure-aware order-gap Ω(θ; e) = ‖Q(P_e(θ)) − P_e(Q(θ))‖ (Eq. 2) for the reference
+ * operators, without materialising Q(θ), P_e(θ) or either composition (MATH.md §6):
+ *
+ * - Q leaves every edge unchanged and P_e writes the same edge values in both orders, so the
+ *   edge block contributes exactly 0; only the node block is compared.
+ * - P_e never writes a confidence, so θ and P_e(θ) share c; they differ only on e's footprint.
+ *   The structure sums of P_e(θ) are the sums of θ patched by the footprint's edge deltas, and
+ *   ONE fused streaming pass over the edges accumulates the c-weighted sums of both states.
+ * - The merge of a claim that is not within the merge radius of one of e's claims (in θ or in
+ *   P_e(θ)) is the same in both orders and P_e does not touch it: its contribution is 0, so only
+ *   those claims are merged.
+ * Cost: two streaming passes over the edge block (sums; fused weighted sums) plus O(|F_e|·Nmax)
+ * for the patches and O(C·k) to find the affected claims; memory O(Nmax) besides θ.
+ *
+ * Two storages give exactly the same Ω (same operations in the same order): a dense θ
+ * ({@link orderGapDense}) and sparse edges in CSR ({@link orderGapSparse}). The result agrees
+ * with the generic evaluation (two full Q and P_e applications) to rounding: the patched sums
+ * of P_e(θ) add the deltas in a different order than a fresh pass would.
+ */
+import { confidenceUpdate, sigmoid, structureSums, type StructureSums, type WeightedSums } from './consolidate.js';
+import type { CompiledItem } from './expand.js';
+import type { GraphOperatorParams } from './params.js';
+import type { OperatorShape } from './shape.js';
+
+/** Edges of one type in CSR (rows = source slot, columns ascending). */
+export interface CsrBlock {
+  /** Row starts, length Nmax + 1. */
+  readonly rowStart: Int32Array;
+  readonly cols: Int32Array;
+  readonly vals: Float64Array;
+}
+
+/** A state with its node block dense and its three edge blocks sparse. */
+export interface SparseGraphState {
+  /** (k+1)·Nmax node coordinates. */
+  readonly nodes: Float64Array;
+  /** Supports, Requires, Contradicts. */
+  readonly edges: readonly [CsrBlock, CsrBlock, CsrBlock];
+}
+
+/** The footprint of e split into node coordinates and per-(type, row) edge edits. */
+interface Edits {
+  /** Node coordinates of F_e (indices into the node block), rates and targets. */
+  nodeIdx: number[];
+  nodeRate: number[];
+  nodeTarget: number[];
+  /** Per type: row → sorted [col, new value] pairs; rows listed ascending. */
+  rows: Array<Map<number, Array<[number, number]>>>;
+  /** Claim slots whose attributes e writes. */
+  claims: number[];
+}
+
+function splitFootprint(
+  shape: OperatorShape,
+  item: CompiledItem,
+  edgeValue: (t: number, j: number, i: number) => number,
+): Edits {
+  const n = shape.nmax;
+  const nn = n * n;
+  const e: Edits = { nodeIdx: [], nodeRate: [], nodeTarget: [], rows: [new Map(), new Map(), new Map()], claims: [] };
+  const k1 = shape.k + 1;
+  for (let f = 0; f < item.footprint.length; f++) {
+    const idx = item.footprint[f]!;
+    const r = item.rates[f]!;
+    const t = item.target[f]!;
+    if (idx < shape.edgeOffset) {
+      e.nodeIdx.push(idx);
+      e.nodeRate.push(r);
+      e.nodeTarget.push(t);
+      const slot = Math.floor(idx / k1);
+      if (e.claims[e.claims.length - 1] !== slot) e.claims.push(slot);
+      continue;
+    }
+    const rel = idx - shape.edgeOffset;
+    const type = Math.floor(rel / nn);
+    const j = Math.floor((rel - type * nn) / n);
+    const i = rel - type * nn - j * n;
+    const x = edgeValue(type, j, i);
+    const list = e.rows[type]!.get(j) ?? [];
+    list.push([i, x + r * (t - x)]);
+    e.rows[type]!.set(j, list);
+  }
+  return e;
+}
+
+function cloneSums(s: StructureSums): StructureSums {
+  return {
+    diag: Float64Array.from(s.diag),
+    supportOut: Float64Array.from(s.supportOut),
+    supportIn: Float64Array.from(s.supportIn),
+    contradictDegree: Float64Array.from(s.contradictDegree),
+    requireOut: Float64Array.from(s.requireOut),
+    requireIn: Float64Array.from(s.requireIn),
+    reliableIn: Float64Array.from(s.reliableIn),
+  };
+}
+
+/** Row j of an edge block as (col, old, new) triples over the union of non-zeros and edits. */
+type RowVisitor = (type: number, j: number, visit: (i: number, w0: number, w1: number) => void) => void;
+
+/** Patches the structure sums of θ into those of P_e(θ) (only rows e edits are visited). */
+function patchSums(shape: OperatorShape, s0: StructureSums, edits: Edits, visitRow: RowVisitor): StructureSums {
+  const s1 = cloneSums(s0);
+  for (const j of [...edits.rows[0]!.keys()].sort((a, b) => a - b)) {
+    const d0 = s0.diag[j]!;
+    let d1 = d0;
+    for (const [i, v] of edits.rows[0]!.get(j)!) if (i === j) d1 = v;
+    s1.diag[j] = d1;
+    visitRow(0, j, (i, w0, w1) => {
+      if (i === j) return;
+      s1.supportOut[j] = s1.supportOut[j]! + (w1 - w0);
+      s1.supportIn[i] = s1.supportIn[i]! + (w1 - w0);
+      s1.reliableIn[i] = s1.reliableIn[i]! + (w1 * d1 - w0 * d0);
+    });
+  }
+  for (const [j, list] of [...edits.rows[1]!.entries()].sort((a, b) => a[0] - b[0])) {
+    visitRow(1, j, (q, w0, w1) => {
+      if (w0 === w1) return;
+      s1.requireOut[j] = s1.requireOut[j]! + (w1 - w0);
+      s1.requireIn[q] = s1.requireIn[q]! + (w1 - w0);
+    });
+    void list;
+  }
+  for (const j of [...edits.rows[2]!.keys()].sort((a, b) => a - b)) {
+    visitRow(2, j, (i, w0, w1) => {
+      if (w0 === w1) return;
+      s1.contradictDegree[j] = s1.contradictDegree[j]! + (w1 - w0);
+      s1.contradictDegree[i] = s1.contradictDegree[i]! + (w1 - w0);
+    });
+  }
+  return s1;
+}
+
+/** Accumulators of the fused weighted pass for θ (0) and P_e(θ) (1). */
+interface Fused {
+  ws0: WeightedSums;
+  ws1: WeightedSums;
+}
+
+function newFused(n: number): Fused {
+  const ws = (): WeightedSums => ({
+    support: new Float64Array(n),
+    contradict: new Float64Array(n),
+    require: new Float64Array(n),
+  });
+  return { ws0: ws(), ws1: ws() };
+}
+
+/** Per-row kernels of the fused pass (shared by both storages, so the arithmetic is identical). */
+function fusedKernels(c: Float64Array, s0: StructureSums, s1: StructureSums, f: Fused, tau: number) {
+  const { ws0, ws1 } = f;
+  return {
+    support(j: number, i: number, w0: number, w1: number, rj0: number, rj1: number, cj: number) {
+      if (i === j) return;
+      ws0.support[i] = ws0.support[i]! + (w0 * cj) / (rj0 + s0.supportIn[i]!);
+      ws1.support[i] = ws1.support[i]! + (w1 * cj) / (rj1 + s1.supportIn[i]!);
+    },
+    contradict(j: number, i: number, w0: number, w1: number, dj0: number, dj1: number, cj: number) {
+      const f0 = w0 / (dj0 + s0.contradictDegree[i]!);
+      const f1 = w1 / (dj1 + s1.contradictDegree[i]!);
+      const ci = c[i]!;
+      const sij = sigmoid((ci - cj) / tau);
+      const sji = sigmoid((cj - ci) / tau);
+      ws0.contradict[j] = ws0.contradict[j]! + f0 * ci * sij;
+      ws0.contradict[i] = ws0.contradict[i]! + f0 * cj * sji;
+      ws1.contradict[j] = ws1.contradict[j]! + f1 * ci * sij;
+      ws1.contradict[i] = ws1.contradict[i]! + f1 * cj * sji;
+    },
+  };
+}
+
+/** The merge of one claim slot i (same arithmetic as mergeClaims in ./consolidate.ts). */
+function mergeOne(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  attr: (slot: number, t: number) => number,
+  diag: Float64Array,
+  i: number,
+  out: Float64Array,
+): void {
+  const md = shape.mergeDims;
+  for (let t = 0; t < md; t++) out[t] = attr(i, t);
+  const mi = diag[i]!;
+  if (mi === 0 || p.mergeRate === 0) return;
+  const h2 = p.mergeRadius * p.mergeRadius;
+  const pull = new Float64Array(md);
+  let total = 0;
+  for (let j = 0; j < shape.claims; j++) {
+    const mj = diag[j]!;
+    if (j === i || mj === 0) continue;
+    let r2 = 0;
+    for (let t = 0; t < md; t++) {
+      const dlt = attr(j, t) - attr(i, t);
+      r2 += dlt * dlt;
+    }
+    if (r2 >= h2) continue;
+    const u = 1 - r2 / h2;
+    const sij = mi * mj * u * u * u;
+    total += sij;
+    for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (attr(j, t) - attr(i, t));
+  }
+  if (total === 0) return;
+  const fct = p.mergeRate / (1 + total);
+  for (let t = 0; t < md; t++) out[t] = attr(i, t) + fct * pull[t]!;
+}
+
+/** Everything after the passes: confidence updates, affected merges, the norm. */
+function finish(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  nodes: Float64Array,
+  c: Float64Array,
+  s0: StructureSums,
+  s1: StructureSums,
+  f: Fused,
+  edits: Edits,
+): number {
+  const n = shape.nmax;
+  const k1 = shape.k + 1;
+  const c0 = new Float64Array(n);
+  const c1 = new Float64Array(n);
+  confidenceUpdate(shape, p, c, s0, f.ws0, c0);
+  confidenceUpdate(shape, p, c, s1, f.ws1, c1);
+  let sum = 0;
+  for (let s = 0; s < n; s++) {
+    const d = c1[s]! - c0[s]!;
+    sum += d * d;
+  }
+  // node coordinates of P_e(θ)
+  const newNode = new Map<number, number>();
+  const rateOf = new Map<number, [number, number]>();
+  edits.nodeIdx.forEach((idx, t) => {
+    const x = nodes[idx]!;
+    newNode.set(idx, x + edits.nodeRate[t]! * (edits.nodeTarget[t]! - x));
+    rateOf.set(idx, [edits.nodeRate[t]!, edits.nodeTarget[t]!]);
+  });
+  const attr0 = (slot: number, t: number) => nodes[slot * k1 + t]!;
+  const attr1 = (slot: number, t: number) => {
+    const v = newNode.get(slot * k1 + t);
+    return v === undefined ? nodes[slot * k1 + t]! : v;
+  };
+  const md = shape.mergeDims;
+  const h2 = p.mergeRadius * p.mergeRadius;
+  const affected: number[] = [];
+  const changed = edits.claims.filter((sl) => sl < shape.claims);
+  for (let i = 0; i < shape.claims; i++) {
+    let hit = changed.includes(i);
+    for (let q = 0; !hit && q < changed.length; q++) {
+      const kq = changed[q]!;
+      let r0 = 0;
+      let r1 = 0;
+      for (let t = 0; t < md; t++) {
+        r0 += (attr0(i, t) - attr0(kq, t)) ** 2;
+        r1 += (attr1(i, t) - attr1(kq, t)) ** 2;
+      }
+      hit = r0 < h2 || r1 < h2;
+    }
+    if (hit) affected.push(i);
+  }
+  const m0 = new Float64Array(md);
+  const m1 = new Float64Array(md);
+  for (const i of affected) {
+    mergeOne(shape, p, attr0, s0.diag, i, m0);
+    mergeOne(shape, p, attr1, s1.diag, i, m1);
+    for (let t = 0; t < md; t++) {
+      const ra = rateOf.get(i * k1 + t);
+      const pq = ra ? m0[t]! + ra[0] * (ra[1] - m0[t]!) : m0[t]!;
+      const d = m1[t]! - pq;
+      sum += d * d;
+    }
+  }
+  return Math.sqrt(sum);
+}
+
+/**
+ * Ω(θ; e) for a dense θ (length d), structure-aware (module comment). θ is not modified.
+ * Cost: two streaming passes over the 3·Nmax² edge weights + O(|F_e| Nmax + C k).
+ */
+export function orderGapDense(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  item: CompiledItem,
+): number {
+  const n = shape.nmax;
+  const nn = n * n;
+  const E0 = shape.edgeOffset;
+  const edits = splitFootprint(shape, item, (t, j, i) => theta[E0 + t * nn + j * n + i]!);
+  const s0 = structureSums(shape, theta);
+  const visitRow: RowVisitor = (type, j, visit) => {
+    const base = E0 + type * nn + j * n;
+    const ed = edits.rows[type]!.get(j);
+    const upd = new Map(ed ?? []);
+    for (let i = 0; i < n; i++) {
+      const w0 = theta[base + i]!;
+      const u = upd.get(i);
+      const w1 = u === undefined ? w0 : u;
+      if (w0 === 0 && w1 === 0) continue;
+      visit(i, w0, w1);
+    }
+  };
+  const s1 = patchSums(shape, s0, edits, visitRow);
+  const c = new Float64Array(n);
+  const k1 = shape.k + 1;
+  for (let s = 0; s < n; s++) c[s] = theta[s * k1 + shape.k]!;
+  const fused = newFused(n);
+  const K = fusedKernels(c, s0, s1, fused, p.tauContradict);
+  const sB = E0;
+  const rB = E0 + nn;
+  const xB = E0 + 2 * nn;
+  for (let j = 0; j < n; j++) {
+    const row = j * n;
+    const cj = c[j]!;
+    const rj0 = 1 + s0.supportOut[j]!;
+    const rj1 = 1 + s1.supportOut[j]!;
+    const eS = edits.rows[0]!.get(j);
+    if (eS === undefined) {
+      for (let i = 0; i < n; i++) {
+        const w = theta[sB + row + i]!;
+        if (w === 0) continue;
+        K.support(j, i, w, w, rj0, rj1, cj);
+      }
+    } else visitRow(0, j, (i, w0, w1) => K.support(j, i, w0, w1, rj0, rj1, cj));
+    const pj0 = 1 + s0.requireOut[j]!;
+    const pj1 = 1 + s1.requireOut[j]!;
+    let a0 = 0;
+    let a1 = 0;
+    const acc = (q: number, w0: number, w1: number) => {
+      a0 += (w0 * c[q]!) / (pj0 + s0.requireIn[q]!);
+      a1 += (w1 * c[q]!) / (pj1 + s1.requireIn[q]!);
+    };
+    if (edits.rows[1]!.get(j) === undefined) {
+      for (let q = 0; q < n; q++) {
+        const w = theta[rB + row + q]!;
+        if (w === 0) continue;
+        a0 += (w * c[q]!) / (pj0 + s0.requireIn[q]!);
+        a1 += (w * c[q]!) / (pj1 + s1.requireIn[q]!);
+      }
+    } else visitRow(1, j, acc);
+    fused.ws0.require[j] = a0;
+    fused.ws1.require[j] = a1;
+    const dj0 = 1 + s0.contradictDegree[j]!;
+    const dj1 = 1 + s1.contradictDegree[j]!;
+    if (edits.rows[2]!.get(j) === undefined) {
+      for (let i = 0; i < n; i++) {
+        const w = theta[xB + row + i]!;
+        if (w === 0) continue;
+        K.contradict(j, i, w, w, dj0, dj1, cj);
+      }
+    } else visitRow(2, j, (i, w0, w1) => K.contradict(j, i, w0, w1, dj0, dj1, cj));
+  }
+  return finish(shape, p, theta, c, s0, s1, fused, edits);
+}
+
+/** Structure sums from CSR (same order of operations as the dense pass). */
+function sparseStructureSums(n: number, g: SparseGraphState): StructureSums {
+  const out: StructureSums = {
+    diag: new Float64Array(n),
+    supportOut: new Float64Array(n),
+    supportIn: new Float64Array(n),
+    contradictDegree: new Float64Array(n),
+    requireOut: new Float64Array(n),
+    requireIn: new Float64Array(n),
+    reliableIn: new Float64Array(n),
+  };
+  const [S, R, X] = g.edges;
+  for (let j = 0; j < n; j++) {
+    let sjj = 0;
+    for (let e = S.rowStart[j]!; e < S.rowStart[j + 1]!; e++) if (S.cols[e] === j) sjj = S.vals[e]!;
+    out.diag[j] = sjj;
+    for (let e = S.rowStart[j]!; e < S.rowStart[j + 1]!; e++) {
+      const i = S.cols[e]!;
+      const w = S.vals[e]!;
+      if (w === 0 || i === j) continue;
+      out.supportOut[j] = out.supportOut[j]! + w;
+      out.supportIn[i] = out.supportIn[i]! + w;
+      out.reliableIn[i] = out.reliableIn[i]! + w * sjj;
+    }
+    for (let e = R.rowStart[j]!; e < R.rowStart[j + 1]!; e++) {
+      const q = R.cols[e]!;
+      const w = R.vals[e]!;
+      if (w === 0) continue;
+      out.requireOut[j] = out.requireOut[j]! + w;
+      out.requireIn[q] = out.requireIn[q]! + w;
+    }
+    for (let e = X.rowStart[j]!; e < X.rowStart[j + 1]!; e++) {
+      const i = X.cols[e]!;
+      const w = X.vals[e]!;
+      if (w === 0) continue;
+      out.contradictDegree[j] = out.contradictDegree[j]! + w;
+      out.contradictDegree[i] = out.contradictDegree[i]! + w;
+    }
+  }
+  return out;
+}
+
+function csrValue(b: CsrBlock, j: number, i: number): number {
+  let lo = b.rowStart[j]!;
+  let hi = b.rowStart[j + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const col = b.cols[mid]!;
+    if (col === i) return b.vals[mid]!;
+    if (col < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+/**
+ * Ω(θ; e) with sparse edges — exactly (bit for bit) {@link orderGapDense} on the densified state.
+ * Cost O(nnz + |F_e|·row length + C k). The state is not modified.
+ */
+export function orderGapSparse(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  g: SparseGraphState,
+  item: CompiledItem,
+): number {
+  const n = shape.nmax;
+  const edits = splitFootprint(shape, item, (t, j, i) => csrValue(g.edges[t]!, j, i));
+  const s0 = sparseStructureSums(n, g);
+  const visitRow: RowVisitor = (type, j, visit) => {
+    const b = g.edges[type]!;
+    const ed = edits.rows[type]!.get(j) ?? [];
+    const sorted = [...ed].sort((a, c) => a[0] - c[0]);
+    let e = b.rowStart[j]!;
+    const end = b.rowStart[j + 1]!;
+    let u = 0;
+    while (e < end || u < sorted.length) {
+      const ci = e < end ? b.cols[e]! : Number.MAX_SAFE_INTEGER;
+      const ui = u < sorted.length ? sorted[u]![0] : Number.MAX_SAFE_INTEGER;
+      let i: number;
+      let w0: number;
+      let w1: number;
+      if (ci < ui) {
+        i = ci;
+        w0 = b.vals[e++]!;
+        w1 = w0;
+      } else if (ui < ci) {
+        i = ui;
+        w0 = 0;
+        w1 = sorted[u++]![1];
+      } else {
+        i = ci;
+        w0 = b.vals[e++]!;
+        w1 = sorted[u++]![1];
+      }
+      if (w0 === 0 && w1 === 0) continue;
+      visit(i, w0, w1);
+    }
+  };
+  const s1 = patchSums(shape, s0, edits, visitRow);
+  const k1 = shape.k + 1;
+  const c = new Float64Array(n);
+  for (let s = 0; s < n; s++) c[s] = g.nodes[s * k1 + shape.k]!;
+  const fused = newFused(n);
+  const K = fusedKernels(c, s0, s1, fused, p.tauContradict);
+  for (let j = 0; j < n; j++) {
+    const cj = c[j]!;
+    const rj0 = 1 + s0.supportOut[j]!;
+    const rj1 = 1 + s1.supportOut[j]!;
+    visitRow(0, j, (i, w0, w1) => K.support(j, i, w0, w1, rj0, rj1, cj));
+    const pj0 = 1 + s0.requireOut[j]!;
+    const pj1 = 1 + s1.requireOut[j]!;
+    let a0 = 0;
+    let a1 = 0;
+    visitRow(1, j, (q, w0, w1) => {
+      a0 += (w0 * c[q]!) / (pj0 + s0.requireIn[q]!);
+      a1 += (w1 * c[q]!) / (pj1 + s1.requireIn[q]!);
+    });
+    fused.ws0.require[j] = a0;
+    fused.ws1.require[j] = a1;
+    const dj0 = 1 + s0.contradictDegree[j]!;
+    const dj1 = 1 + s1.contradictDegree[j]!;
+    visitRow(2, j, (i, w0, w1) => K.contradict(j, i, w0, w1, dj0, dj1, cj));
+  }
+  return finish(shape, p, g.nodes, c, s0, s1, fused, edits);
+}
+
+/** The dense θ of a sparse state (length (k+1)·Nmax + 3·Nmax²). */
+export function densify(shape: OperatorShape, g: SparseGraphState): Float64Array {
+  const n = shape.nmax;
+  const theta = new Float64Array(shape.dim);
+  theta.set(g.nodes, 0);
+  g.edges.forEach((b, t) => {
+    for (let j = 0; j < n; j++)
+      for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++)
+        theta[shape.edgeOffset + t * n * n + j * n + b.cols[e]!] = b.vals[e]!;
+  });
+  return theta;
+}
