@@ -13,8 +13,8 @@ function generic(
   shape: Parameters<typeof referenceConsolidate>[0],
   theta: Float64Array,
   item: Parameters<typeof referenceExpand>[0],
+  p = DEFAULT_PARAMS,
 ) {
-  const p = DEFAULT_PARAMS;
   return referenceDistance(
     referenceConsolidate(shape, p, referenceExpand(item, theta)),
     referenceExpand(item, referenceConsolidate(shape, p, theta)),
