@@ -17,6 +17,8 @@
  * (for example the reference graph system's pool): p'_e ∝ p_e · reliability_e, excluded items 0.
  */
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { writeFileAtomic } from './atomicWrite.js';
 import { validateDistribution } from '../system/distribution.js';
 import { defineSystem } from '../system/define.js';
 import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
@@ -332,4 +334,29 @@ export function poolContentOf(pool: {
 }): (id: string) => string {
   const text = new Map(pool.items.map((it) => [it.id, it.text ?? it.id]));
   return (id) => text.get(id) ?? id;
+}
+
+/** Saves a memory as JSON (atomic: temporary file + rename). */
+export async function saveEvidenceMemory(path: string, memory: EvidenceMemory): Promise<void> {
+  await writeFileAtomic(path, JSON.stringify(memory.toJSON(), null, 1) + '\n');
+}
+
+/**
+ * Loads a memory saved by {@link saveEvidenceMemory}, validating every verdict.
+ * @throws {ArgumentError} unreadable file, bad JSON, or a malformed verdict (named).
+ */
+export async function loadEvidenceMemory(path: string): Promise<EvidenceMemory> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new ArgumentError('memory', path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (e) {
+    throw new ArgumentError('memory', path, `is not valid JSON (${(e as Error).message})`);
+  }
+  return EvidenceMemory.fromJSON(data);
 }

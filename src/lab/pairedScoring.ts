@@ -11,6 +11,7 @@
  *   repeats and the unbiased variance across repeats (null when R = 1);
  * - answeredAccuracy: correct / (correct + wrong), pooled;
  * - meanSamples: per repeat, mean samples used; mean and variance across repeats the same way;
+ *   unitSamplesVariance: the variance of samples used over all paired units;
  * - agreement: share of paired units whose answer equals the full-budget majority vote;
  * - samplesSaved = 1 − meanSamples / baseline meanSamples; accuracyChange = accuracy − baseline.
  */
@@ -27,6 +28,8 @@ export interface RuleSummary {
   readonly answeredAccuracy: number | null;
   readonly meanSamples: number;
   readonly samplesVariance: number | null;
+  /** Unbiased variance of samples used across all paired units (the spread of per-item cost). */
+  readonly unitSamplesVariance: number | null;
   readonly agreement: number;
   readonly correct: number;
   readonly wrong: number;
@@ -118,6 +121,7 @@ export function pairedSummary(
       answeredAccuracy: correct + wrong > 0 ? correct / (correct + wrong) : null,
       meanSamples: smp.mean,
       samplesVariance: smp.variance,
+      unitSamplesVariance: meanAndVariance(units.map((u) => u.samplesUsed)).variance,
       agreement: units.filter((u) => u.answer !== null && u.answer === u.fullMajority).length / units.length,
       correct,
       wrong,

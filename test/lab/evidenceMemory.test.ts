@@ -106,6 +106,21 @@ describe('evidence memory (seed 003)', () => {
     ).toThrow(/\[0\]: verdict = "x"/);
   });
 
+  it('save and load through a file (atomic write)', async () => {
+    const { mkdtemp, readdir, writeFile } = await import('node:fs/promises');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { saveEvidenceMemory, loadEvidenceMemory } = await import('../../src/lab/evidenceMemory.js');
+    const dir = await mkdtemp(join(tmpdir(), 'ordergap-mem-'));
+    const m = new EvidenceMemory();
+    add(m, 'a', 'used', 'correct', 3);
+    await saveEvidenceMemory(join(dir, 'mem.json'), m);
+    expect(await readdir(dir)).toEqual(['mem.json']);
+    expect((await loadEvidenceMemory(join(dir, 'mem.json'))).toJSON()).toEqual(m.toJSON());
+    await writeFile(join(dir, 'bad.json'), '{');
+    await expect(loadEvidenceMemory(join(dir, 'bad.json'))).rejects.toThrow(/is not valid JSON/);
+  });
+
   it('JSON round trip keeps every verdict', () => {
     const m = new EvidenceMemory();
     add(m, 'a', 'used', 'correct', 2);

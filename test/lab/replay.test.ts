@@ -87,6 +87,10 @@ describe('replay', () => {
     expect(s.rules[0]!.accuracy).toBeCloseTo(1 / 3, 15);
     expect(s.rules[0]!.accuracyVariance).toBe(0);
     expect(s.rules[0]!.samplesSaved).toBe(0);
+    // the baseline uses 5, 5, 3 samples on items 0, 3, 4 in every repeat: unbiased variance over the 12 units
+    const xs = [5, 5, 3, 5, 5, 3, 5, 5, 3, 5, 5, 3];
+    const mean = xs.reduce((a, b) => a + b, 0) / 12;
+    expect(s.rules[0]!.unitSamplesVariance).toBeCloseTo(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / 11, 14);
   });
 
   it('every figure is recomputed from the per-unit records alone (JSON round trip)', () => {
