@@ -13,7 +13,7 @@ import { makeRunRecord, saveRunRecord } from '../lab/runRecord.js';
 import { loadSamples } from '../lab/samples.js';
 import { plotAccuracy } from '../plot/accuracy.js';
 import { fixed, renderTable } from '../report/table.js';
-import { defaultRuleSpecs, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
+import { defaultRuleSpecs, listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
 import { isArgumentError } from '../util/errors.js';
 import { parseIntAtLeast, parseSeed, printJson } from './options.js';
 
@@ -147,6 +147,10 @@ export function registerCompareCommand(program: Command): void {
     .option('--plot <file.svg>', 'write an SVG plot of accuracy against mean samples')
     .option('--record <file.json>', 'save the run record (replays to identical figures)')
     .option('--json', 'print one JSON document (numbers unrounded)')
+    .addHelpText(
+      'after',
+      ['', 'Rules:', ...listRules().map((r) => `  ${r.name.padEnd(13)} ${r.description}`)].join('\n'),
+    )
     .action(async (opts: CompareOptions) => {
       const report = await runCompare(opts);
       if (opts.json) printJson(report);
