@@ -38,3 +38,4 @@ export * as stopping from './stopping/index.js';
 export * as lab from './lab/index.js';
 export { renderHtmlReport, renderHtmlTable, escapeHtml, formatCell, inlineSvg } from './report/html.js';
 export type { HtmlReport, HtmlSection, HtmlBlock, HtmlTable } from './report/html.js';
+export { renderCertifyReport, certifySections, type CertifyReportInput } from './report/certifyHtml.js';
