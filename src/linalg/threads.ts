@@ -7,6 +7,15 @@
  * SharedArrayBuffer (arguments + a generation counter) and Atomics.notify; the main thread runs
  * its own share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
  *
+ * Claim protocol (robust to a worker that wakes late on a busy machine): for job g each worker's
+ * range starts "unclaimed" (claim[w] = −g). A worker runs its range only after
+ * CAS(claim[w], −g → g) succeeds, then reads the arguments, runs, and publishes fin[w] = g. The
+ * caller, once its own range is done, tries CAS(claim[w], −g → 0) on every worker range: if it wins,
+ * it runs that range itself; if the worker won, it waits for fin[w] = g. So a late worker never
+ * delays the call (at worst the caller does everything, as on one thread), a stale worker can never
+ * claim a newer job (its CAS expects the old −g), and the arguments of job g stay intact while a
+ * worker that claimed it is running (the caller publishes job g + 1 only after fin[w] = g).
+ *
  * Work split: the Gramian's upper tiles are partitioned by tile rows I (row I holds nb − I tiles)
  * into contiguous ranges of equal work; the ranges write disjoint parts of the accumulator W,
  * and each thread packs into its own panel buffer. The result is bit-for-bit the one-thread
@@ -36,11 +45,16 @@ export const PARALLEL_MIN_FLOPS = 2 ** 22;
 
 const ARGS_PER_WORKER = 9;
 const SEQ = 0;
-const DONE = 1;
+const STOP = 1;
 const FAILED = 2;
-const STOP = 3;
+/** ctl[CLAIM + w]: −g unclaimed for job g, g claimed by worker w, 0 taken by the caller. */
+const CLAIM = 4;
 
-const WORKER_SOURCE = `
+/** Offset of worker w's "finished job" slot in ctl (after the claim slots). */
+const finSlot = (workers: number, w: number) => CLAIM + workers + w;
+
+function workerSource(workers: number): string {
+  return `
 const { workerData, parentPort } = require('node:worker_threads');
 const { module, memory, ctl, args, index } = workerData;
 const imports = { env: { memory, abort(_m, _f, line, col) { throw new Error('wasm kernel aborted at ' + line + ':' + col); } } };
@@ -53,16 +67,18 @@ for (;;) {
   Atomics.wait(c, ${SEQ}, seen);
   seen = Atomics.load(c, ${SEQ});
   if (Atomics.load(c, ${STOP}) !== 0) break;
+  if (Atomics.compareExchange(c, ${CLAIM} + index, -seen, seen) !== -seen) continue;
   const o = index * ${ARGS_PER_WORKER};
   try {
-    if (a[o + 8] > a[o + 7]) k.dsyrkTiles(a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8]);
+    k.dsyrkTiles(a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8]);
   } catch (e) {
     Atomics.add(c, ${FAILED}, 1);
   }
-  Atomics.add(c, ${DONE}, 1);
-  Atomics.notify(c, ${DONE});
+  Atomics.store(c, ${CLAIM} + ${workers} + index, seen);
+  Atomics.notify(c, ${CLAIM} + ${workers} + index);
 }
 `;
+}
 
 interface Pool {
   readonly workers: Worker[];
@@ -71,6 +87,12 @@ interface Pool {
 }
 
 let pool: Pool | undefined;
+let lastStolen = 0;
+
+/** Worker ranges the calling thread ran itself in the last threaded Gramian (late workers). */
+export function lastStolenRanges(): number {
+  return lastStolen;
+}
 
 /** Threads available to the Gramian: workers + the calling thread (1 without a pool). */
 export function threadCount(): number {
@@ -95,12 +117,12 @@ export async function startThreads(threads: number = availableParallelism()): Pr
   await stopThreads();
   if (threads === 1) return 1;
   const { module, memory } = wasm();
-  const ctlBuf = new SharedArrayBuffer(4 * 4);
+  const ctlBuf = new SharedArrayBuffer(4 * (CLAIM + 2 * (threads - 1)));
   const argBuf = new SharedArrayBuffer(8 * ARGS_PER_WORKER * (threads - 1));
   const workers: Worker[] = [];
   try {
     for (let i = 0; i < threads - 1; i++) {
-      const w = new Worker(WORKER_SOURCE, {
+      const w = new Worker(workerSource(threads - 1), {
         eval: true,
         workerData: { module, memory, ctl: ctlBuf, args: argBuf, index: i },
       });
@@ -182,29 +204,44 @@ export function gramThreaded(
     const g = s.from(G);
     const { W, P, kc } = syrkBuffers(s, cols, threads);
     const nw = p.workers.length;
+    const seq = Atomics.load(p.ctl, SEQ) + 1; // this job's generation (>= 1)
+    // Worker w runs range t = w + 1 (ranges beyond `threads` do not exist: claimed by nobody).
+    const active: number[] = [];
     for (let w = 0; w < nw; w++) {
-      const o = w * ARGS_PER_WORKER;
-      const t = w + 1; // thread 0 is the caller
-      p.args.set([a, rows, cols, scale, W, P[Math.min(t, threads - 1)]!, kc, 0, 0], o);
-      if (t < threads) {
-        p.args[o + 7] = bounds[t]!;
-        p.args[o + 8] = bounds[t + 1]!;
-      }
+      const t = w + 1;
+      if (t < threads && bounds[t + 1]! > bounds[t]!) {
+        p.args.set([a, rows, cols, scale, W, P[t]!, kc, bounds[t]!, bounds[t + 1]!], w * ARGS_PER_WORKER);
+        Atomics.store(p.ctl, CLAIM + w, -seq);
+        active.push(w);
+      } else Atomics.store(p.ctl, CLAIM + w, 0);
     }
-    Atomics.store(p.ctl, DONE, 0);
     Atomics.store(p.ctl, FAILED, 0);
-    Atomics.add(p.ctl, SEQ, 1);
+    Atomics.store(p.ctl, SEQ, seq);
     Atomics.notify(p.ctl, SEQ);
+    let stolen = 0;
     try {
       if (bounds[1]! > 0) k.dsyrkTiles(a, rows, cols, scale, W, P[0]!, kc, 0, bounds[1]!);
+      for (const w of active) {
+        if (Atomics.compareExchange(p.ctl, CLAIM + w, -seq, 0) === -seq) {
+          stolen++;
+          k.dsyrkTiles(a, rows, cols, scale, W, P[0]!, kc, bounds[w + 1]!, bounds[w + 2]!);
+        }
+      }
     } finally {
-      // Always wait for the workers before the scope frees their buffers.
-      for (;;) {
-        const done = Atomics.load(p.ctl, DONE);
-        if (done >= nw) break;
-        Atomics.wait(p.ctl, DONE, done);
+      // A range taken by a worker must be finished before the scope frees its buffers. (If the
+      // caller threw, un-taken ranges are taken now so that no worker starts on freed memory.)
+      for (const w of active) {
+        if (Atomics.compareExchange(p.ctl, CLAIM + w, -seq, 0) === -seq) continue;
+        if (Atomics.load(p.ctl, CLAIM + w) !== seq) continue; // taken by the caller
+        const fin = finSlot(nw, w);
+        for (;;) {
+          const f = Atomics.load(p.ctl, fin);
+          if (f === seq) break;
+          Atomics.wait(p.ctl, fin, f);
+        }
       }
     }
+    lastStolen = stolen;
     if (Atomics.load(p.ctl, FAILED) !== 0) throw new Error('a Gramian worker thread failed');
     k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
     G.set(g.view);

@@ -3,7 +3,7 @@ import { Matrix } from 'ml-matrix';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { gram, gramAccumulate } from '../../src/linalg/api.js';
 import type { LinalgBackendName } from '../../src/linalg/backend.js';
-import { splitTileRows, startThreads, stopThreads, threadCount } from '../../src/linalg/threads.js';
+import { lastStolenRanges, splitTileRows, startThreads, stopThreads, threadCount } from '../../src/linalg/threads.js';
 import { init, wasm } from '../../src/wasm/module.js';
 import { EPS, randn, rankLoss } from './cases.js';
 
@@ -263,6 +263,19 @@ describe('gram on two threads (shared wasm memory)', () => {
       for (let k = 0; k < G.length; k++)
         expect(Math.abs(G[k]! - expected[k]!)).toBeLessThanOrEqual(EPS * Math.abs(expected[k]!));
     }
+  });
+
+  it('repeated small jobs (the caller often runs a late worker range itself): always bit-identical', () => {
+    const rows = 64;
+    const cols = 40;
+    const A = randn(5, rows * cols);
+    const G1 = gram(A, rows, cols, { backend: 'wasm', threads: 1 });
+    let stolen = 0;
+    for (let i = 0; i < 30; i++) {
+      expect(gram(A, rows, cols, { backend: 'wasm', threads: 2 })).toEqual(G1);
+      stolen += lastStolenRanges();
+    }
+    expect(stolen).toBeGreaterThanOrEqual(0); // either path is valid; both give G1
   });
 
   it('threads > 1 without a pool is an error naming options.threads', async () => {
