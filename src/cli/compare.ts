@@ -91,7 +91,7 @@ export function renderCompareText(r: CompareReport): string {
 export async function runCompare(opts: CompareOptions): Promise<CompareReport> {
   const extractor = getExtractor(opts.extractor ?? 'answer-is');
   const samples = await loadSamples(opts.samples);
-  const maxSamples = Math.max(...samples.items.map((i) => i.samples.length));
+  const maxSamples = samples.items.reduce((m, i) => Math.max(m, i.samples.length), 0);
   const budget = opts.budget ?? maxSamples;
   const rules = opts.rules ?? defaultRuleSpecs(budget);
   const result = replaySamples(samples, {

@@ -158,7 +158,7 @@ export class ConfigurationArchive {
     const set = target ? this.eligible(target) : this.entries;
     if (set.length === 0) return null;
     const js = set.map((e) => this.mean(e.id));
-    const value = Math.max(...js);
+    const value = js.reduce((m, x) => Math.max(m, x), -Infinity);
     return { value, argmax: set.filter((_e, i) => js[i] === value).map((e) => e.id) };
   }
 
@@ -248,7 +248,7 @@ export function archiveFromReplay(
       scores: scores[k]!,
       costs: {
         meanSamples: total / units.length,
-        maxSamples: Math.max(...units.map((u) => u.samplesUsed)),
+        maxSamples: units.reduce((m, u) => Math.max(m, u.samplesUsed), 0),
         totalSamples: total,
       },
     };

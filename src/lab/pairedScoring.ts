@@ -163,11 +163,16 @@ export function perItemScores(rules: ReadonlyArray<{ label: string; units: reado
   const keep = pairedUnitKeys(rules);
   const items = [...new Set([...keep].map((k) => Number(k.split(':')[0])))].sort((a, b) => a - b);
   const scores = rules.map((r) => {
-    const units = r.units.filter((u) => keep.has(key(u)));
-    return items.map((it) => {
-      const us = units.filter((u) => u.item === it);
-      return us.filter((u) => u.outcome === 'correct').length / us.length;
-    });
+    // group once: item → [correct, count] over the paired units (O(units), not O(items · units))
+    const acc = new Map<number, [number, number]>();
+    for (const u of r.units) {
+      if (!keep.has(key(u))) continue;
+      const a = acc.get(u.item) ?? [0, 0];
+      a[0] += u.outcome === 'correct' ? 1 : 0;
+      a[1] += 1;
+      acc.set(u.item, a);
+    }
+    return items.map((it) => acc.get(it)![0] / acc.get(it)![1]);
   });
   const costs = rules.map((r) => {
     const units = r.units.filter((u) => keep.has(key(u)));

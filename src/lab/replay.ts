@@ -107,7 +107,7 @@ export function validateReplayOptions(samples: SampleSet, options: ReplayOptions
     throw new ArgumentTypeError('rules', options.rules, 'must be an array of {name, params}');
   const repeats = integerInRange('repeats', options.repeats ?? 10, 1, 100000);
   const seed = integerInRange('seed', options.seed ?? 0, 0, 2 ** 32 - 1);
-  const maxSamples = Math.max(...samples.items.map((i) => i.samples.length));
+  const maxSamples = samples.items.reduce((m, i) => Math.max(m, i.samples.length), 0);
   const budget = integerInRange('budget', options.budget ?? maxSamples, 1);
   const lambda = finiteNumber('lambda', options.lambda ?? 0.5);
   if (!(lambda > 0 && lambda <= 1)) throw new ArgumentError('lambda', lambda, 'must lie in (0, 1]');
