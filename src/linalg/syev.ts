@@ -40,6 +40,7 @@ export function referenceSyev(
   const d = values;
   const e = work; // e[0..n-1]: superdiagonal, e[n-1] = 0
   const tau = work.subarray(n); // tau[k] for k = 0..n-3
+  const y = new Float64Array(n); // w = τ·S22·v − μ·v, reused for every k (no allocation in the loop)
   // 1. tridiagonalise
   for (let k = 0; k + 2 < n; k++) {
     const rk = k * n;
@@ -59,9 +60,8 @@ export function referenceSyev(
     for (let j = k + 2; j < n; j++) S[rk + j]! *= inv;
     tau[k] = t;
     e[k] = beta;
-    // y = t · S22 v  (stored in the trailing part of row n-1 would clash; use a local)
+    // y = t · S22 v
     const p = n - k - 1;
-    const y = new Float64Array(p);
     for (let i = 0; i < p; i++) {
       const ri = (k + 1 + i) * n + k + 1;
       let s = 0;

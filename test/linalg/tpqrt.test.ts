@@ -5,7 +5,7 @@ import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backen
 import { StreamingQR, createStreamingQR } from '../../src/linalg/streamingQR.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { init, wasm } from '../../src/wasm/module.js';
-import { EPS, hadamard, matmul, randn, rankLoss, transpose } from './cases.js';
+import { EPS, hadamard, matmul, orthoError, randn, rankLoss, transpose } from './cases.js';
 
 let arenaStart = 0;
 beforeAll(async () => {
@@ -70,6 +70,27 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('StreamingQR (%s)'
     }
     expect(q.rowsSeen).toBe(rows);
     expectQrOf(q.r(), A, rows, m);
+  });
+
+  it('QᵀQ ≈ I with Q = A·R⁻¹ (well-conditioned 300×10; the solve adds ~κ·eps, κ from the computed σ)', () => {
+    const rows = 300;
+    const m = 10;
+    const A = randn(31, rows * m);
+    const q = new StreamingQR(m, { backend }).push(A, rows);
+    const R = q.r();
+    const sv = q.svdvals();
+    const kappa = sv[0]! / sv[m - 1]!;
+    // Q = A R⁻¹ row by row: back substitution x R = a (R upper triangular).
+    const Q = new Float64Array(rows * m);
+    for (let r = 0; r < rows; r++)
+      for (let j = 0; j < m; j++) {
+        let s = A[r * m + j]!;
+        for (let i = 0; i < j; i++) s -= Q[r * m + i]! * R[i * m + j]!;
+        Q[r * m + j] = s / R[j * m + j]!;
+      }
+    // Householder QR: ||QᵀQ − I|| <= c·rows·m·eps for the implicit Q; forming it as A R⁻¹ adds a
+    // factor κ(A) (the solve's forward error): bound 4·rows·m·eps·κ.
+    expect(orthoError(Q, rows, m)).toBeLessThanOrEqual(4 * rows * m * EPS * kappa);
   });
 
   it('block split does not matter: |R| agrees row by row with a one-block R', () => {
