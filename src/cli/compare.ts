@@ -111,19 +111,23 @@ export async function runCompare(opts: CompareOptions): Promise<CompareReport> {
     extractor: extractor.name,
     summary: pairedSummary(result.rules),
   };
-  if (opts.plot) {
-    const { svg } = await plotAccuracy(
-      // short labels keep the points readable; the numbers match the `#` column of the table
-      report.summary.rules.map((x, i) => ({
-        rule: `${i + 1} ${x.name}`,
-        meanSamples: x.meanSamples,
-        accuracy: x.accuracy,
-      })),
-      { title: `Accuracy against mean samples (${samples.items.length} items, ${report.repeats} repeats, paired)` },
-    );
-    await writeFileAtomic(opts.plot, svg);
-  }
-  if (opts.record) await saveRunRecord(opts.record, await makeRunRecord(result));
+  // everything is computed before anything is written: a failure leaves no file behind
+  const svg = opts.plot
+    ? (
+        await plotAccuracy(
+          // short labels keep the points readable; the numbers match the `#` column of the table
+          report.summary.rules.map((x, i) => ({
+            rule: `${i + 1} ${x.name}`,
+            meanSamples: x.meanSamples,
+            accuracy: x.accuracy,
+          })),
+          { title: `Accuracy against mean samples (${samples.items.length} items, ${report.repeats} repeats, paired)` },
+        )
+      ).svg
+    : undefined;
+  const record = opts.record ? await makeRunRecord(result) : undefined;
+  if (opts.plot && svg !== undefined) await writeFileAtomic(opts.plot, svg);
+  if (opts.record && record) await saveRunRecord(opts.record, record);
   return report;
 }
 
