@@ -274,10 +274,71 @@ function finish(
 }
 
 /**
+ * The non-zero edges of a dense θ in CSR, from one streaming pass over the edge block; null
+ * once more than `maxNonzeros` are found (then a dense two-pass evaluation is cheaper).
+ */
+export function extractCsr(shape: OperatorShape, theta: Float64Array, maxNonzeros: number): SparseGraphState | null {
+  const n = shape.nmax;
+  const nn = n * n;
+  let cap = Math.min(maxNonzeros, 1024);
+  let cols = new Int32Array(cap);
+  let vals = new Float64Array(cap);
+  let count = 0;
+  const blocks: CsrBlock[] = [];
+  for (let t = 0; t < 3; t++) {
+    const rowStart = new Int32Array(n + 1);
+    const start = count;
+    const base = shape.edgeOffset + t * nn;
+    for (let j = 0; j < n; j++) {
+      rowStart[j] = count - start;
+      const b = base + j * n;
+      for (let i = 0; i < n; i++) {
+        const w = theta[b + i]!;
+        if (w === 0) continue;
+        if (count === cap) {
+          if (cap >= maxNonzeros) return null;
+          cap = Math.min(maxNonzeros, 2 * cap);
+          const c2 = new Int32Array(cap);
+          c2.set(cols);
+          cols = c2;
+          const v2 = new Float64Array(cap);
+          v2.set(vals);
+          vals = v2;
+        }
+        cols[count] = i;
+        vals[count++] = w;
+      }
+    }
+    rowStart[n] = count - start;
+    blocks.push({ rowStart, cols: cols.slice(start, count), vals: vals.slice(start, count) });
+  }
+  return { nodes: theta.subarray(0, shape.edgeOffset), edges: blocks as [CsrBlock, CsrBlock, CsrBlock] };
+}
+
+/**
  * Ω(θ; e) for a dense θ (length d), structure-aware (module comment). θ is not modified.
- * Cost: two streaming passes over the 3·Nmax² edge weights + O(|F_e| Nmax + C k).
+ * One streaming pass over the 3·Nmax² edge weights collects the non-zeros (if at most
+ * Nmax²/2 of them: memory 12 bytes each), then the sparse evaluation runs on them — so the
+ * result is bit for bit {@link orderGapSparse}. Denser edge blocks take
+ * {@link orderGapDenseTwoPass} (same Ω bit for bit, two passes, no extra memory).
+ * Cost: one pass over the edge block + O(nnz + |F_e| Nmax + C k).
  */
 export function orderGapDense(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  item: CompiledItem,
+): number {
+  const sparse = extractCsr(shape, theta, Math.max(1024, Math.floor((shape.nmax * shape.nmax) / 2)));
+  return sparse ? orderGapSparse(shape, p, sparse, item) : orderGapDenseTwoPass(shape, p, theta, item);
+}
+
+/**
+ * Ω(θ; e) for a dense θ with two streaming passes over the edge block (structure sums, then one
+ * fused pass for θ and P_e(θ)), no memory beyond O(Nmax). Same Ω bit for bit as
+ * {@link orderGapSparse}.
+ */
+export function orderGapDenseTwoPass(
   shape: OperatorShape,
   p: GraphOperatorParams,
   theta: Float64Array,
@@ -305,52 +366,102 @@ export function orderGapDense(
   const k1 = shape.k + 1;
   for (let s = 0; s < n; s++) c[s] = theta[s * k1 + shape.k]!;
   const fused = newFused(n);
-  const K = fusedKernels(c, s0, s1, fused, p.tauContradict);
+  fusedPassDense(theta, n, E0, c, s0, s1, fused, p.tauContradict, edits, visitRow);
+  return finish(shape, p, theta, c, s0, s1, fused, edits);
+}
+
+/**
+ * The fused weighted pass over a dense edge block: rows without edits run tight loops with the
+ * arithmetic inlined (identical expressions to {@link fusedKernels}, so the result is the same
+ * bit for bit); edited rows go through the row visitor. Everything the loops touch is a
+ * parameter or a local (no captured variables in the hot loops).
+ */
+function fusedPassDense(
+  theta: Float64Array,
+  n: number,
+  E0: number,
+  c: Float64Array,
+  s0: StructureSums,
+  s1: StructureSums,
+  fused: Fused,
+  tau: number,
+  edits: Edits,
+  visitRow: RowVisitor,
+): void {
+  const K = fusedKernels(c, s0, s1, fused, tau);
+  const nn = n * n;
   const sB = E0;
   const rB = E0 + nn;
   const xB = E0 + 2 * nn;
+  const sup0 = fused.ws0.support;
+  const sup1 = fused.ws1.support;
+  const con0 = fused.ws0.contradict;
+  const con1 = fused.ws1.contradict;
+  const sIn0 = s0.supportIn;
+  const sIn1 = s1.supportIn;
+  const rIn0 = s0.requireIn;
+  const rIn1 = s1.requireIn;
+  const xd0 = s0.contradictDegree;
+  const xd1 = s1.contradictDegree;
+  const eS = edits.rows[0]!;
+  const eR = edits.rows[1]!;
+  const eX = edits.rows[2]!;
   for (let j = 0; j < n; j++) {
     const row = j * n;
     const cj = c[j]!;
     const rj0 = 1 + s0.supportOut[j]!;
     const rj1 = 1 + s1.supportOut[j]!;
-    const eS = edits.rows[0]!.get(j);
-    if (eS === undefined) {
+    if (!eS.has(j)) {
+      const b = sB + row;
       for (let i = 0; i < n; i++) {
-        const w = theta[sB + row + i]!;
-        if (w === 0) continue;
-        K.support(j, i, w, w, rj0, rj1, cj);
+        const w = theta[b + i]!;
+        if (w === 0 || i === j) continue;
+        sup0[i] = sup0[i]! + (w * cj) / (rj0 + sIn0[i]!);
+        sup1[i] = sup1[i]! + (w * cj) / (rj1 + sIn1[i]!);
       }
     } else visitRow(0, j, (i, w0, w1) => K.support(j, i, w0, w1, rj0, rj1, cj));
     const pj0 = 1 + s0.requireOut[j]!;
     const pj1 = 1 + s1.requireOut[j]!;
-    let a0 = 0;
-    let a1 = 0;
-    const acc = (q: number, w0: number, w1: number) => {
-      a0 += (w0 * c[q]!) / (pj0 + s0.requireIn[q]!);
-      a1 += (w1 * c[q]!) / (pj1 + s1.requireIn[q]!);
-    };
-    if (edits.rows[1]!.get(j) === undefined) {
+    if (!eR.has(j)) {
+      let a0 = 0;
+      let a1 = 0;
+      const b = rB + row;
       for (let q = 0; q < n; q++) {
-        const w = theta[rB + row + q]!;
+        const w = theta[b + q]!;
         if (w === 0) continue;
-        a0 += (w * c[q]!) / (pj0 + s0.requireIn[q]!);
-        a1 += (w * c[q]!) / (pj1 + s1.requireIn[q]!);
+        a0 += (w * c[q]!) / (pj0 + rIn0[q]!);
+        a1 += (w * c[q]!) / (pj1 + rIn1[q]!);
       }
-    } else visitRow(1, j, acc);
-    fused.ws0.require[j] = a0;
-    fused.ws1.require[j] = a1;
-    const dj0 = 1 + s0.contradictDegree[j]!;
-    const dj1 = 1 + s1.contradictDegree[j]!;
-    if (edits.rows[2]!.get(j) === undefined) {
+      fused.ws0.require[j] = a0;
+      fused.ws1.require[j] = a1;
+    } else {
+      const acc = [0, 0];
+      visitRow(1, j, (q, w0, w1) => {
+        acc[0] = acc[0]! + (w0 * c[q]!) / (pj0 + rIn0[q]!);
+        acc[1] = acc[1]! + (w1 * c[q]!) / (pj1 + rIn1[q]!);
+      });
+      fused.ws0.require[j] = acc[0]!;
+      fused.ws1.require[j] = acc[1]!;
+    }
+    const dj0 = 1 + xd0[j]!;
+    const dj1 = 1 + xd1[j]!;
+    if (!eX.has(j)) {
+      const b = xB + row;
       for (let i = 0; i < n; i++) {
-        const w = theta[xB + row + i]!;
+        const w = theta[b + i]!;
         if (w === 0) continue;
-        K.contradict(j, i, w, w, dj0, dj1, cj);
+        const f0 = w / (dj0 + xd0[i]!);
+        const f1 = w / (dj1 + xd1[i]!);
+        const ci = c[i]!;
+        const sij = sigmoid((ci - cj) / tau);
+        const sji = sigmoid((cj - ci) / tau);
+        con0[j] = con0[j]! + f0 * ci * sij;
+        con0[i] = con0[i]! + f0 * cj * sji;
+        con1[j] = con1[j]! + f1 * ci * sij;
+        con1[i] = con1[i]! + f1 * cj * sji;
       }
     } else visitRow(2, j, (i, w0, w1) => K.contradict(j, i, w0, w1, dj0, dj1, cj));
   }
-  return finish(shape, p, theta, c, s0, s1, fused, edits);
 }
 
 /** Structure sums from CSR (same order of operations as the dense pass). */
@@ -423,10 +534,17 @@ export function orderGapSparse(
   const s0 = sparseStructureSums(n, g);
   const visitRow: RowVisitor = (type, j, visit) => {
     const b = g.edges[type]!;
-    const ed = edits.rows[type]!.get(j) ?? [];
-    const sorted = [...ed].sort((a, c) => a[0] - c[0]);
     let e = b.rowStart[j]!;
     const end = b.rowStart[j + 1]!;
+    // edits of a row are in ascending column order (the footprint is ascending)
+    const sorted = edits.rows[type]!.get(j);
+    if (sorted === undefined) {
+      for (; e < end; e++) {
+        const w = b.vals[e]!;
+        if (w !== 0) visit(b.cols[e]!, w, w);
+      }
+      return;
+    }
     let u = 0;
     while (e < end || u < sorted.length) {
       const ci = e < end ? b.cols[e]! : Number.MAX_SAFE_INTEGER;
@@ -464,14 +582,13 @@ export function orderGapSparse(
     visitRow(0, j, (i, w0, w1) => K.support(j, i, w0, w1, rj0, rj1, cj));
     const pj0 = 1 + s0.requireOut[j]!;
     const pj1 = 1 + s1.requireOut[j]!;
-    let a0 = 0;
-    let a1 = 0;
+    const acc = [0, 0];
     visitRow(1, j, (q, w0, w1) => {
-      a0 += (w0 * c[q]!) / (pj0 + s0.requireIn[q]!);
-      a1 += (w1 * c[q]!) / (pj1 + s1.requireIn[q]!);
+      acc[0] = acc[0]! + (w0 * c[q]!) / (pj0 + s0.requireIn[q]!);
+      acc[1] = acc[1]! + (w1 * c[q]!) / (pj1 + s1.requireIn[q]!);
     });
-    fused.ws0.require[j] = a0;
-    fused.ws1.require[j] = a1;
+    fused.ws0.require[j] = acc[0]!;
+    fused.ws1.require[j] = acc[1]!;
     const dj0 = 1 + s0.contradictDegree[j]!;
     const dj1 = 1 + s1.contradictDegree[j]!;
     visitRow(2, j, (i, w0, w1) => K.contradict(j, i, w0, w1, dj0, dj1, cj));

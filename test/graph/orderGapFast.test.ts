@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { densify, orderGapDense, orderGapSparse } from '../../src/graph/orderGapFast.js';
+import {
+  densify,
+  extractCsr,
+  orderGapDense,
+  orderGapDenseTwoPass,
+  orderGapSparse,
+} from '../../src/graph/orderGapFast.js';
 import { syntheticProblem } from '../../src/graph/synthetic.js';
 import { DEFAULT_PARAMS } from '../../src/graph/params.js';
 import { referenceConsolidate } from '../../src/graph/consolidate.js';
@@ -37,6 +43,11 @@ describe('structure-aware order-gap', () => {
       const dense = orderGapDense(shape, DEFAULT_PARAMS, theta, item);
       const sparse = orderGapSparse(shape, DEFAULT_PARAMS, state, item);
       expect(sparse).toBe(dense);
+      // the two-pass dense evaluation (taken for dense edge blocks) gives the same bits
+      expect(orderGapDenseTwoPass(shape, DEFAULT_PARAMS, theta, item)).toBe(dense);
+      // and the one-pass extraction recovers the CSR exactly, or declines above its cap
+      expect(extractCsr(shape, theta, 1 << 30)!.edges).toEqual(state.edges);
+      expect(extractCsr(shape, theta, 3)).toBeNull();
       expect(theta).toEqual(before); // θ untouched
       const ref = generic(shape, theta, item);
       expect(ref).toBeGreaterThan(0);
