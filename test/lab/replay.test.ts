@@ -130,3 +130,48 @@ describe('replay', () => {
     expect(() => replaySamples(s, { rules: 'beta' as never })).toThrow(/^rules = "beta"/);
   });
 });
+
+describe('replay invariants on random sample files', () => {
+  const sample = fc.oneof(
+    fc.constantFrom('a', 'b', 'c').map((x) => `the answer is ${x}`),
+    fc.constant(''),
+    fc.constant('no marker'),
+    fc.constant(null),
+  );
+  const file = fc.array(
+    fc.record({ gold: fc.constantFrom('a', 'b'), samples: fc.array(sample, { minLength: 1, maxLength: 12 }) }),
+    { minLength: 1, maxLength: 6 },
+  );
+  fcTest.prop([file, fc.integer({ min: 1, max: 15 }), fc.integer({ min: 0, max: 1000 })])(
+    'caps never throw; samples used <= min(budget, available); outcomes match answers; the baseline answer is the full vote',
+    (items, budget, seed) => {
+      const set = parseSamples(items.map((it) => line(it.gold, it.samples)).join('\n'), 'random');
+      const rules: RuleSpec[] = [
+        { name: 'order-gap', params: { epsilon: 0.05, window: 2 } },
+        { name: 'beta', params: { threshold: 0.9 } },
+        { name: 'plurality', params: { window: 3 } },
+        { name: 'patience', params: { epsilon: 0.01, patience: 2, maxDepth: 15 } },
+        { name: 'stability', params: { consecutive: 2 } },
+        { name: 'confidence', params: { threshold: 0.8 } },
+      ];
+      const r = replaySamples(set, { rules, repeats: 2, seed, budget });
+      for (const rule of r.rules) {
+        for (const u of rule.units) {
+          const available = items[u.item]!.samples.length;
+          expect(u.samplesUsed).toBeGreaterThanOrEqual(1);
+          expect(u.samplesUsed).toBeLessThanOrEqual(Math.min(budget, available));
+          if (u.outcome === 'correct') expect(u.answer).toBe(u.gold);
+          if (u.outcome === 'wrong') expect(u.answer === null || u.answer === u.gold).toBe(false);
+          if (u.outcome === 'no-answer') expect(u.answer).toBeNull();
+          if (u.stopReason === 'exhausted') expect(u.samplesUsed).toBe(available);
+        }
+      }
+      for (const u of r.rules[0]!.units) {
+        if (u.outcome !== 'unresolved') {
+          expect(u.samplesUsed).toBe(Math.min(budget, items[u.item]!.samples.length));
+          expect(u.answer).toBe(u.fullMajority);
+        }
+      }
+    },
+  );
+});
