@@ -21,6 +21,7 @@ import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange, positiveNumber } from '../util/validate.js';
 import type { JacobianOperator } from '../linearize/operator.js';
 import { sparseFromDense } from '../linearize/sparse.js';
+import { rawOperators } from '../linearize/systemJacobians.js';
 import { namedComponents, type NamedComponent } from './describe.js';
 
 /** Verdict of {@link verifyContraction}. */
@@ -54,7 +55,7 @@ export interface ContractionOptions {
   radius?: number;
   /** Random pairs (default 64). */
   samples?: number;
-  /** Coordinate probes at the base (default min(|W|, 256), chosen evenly). */
+  /** Coordinate probes at the base (default min(|W|, 32), chosen evenly). */
   probes?: number;
   /** SPSA ascent steps (default 40). */
   ascentSteps?: number;
@@ -150,7 +151,7 @@ export function verifyContraction(
     if (!(lower[i]! <= upper[i]!))
       throw new ArgumentError(`lower[${i}]`, lower[i], `must be <= upper[${i}] = ${upper[i]}`);
   const samples = integerInRange('samples', options.samples ?? 64, 0);
-  const probes = integerInRange('probes', options.probes ?? Math.min(m, 256), 0, m);
+  const probes = integerInRange('probes', options.probes ?? Math.min(m, 32), 0, m);
   const ascentSteps = integerInRange('ascentSteps', options.ascentSteps ?? 40, 0);
   const exactColumns = integerInRange('exactColumns', options.exactColumns ?? 1024, 0);
   const rng = createRng(options.seed ?? 0);
@@ -162,10 +163,11 @@ export function verifyContraction(
 
   // g(z) = Q(base with θ_W = z)_W, evaluated on a reused work vector.
   const work = Float64Array.from(base);
+  const raw = rawOperators(system);
   let evaluations = 0;
   const g = (z: Float64Array): Float64Array => {
     for (let i = 0; i < m; i++) work[W[i]!] = z[i]!;
-    const q = system.consolidate(work);
+    const q = raw.consolidate(work);
     evaluations++;
     return Float64Array.from(W, (j) => q[j]!);
   };

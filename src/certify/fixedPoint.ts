@@ -10,6 +10,7 @@
  */
 import { referenceDistance, referenceNorm } from '../blas1/dnrm2.js';
 import { checkState } from '../system/define.js';
+import { rawOperators } from '../linearize/systemJacobians.js';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange, positiveNumber } from '../util/validate.js';
@@ -66,7 +67,8 @@ export function findFixedPoint(system: OperatorSystem, options: FixedPointOption
     if (!(r >= 0 && r < 1)) throw new ArgumentError('rho', r, 'must lie in [0, 1)');
     rho = r;
   }
-  let next = system.consolidate(theta);
+  const raw = rawOperators(system);
+  let next = raw.consolidate(theta);
   let step = referenceDistance(next, theta);
   let prevStep = NaN;
   let iterations = 0;
@@ -74,7 +76,7 @@ export function findFixedPoint(system: OperatorSystem, options: FixedPointOption
   while (!converged && iterations < maxIterations) {
     theta = next;
     iterations++;
-    next = system.consolidate(theta);
+    next = raw.consolidate(theta);
     prevStep = step;
     step = referenceDistance(next, theta);
     converged = step <= tol * Math.max(1, referenceNorm(theta));

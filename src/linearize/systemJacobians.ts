@@ -83,7 +83,10 @@ export interface EngineChoice {
  * @throws {ArgumentError} autodiff asked but the system has no consolidateTf (or tf missing).
  */
 export function consolidateJacobian(system: OperatorSystem, x: Float64Array, engine: EngineChoice): JacobianOperator {
-  if (engine.method === 'fd') return new FdJacobian((t) => system.consolidate(t), x);
+  if (engine.method === 'fd') {
+    const raw = rawOperators(system);
+    return new FdJacobian((t) => raw.consolidate(t), x);
+  }
   const ext = linearizationExtensions(system);
   if (!ext.consolidateTf || !engine.tf)
     throw new ArgumentError(
@@ -108,11 +111,54 @@ export function expandJacobian(
 ): JacobianOperator {
   const footprint = footprintOf(system, evidenceId);
   if (engine.method === 'fd') {
-    return new FdJacobian((t) => system.expand(evidenceId, t), x, footprint ? { readSet: footprint } : {});
+    const raw = rawOperators(system);
+    return new FdJacobian((t) => raw.expand(evidenceId, t), x, footprint ? { readSet: footprint } : {});
   }
   const ext = linearizationExtensions(system);
   if (!ext.expandTf || !engine.tf)
     throw new ArgumentError('jacobian', 'autodiff', `${system.name} provides no expandTf (tfjs form of P_e); use fd`);
   const fe = ext.expandTf;
   return new TfJacobian(engine.tf, (tf, X) => fe(tf, evidenceId, X), x, system.dim);
+}
+
+/** Q and P_e called without the validating wrapper's copy, with a fast output check instead. */
+export interface RawOperators {
+  consolidate(theta: Float64Array): Float64Array;
+  expand(evidenceId: string, theta: Float64Array): Float64Array;
+}
+
+/**
+ * The system's Q and P_e as its spec defines them, with a block copy and a single-pass check of
+ * the output (length d, finite; the error names the operator like the validating wrapper does). The
+ * Jacobian engines call the operators thousands of times on large states, where the wrapper's
+ * element-by-element copy costs more than the operator itself.
+ * @throws {ArgumentError} (from the returned functions) an output of the wrong length or with
+ *   a non-finite entry.
+ */
+export function rawOperators(system: OperatorSystem): RawOperators {
+  const spec = system.spec;
+  const d = system.dim;
+  const check = (what: string, out: unknown): Float64Array => {
+    // a fresh copy (a fast block copy for a Float64Array): an operator may reuse its output buffer
+    const y =
+      out instanceof Float64Array
+        ? new Float64Array(out)
+        : Array.isArray(out)
+          ? Float64Array.from(out as number[])
+          : null;
+    if (y === null) throw new ArgumentTypeError(what, out, 'must return a Float64Array or an array of numbers');
+    if (y.length !== d) throw new ArgumentError(what, y, `must have length ${d}, got ${y.length}`);
+    let s = 0;
+    for (let i = 0; i < d; i++) s += y[i]! * 0;
+    if (s !== 0) {
+      for (let i = 0; i < d; i++)
+        if (!Number.isFinite(y[i]))
+          throw new ArgumentError(`${what}[${i}]`, y[i], 'must be finite (NaN and ±Infinity are rejected)');
+    }
+    return y;
+  };
+  return {
+    consolidate: (theta) => check(`${system.name}: consolidate(theta)`, spec.consolidate(theta)),
+    expand: (id, theta) => check(`${system.name}: expand(${JSON.stringify(id)}, theta)`, spec.expand(id, theta)),
+  };
 }
