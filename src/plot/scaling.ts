@@ -79,14 +79,17 @@ export function scalingSpec(points: readonly ScalingPoint[], options: ScalingPlo
     const ns = points.filter((p) => p.series === f.series).map((p) => p.n);
     return [Math.min(...ns), Math.max(...ns)].map((n) => ({ n, y: f.coefficient * n ** f.exponent, label: f.label }));
   });
-  const x = { field: 'n', type: 'quantitative', title: options.xTitle ?? 'size n', scale: { type: 'log' } };
-  const y = { field: 'y', type: 'quantitative', title: options.yTitle ?? 'time (s)', scale: { type: 'log' } };
+  // the data's own extent (not widened to whole decades), with a few pixels of padding
+  const scale = { type: 'log', nice: false, padding: 12 };
+  const x = { field: 'n', type: 'quantitative', title: options.xTitle ?? 'size n', scale };
+  const y = { field: 'y', type: 'quantitative', title: options.yTitle ?? 'time (s)', scale };
   const color = {
     field: 'label',
     type: 'nominal',
     title: null,
     scale: { domain: fits.map((f) => f.label) },
-    legend: { orient: 'top', labelLimit: 0 },
+    // one series per line on the right: long labels never widen the plot sideways
+    legend: { orient: fits.length <= 2 ? 'top' : 'right', labelLimit: 0 },
   };
   return frame(options, {
     layer: [
