@@ -38,7 +38,12 @@ export * as stopping from './stopping/index.js';
 export * as lab from './lab/index.js';
 export { renderHtmlReport, renderHtmlTable, escapeHtml, formatCell, inlineSvg } from './report/html.js';
 export type { HtmlReport, HtmlSection, HtmlBlock, HtmlTable } from './report/html.js';
-export { renderCertifyReport, certifySections, type CertifyReportInput } from './report/certifyHtml.js';
+export {
+  renderCertifyReport,
+  writeCertifyReport,
+  certifySections,
+  type CertifyReportInput,
+} from './report/certifyHtml.js';
 export * as linearize from './linearize/index.js';
 export * as certification from './certify/index.js';
 export { certify, type CertificationReport, type CertifyOptions, type SubspaceReport } from './certify/certify.js';

@@ -4,9 +4,11 @@
  * per-question coverage (Remark 5.4) as tables, with the margin plots inline, and the notes.
  * One self-contained file (see {@link renderHtmlReport}).
  */
+import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import type { CertificationReport } from '../certify/certify.js';
 import { certifyPlots } from '../plot/certifyPlots.js';
-import { ArgumentTypeError } from '../util/errors.js';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection } from './html.js';
 
 /**
@@ -290,4 +292,41 @@ export async function renderCertifyReport(report: CertifyReportInput): Promise<s
     subtitle: `d = ${report.dim}; ${report.stateNote ?? report.state.kind}`,
     sections,
   });
+}
+
+/**
+ * Renders the certification page and writes it to `file` (under a temporary name, then
+ * renamed: never a half-written page), listing the path on `log` when given.
+ * @throws {ArgumentTypeError | ArgumentError} `file` not a non-empty string, an existing folder,
+ *   or in a folder that does not exist (named `argument`, default `--report`); nothing is
+ *   written then.
+ * Cost: as {@link renderCertifyReport}.
+ * @example
+ * ```ts
+ * await writeCertifyReport('certify.html', report);
+ * ```
+ */
+export async function writeCertifyReport(
+  file: string,
+  report: CertifyReportInput,
+  log?: { write(s: string): unknown },
+  argument = '--report',
+): Promise<string> {
+  if (typeof file !== 'string' || file.length === 0)
+    throw new ArgumentTypeError(argument, file, 'must be the path of an HTML file');
+  if (existsSync(file) && statSync(file).isDirectory()) throw new ArgumentError(argument, file, 'is a folder');
+  const parent = dirname(file);
+  if (!existsSync(parent) || !statSync(parent).isDirectory())
+    throw new ArgumentError(argument, file, `its folder ${parent} does not exist`);
+  const html = await renderCertifyReport(report);
+  const tmp = `${file}.${process.pid}.tmp`;
+  try {
+    writeFileSync(tmp, html);
+    renameSync(tmp, file);
+  } catch (e) {
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+  log?.write(`wrote ${file}\n`);
+  return file;
 }

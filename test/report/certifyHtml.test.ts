@@ -1,10 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { certify } from '../../src/certify/certify.js';
 import { toJsonValue } from '../../src/report/table.js';
-import { renderCertifyReport, type CertifyReportInput } from '../../src/report/certifyHtml.js';
+import { renderCertifyReport, writeCertifyReport, type CertifyReportInput } from '../../src/report/certifyHtml.js';
 import { closedFormSystem } from '../../src/systems/closedForm.js';
 import { decodePng, inkStats } from '../plot/png.js';
 import { visit } from './browser.js';
@@ -54,4 +54,18 @@ describe('certification HTML page (real certify run: closed form with e2, e3 at 
     const png = decodePng(v.screenshot);
     expect(inkStats(png.rgba).inkFraction).toBeGreaterThan(0.02);
   }, 120_000);
+
+  it('writeCertifyReport writes the same page atomically and names --report in its errors', async () => {
+    const out = join(dir, 'written.html');
+    const lines: string[] = [];
+    await writeCertifyReport(out, json, { write: (s: string) => lines.push(s) });
+    expect(readFileSync(out, 'utf8')).toBe(await renderCertifyReport(json));
+    expect(lines).toEqual([`wrote ${out}\n`]);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+    await expect(writeCertifyReport(dir, json)).rejects.toThrow(/^--report = ".*": is a folder/);
+    const missing = join(dir, 'no', 'such', 'x.html');
+    await expect(writeCertifyReport(missing, json)).rejects.toThrow(/^--report = ".*": its folder .* does not exist/);
+    expect(existsSync(join(dir, 'no'))).toBe(false);
+    await expect(writeCertifyReport('', json)).rejects.toThrow(/^--report = "": must be the path of an HTML file/);
+  });
 });
