@@ -190,7 +190,7 @@ export const wasmGraphBackend: GraphBackend = {
       const x = s.from(theta);
       const target = s.from(item.target);
       const rates = s.from(item.rates);
-      const fp = int32Block(s, item.footprint);
+      const fp = int32Block(s, item.footprint instanceof Int32Array ? item.footprint : Int32Array.from(item.footprint));
       k.gpblend(x.ptr, fp.ptr, target.ptr, rates.ptr, item.footprint.length);
       out.set(x.view);
     });

@@ -236,7 +236,8 @@ export function compileItem(item: EvidenceItem, layout: Layout, attributeStrengt
       questionCoordinates.set(q, list);
     }
   }
-  const footprint = Int32Array.from([...entries.keys()].sort((a, b) => a - b));
+  const sortedKeys = [...entries.keys()].sort((a, b) => a - b);
+  const footprint = layout.dim <= 2 ** 31 - 1 ? Int32Array.from(sortedKeys) : Float64Array.from(sortedKeys);
   const target = Float64Array.from(footprint, (i) => entries.get(i)!);
   const rates = Float64Array.from(footprint, (i) => (attributeCoords.has(i) ? attributeStrength : item.strength));
   return Object.freeze({

@@ -17,8 +17,8 @@ export interface CompiledItem {
   readonly strength: number;
   /** The blend rate of each footprint coordinate (a_e, or the attribute strength). */
   readonly rates: Float64Array;
-  /** F_e: coordinates e writes, ascending. */
-  readonly footprint: Int32Array;
+  /** F_e: coordinates e writes, ascending (Float64Array when d >= 2^31, beyond int32). */
+  readonly footprint: Int32Array | Float64Array;
   /** t_e on F_e (same order). */
   readonly target: Float64Array;
 }

@@ -86,13 +86,13 @@ function splitFootprint(
 
 function cloneSums(s: StructureSums): StructureSums {
   return {
-    diag: Float64Array.from(s.diag),
-    supportOut: Float64Array.from(s.supportOut),
-    supportIn: Float64Array.from(s.supportIn),
-    contradictDegree: Float64Array.from(s.contradictDegree),
-    requireOut: Float64Array.from(s.requireOut),
-    requireIn: Float64Array.from(s.requireIn),
-    reliableIn: Float64Array.from(s.reliableIn),
+    diag: s.diag.slice(),
+    supportOut: s.supportOut.slice(),
+    supportIn: s.supportIn.slice(),
+    contradictDegree: s.contradictDegree.slice(),
+    requireOut: s.requireOut.slice(),
+    requireIn: s.requireIn.slice(),
+    reliableIn: s.reliableIn.slice(),
   };
 }
 
@@ -174,13 +174,15 @@ function fusedKernels(c: Float64Array, s0: StructureSums, s1: StructureSums, f: 
 function mergeOne(
   shape: OperatorShape,
   p: GraphOperatorParams,
-  attr: (slot: number, t: number) => number,
+  nodes: Float64Array,
   diag: Float64Array,
   i: number,
   out: Float64Array,
 ): void {
   const md = shape.mergeDims;
-  for (let t = 0; t < md; t++) out[t] = attr(i, t);
+  const k1 = shape.k + 1;
+  const oi = i * k1;
+  for (let t = 0; t < md; t++) out[t] = nodes[oi + t]!;
   const mi = diag[i]!;
   if (mi === 0 || p.mergeRate === 0) return;
   const h2 = p.mergeRadius * p.mergeRadius;
@@ -189,20 +191,21 @@ function mergeOne(
   for (let j = 0; j < shape.claims; j++) {
     const mj = diag[j]!;
     if (j === i || mj === 0) continue;
+    const oj = j * k1;
     let r2 = 0;
     for (let t = 0; t < md; t++) {
-      const dlt = attr(j, t) - attr(i, t);
+      const dlt = nodes[oj + t]! - nodes[oi + t]!;
       r2 += dlt * dlt;
     }
     if (r2 >= h2) continue;
     const u = 1 - r2 / h2;
     const sij = mi * mj * u * u * u;
     total += sij;
-    for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (attr(j, t) - attr(i, t));
+    for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (nodes[oj + t]! - nodes[oi + t]!);
   }
   if (total === 0) return;
   const fct = p.mergeRate / (1 + total);
-  for (let t = 0; t < md; t++) out[t] = attr(i, t) + fct * pull[t]!;
+  for (let t = 0; t < md; t++) out[t] = nodes[oi + t]! + fct * pull[t]!;
 }
 
 /** Everything after the passes: confidence updates, affected merges, the norm. */
@@ -227,32 +230,30 @@ function finish(
     const d = c1[s]! - c0[s]!;
     sum += d * d;
   }
-  // node coordinates of P_e(θ)
-  const newNode = new Map<number, number>();
+  // node coordinates of P_e(θ): a copy of the node block ((k+1)·Nmax values) with e's writes
+  const nodes1 = nodes.slice();
   const rateOf = new Map<number, [number, number]>();
   edits.nodeIdx.forEach((idx, t) => {
     const x = nodes[idx]!;
-    newNode.set(idx, x + edits.nodeRate[t]! * (edits.nodeTarget[t]! - x));
+    nodes1[idx] = x + edits.nodeRate[t]! * (edits.nodeTarget[t]! - x);
     rateOf.set(idx, [edits.nodeRate[t]!, edits.nodeTarget[t]!]);
   });
-  const attr0 = (slot: number, t: number) => nodes[slot * k1 + t]!;
-  const attr1 = (slot: number, t: number) => {
-    const v = newNode.get(slot * k1 + t);
-    return v === undefined ? nodes[slot * k1 + t]! : v;
-  };
   const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
   const affected: number[] = [];
   const changed = edits.claims.filter((sl) => sl < shape.claims);
   for (let i = 0; i < shape.claims; i++) {
     let hit = changed.includes(i);
+    const oi = i * k1;
     for (let q = 0; !hit && q < changed.length; q++) {
-      const kq = changed[q]!;
+      const oq = changed[q]! * k1;
       let r0 = 0;
       let r1 = 0;
       for (let t = 0; t < md; t++) {
-        r0 += (attr0(i, t) - attr0(kq, t)) ** 2;
-        r1 += (attr1(i, t) - attr1(kq, t)) ** 2;
+        const a = nodes[oi + t]! - nodes[oq + t]!;
+        const b = nodes1[oi + t]! - nodes1[oq + t]!;
+        r0 += a * a;
+        r1 += b * b;
       }
       hit = r0 < h2 || r1 < h2;
     }
@@ -261,8 +262,8 @@ function finish(
   const m0 = new Float64Array(md);
   const m1 = new Float64Array(md);
   for (const i of affected) {
-    mergeOne(shape, p, attr0, s0.diag, i, m0);
-    mergeOne(shape, p, attr1, s1.diag, i, m1);
+    mergeOne(shape, p, nodes, s0.diag, i, m0);
+    mergeOne(shape, p, nodes1, s1.diag, i, m1);
     for (let t = 0; t < md; t++) {
       const ra = rateOf.get(i * k1 + t);
       const pq = ra ? m0[t]! + ra[0] * (ra[1] - m0[t]!) : m0[t]!;
@@ -464,6 +465,93 @@ function fusedPassDense(
   }
 }
 
+/**
+ * The fused weighted pass over CSR edges: rows without edits run tight loops with the arithmetic
+ * inlined (the same expressions, in the same order, as {@link fusedPassDense}).
+ */
+function fusedPassSparse(
+  g: SparseGraphState,
+  n: number,
+  c: Float64Array,
+  s0: StructureSums,
+  s1: StructureSums,
+  fused: Fused,
+  tau: number,
+  edits: Edits,
+  visitRow: RowVisitor,
+): void {
+  const K = fusedKernels(c, s0, s1, fused, tau);
+  const [S, R, X] = g.edges;
+  const sup0 = fused.ws0.support;
+  const sup1 = fused.ws1.support;
+  const con0 = fused.ws0.contradict;
+  const con1 = fused.ws1.contradict;
+  const sIn0 = s0.supportIn;
+  const sIn1 = s1.supportIn;
+  const rIn0 = s0.requireIn;
+  const rIn1 = s1.requireIn;
+  const xd0 = s0.contradictDegree;
+  const xd1 = s1.contradictDegree;
+  const eS = edits.rows[0]!;
+  const eR = edits.rows[1]!;
+  const eX = edits.rows[2]!;
+  for (let j = 0; j < n; j++) {
+    const cj = c[j]!;
+    const rj0 = 1 + s0.supportOut[j]!;
+    const rj1 = 1 + s1.supportOut[j]!;
+    if (!eS.has(j)) {
+      for (let e = S.rowStart[j]!, end = S.rowStart[j + 1]!; e < end; e++) {
+        const w = S.vals[e]!;
+        const i = S.cols[e]!;
+        if (w === 0 || i === j) continue;
+        sup0[i] = sup0[i]! + (w * cj) / (rj0 + sIn0[i]!);
+        sup1[i] = sup1[i]! + (w * cj) / (rj1 + sIn1[i]!);
+      }
+    } else visitRow(0, j, (i, w0, w1) => K.support(j, i, w0, w1, rj0, rj1, cj));
+    const pj0 = 1 + s0.requireOut[j]!;
+    const pj1 = 1 + s1.requireOut[j]!;
+    if (!eR.has(j)) {
+      let a0 = 0;
+      let a1 = 0;
+      for (let e = R.rowStart[j]!, end = R.rowStart[j + 1]!; e < end; e++) {
+        const w = R.vals[e]!;
+        if (w === 0) continue;
+        const q = R.cols[e]!;
+        a0 += (w * c[q]!) / (pj0 + rIn0[q]!);
+        a1 += (w * c[q]!) / (pj1 + rIn1[q]!);
+      }
+      fused.ws0.require[j] = a0;
+      fused.ws1.require[j] = a1;
+    } else {
+      const acc = [0, 0];
+      visitRow(1, j, (q, w0, w1) => {
+        acc[0] = acc[0]! + (w0 * c[q]!) / (pj0 + rIn0[q]!);
+        acc[1] = acc[1]! + (w1 * c[q]!) / (pj1 + rIn1[q]!);
+      });
+      fused.ws0.require[j] = acc[0]!;
+      fused.ws1.require[j] = acc[1]!;
+    }
+    const dj0 = 1 + xd0[j]!;
+    const dj1 = 1 + xd1[j]!;
+    if (!eX.has(j)) {
+      for (let e = X.rowStart[j]!, end = X.rowStart[j + 1]!; e < end; e++) {
+        const w = X.vals[e]!;
+        if (w === 0) continue;
+        const i = X.cols[e]!;
+        const f0 = w / (dj0 + xd0[i]!);
+        const f1 = w / (dj1 + xd1[i]!);
+        const ci = c[i]!;
+        const sij = sigmoid((ci - cj) / tau);
+        const sji = sigmoid((cj - ci) / tau);
+        con0[j] = con0[j]! + f0 * ci * sij;
+        con0[i] = con0[i]! + f0 * cj * sji;
+        con1[j] = con1[j]! + f1 * ci * sij;
+        con1[i] = con1[i]! + f1 * cj * sji;
+      }
+    } else visitRow(2, j, (i, w0, w1) => K.contradict(j, i, w0, w1, dj0, dj1, cj));
+  }
+}
+
 /** Structure sums from CSR (same order of operations as the dense pass). */
 function sparseStructureSums(n: number, g: SparseGraphState): StructureSums {
   const out: StructureSums = {
@@ -574,25 +662,7 @@ export function orderGapSparse(
   const c = new Float64Array(n);
   for (let s = 0; s < n; s++) c[s] = g.nodes[s * k1 + shape.k]!;
   const fused = newFused(n);
-  const K = fusedKernels(c, s0, s1, fused, p.tauContradict);
-  for (let j = 0; j < n; j++) {
-    const cj = c[j]!;
-    const rj0 = 1 + s0.supportOut[j]!;
-    const rj1 = 1 + s1.supportOut[j]!;
-    visitRow(0, j, (i, w0, w1) => K.support(j, i, w0, w1, rj0, rj1, cj));
-    const pj0 = 1 + s0.requireOut[j]!;
-    const pj1 = 1 + s1.requireOut[j]!;
-    const acc = [0, 0];
-    visitRow(1, j, (q, w0, w1) => {
-      acc[0] = acc[0]! + (w0 * c[q]!) / (pj0 + s0.requireIn[q]!);
-      acc[1] = acc[1]! + (w1 * c[q]!) / (pj1 + s1.requireIn[q]!);
-    });
-    fused.ws0.require[j] = acc[0]!;
-    fused.ws1.require[j] = acc[1]!;
-    const dj0 = 1 + s0.contradictDegree[j]!;
-    const dj1 = 1 + s1.contradictDegree[j]!;
-    visitRow(2, j, (i, w0, w1) => K.contradict(j, i, w0, w1, dj0, dj1, cj));
-  }
+  fusedPassSparse(g, n, c, s0, s1, fused, p.tauContradict, edits, visitRow);
   return finish(shape, p, g.nodes, c, s0, s1, fused, edits);
 }
 

@@ -135,7 +135,9 @@ export function syntheticProblem(nmax: number, k: number, edgesPerNode: number, 
   entries.set(E0 + 2 * nn + slot * n + 2, [strength, 0.7]);
   const q = shape.answerQuestion[0]!;
   if (q >= 0) entries.set(E0 + nn + answer * n + q, [strength, 0]);
-  const footprint = Int32Array.from([...entries.keys()].sort((a, b) => a - b));
+  const keys = [...entries.keys()].sort((a, b) => a - b);
+  // indices pass 2^31 beyond Nmax ≈ 26 000 (d = 9·Nmax + 3·Nmax²): int32 only while they fit
+  const footprint = shape.dim <= 2 ** 31 - 1 ? Int32Array.from(keys) : Float64Array.from(keys);
   const item: CompiledItem = {
     id: 'synthetic',
     strength,
