@@ -157,7 +157,15 @@ export class StreamingQR {
   }
 }
 
-/** Same as `new StreamingQR(cols, options)`. */
+/**
+ * Same as `new StreamingQR(cols, options)`.
+ * @throws {ArgumentError} cols not a non-negative integer, or unknown backend.
+ * @example
+ * ```ts
+ * const qr = createStreamingQR(2).push([1, 1, 2, 2]);
+ * qr.rank().rank; // 1
+ * ```
+ */
 export function createStreamingQR(cols: number, options?: BackendOption): StreamingQR {
   return new StreamingQR(cols, options);
 }

@@ -141,7 +141,14 @@ export async function startThreads(threads: number = availableParallelism()): Pr
   return threads;
 }
 
-/** Stops the worker pool (no-op without one). */
+/**
+ * Stops the worker pool (no-op without one); later Gramians run on the calling thread.
+ * @example
+ * ```ts
+ * await linalg.stopThreads();
+ * linalg.threadCount(); // 1
+ * ```
+ */
 export async function stopThreads(): Promise<void> {
   const p = pool;
   if (!p) return;

@@ -68,14 +68,24 @@ function nonNegative(name: string, v: unknown): number {
   return v;
 }
 
-/** Default relative tolerance max(rows, cols) · eps (numpy matrix_rank). */
+/**
+ * Default relative tolerance max(rows, cols) · eps (numpy matrix_rank).
+ * @example
+ * ```ts
+ * defaultRtol(1000, 10); // 1000 · 2^-52 ≈ 2.22e-13
+ * ```
+ */
 export function defaultRtol(rows: number, cols: number): number {
   return Math.max(rows, cols, 1) * EPS;
 }
 
 /**
- * Validates rank options (nothing else is read from `options`).
- * @throws {ArgumentError} rtol/atol negative, NaN or infinite.
+ * Validates rank options and fills in the defaults (nothing else is read from `options`).
+ * @throws {ArgumentError} rtol/atol negative, NaN or infinite (named `options.rtol`/`options.atol`).
+ * @example
+ * ```ts
+ * resolveTolerance(4, 3, { atol: 1e-9 }); // { rtol: 4·eps, atol: 1e-9 }
+ * ```
  */
 export function resolveTolerance(
   rows: number,
@@ -88,8 +98,16 @@ export function resolveTolerance(
 }
 
 /**
- * Takes the rank decision on singular values sorted descending.
+ * Takes the rank decision on singular values sorted descending: rank = #{σ > max(atol, rtol·σ_max)},
+ * with the margin (the singular values on either side of the threshold). Cost O(len).
  * @param sv singular values, descending, >= 0
+ * @example
+ * ```ts
+ * const d = decideRank(Float64Array.of(2, 1e-3, 1e-20), 1e-6, 0);
+ * d.rank;           // 2   (tolerance 2e-6)
+ * d.smallestKept;   // 1e-3
+ * d.largestDropped; // 1e-20
+ * ```
  */
 export function decideRank(sv: Float64Array, rtol: number, atol: number): RankDecision {
   const sigmaMax = sv.length > 0 ? sv[0]! : 0;
