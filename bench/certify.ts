@@ -239,6 +239,8 @@ function gemmFloor(n: number) {
     gemmFloorMs: round(floorMs),
     batchedFdJacobianMs: jac.medianMs,
     batchedEvaluationOnlyMs: gemmOnly.medianMs,
+    gemmGflopsInBatch: round((4 * n ** 3) / (gemmOnly.medianMs / 1000) / 1e9, 2),
+    ratioToBatchedEvaluation: round(jac.medianMs / gemmOnly.medianMs, 2),
     ratioToFloor: round(jac.medianMs / floorMs, 2),
     target: '<= 4',
     note: 'the 2n perturbed points cost a (2n×n)·(n×n)ᵀ GEMM = 4n³ flops, so the ideal ratio is 2 at equal GEMM and Gramian rates',

@@ -6,7 +6,8 @@
  * one JSON document with `--json`. Exit status 0 whatever the verdicts (they are in the output);
  * 2 for a bad flag or value.
  */
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { certify, type CertificationReport, type CertifyOptions } from '../certify/certify.js';
@@ -20,6 +21,7 @@ import { referenceGraphSystem, type ReferenceGraphSystem } from '../graph/system
 import { defaultScenario, loadScenarioFiles } from '../graph/scenario.js';
 import { fixed, renderTable } from '../report/table.js';
 import { ArgumentError } from '../util/errors.js';
+import { writeCertifyReport } from '../report/certifyHtml.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 
 /** Options of `ordergap certify` (after parsing). */
@@ -42,6 +44,7 @@ export interface CertifyCommandOptions {
   radius?: number;
   json?: boolean;
   progress?: boolean;
+  report?: string;
 }
 
 /** `--probabilities e2=0,e3=0` */
@@ -328,6 +331,7 @@ export function registerCertifyCommand(program: Command): void {
     .option('--samples <n>', 'random pairs for the empirical Lipschitz bound', parseIntAtLeast(0))
     .option('--radius <number>', 'relative half-width of the box for the Lipschitz search', parsePositive)
     .option('--json', 'print one JSON document')
+    .option('--report <file.html>', 'also write the report as a self-contained HTML page')
     .option('--no-progress', 'no progress bar')
     .action(async (opts: CertifyCommandOptions) => {
       const showBar = !opts.json && opts.progress !== false && process.stderr.isTTY === true;
@@ -346,11 +350,23 @@ export function registerCertifyCommand(program: Command): void {
             } else bar?.update(done);
           }
         : undefined;
+      if (opts.report !== undefined) {
+        // check the destination before any work, so a bad path changes nothing
+        const parent = dirname(resolve(opts.report));
+        if (!existsSync(parent) || !statSync(parent).isDirectory())
+          throw new ArgumentError('--report', opts.report, `its folder ${parent} does not exist`);
+      }
       try {
         const report = await buildCertifyReport(opts, onProgress);
         bar?.stop();
         if (opts.json) printJson(report);
         else process.stdout.write(renderCertifyText(report) + '\n');
+        if (opts.report !== undefined)
+          await writeCertifyReport(
+            opts.report,
+            { ...report, stateNote: report.stateNote ?? undefined },
+            process.stderr,
+          );
       } finally {
         bar?.stop();
       }

@@ -195,15 +195,25 @@ export function jacobianCentral(
     }
     rows = m === 0 ? 0 : F.length / (2 * m);
     out = new Float64Array(rows * m);
-    for (let k = 0; k < m; k++) {
-      const inv = 1 / (2 * steps[k]!);
-      const p = 2 * k * rows;
-      const q = p + rows;
+    const inv = Float64Array.from(steps, (s) => 1 / (2 * s));
+    // blocks of 32 columns: the writes to row-major `out` stay contiguous, the reads stream
+    // through 64 rows of F at a time (a plain transpose would write with stride m)
+    let bad = 0;
+    for (let k0 = 0; k0 < m; k0 += 32) {
+      const k1 = Math.min(m, k0 + 32);
       for (let i = 0; i < rows; i++) {
-        const d = (F[p + i]! - F[q + i]!) * inv;
-        if (!Number.isFinite(d)) throw new ArgumentError(`batch(points)[${2 * k}]`, F[p + i], 'must be finite');
-        out[i * m + k] = d;
+        const o = i * m;
+        for (let k = k0; k < k1; k++) {
+          const p = 2 * k * rows + i;
+          const d = (F[p]! - F[p + rows]!) * inv[k]!;
+          out[o + k] = d;
+          bad += d * 0; // NaN/±Infinity poison the sum: one check at the end
+        }
       }
+    }
+    if (bad !== 0) {
+      const k = out.findIndex((v) => !Number.isFinite(v)) % m;
+      throw new ArgumentError(`batch(points)[${2 * k}]`, F[2 * k * rows], 'must be finite');
     }
     evaluations = 2 * m;
   } else {

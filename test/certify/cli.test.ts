@@ -1,4 +1,7 @@
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -70,6 +73,13 @@ describe('ordergap certify (built CLI)', () => {
     expect(doc.coverage.length).toBeGreaterThan(0);
   });
 
+  it('--report writes the HTML page as well', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'certify-')), 'r.html');
+    const r = run('--system', 'closed-form', '--report', file);
+    expect(r.status).toBe(0);
+    expect(readFileSync(file, 'utf8')).toMatch(/closed-form/);
+  });
+
   it('bad flags exit 2 with a message naming them', () => {
     for (const args of [
       ['--jacobian', 'magic'],
@@ -78,6 +88,7 @@ describe('ordergap certify (built CLI)', () => {
       ['--system', 'closed-form', '--jacobian', 'autodiff'],
       ['--probabilities', 'e2=-1'],
       ['--graph', 'x.json'],
+      ['--system', 'closed-form', '--report', '/nonexistent-folder/r.html'],
     ]) {
       const r = run(...args);
       expect(r.status, args.join(' ')).toBe(2);

@@ -95,6 +95,10 @@ describe('jacobianCentral', () => {
     expect(J.evaluations).toBe(2);
     expect(J.data[1]).toBeCloseTo(0.6, 9);
   });
+  it('rejects a batched map that returns a non-finite value', () => {
+    const batch = (P: Float64Array, count: number): Float64Array => new Float64Array(count * 3).fill(NaN);
+    expect(() => jacobianCentral(f, Float64Array.of(0, 0, 0), { batch })).toThrow(/^batch\(points\)/);
+  });
   it('names a bad column index', () => {
     expect(() => jacobianCentral(f, Float64Array.of(0, 0, 0), { columns: [3] })).toThrow(/columns\[0\] = 3/);
   });
