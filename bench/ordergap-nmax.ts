@@ -9,15 +9,16 @@
  * max RSS (each size runs in its own child process) minus its RSS before θ was allocated,
  * against the bytes of one state vector. The generic evaluation (two full Q and P_e
  * applications and their copies) is timed too where it fits (Nmax <= 1024).
- * Sparse path (edges in CSR): the same Ω bit for bit (asserted wherever the dense path runs),
- * up to Nmax = 65536.
+ * Sparse paths (edges in CSR): the full two-pass evaluation (O(nnz)) and the neighbourhood-only
+ * evaluation (CSR + by-column index; cost independent of nnz); both give the same Ω bit for bit
+ * (asserted at every size, and against the dense path wherever it runs), up to Nmax = 65536.
  * Usage: node --import tsx bench/ordergap-nmax.ts   (writes bench/results/ordergap-nmax.json)
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { densify, orderGapDense, orderGapSparse } from '../src/graph/orderGapFast.js';
+import { densify, orderGapDense, orderGapLocal, orderGapSparse, withColumns } from '../src/graph/orderGapFast.js';
 import { syntheticProblem } from '../src/graph/synthetic.js';
 import { DEFAULT_PARAMS } from '../src/graph/params.js';
 import { referenceConsolidate } from '../src/graph/consolidate.js';
@@ -42,8 +43,14 @@ interface ChildResult {
   ratio: number | null;
   msGeneric: number | null;
   genericRelativeDifference: number | null;
+  /** Full sparse path: two passes over the CSR edges (O(nnz)). */
   msSparse: number;
   cpuMsSparse: number;
+  /** Neighbourhood-only path (CSR + by-column index), same Ω bit for bit. */
+  msLocal: number;
+  cpuMsLocal: number;
+  /** One-off cost of building the by-column index (part of the stored state). */
+  msBuildColumns: number;
   /** Two streaming passes over the stored (CSR) edge weights, the floor of the sparse path. */
   msSparseBaseline: number;
   sparseRatio: number;
@@ -77,6 +84,11 @@ function child(nmax: number, mode: 'dense' | 'sparse'): ChildResult {
   const stateBytes = shape.dim * 8;
   const sparseRuns = nmax >= 16384 ? 7 : 21;
   const sp = minTime(sparseRuns, () => orderGapSparse(shape, DEFAULT_PARAMS, state, item));
+  const tIndex = process.hrtime.bigint();
+  const indexed = withColumns(state, nmax);
+  const msBuildColumns = Number(process.hrtime.bigint() - tIndex) / 1e6;
+  const loc = minTime(sparseRuns, () => orderGapLocal(shape, DEFAULT_PARAMS, indexed, item));
+  if (loc.value !== sp.value) throw new Error(`Nmax = ${nmax}: local Ω ${loc.value} != sparse Ω ${sp.value}`);
   const spBase = minTime(sparseRuns, () => {
     let s = 0;
     for (let pass = 0; pass < 2; pass++)
@@ -100,6 +112,9 @@ function child(nmax: number, mode: 'dense' | 'sparse'): ChildResult {
     genericRelativeDifference: null,
     msSparse: sp.ms,
     cpuMsSparse: sp.cpuMs,
+    msLocal: loc.ms,
+    cpuMsLocal: loc.cpuMs,
+    msBuildColumns,
     msSparseBaseline: spBase.ms,
     sparseRatio: sp.ms / spBase.ms,
     cpuMsOmega: null,
@@ -198,6 +213,7 @@ if (process.argv[2] === '--child') {
           ? `dense ${res.msOmega.toFixed(1)} ms  2 passes ${res.msBaseline!.toFixed(1)} ms  ratio ${res.ratio!.toFixed(2)}  peak/state ${res.peakOverStateVector!.toFixed(2)}  `
           : '') +
         `sparse ${res.msSparse.toFixed(2)} ms (cpu ${res.cpuMsSparse.toFixed(2)}, ${res.sparseRatio.toFixed(1)}× 2 CSR passes)  load ${res.loadavg1.toFixed(1)}` +
+        `  local ${res.msLocal.toFixed(3)} ms` +
         (res.sparseEqualsDense !== null ? `  sparse==dense ${res.sparseEqualsDense}` : '') +
         (res.msGeneric !== null ? `  generic ${res.msGeneric.toFixed(1)} ms` : '') +
         '\n',
@@ -232,11 +248,16 @@ if (process.argv[2] === '--child') {
         results.map((r) => r.nmax),
         results.map((r) => r.msSparse),
       ),
+      localExponent: fitExponent(
+        results.map((r) => r.nmax),
+        results.map((r) => r.msLocal),
+      ),
     },
     targets: {
       denseWithin3xOfTwoPassesAt4096: dense.find((r) => r.nmax === 4096)?.ratio ?? null,
       peakWithin3xOfStateVectorAt4096: dense.find((r) => r.nmax === 4096)?.peakOverStateVector ?? null,
       sparseMsAt65536: results.find((r) => r.nmax === 65536)?.msSparse ?? null,
+      localMsAt65536: results.find((r) => r.nmax === 65536)?.msLocal ?? null,
     },
   };
   const out = fileURLToPath(new URL('./results/ordergap-nmax.json', import.meta.url));

@@ -220,7 +220,6 @@ function finish(
   edits: Edits,
 ): number {
   const n = shape.nmax;
-  const k1 = shape.k + 1;
   const c0 = new Float64Array(n);
   const c1 = new Float64Array(n);
   confidenceUpdate(shape, p, c, s0, f.ws0, c0);
@@ -230,6 +229,21 @@ function finish(
     const d = c1[s]! - c0[s]!;
     sum += d * d;
   }
+  return mergePart(shape, p, nodes, s0.diag, s1.diag, edits, sum);
+}
+
+/** Adds the merge contributions of the affected claims to Σ (confidence part) and returns Ω. */
+function mergePart(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  nodes: Float64Array,
+  diag0: Float64Array,
+  diag1: Float64Array,
+  edits: Edits,
+  confidenceSum: number,
+): number {
+  const k1 = shape.k + 1;
+  let sum = confidenceSum;
   // node coordinates of P_e(θ): a copy of the node block ((k+1)·Nmax values) with e's writes
   const nodes1 = nodes.slice();
   const rateOf = new Map<number, [number, number]>();
@@ -262,8 +276,8 @@ function finish(
   const m0 = new Float64Array(md);
   const m1 = new Float64Array(md);
   for (const i of affected) {
-    mergeOne(shape, p, nodes, s0.diag, i, m0);
-    mergeOne(shape, p, nodes1, s1.diag, i, m1);
+    mergeOne(shape, p, nodes, diag0, i, m0);
+    mergeOne(shape, p, nodes1, diag1, i, m1);
     for (let t = 0; t < md; t++) {
       const ra = rateOf.get(i * k1 + t);
       const pq = ra ? m0[t]! + ra[0] * (ra[1] - m0[t]!) : m0[t]!;
@@ -552,6 +566,56 @@ function fusedPassSparse(
   }
 }
 
+/** Merges a stored line (indices ascending) with its sorted edits: (index, old, new), zeros skipped. */
+function mergeLine(
+  idx: Int32Array,
+  vals: Float64Array,
+  start: number,
+  end: number,
+  sorted: ReadonlyArray<readonly [number, number]> | undefined,
+  visit: (i: number, w0: number, w1: number) => void,
+): void {
+  let e = start;
+  if (sorted === undefined) {
+    for (; e < end; e++) {
+      const w = vals[e]!;
+      if (w !== 0) visit(idx[e]!, w, w);
+    }
+    return;
+  }
+  let u = 0;
+  while (e < end || u < sorted.length) {
+    const ci = e < end ? idx[e]! : Number.MAX_SAFE_INTEGER;
+    const ui = u < sorted.length ? sorted[u]![0] : Number.MAX_SAFE_INTEGER;
+    let i: number;
+    let w0: number;
+    let w1: number;
+    if (ci < ui) {
+      i = ci;
+      w0 = vals[e++]!;
+      w1 = w0;
+    } else if (ui < ci) {
+      i = ui;
+      w0 = 0;
+      w1 = sorted[u++]![1];
+    } else {
+      i = ci;
+      w0 = vals[e++]!;
+      w1 = sorted[u++]![1];
+    }
+    if (w0 === 0 && w1 === 0) continue;
+    visit(i, w0, w1);
+  }
+}
+
+/** Row visitor over CSR edges and e's edits (edits of a row are ascending: the footprint is). */
+function csrRowVisitor(g: SparseGraphState, edits: Edits): RowVisitor {
+  return (type, j, visit) => {
+    const b = g.edges[type]!;
+    mergeLine(b.cols, b.vals, b.rowStart[j]!, b.rowStart[j + 1]!, edits.rows[type]!.get(j), visit);
+  };
+}
+
 /** Structure sums from CSR (same order of operations as the dense pass). */
 function sparseStructureSums(n: number, g: SparseGraphState): StructureSums {
   const out: StructureSums = {
@@ -620,43 +684,7 @@ export function orderGapSparse(
   const n = shape.nmax;
   const edits = splitFootprint(shape, item, (t, j, i) => csrValue(g.edges[t]!, j, i));
   const s0 = sparseStructureSums(n, g);
-  const visitRow: RowVisitor = (type, j, visit) => {
-    const b = g.edges[type]!;
-    let e = b.rowStart[j]!;
-    const end = b.rowStart[j + 1]!;
-    // edits of a row are in ascending column order (the footprint is ascending)
-    const sorted = edits.rows[type]!.get(j);
-    if (sorted === undefined) {
-      for (; e < end; e++) {
-        const w = b.vals[e]!;
-        if (w !== 0) visit(b.cols[e]!, w, w);
-      }
-      return;
-    }
-    let u = 0;
-    while (e < end || u < sorted.length) {
-      const ci = e < end ? b.cols[e]! : Number.MAX_SAFE_INTEGER;
-      const ui = u < sorted.length ? sorted[u]![0] : Number.MAX_SAFE_INTEGER;
-      let i: number;
-      let w0: number;
-      let w1: number;
-      if (ci < ui) {
-        i = ci;
-        w0 = b.vals[e++]!;
-        w1 = w0;
-      } else if (ui < ci) {
-        i = ui;
-        w0 = 0;
-        w1 = sorted[u++]![1];
-      } else {
-        i = ci;
-        w0 = b.vals[e++]!;
-        w1 = sorted[u++]![1];
-      }
-      if (w0 === 0 && w1 === 0) continue;
-      visit(i, w0, w1);
-    }
-  };
+  const visitRow = csrRowVisitor(g, edits);
   const s1 = patchSums(shape, s0, edits, visitRow);
   const k1 = shape.k + 1;
   const c = new Float64Array(n);
@@ -677,4 +705,285 @@ export function densify(shape: OperatorShape, g: SparseGraphState): Float64Array
         theta[shape.edgeOffset + t * n * n + j * n + b.cols[e]!] = b.vals[e]!;
   });
   return theta;
+}
+
+/** Edges of one type by column (rows ascending): the transpose of a {@link CsrBlock}. */
+export interface CscBlock {
+  /** Column starts, length Nmax + 1. */
+  readonly colStart: Int32Array;
+  readonly rows: Int32Array;
+  readonly vals: Float64Array;
+}
+
+/** A sparse state that also stores each edge block by column (in-edges), as an adjacency
+ * structure in both directions does. */
+export interface IndexedGraphState extends SparseGraphState {
+  readonly columns: readonly [CscBlock, CscBlock, CscBlock];
+}
+
+/** Adds the by-column index to a sparse state. O(nnz + Nmax). */
+export function withColumns(g: SparseGraphState, nmax: number): IndexedGraphState {
+  const columns = g.edges.map((b): CscBlock => {
+    const colStart = new Int32Array(nmax + 1);
+    for (let e = 0; e < b.cols.length; e++) colStart[b.cols[e]! + 1] = colStart[b.cols[e]! + 1]! + 1;
+    for (let i = 0; i < nmax; i++) colStart[i + 1] = colStart[i + 1]! + colStart[i]!;
+    const fill = colStart.slice(0, nmax);
+    const rows = new Int32Array(b.cols.length);
+    const vals = new Float64Array(b.cols.length);
+    for (let j = 0; j < nmax; j++)
+      for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++) {
+        const i = b.cols[e]!;
+        const at = fill[i]!;
+        fill[i] = at + 1;
+        rows[at] = j;
+        vals[at] = b.vals[e]!;
+      }
+    return { colStart, rows, vals };
+  }) as [CscBlock, CscBlock, CscBlock];
+  return { ...g, columns };
+}
+
+/**
+ * Ω(θ; e) touching only the neighbourhood of e's footprint: the slots whose beliefs can differ
+ * between θ and P_e(θ) (endpoints of e's edges, targets of the Supports rows e edits, rows that
+ * require a question whose Requires in-sum e changes, Contradicts neighbours of nodes whose
+ * degree e changes, and the whole answer group of any affected answer). Every quantity is
+ * computed by the same operations in the same order as the full passes, and every other slot
+ * contributes exactly 0 there, so the result is bit for bit {@link orderGapSparse} (tested).
+ * Cost O(Nmax) for zeroed work arrays and one scan of claim attributes, plus the degrees of
+ * the neighbourhood — independent of nnz.
+ */
+export function orderGapLocal(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  g: IndexedGraphState,
+  item: CompiledItem,
+): number {
+  const n = shape.nmax;
+  const k1 = shape.k + 1;
+  const edits = splitFootprint(shape, item, (t, j, i) => csrValue(g.edges[t]!, j, i));
+  const colEdits = [0, 1, 2].map((t) => {
+    const m = new Map<number, Array<[number, number]>>();
+    for (const j of [...edits.rows[t]!.keys()].sort((a, b) => a - b))
+      for (const [i, v] of edits.rows[t]!.get(j)!) {
+        let list = m.get(i);
+        if (!list) m.set(i, (list = []));
+        list.push([j, v]);
+      }
+    return m;
+  });
+  const visitRow = csrRowVisitor(g, edits);
+  const visitCol: RowVisitor = (type, a, visit) => {
+    const b = g.columns[type]!;
+    mergeLine(b.rows, b.vals, b.colStart[a]!, b.colStart[a + 1]!, colEdits[type]!.get(a), visit);
+  };
+  const row0 = (type: number, j: number, visit: (i: number, w: number) => void) => {
+    const b = g.edges[type]!;
+    for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++) if (b.vals[e] !== 0) visit(b.cols[e]!, b.vals[e]!);
+  };
+  const col0 = (type: number, a: number, visit: (j: number, w: number) => void) => {
+    const b = g.columns[type]!;
+    for (let e = b.colStart[a]!; e < b.colStart[a + 1]!; e++) if (b.vals[e] !== 0) visit(b.rows[e]!, b.vals[e]!);
+  };
+  // --- the affected slots A
+  const A = new Set<number>();
+  for (const [j] of edits.rows[0]!) {
+    A.add(j);
+    visitRow(0, j, (i) => A.add(i));
+  }
+  const requireInChanged = new Set<number>();
+  for (const [j] of edits.rows[1]!) {
+    A.add(j);
+    visitRow(1, j, (q, w0, w1) => {
+      if (w0 !== w1) requireInChanged.add(q);
+    });
+  }
+  for (const q of requireInChanged) {
+    A.add(q);
+    visitCol(1, q, (j) => A.add(j));
+  }
+  const degreeChanged = new Set<number>();
+  for (const [j] of edits.rows[2]!)
+    visitRow(2, j, (i, w0, w1) => {
+      if (w0 !== w1) {
+        degreeChanged.add(j);
+        degreeChanged.add(i);
+      }
+    });
+  for (const a of degreeChanged) {
+    A.add(a);
+    visitRow(2, a, (i) => A.add(i));
+    visitCol(2, a, (j) => A.add(j));
+  }
+  for (const a of [...A]) {
+    if (a < shape.firstAnswer || a >= shape.firstQuestion) continue;
+    const q = shape.answerQuestion[a - shape.firstAnswer]!;
+    if (q < 0) continue;
+    for (const b of shape.groups[shape.questionGroup[q - shape.firstQuestion]!]!.answers) A.add(b);
+  }
+  const affected = [...A].sort((x, y) => x - y);
+  // --- θ's structure sums, exactly, wherever they are read
+  const s0: StructureSums = {
+    diag: new Float64Array(n),
+    supportOut: new Float64Array(n),
+    supportIn: new Float64Array(n),
+    contradictDegree: new Float64Array(n),
+    requireOut: new Float64Array(n),
+    requireIn: new Float64Array(n),
+    reliableIn: new Float64Array(n),
+  };
+  // every claim's diagonal (the merge gates read all of them)
+  for (let j = 0; j < n; j++) s0.diag[j] = csrValue(g.edges[0], j, j);
+  const done = [
+    new Set<number>(),
+    new Set<number>(),
+    new Set<number>(),
+    new Set<number>(),
+    new Set<number>(),
+    new Set<number>(),
+  ];
+  const sOut = (j: number) => {
+    if (done[0]!.has(j)) return;
+    done[0]!.add(j);
+    let acc = 0;
+    row0(0, j, (i, w) => {
+      if (i !== j) acc += w;
+    });
+    s0.supportOut[j] = acc;
+  };
+  const sIn = (i: number) => {
+    if (done[1]!.has(i)) return;
+    done[1]!.add(i);
+    let a = 0;
+    let r = 0;
+    col0(0, i, (j, w) => {
+      if (j === i) return;
+      a += w;
+      r += w * s0.diag[j]!;
+    });
+    s0.supportIn[i] = a;
+    s0.reliableIn[i] = r;
+  };
+  const xDeg = (a: number) => {
+    if (done[2]!.has(a)) return;
+    done[2]!.add(a);
+    let acc = 0;
+    col0(2, a, (j, w) => {
+      if (j < a) acc += w;
+    });
+    row0(2, a, (i, w) => {
+      acc += w;
+      if (i === a) acc += w;
+    });
+    col0(2, a, (j, w) => {
+      if (j > a) acc += w;
+    });
+    s0.contradictDegree[a] = acc;
+  };
+  const rOut = (j: number) => {
+    if (done[3]!.has(j)) return;
+    done[3]!.add(j);
+    let acc = 0;
+    row0(1, j, (_q, w) => (acc += w));
+    s0.requireOut[j] = acc;
+  };
+  const rIn = (q: number) => {
+    if (done[4]!.has(q)) return;
+    done[4]!.add(q);
+    let acc = 0;
+    col0(1, q, (_j, w) => (acc += w));
+    s0.requireIn[q] = acc;
+  };
+  // read by the patches
+  for (const [j] of edits.rows[0]!) {
+    sOut(j);
+    visitRow(0, j, (i) => sIn(i));
+  }
+  for (const [j] of edits.rows[1]!) {
+    rOut(j);
+    visitRow(1, j, (q) => rIn(q));
+  }
+  for (const [j] of edits.rows[2]!) {
+    xDeg(j);
+    visitRow(2, j, (i) => xDeg(i));
+  }
+  // read by the weighted sums and targets of A
+  for (const a of affected) {
+    sIn(a);
+    rOut(a);
+    rIn(a);
+    xDeg(a);
+    visitCol(0, a, (j) => sOut(j));
+    visitRow(1, a, (q) => rIn(q));
+    visitRow(2, a, (i) => xDeg(i));
+    visitCol(2, a, (j) => xDeg(j));
+  }
+  const s1 = patchSums(shape, s0, edits, visitRow);
+  // --- weighted sums of A, both states, in the full passes' order
+  const c = new Float64Array(n);
+  for (let sl = 0; sl < n; sl++) c[sl] = g.nodes[sl * k1 + shape.k]!;
+  const fused = newFused(n);
+  const tau = p.tauContradict;
+  for (const a of affected) {
+    let sp0 = 0;
+    let sp1 = 0;
+    visitCol(0, a, (j, w0, w1) => {
+      if (j === a) return;
+      const cj = c[j]!;
+      sp0 += (w0 * cj) / (1 + s0.supportOut[j]! + s0.supportIn[a]!);
+      sp1 += (w1 * cj) / (1 + s1.supportOut[j]! + s1.supportIn[a]!);
+    });
+    fused.ws0.support[a] = sp0;
+    fused.ws1.support[a] = sp1;
+    let rq0 = 0;
+    let rq1 = 0;
+    const pa0 = 1 + s0.requireOut[a]!;
+    const pa1 = 1 + s1.requireOut[a]!;
+    visitRow(1, a, (q, w0, w1) => {
+      rq0 += (w0 * c[q]!) / (pa0 + s0.requireIn[q]!);
+      rq1 += (w1 * c[q]!) / (pa1 + s1.requireIn[q]!);
+    });
+    fused.ws0.require[a] = rq0;
+    fused.ws1.require[a] = rq1;
+    const ca = c[a]!;
+    let x0 = 0;
+    let x1 = 0;
+    const fromColumn = (j: number, w0: number, w1: number) => {
+      const cj = c[j]!;
+      const sji = sigmoid((cj - ca) / tau);
+      x0 += (w0 / (1 + s0.contradictDegree[j]! + s0.contradictDegree[a]!)) * cj * sji;
+      x1 += (w1 / (1 + s1.contradictDegree[j]! + s1.contradictDegree[a]!)) * cj * sji;
+    };
+    visitCol(2, a, (j, w0, w1) => {
+      if (j < a) fromColumn(j, w0, w1);
+    });
+    visitRow(2, a, (i, w0, w1) => {
+      const ci = c[i]!;
+      const f0 = w0 / (1 + s0.contradictDegree[a]! + s0.contradictDegree[i]!);
+      const f1 = w1 / (1 + s1.contradictDegree[a]! + s1.contradictDegree[i]!);
+      const sia = sigmoid((ci - ca) / tau);
+      x0 += f0 * ci * sia;
+      x1 += f1 * ci * sia;
+      if (i === a) {
+        const saa = sigmoid((ca - ci) / tau);
+        x0 += f0 * ca * saa;
+        x1 += f1 * ca * saa;
+      }
+    });
+    visitCol(2, a, (j, w0, w1) => {
+      if (j > a) fromColumn(j, w0, w1);
+    });
+    fused.ws0.contradict[a] = x0;
+    fused.ws1.contradict[a] = x1;
+  }
+  const c0 = new Float64Array(n);
+  const c1 = new Float64Array(n);
+  confidenceUpdate(shape, p, c, s0, fused.ws0, c0);
+  confidenceUpdate(shape, p, c, s1, fused.ws1, c1);
+  let sum = 0;
+  for (const a of affected) {
+    const d = c1[a]! - c0[a]!;
+    sum += d * d;
+  }
+  return mergePart(shape, p, g.nodes, s0.diag, s1.diag, edits, sum);
 }

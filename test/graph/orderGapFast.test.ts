@@ -5,7 +5,9 @@ import {
   extractCsr,
   orderGapDense,
   orderGapDenseTwoPass,
+  orderGapLocal,
   orderGapSparse,
+  withColumns,
 } from '../../src/graph/orderGapFast.js';
 import { syntheticProblem } from '../../src/graph/synthetic.js';
 import { DEFAULT_PARAMS } from '../../src/graph/params.js';
@@ -43,6 +45,8 @@ describe('structure-aware order-gap', () => {
       const dense = orderGapDense(shape, DEFAULT_PARAMS, theta, item);
       const sparse = orderGapSparse(shape, DEFAULT_PARAMS, state, item);
       expect(sparse).toBe(dense);
+      // the neighbourhood-only evaluation gives the same bits
+      expect(orderGapLocal(shape, DEFAULT_PARAMS, withColumns(state, nmax), item)).toBe(dense);
       // the two-pass dense evaluation (taken for dense edge blocks) gives the same bits
       expect(orderGapDenseTwoPass(shape, DEFAULT_PARAMS, theta, item)).toBe(dense);
       // and the one-pass extraction recovers the CSR exactly, or declines above its cap
@@ -63,6 +67,8 @@ describe('structure-aware order-gap', () => {
         const ref = generic(sc.shape, t, item, sc.params);
         const fast = orderGapDense(sc.shape, sc.params, t, item);
         expect(Math.abs(fast - ref)).toBeLessThanOrEqual(REL * Math.max(ref, 1e-6));
+        const sparse = withColumns(extractCsr(sc.shape, t, 1 << 30)!, sc.shape.nmax);
+        expect(orderGapLocal(sc.shape, sc.params, sparse, item)).toBe(fast);
       }
       const it = sc.items[(step * 5) % sc.items.length]!;
       t = referenceConsolidate(sc.shape, sc.params, referenceExpand(it, t));
