@@ -19,6 +19,7 @@
  * median and the best of several repetitions (one repetition for slow baselines) and the load
  * average before and after.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { EVD, Matrix, QrDecomposition, SingularValueDecomposition } from 'ml-matrix';
@@ -94,6 +95,38 @@ async function loadTf(): Promise<Tf | undefined> {
     console.log('tfjs wasm backend unavailable:', (e as Error).message.split('\n')[0]);
   }
   return undefined;
+}
+
+/**
+ * Optional native reference: numpy (LAPACK dsyevd for eigh, BLAS for AᵀA) on ONE thread, if
+ * python3 with numpy is installed (it is not a dependency; CI does not need it). Same sizes,
+ * median of 5, wall and CPU time. Returns null when unavailable.
+ */
+function nativeReference(): Record<string, unknown> | null {
+  const script = `
+import json, time, numpy as np
+rng = np.random.default_rng(1)
+def t(f, reps=5):
+    w, c = [], []
+    for _ in range(reps):
+        c0, w0 = time.process_time(), time.perf_counter(); f()
+        w.append((time.perf_counter() - w0) * 1e3); c.append((time.process_time() - c0) * 1e3)
+    w.sort(); c.sort(); return {"wallMs": w[len(w)//2], "cpuMs": c[len(c)//2]}
+out = {"numpy": np.__version__, "gram": {}, "eigh": {}}
+for k, m in [(4096, 256), (16384, 128), (2048, 512)]:
+    A = rng.standard_normal((k, m)); out["gram"][f"{k}x{m}"] = t(lambda: A.T @ A)
+for m in [128, 256, 512]:
+    X = rng.standard_normal((m, m)); S = X + X.T; out["eigh"][str(m)] = t(lambda: np.linalg.eigh(S))
+print(json.dumps(out))
+`;
+  const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
+  const r = spawnSync('python3', ['-c', script], { encoding: 'utf8', env, timeout: 300_000 });
+  if (r.status !== 0) return null;
+  try {
+    return JSON.parse(r.stdout) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
 }
 
 async function main(): Promise<void> {
@@ -281,6 +314,46 @@ async function main(): Promise<void> {
     console.log('rank', row);
     out.rankStreamingQR = row;
   }
+
+  // ---- native one-thread reference (numpy: OpenBLAS dsyrk/dgemm, LAPACK dsyevd), if installed
+  const native = nativeReference();
+  if (native) {
+    const ng = native.gram as Record<string, { wallMs: number; cpuMs: number }>;
+    const ne = native.eigh as Record<string, { wallMs: number; cpuMs: number }>;
+    out.nativeNumpyOneThread = {
+      numpy: native.numpy,
+      gram: (out.gram as Array<Record<string, number>>).map((g) => {
+        const n = ng[`${g.rows}x${g.cols}`]!;
+        return {
+          size: `${g.rows}x${g.cols}`,
+          numpyMs: round(n.wallMs),
+          numpyCpuMs: round(n.cpuMs),
+          // ours / numpy (> 1: numpy faster), wall and CPU time
+          oursApi1ThreadOverNumpyWall: round(g.ours1ThreadMs! / n.wallMs, 2),
+          oursApi1ThreadOverNumpyCpuTime: round(
+            (2 * g.rows! * g.cols! * g.cols!) / (g.ours1ThreadGflopsCpuTime! * 1e6) / n.cpuMs,
+            2,
+          ),
+          oursKernelOverNumpyCpuTime: round(
+            (2 * g.rows! * g.cols! * g.cols!) / (g.kernelOnlyGflopsCpuTime! * 1e6) / n.cpuMs,
+            2,
+          ),
+        };
+      }),
+      eigh: (out.eigh as Array<Record<string, number>>).map((e) => {
+        const n = ne[String(e.m)]!;
+        return {
+          m: e.m,
+          dsyevdMs: round(n.wallMs),
+          dsyevdCpuMs: round(n.cpuMs),
+          // ours / dsyevd (> 1: LAPACK faster)
+          oursOverDsyevdWall: round(e.oursMs! / n.wallMs, 2),
+          oursOverDsyevdCpuTime: round(e.oursCpuMs! / n.cpuMs, 2),
+        };
+      }),
+    };
+    console.log('native', JSON.stringify(out.nativeNumpyOneThread));
+  } else out.nativeNumpyOneThread = null;
 
   out.loadAverageAfter = loadavg().map((x) => round(x));
   await linalg.stopThreads();
