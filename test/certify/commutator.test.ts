@@ -280,3 +280,45 @@ describe('redundancy', () => {
     expect(Math.abs(red[1]!.residual - 0.1)).toBeLessThan(1e-15);
   });
 });
+
+describe('the non-degeneracy decision straddles its tolerance', () => {
+  // One item with Σ B = diag(1, s) on W = span(e0, e1): σ(stack) = (1, s). The σ-tolerance is
+  // fixed at 1e-6 (γ = 1e-6 / (4r + max(rows, m)·eps)), so s = 0.99e-6 must be degenerate and
+  // s = 1.01e-6 non-degenerate (numpy TestMatrixRank's straddle).
+  const sys = linearSystem({ A: identity(2), items: [{ id: 'e', p: 1, B: identity(2) }] });
+  const basis = coordinateBasis(2, [0, 1]);
+  const r = FD_RELATIVE_ACCURACY;
+  const tol = (rows: number, m: number) => {
+    const gamma = 1e-6 / (4 * r + Math.max(rows, m) * Number.EPSILON);
+    return nondegeneracyTolerance(r, gamma, 1, rows, m, 'test');
+  };
+  const decide = (s: number) =>
+    decideNonDegeneracy(
+      sys,
+      basis,
+      [
+        {
+          evidence: 'e',
+          weight: 1,
+          columns: [
+            { dim: 2, index: Int32Array.of(0), value: Float64Array.of(1) },
+            { dim: 2, index: Int32Array.of(1), value: Float64Array.of(s) },
+          ],
+        },
+      ],
+      tol,
+    );
+  it('0.99·tol is degenerate with the e1 direction in the kernel; 1.01·tol is not', () => {
+    const below = decide(0.99e-6);
+    expect(Math.sqrt(below.tolerance)).toBeCloseTo(1e-6, 15);
+    expect(below.nonDegenerate).toBe(false);
+    expect(below.kernelDim).toBe(1);
+    expect(below.kernel[0]![0]!.name).toBe('x1');
+    expect(below.margin).toBeCloseTo(1 / 0.99 ** 2, 6);
+    const above = decide(1.01e-6);
+    expect(above.nonDegenerate).toBe(true);
+    expect(above.kernelDim).toBe(0);
+    expect(above.lambdaMin).toBeCloseTo(1.01e-6 ** 2, 20);
+    expect(above.margin).toBeCloseTo(1.01 ** 2, 6);
+  });
+});
