@@ -359,7 +359,12 @@ export function registerCertifyCommand(program: Command): void {
       try {
         const report = await buildCertifyReport(opts, onProgress);
         bar?.stop();
-        if (opts.json) printJson(report);
+        if (opts.json)
+          // the state vector is printed only for small systems (d <= 64), like `state.theta`
+          printJson({
+            ...report,
+            fixedPoint: { ...report.fixedPoint, theta: report.dim <= 64 ? report.fixedPoint.theta : null },
+          });
         else process.stdout.write(renderCertifyText(report) + '\n');
         if (opts.report !== undefined)
           await writeCertifyReport(
