@@ -73,6 +73,18 @@ describe('ordergap certify (built CLI)', () => {
     expect(doc.coverage.length).toBeGreaterThan(0);
   });
 
+  it('--graph/--evidence files give the same certification as the default scenario they hold', () => {
+    const dir = fileURLToPath(new URL('../../examples/scenario/', import.meta.url));
+    const a = JSON.parse(run('--json', '--samples', '4').stdout);
+    const b = JSON.parse(
+      run('--graph', join(dir, 'graph.json'), '--evidence', join(dir, 'evidence.json'), '--json', '--samples', '4')
+        .stdout,
+    );
+    expect(b.source).toMatch(/graph\.json/);
+    expect(b.dim).toBe(a.dim);
+    expect(b.subspaces).toEqual(a.subspaces);
+  });
+
   it('--report writes the HTML page as well', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'certify-')), 'r.html');
     const r = run('--system', 'closed-form', '--report', file);
