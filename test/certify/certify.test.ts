@@ -4,6 +4,7 @@ import { FdJacobian } from '../../src/linearize/index.js';
 import { closedFormSystem } from '../../src/systems/closedForm.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { ArgumentError } from '../../src/util/errors.js';
+import { init, wasm } from '../../src/wasm/module.js';
 import { commutator, linearSystem, randomMatrix, randomOrthogonal, type Mat } from './linearSystems.js';
 
 /** Q(x) = ρ U x + a with U orthogonal: Lipschitz constant exactly ρ, fixed point (I − ρU)⁻¹a. */
@@ -143,6 +144,13 @@ describe('certify', () => {
       expect(Math.abs(t.lambdaMin - s.lambdaMin)).toBeLessThan(1e-5 * s.lambdaMax);
     });
     expect(fd.coverage.map((c) => c.question)).toEqual(['q1', 'q2']);
+  });
+
+  it('leaves the wasm arena as it found it (the streaming QR frees its blocks)', async () => {
+    await init();
+    const before = wasm().arena.bytesInUse;
+    await certify(rotationSystem(0.6), { subspaces: ['all', 'head'] });
+    expect(wasm().arena.bytesInUse).toBe(before);
   });
 
   it('rejects an unknown subspace and autodiff without tfjs forms, naming them', async () => {
