@@ -161,10 +161,16 @@ export function confidenceUpdate(
   s: StructureSums,
   ws: WeightedSums,
   out: Float64Array,
+  only?: readonly number[],
 ): void {
   const n = shape.nmax;
   const h = new Float64Array(n);
-  for (let i = 0; i < shape.claims; i++) {
+  // `only` (ascending slots): compute just these slots and their answer groups; each slot's
+  // value is computed by exactly the same operations as in the full update.
+  const claimSlots = only ? only.filter((i) => i < shape.claims) : null;
+  const nClaims = claimSlots ? claimSlots.length : shape.claims;
+  for (let t0 = 0; t0 < nClaims; t0++) {
+    const i = claimSlots ? claimSlots[t0]! : t0;
     const sii = s.diag[i]!;
     if (sii === 0) continue;
     const z =
@@ -175,7 +181,17 @@ export function confidenceUpdate(
       p.require * ws.require[i]!;
     h[i] = sii * sigmoid(z);
   }
-  for (const g of shape.groups) {
+  let groups = shape.groups;
+  if (only) {
+    const ids = new Set<number>();
+    for (const a of only)
+      if (a >= shape.firstAnswer && a < shape.firstQuestion) {
+        const q = shape.answerQuestion[a - shape.firstAnswer]!;
+        if (q >= 0) ids.add(shape.questionGroup[q - shape.firstQuestion]!);
+      }
+    groups = [...ids].sort((x, y) => x - y).map((gi) => shape.groups[gi]!);
+  }
+  for (const g of groups) {
     const m = g.answers.length;
     const gate = new Float64Array(m);
     const z = new Float64Array(m);
@@ -212,7 +228,10 @@ export function confidenceUpdate(
       }
     }
   }
-  for (let q = shape.firstQuestion; q < n; q++) {
+  const questionSlots = only ? only.filter((q) => q >= shape.firstQuestion) : null;
+  const nQuestions = questionSlots ? questionSlots.length : n - shape.firstQuestion;
+  for (let t1 = 0; t1 < nQuestions; t1++) {
+    const q = questionSlots ? questionSlots[t1]! : shape.firstQuestion + t1;
     const kq = s.requireIn[q]!;
     if (kq === 0) continue;
     let answered = 0;
@@ -220,7 +239,8 @@ export function confidenceUpdate(
     if (gi >= 0) for (const a of shape.groups[gi]!.answers) answered += c[a]!;
     h[q] = (1 - Math.exp(-kq / p.presenceScale)) * sigmoid(p.biasQuestion - p.resolve * answered);
   }
-  for (let i = 0; i < n; i++) out[i] = (1 - p.lambda) * c[i]! + p.lambda * h[i]!;
+  if (only) for (const i of only) out[i] = (1 - p.lambda) * c[i]! + p.lambda * h[i]!;
+  else for (let i = 0; i < n; i++) out[i] = (1 - p.lambda) * c[i]! + p.lambda * h[i]!;
 }
 
 /**

@@ -978,8 +978,8 @@ export function orderGapLocal(
   }
   const c0 = new Float64Array(n);
   const c1 = new Float64Array(n);
-  confidenceUpdate(shape, p, c, s0, fused.ws0, c0);
-  confidenceUpdate(shape, p, c, s1, fused.ws1, c1);
+  confidenceUpdate(shape, p, c, s0, fused.ws0, c0, affected);
+  confidenceUpdate(shape, p, c, s1, fused.ws1, c1, affected);
   let sum = 0;
   for (const a of affected) {
     const d = c1[a]! - c0[a]!;
