@@ -13,9 +13,9 @@ import { defineSystem } from '../system/define.js';
 import { registerSystem } from '../system/registry.js';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
-import { referenceConsolidate } from './consolidate.js';
+import { referenceGraphBackend, type GraphBackend } from './backend.js';
 import { evidenceDistribution } from './evidence.js';
-import { referenceExpand } from './expand.js';
+import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
 import { attributeBlock, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
 import { EDGE_TYPES } from './model.js';
 import type { LipschitzBound } from './params.js';
@@ -86,6 +86,17 @@ export interface ReferenceGraphSystem extends OperatorSystem {
   readonly scenario: Scenario;
   /** The analytic contraction modulus of Q on the confidence block (./params.ts). */
   readonly confidenceBound: LipschitzBound;
+  /** Which form runs Q and P_e ('reference' or 'wasm'). */
+  readonly backend: string;
+  /** The same operators as tfjs batched maps (float32), for autodiff (./tfjs.ts). */
+  readonly tf: { consolidate: GraphTfMap; expand(evidenceId: string): GraphTfMap };
+}
+
+/** Options of {@link referenceGraphSystem}. */
+export interface ReferenceGraphOptions {
+  /** The form that runs Q and P_e (default the TypeScript reference; `wasmGraphBackend` needs
+   * `await init()` first). */
+  backend?: GraphBackend;
 }
 
 /**
@@ -98,8 +109,12 @@ export interface ReferenceGraphSystem extends OperatorSystem {
  * sys.describeCoordinate(sys.subspaces.confidence[0]); // 'c[...]'
  * ```
  */
-export function referenceGraphSystem(scenario: Scenario = defaultScenario()): ReferenceGraphSystem {
+export function referenceGraphSystem(
+  scenario: Scenario = defaultScenario(),
+  options: ReferenceGraphOptions = {},
+): ReferenceGraphSystem {
   const { layout, shape, params } = scenario;
+  const backend = options.backend ?? referenceGraphBackend;
   const subspaces: Record<string, number[]> = {
     confidence: confidenceBlock(layout),
     attributes: attributeBlock(layout),
@@ -110,8 +125,8 @@ export function referenceGraphSystem(scenario: Scenario = defaultScenario()): Re
     name: 'reference-graph',
     dim: layout.dim,
     theta0: scenario.theta0,
-    consolidate: (theta) => referenceConsolidate(shape, params, theta),
-    expand: (id, theta) => referenceExpand(scenario.itemById.get(id)!, theta),
+    consolidate: (theta) => backend.consolidate(shape, params, theta),
+    expand: (id, theta) => backend.expand(scenario.itemById.get(id)!, theta),
     evidence: (theta) => evidenceDistribution(scenario.items, layout, theta, scenario.pool.adaptiveGain),
     subspaces,
     questions: questionCoordinates(scenario),
@@ -134,6 +149,15 @@ export function referenceGraphSystem(scenario: Scenario = defaultScenario()): Re
     describeCoordinate: sys.describeCoordinate,
     scenario,
     confidenceBound: scenario.bound,
+    backend: backend.name,
+    tf: {
+      consolidate: consolidateTf(shape, params),
+      expand(id: string): GraphTfMap {
+        const item = known.get(id);
+        if (!item) throw new ArgumentError('evidenceId', id, 'is not an evidence item of reference-graph');
+        return expandTf(item, layout.dim);
+      },
+    },
   });
 }
 

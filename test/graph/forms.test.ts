@@ -120,6 +120,20 @@ describe.each(forms)('$name form agrees with the f64 reference', ({ name, backen
   });
 });
 
+describe('reference-graph system on the wasm form', () => {
+  it('runs Algorithm 1 to the same stop as the reference form, states within 1e-12', async () => {
+    const { referenceGraphSystem } = await import('../../src/graph/system.js');
+    const { runRecursive } = await import('../../src/ordergap/algorithm1.js');
+    const a = runRecursive(referenceGraphSystem(sc), { ...sc.run, recordStates: false });
+    const sys = referenceGraphSystem(sc, { backend: wasmGraphBackend });
+    expect(sys.backend).toBe('wasm');
+    const b = runRecursive(sys, { ...sc.run, recordStates: false });
+    expect(b.stoppedAt).toBe(a.stoppedAt);
+    expect(b.steps.map((s) => s.evidence)).toEqual(a.steps.map((s) => s.evidence));
+    expect(maxScaledError(b.finalState, a.finalState).err).toBeLessThanOrEqual(1e-12);
+  });
+});
+
 describe('wasm form: memory', () => {
   it('frees every temporary (arena back to its starting size)', () => {
     const { arena } = wasm();
