@@ -270,12 +270,10 @@ describe('gram on two threads (shared wasm memory)', () => {
     const cols = 40;
     const A = randn(5, rows * cols);
     const G1 = gram(A, rows, cols, { backend: 'wasm', threads: 1 });
-    let stolen = 0;
-    for (let i = 0; i < 30; i++) {
-      expect(gram(A, rows, cols, { backend: 'wasm', threads: 2 })).toEqual(G1);
-      stolen += lastStolenRanges();
-    }
-    expect(stolen).toBeGreaterThanOrEqual(0); // either path is valid; both give G1
+    for (let i = 0; i < 30; i++) expect(gram(A, rows, cols, { backend: 'wasm', threads: 2 })).toEqual(G1);
+    // Which thread ran the worker's range varies from call to call (lastStolenRanges() tells);
+    // the result may not.
+    expect([0, 1]).toContain(lastStolenRanges());
   });
 
   it('threads > 1 without a pool is an error naming options.threads', async () => {
