@@ -26,7 +26,13 @@ import { OrderGapWindow } from '../ordergap/window.js';
 import { referenceDistance } from '../blas1/dnrm2.js';
 import { referenceConsolidate } from './consolidate.js';
 import { describeState, type StateSummary } from './describe.js';
-import { compileItem, parseEvidencePool, type CompiledEvidence, type EvidenceItem } from './evidence.js';
+import {
+  compileItem,
+  parseEvidencePool,
+  type CompiledEvidence,
+  type ConsolidationSchedule,
+  type EvidenceItem,
+} from './evidence.js';
 import { referenceExpand } from './expand.js';
 import { createLayout, type Layout, type ReservedNode } from './layout.js';
 import type { EpistemicGraph } from './model.js';
@@ -265,6 +271,23 @@ export class AgentState {
     this.#theta = r.next;
     this.#steps++;
     return r.omega;
+  }
+
+  /**
+   * Expansion with consolidation scheduling (Sec. 7.3): measures Ω(θ; e), applies P_e, records Ω
+   * in `schedule`, and runs Q (then resets the schedule) only once the order-gap accumulated since
+   * the last consolidation exceeds its threshold.
+   * @throws as {@link expand}; nothing changes on error.
+   */
+  expandScheduled(evidence: EvidenceInput, schedule: ConsolidationSchedule): { omega: number; consolidated: boolean } {
+    const omega = this.orderGap(evidence);
+    this.expand(evidence);
+    const due = schedule.record(omega);
+    if (due) {
+      this.consolidate();
+      schedule.consolidated();
+    }
+    return { omega, consolidated: due };
   }
 
   /** The state in words (answers, open questions, contradictions, merged claims) at δ. */

@@ -109,6 +109,33 @@ describe('agent-loop API', () => {
   });
 });
 
+describe('consolidation scheduling in the agent loop', () => {
+  it('runs Q only when the accumulated order-gap exceeds the threshold', async () => {
+    const { ConsolidationSchedule } = await import('../../src/graph/evidence.js');
+    const s = AgentState.fromScenario(sc);
+    const ref = AgentState.fromScenario(sc);
+    const schedule = new ConsolidationSchedule(0.3);
+    let acc = 0;
+    const flags: boolean[] = [];
+    for (const id of sequence) {
+      const omega = ref.orderGap(itemDoc(id));
+      ref.expand(itemDoc(id));
+      acc += omega;
+      const r = s.expandScheduled(itemDoc(id), schedule);
+      expect(r.omega).toBe(omega);
+      expect(r.consolidated).toBe(acc > 0.3);
+      flags.push(r.consolidated);
+      if (acc > 0.3) {
+        ref.consolidate();
+        acc = 0;
+      }
+      expect(s.theta).toEqual(ref.theta);
+    }
+    expect(flags).toContain(true); // both branches happen on this sequence
+    expect(flags).toContain(false);
+  });
+});
+
 describe('OrderGapStopper', () => {
   it('answers with a reason: window filling, above ε, order-gap stop, budget', () => {
     const st = new OrderGapStopper({ epsilon: 0.1, window: 2, maxSteps: 5 });
