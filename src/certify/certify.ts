@@ -70,7 +70,10 @@ export interface CertifyOptions {
   /** Random pairs for the empirical Lipschitz bound (default 64). */
   samples?: number;
   seed?: number;
-  /** Cross-check FD against autodiff on this many DQ columns when both are available (default 16). */
+  /**
+   * Cross-check FD against autodiff on this many DQ columns when the system has tfjs forms
+   * (default 16 when d <= 20000, else 0: tfjs forms of large systems are costly to differentiate).
+   */
   crossCheckColumns?: number;
   /** Whole-space subspace 'all' is decided only when d <= this (default 2048). */
   maxWholeSpace?: number;
@@ -201,7 +204,8 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   );
   let engine: EngineChoice = { method };
   let backend: string | null = null;
-  if (method === 'autodiff' || ext.consolidateTf) {
+  const crossCheckColumns = Math.min(options.crossCheckColumns ?? (system.dim <= 20000 ? 16 : 0), system.dim);
+  if (method === 'autodiff' || (ext.consolidateTf && crossCheckColumns > 0)) {
     if (method === 'autodiff' && !ext.consolidateTf)
       throw new ArgumentError(
         'jacobian',
@@ -286,8 +290,9 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
 
   // cross-check FD against autodiff on a few DQ columns
   let crossCheck: CrossCheck | null = null;
-  if (engine.tf && ext.consolidateTf) {
-    const k = Math.min(options.crossCheckColumns ?? 16, system.dim);
+  t0 = now();
+  if (engine.tf && ext.consolidateTf && crossCheckColumns > 0) {
+    const k = crossCheckColumns;
     const cols = Array.from({ length: k }, (_, i) => Math.floor((i * system.dim) / k));
     const other =
       method === 'fd'
@@ -299,6 +304,8 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
         `FD and autodiff Jacobians of Q disagree on ${crossCheck.disagreements.length} of ${k} columns (worst ${crossCheck.worstRatio.toPrecision(3)}× the tolerance): a kink in Q near the state?`,
       );
   }
+
+  timings['crossCheck'] = now() - t0;
 
   // 3. redundancy and the evidence distribution
   t0 = now();
@@ -317,11 +324,13 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   timings['redundancy'] = now() - t0;
 
   // global scale: ‖DQ‖ and max_e ‖DP_e‖
+  t0 = now();
   let normDQ = whole.localNorm;
   let normDP = 0;
   pool.forEach((it, i) => {
     normDP = Math.max(normDP, expandNormEstimate(system, lin.expand(it.id), it.id, seed + 100 + i));
   });
+  timings['expandNorms'] = now() - t0;
   const source =
     method === 'fd' ? 'central differences: eps^(2/3)' : 'float32 autodiff: 1e-6 (unit roundoff 6e-8 × growth ~16)';
   const r = lin.relativeAccuracy;

@@ -18,7 +18,10 @@ import { finiteVector } from '../util/validate.js';
 import { FD_RELATIVE_ACCURACY, FD_RELATIVE_STEP, type JacobianOperator, type JacobianStats } from './operator.js';
 import { SparseAccumulator, sparseFromDense, sparseScaledDifference, type SparseVector, unitVector } from './sparse.js';
 
-/** f: R^n -> R^m on Float64Arrays; must not modify its argument. */
+/**
+ * f: R^n -> R^m on Float64Arrays; must not modify its argument. It should return a fresh array
+ * ({@link FdJacobian} detects a reused output buffer and copies; the one-shot functions do not).
+ */
 export type VectorMap = (x: Float64Array) => Float64Array;
 
 /**
@@ -316,9 +319,17 @@ export class FdJacobian implements JacobianOperator {
       const p = xj + h;
       const m = xj - h;
       this.#work[j] = p;
-      const fp = this.#f(this.#work);
+      let fp = this.#f(this.#work);
       this.#work[j] = m;
       const fm = this.#f(this.#work);
+      if (fm === fp) {
+        // f reuses its output buffer: evaluate the + point again into a copy
+        this.#work[j] = p;
+        fp = Float64Array.from(this.#f(this.#work));
+        this.#work[j] = m;
+        this.#f(this.#work);
+        this.stats.evaluations += 2;
+      }
       this.#work[j] = xj;
       this.stats.evaluations += 2;
       col = sparseScaledDifference(fp, fm, 1 / (p - m));
@@ -353,7 +364,7 @@ export class FdJacobian implements JacobianOperator {
       return this.#acc.take();
     }
     const t = directionalStep(this.#x, v);
-    const fp = this.#f(shifted(this.#x, v, t));
+    const fp = Float64Array.from(this.#f(shifted(this.#x, v, t))); // copy: f may reuse its buffer
     const fm = this.#f(shifted(this.#x, v, -t));
     this.stats.evaluations += 2;
     this.stats.directional++;

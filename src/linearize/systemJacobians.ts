@@ -84,7 +84,7 @@ export interface EngineChoice {
  */
 export function consolidateJacobian(system: OperatorSystem, x: Float64Array, engine: EngineChoice): JacobianOperator {
   if (engine.method === 'fd') {
-    const raw = rawOperators(system);
+    const raw = rawOperators(system, { copy: false }); // FdJacobian copies if f reuses its buffer
     return new FdJacobian((t) => raw.consolidate(t), x);
   }
   const ext = linearizationExtensions(system);
@@ -111,7 +111,7 @@ export function expandJacobian(
 ): JacobianOperator {
   const footprint = footprintOf(system, evidenceId);
   if (engine.method === 'fd') {
-    const raw = rawOperators(system);
+    const raw = rawOperators(system, { copy: false });
     return new FdJacobian((t) => raw.expand(evidenceId, t), x, footprint ? { readSet: footprint } : {});
   }
   const ext = linearizationExtensions(system);
@@ -128,21 +128,24 @@ export interface RawOperators {
 }
 
 /**
- * The system's Q and P_e as its spec defines them, with a block copy and a single-pass check of
- * the output (length d, finite; the error names the operator like the validating wrapper does). The
+ * The system's Q and P_e as its spec defines them, with a block copy (unless `copy: false`) and
+ * a single-pass check of the output (length d, finite; the error names the operator like the validating wrapper does). The
  * Jacobian engines call the operators thousands of times on large states, where the wrapper's
  * element-by-element copy costs more than the operator itself.
  * @throws {ArgumentError} (from the returned functions) an output of the wrong length or with
  *   a non-finite entry.
  */
-export function rawOperators(system: OperatorSystem): RawOperators {
+export function rawOperators(system: OperatorSystem, options: { copy?: boolean } = {}): RawOperators {
+  const copy = options.copy ?? true;
   const spec = system.spec;
   const d = system.dim;
   const check = (what: string, out: unknown): Float64Array => {
     // a fresh copy (a fast block copy for a Float64Array): an operator may reuse its output buffer
     const y =
       out instanceof Float64Array
-        ? new Float64Array(out)
+        ? copy
+          ? new Float64Array(out)
+          : out
         : Array.isArray(out)
           ? Float64Array.from(out as number[])
           : null;
