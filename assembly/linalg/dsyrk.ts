@@ -115,6 +115,45 @@ export function dsyrkTiles(
   }
 }
 
+/**
+ * Packs ALL row chunks of s·A once (for the multi-thread path): chunk c (kc rows, the last one
+ * possibly fewer) starts at P + c·kc·mp·8 and holds its np panels exactly as dsyrkTiles would.
+ * P must hold ceil(rows/kc)·kc·mp values.
+ */
+export function dsyrkPack(A: usize, rows: i32, cols: i32, s: f64, P: usize, kc: i32): void {
+  const np = (cols + 3) >> 2;
+  const chunkBytes = (<usize>kc * <usize>(np << 2)) << 3;
+  let c: usize = 0;
+  for (let r0 = 0; r0 < rows; r0 += kc) {
+    pack(A, cols, r0, min(kc, rows - r0), s, P + c * chunkBytes, 0, np);
+    c++;
+  }
+}
+
+/**
+ * W += upper tiles of tile rows [ib0, ib1) from the pre-packed P of dsyrkPack. Same tiles, same
+ * chunk order and same row order as dsyrkTiles, so the result is bit-identical to it.
+ */
+export function dsyrkPacked(P: usize, rows: i32, cols: i32, kc: i32, W: usize, ib0: i32, ib1: i32): void {
+  const np = (cols + 3) >> 2;
+  const mp = np << 2;
+  const ldwBytes = <usize>mp << 3;
+  const chunkBytes = (<usize>kc * <usize>mp) << 3;
+  let chunk = P;
+  for (let r0 = 0; r0 < rows; r0 += kc) {
+    const k = min(kc, rows - r0);
+    const panelBytes = <usize>k << 5;
+    for (let I = ib0; I < ib1; I++) {
+      const pI = chunk + <usize>I * panelBytes;
+      const wRow = W + <usize>(I << 2) * ldwBytes;
+      for (let J = I; J < np; J++) {
+        tile(pI, chunk + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
+      }
+    }
+    chunk += chunkBytes;
+  }
+}
+
 /** G (cols×cols, full) += (W_ij·weight)·f on and above the diagonal, mirrored below. */
 export function dsyrkFinish(W: usize, cols: i32, weight: f64, f: f64, G: usize): void {
   const mp = ((cols + 3) >> 2) << 2;

@@ -32,4 +32,4 @@ export { type MatrixInput, safeScale } from './shape.js';
 export { type BackendOption } from './select.js';
 export { referenceLinalg, type LinalgBackend, type LinalgBackendName } from './backend.js';
 export { wasmLinalg } from './wasmBackend.js';
-export { startThreads, stopThreads, threadCount, lastStolenRanges, type ThreadOption } from './threads.js';
+export { startThreads, stopThreads, threadCount, lastCallerUnits, type ThreadOption } from './threads.js';

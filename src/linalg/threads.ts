@@ -7,19 +7,20 @@
  * SharedArrayBuffer (arguments + a generation counter) and Atomics.notify; the main thread runs
  * its own share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
  *
- * Claim protocol (robust to a worker that wakes late on a busy machine): for job g each worker's
- * range starts "unclaimed" (claim[w] = −g). A worker runs its range only after
- * CAS(claim[w], −g → g) succeeds, then reads the arguments, runs, and publishes fin[w] = g. The
- * caller, once its own range is done, tries CAS(claim[w], −g → 0) on every worker range: if it wins,
- * it runs that range itself; if the worker won, it waits for fin[w] = g. So a late worker never
- * delays the call (at worst the caller does everything, as on one thread), a stale worker can never
- * claim a newer job (its CAS expects the old −g), and the arguments of job g stay intact while a
- * worker that claimed it is running (the caller publishes job g + 1 only after fin[w] = g).
+ * Work split (dynamic, deterministic): the calling thread first packs all of s·A into panels once
+ * (dsyrkPack); the upper tiles of G are then cut into U = min(nb, 4·threads) units — contiguous
+ * ranges of tile rows of equal work (row I holds nb − I tiles) — and every thread, the caller
+ * included, claims units from a shared counter until none is left. Units write disjoint parts of
+ * the accumulator, and each tile is summed over the same chunks and rows in the same order as on
+ * one thread, so the result is bit-for-bit the one-thread result whoever runs which unit. A
+ * worker that wakes late (a busy machine) simply finds fewer units left: the caller never waits
+ * for a worker that has not started.
  *
- * Work split: the Gramian's upper tiles are partitioned by tile rows I (row I holds nb − I tiles)
- * into contiguous ranges of equal work; the ranges write disjoint parts of the accumulator W,
- * and each thread packs into its own panel buffer. The result is bit-for-bit the one-thread
- * result: every tile is summed over the same rows in the same order whichever thread computes it.
+ * Claim word: ctl[NEXT] = (generation & 0x7fff) << 16 | next unit. A worker reads the unit count U
+ * after seeing the new generation in ctl[SEQ] (published last), claims with Atomics.add, and runs
+ * the unit only if the claim carries its generation and u < U — so a stale worker can never run a
+ * unit of a newer job, and the arguments of a job stay intact while any of its units is claimed
+ * but unfinished (the caller publishes the next job only after all U units have finished).
  *
  * Without a running pool (or with `threads: 1`) everything runs on the calling thread.
  */
@@ -28,7 +29,7 @@ import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import { wasm } from '../wasm/module.js';
-import { linalgKernels, syrkBuffers } from './wasmBackend.js';
+import { linalgKernels, syrkChunkRows } from './wasmBackend.js';
 
 /** Thread option of the Gramian. */
 export interface ThreadOption {
@@ -43,20 +44,19 @@ export interface ThreadOption {
 /** Below this many flops (rows·cols²) the default stays on one thread: waking workers costs ~50 µs. */
 export const PARALLEL_MIN_FLOPS = 2 ** 22;
 
-const ARGS_PER_WORKER = 9;
+/** Job arguments: P, rows, cols, kc, W, U, then U + 1 tile-row bounds. */
+const ARG_BOUNDS = 6;
+const MAX_UNITS = 256;
 const SEQ = 0;
 const STOP = 1;
 const FAILED = 2;
-/** ctl[CLAIM + w]: −g unclaimed for job g, g claimed by worker w, 0 taken by the caller. */
-const CLAIM = 4;
+const NEXT = 3;
+const FINISHED = 4;
+const CTL_SLOTS = 5;
 
-/** Offset of worker w's "finished job" slot in ctl (after the claim slots). */
-const finSlot = (workers: number, w: number) => CLAIM + workers + w;
-
-function workerSource(workers: number): string {
-  return `
+const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
-const { module, memory, ctl, args, index } = workerData;
+const { module, memory, ctl, args } = workerData;
 const imports = { env: { memory, abort(_m, _f, line, col) { throw new Error('wasm kernel aborted at ' + line + ':' + col); } } };
 const k = new WebAssembly.Instance(module, imports).exports;
 const c = new Int32Array(ctl);
@@ -67,18 +67,22 @@ for (;;) {
   Atomics.wait(c, ${SEQ}, seen);
   seen = Atomics.load(c, ${SEQ});
   if (Atomics.load(c, ${STOP}) !== 0) break;
-  if (Atomics.compareExchange(c, ${CLAIM} + index, -seen, seen) !== -seen) continue;
-  const o = index * ${ARGS_PER_WORKER};
-  try {
-    k.dsyrkTiles(a[o], a[o + 1], a[o + 2], a[o + 3], a[o + 4], a[o + 5], a[o + 6], a[o + 7], a[o + 8]);
-  } catch (e) {
-    Atomics.add(c, ${FAILED}, 1);
+  const gen = seen & 0x7fff;
+  const units = a[5];
+  for (;;) {
+    const v = Atomics.add(c, ${NEXT}, 1);
+    const u = v & 0xffff;
+    if ((v >>> 16) !== gen || u >= units) break;
+    try {
+      k.dsyrkPacked(a[0], a[1], a[2], a[3], a[4], a[${ARG_BOUNDS} + u], a[${ARG_BOUNDS} + u + 1]);
+    } catch (e) {
+      Atomics.add(c, ${FAILED}, 1);
+    }
+    Atomics.add(c, ${FINISHED}, 1);
+    Atomics.notify(c, ${FINISHED});
   }
-  Atomics.store(c, ${CLAIM} + ${workers} + index, seen);
-  Atomics.notify(c, ${CLAIM} + ${workers} + index);
 }
 `;
-}
 
 interface Pool {
   readonly workers: Worker[];
@@ -89,8 +93,8 @@ interface Pool {
 let pool: Pool | undefined;
 let lastStolen = 0;
 
-/** Worker ranges the calling thread ran itself in the last threaded Gramian (late workers). */
-export function lastStolenRanges(): number {
+/** Units (of about 4·threads) the calling thread ran itself in the last threaded Gramian. */
+export function lastCallerUnits(): number {
   return lastStolen;
 }
 
@@ -117,14 +121,14 @@ export async function startThreads(threads: number = availableParallelism()): Pr
   await stopThreads();
   if (threads === 1) return 1;
   const { module, memory } = wasm();
-  const ctlBuf = new SharedArrayBuffer(4 * (CLAIM + 2 * (threads - 1)));
-  const argBuf = new SharedArrayBuffer(8 * ARGS_PER_WORKER * (threads - 1));
+  const ctlBuf = new SharedArrayBuffer(4 * CTL_SLOTS);
+  const argBuf = new SharedArrayBuffer(8 * (ARG_BOUNDS + MAX_UNITS + 1));
   const workers: Worker[] = [];
   try {
     for (let i = 0; i < threads - 1; i++) {
-      const w = new Worker(workerSource(threads - 1), {
+      const w = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { module, memory, ctl: ctlBuf, args: argBuf, index: i },
+        workerData: { module, memory, ctl: ctlBuf, args: argBuf },
       });
       workers.push(w);
       await new Promise<void>((resolve, reject) => {
@@ -205,50 +209,49 @@ export function gramThreaded(
   const { arena } = wasm();
   const k = linalgKernels();
   const nb = Math.ceil(cols / 4);
-  const bounds = splitTileRows(nb, threads);
+  const units = Math.min(nb, 4 * threads, MAX_UNITS);
+  const bounds = splitTileRows(nb, units);
   arena.scope((s) => {
     const a = s.from(A).ptr;
     const g = s.from(G);
-    const { W, P, kc } = syrkBuffers(s, cols, threads);
-    const nw = p.workers.length;
-    const seq = Atomics.load(p.ctl, SEQ) + 1; // this job's generation (>= 1)
-    // Worker w runs range t = w + 1 (ranges beyond `threads` do not exist: claimed by nobody).
-    const active: number[] = [];
-    for (let w = 0; w < nw; w++) {
-      const t = w + 1;
-      if (t < threads && bounds[t + 1]! > bounds[t]!) {
-        p.args.set([a, rows, cols, scale, W, P[t]!, kc, bounds[t]!, bounds[t + 1]!], w * ARGS_PER_WORKER);
-        Atomics.store(p.ctl, CLAIM + w, -seq);
-        active.push(w);
-      } else Atomics.store(p.ctl, CLAIM + w, 0);
-    }
+    const mp = nb * 4;
+    const kc = syrkChunkRows(cols);
+    const W = s.alloc(mp * mp, 0).ptr;
+    const P = s.alloc(Math.ceil(rows / kc) * kc * mp).ptr;
+    k.dsyrkPack(a, rows, cols, scale, P, kc);
+    const seq = (Atomics.load(p.ctl, SEQ) + 1) | 0; // this job's generation
+    const gen = seq & 0x7fff;
+    p.args.set([P, rows, cols, kc, W, units], 0);
+    p.args.set(bounds, ARG_BOUNDS);
     Atomics.store(p.ctl, FAILED, 0);
+    Atomics.store(p.ctl, FINISHED, 0);
+    Atomics.store(p.ctl, NEXT, gen << 16);
     Atomics.store(p.ctl, SEQ, seq);
     Atomics.notify(p.ctl, SEQ);
-    let stolen = 0;
+    let mine = 0;
     try {
-      if (bounds[1]! > 0) k.dsyrkTiles(a, rows, cols, scale, W, P[0]!, kc, 0, bounds[1]!);
-      for (const w of active) {
-        if (Atomics.compareExchange(p.ctl, CLAIM + w, -seq, 0) === -seq) {
-          stolen++;
-          k.dsyrkTiles(a, rows, cols, scale, W, P[0]!, kc, bounds[w + 1]!, bounds[w + 2]!);
-        }
+      for (;;) {
+        const v = Atomics.add(p.ctl, NEXT, 1);
+        const u = v & 0xffff;
+        if (v >>> 16 !== gen || u >= units) break;
+        k.dsyrkPacked(P, rows, cols, kc, W, bounds[u]!, bounds[u + 1]!);
+        mine++;
+        Atomics.add(p.ctl, FINISHED, 1);
       }
     } finally {
-      // A range taken by a worker must be finished before the scope frees its buffers. (If the
-      // caller threw, un-taken ranges are taken now so that no worker starts on freed memory.)
-      for (const w of active) {
-        if (Atomics.compareExchange(p.ctl, CLAIM + w, -seq, 0) === -seq) continue;
-        if (Atomics.load(p.ctl, CLAIM + w) !== seq) continue; // taken by the caller
-        const fin = finSlot(nw, w);
-        for (;;) {
-          const f = Atomics.load(p.ctl, fin);
-          if (f === seq) break;
-          Atomics.wait(p.ctl, fin, f);
-        }
+      // Units claimed by workers must finish before the scope frees their buffers. If the caller
+      // threw, the remaining units are claimed away first so that no worker starts one.
+      while (Atomics.load(p.ctl, NEXT) >>> 16 === gen && (Atomics.load(p.ctl, NEXT) & 0xffff) < units) {
+        const v = Atomics.add(p.ctl, NEXT, 1);
+        if ((v & 0xffff) < units) Atomics.add(p.ctl, FINISHED, 1);
+      }
+      for (;;) {
+        const f = Atomics.load(p.ctl, FINISHED);
+        if (f >= units) break;
+        Atomics.wait(p.ctl, FINISHED, f);
       }
     }
-    lastStolen = stolen;
+    lastStolen = mine;
     if (Atomics.load(p.ctl, FAILED) !== 0) throw new Error('a Gramian worker thread failed');
     k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
     G.set(g.view);

@@ -20,6 +20,8 @@ export interface LinalgKernels {
     ib1: number,
   ): void;
   dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number): void;
+  dsyrkPack(A: number, rows: number, cols: number, s: number, P: number, kc: number): void;
+  dsyrkPacked(P: number, rows: number, cols: number, kc: number, W: number, ib0: number, ib1: number): void;
   dgemm(M: number, N: number, K: number, alpha: number, A: number, B: number, beta: number, C: number): void;
   dsyev(S: number, n: number, values: number, VT: number, work: number): number;
   dtpqrt(R: number, m: number, B: number, b: number, w: number): void;
