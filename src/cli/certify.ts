@@ -22,6 +22,8 @@ import { defaultScenario, loadScenarioFiles } from '../graph/scenario.js';
 import { fixed, renderTable } from '../report/table.js';
 import { ArgumentError } from '../util/errors.js';
 import { writeCertifyReport } from '../report/certifyHtml.js';
+import { checkPlotDir } from '../plot/files.js';
+import { writeCertifyPlots } from '../plot/certifyPlots.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 
 /** Options of `ordergap certify` (after parsing). */
@@ -45,6 +47,7 @@ export interface CertifyCommandOptions {
   json?: boolean;
   progress?: boolean;
   report?: string;
+  plot?: string;
 }
 
 /** `--probabilities e2=0,e3=0` */
@@ -332,6 +335,7 @@ export function registerCertifyCommand(program: Command): void {
     .option('--radius <number>', 'relative half-width of the box for the Lipschitz search', parsePositive)
     .option('--json', 'print one JSON document')
     .option('--report <file.html>', 'also write the report as a self-contained HTML page')
+    .option('--plot <dir>', 'also write the margin plots (subspaces, coverage) to DIR as SVG and PNG')
     .option('--no-progress', 'no progress bar')
     .action(async (opts: CertifyCommandOptions) => {
       const showBar = !opts.json && opts.progress !== false && process.stderr.isTTY === true;
@@ -356,9 +360,11 @@ export function registerCertifyCommand(program: Command): void {
         if (!existsSync(parent) || !statSync(parent).isDirectory())
           throw new ArgumentError('--report', opts.report, `its folder ${parent} does not exist`);
       }
+      if (opts.plot !== undefined) checkPlotDir(opts.plot);
       try {
         const report = await buildCertifyReport(opts, onProgress);
         bar?.stop();
+        if (opts.plot !== undefined) await writeCertifyPlots(opts.plot, report, process.stderr);
         if (opts.json)
           // the state vector is printed only for small systems (d <= 64), like `state.theta`
           printJson({

@@ -26,6 +26,23 @@ export interface WrittenPlot {
 const STEM = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 
 /**
+ * Checks, before any work, that `dir` can take plot files: a non-empty path that is a folder or
+ * does not exist yet (it is created when the plots are written).
+ * @throws {ArgumentTypeError | ArgumentError} named `argument` (default `--plot`).
+ */
+export function checkPlotDir(dir: unknown, argument = '--plot'): string {
+  if (typeof dir !== 'string' || dir.length === 0) throw new ArgumentTypeError(argument, dir, 'must be a folder path');
+  let isDir: boolean | undefined;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch {
+    isDir = undefined;
+  }
+  if (isDir === false) throw new ArgumentError(argument, dir, 'exists and is not a folder');
+  return dir;
+}
+
+/**
  * Writes each plot as `DIR/name.svg` and `DIR/name.png`, creating DIR (and parents) if needed.
  * @throws {ArgumentTypeError | ArgumentError} `dir` not a non-empty string or an existing
  *   non-directory; a name that is not a plain file stem (letters, digits, `.`, `_`, `-`) or is

@@ -46,7 +46,7 @@ export {
   type AccuracyPoint,
   type AccuracyPlotOptions,
 } from './accuracy.js';
-export { writePlotFiles, writeNamedPlots, type NamedPlot, type WrittenPlot } from './files.js';
+export { writePlotFiles, writeNamedPlots, checkPlotDir, type NamedPlot, type WrittenPlot } from './files.js';
 export { demoPlots, writeDemoPlots, DEMO_PLOT_NAMES } from './demoPlots.js';
 export { runPlots, writeRunPlots, RUN_PLOT_NAMES } from './runPlots.js';
 export { marginSpec, plotMargins, NONPOSITIVE_LABEL, type MarginPoint, type MarginPlotOptions } from './margin.js';
