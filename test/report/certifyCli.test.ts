@@ -1,0 +1,50 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodePng, inkStats } from '../plot/png.js';
+import { visit } from './browser.js';
+
+// The issue's end-to-end check: `ordergap certify --report FILE.html` on the default scenario
+// (the real built CLI), the page opened in Debian's headless Chromium.
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+
+describe('ordergap certify --report FILE.html (built CLI, default scenario) in headless Chromium', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'ordergap-certify-report-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('renders: no console errors, no requests, a verdict per check as in --json, two plots, non-blank', async () => {
+    const file = join(dir, 'certify.html');
+    const r = spawnSync(process.execPath, [bin, 'certify', '--json', '--no-progress', '--report', file], {
+      encoding: 'utf8',
+    });
+    expect(r.status, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout);
+    const contraction = report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
+    const expected = [
+      report.fixedPoint.converged,
+      ...contraction.map((c: { contractive: boolean | null }) => c.contractive === true),
+      ...report.subspaces.map((s: { nonDegenerate: boolean }) => s.nonDegenerate),
+      ...report.coverage.map((q: { covered: boolean }) => q.covered),
+    ].map((ok) => (ok ? 'PASS' : 'FAIL'));
+    const v = await visit(file, () => ({
+      title: document.title,
+      verdicts: [...document.querySelectorAll('.verdict .mark')].map((e) => e.textContent),
+      figures: [...document.querySelectorAll('figure svg')].map((s) => s.getBoundingClientRect().height),
+    }));
+    expect(v.pageErrors).toEqual([]);
+    expect(v.consoleMessages.filter((m) => m.type === 'error' || m.type === 'warning')).toEqual([]);
+    expect(v.otherRequests).toEqual([]);
+    expect(v.facts.title).toBe(`Certification of ${report.system}`);
+    expect(v.facts.verdicts).toEqual(expected);
+    expect(v.facts.figures).toHaveLength(2);
+    for (const h of v.facts.figures) expect(h).toBeGreaterThan(100);
+    const png = decodePng(v.screenshot);
+    expect(png.width).toBe(1200);
+    const ink = inkStats(png.rgba);
+    expect(ink.inkFraction).toBeGreaterThan(0.02);
+    expect(ink.lumaVariance).toBeGreaterThan(50);
+  }, 180_000);
+});
