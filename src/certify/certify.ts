@@ -299,6 +299,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
         ? consolidateJacobian(system, theta, { method: 'autodiff', tf: engine.tf })
         : consolidateJacobian(system, theta, { method: 'fd' });
     crossCheck = crossCheckJacobians(method === 'fd' ? DQ : other, method === 'fd' ? other : DQ, cols);
+    other.release?.();
     if (!crossCheck.agree)
       notes.push(
         `FD and autodiff Jacobians of Q disagree on ${crossCheck.disagreements.length} of ${k} columns (worst ${crossCheck.worstRatio.toPrecision(3)}× the tolerance): a kink in Q near the state?`,
@@ -419,6 +420,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
       'every Σ_e vanishes (to tolerance) on every decided subspace at this state: the linearised order-gap is blind here; certify at another state (--at, or --at stop for where a run stopped)',
     );
   const ops = lin.operators();
+  for (const op of ops) op.release?.();
   return {
     system: system.name,
     dim: system.dim,

@@ -15,6 +15,7 @@ import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { isInitialized } from '../wasm/module.js';
 import type { SubspaceSpec } from './basis.js';
+import { GraphConsolidateJacobian } from './graphJacobian.js';
 
 /** A reference-graph system with `footprint`, `lipschitz` and the tfjs forms on its spec. */
 export function withGraphLinearization(system: ReferenceGraphSystem): OperatorSystem {
@@ -36,6 +37,8 @@ export function withGraphLinearization(system: ReferenceGraphSystem): OperatorSy
     expand: (id: string, theta: Float64Array) => referenceGraphBackend.expand(item(id), theta),
     footprint: (id: string): number[] => Array.from(item(id).footprint),
     lipschitz: { confidence: system.confidenceBound.modulus },
+    consolidateJacobianFd: (x: Float64Array) =>
+      isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined,
     consolidateTf: (...a: Parameters<GraphTfMap>) => (qTf ??= consolidateTf(shape, params))(...a),
     expandTf: (tf: Parameters<GraphTfMap>[0], id: string, X: Parameters<GraphTfMap>[1]) => {
       let m = eTf.get(id);

@@ -15,6 +15,7 @@
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector } from '../util/validate.js';
+import { finiteCopy } from './finiteDifference.js';
 import { AUTODIFF_F32_RELATIVE_ACCURACY, type JacobianOperator, type JacobianStats } from './operator.js';
 import { SparseAccumulator, sparseFromDense, type SparseVector } from './sparse.js';
 
@@ -183,7 +184,7 @@ export class TfJacobian implements JacobianOperator {
     if (typeof f !== 'function') throw new ArgumentTypeError('f', f, 'must be a function (tf, X) => Tensor2D');
     this.#tf = tf;
     this.#f = f;
-    this.#x = finiteVector('x', x);
+    this.#x = finiteCopy('x', x);
     this.dim = this.#x.length;
     this.outDim = outDim;
     this.#chunk = options.chunk ?? Math.max(1, Math.min(64, Math.floor(8e6 / Math.max(this.dim, outDim))));

@@ -40,6 +40,8 @@ export interface JacobianOperator {
   /** J v. */
   apply(v: SparseVector): SparseVector;
   readonly stats: JacobianStats;
+  /** Frees resources held outside the JS heap (wasm blocks), if any. */
+  release?(): void;
 }
 
 /** Relative step of 3-point central differences: eps^(1/3) (scipy's approx_derivative '3-point'). */

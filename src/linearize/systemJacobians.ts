@@ -24,6 +24,8 @@ export interface LinearizationExtensions {
   consolidateTf?: (tf: Tf, X: TfCore.Tensor2D) => TfCore.Tensor2D;
   expandTf?: (tf: Tf, evidenceId: string, X: TfCore.Tensor2D) => TfCore.Tensor2D;
   lipschitz?: Readonly<Record<string, number>>;
+  /** A system-specific FD Jacobian of Q at x (e.g. one that keeps x in wasm memory), or undefined. */
+  consolidateJacobianFd?: (x: Float64Array) => JacobianOperator | undefined;
 }
 
 /**
@@ -33,7 +35,7 @@ export interface LinearizationExtensions {
 export function linearizationExtensions(system: OperatorSystem): LinearizationExtensions {
   const spec = system.spec as unknown as Record<string, unknown>;
   const out: LinearizationExtensions = {};
-  for (const key of ['footprint', 'consolidateTf', 'expandTf'] as const) {
+  for (const key of ['footprint', 'consolidateTf', 'expandTf', 'consolidateJacobianFd'] as const) {
     const v = spec[key];
     if (v === undefined) continue;
     if (typeof v !== 'function') throw new ArgumentTypeError(`system.${key}`, v, 'must be a function');
@@ -84,6 +86,8 @@ export interface EngineChoice {
  */
 export function consolidateJacobian(system: OperatorSystem, x: Float64Array, engine: EngineChoice): JacobianOperator {
   if (engine.method === 'fd') {
+    const own = linearizationExtensions(system).consolidateJacobianFd?.(x);
+    if (own) return own;
     const raw = rawOperators(system, { copy: false }); // FdJacobian copies if f reuses its buffer
     return new FdJacobian((t) => raw.consolidate(t), x);
   }
