@@ -12,6 +12,7 @@ import { replaySamples } from '../lab/replay.js';
 import { makeRunRecord, saveRunRecord } from '../lab/runRecord.js';
 import { loadSamples } from '../lab/samples.js';
 import { plotAccuracy } from '../plot/accuracy.js';
+import { writeNamedPlots } from '../plot/files.js';
 import { fixed, renderTable } from '../report/table.js';
 import { defaultRuleSpecs, listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
 import { isArgumentError } from '../util/errors.js';
@@ -126,7 +127,11 @@ export async function runCompare(opts: CompareOptions): Promise<CompareReport> {
       ).svg
     : undefined;
   const record = opts.record ? await makeRunRecord(result) : undefined;
-  if (opts.plot && svg !== undefined) await writeFileAtomic(opts.plot, svg);
+  if (opts.plot && svg !== undefined) {
+    // a path ending in .svg is one SVG file; anything else a folder for compare-accuracy.{svg,png}
+    if (/\.svg$/i.test(opts.plot)) await writeFileAtomic(opts.plot, svg);
+    else writeNamedPlots(opts.plot, [{ name: 'compare-accuracy', svg }], process.stderr);
+  }
   if (opts.record && record) await saveRunRecord(opts.record, record);
   return report;
 }
@@ -148,7 +153,10 @@ export function registerCompareCommand(program: Command): void {
     .option('--seed <n>', 'seed of the shuffles (default 0)', parseSeed)
     .option('--budget <n>', 'at most N samples per item (default: the most any item has)', parseIntAtLeast(1))
     .option('--extractor <name>', 'answer-is (default) or numeric')
-    .option('--plot <file.svg>', 'write an SVG plot of accuracy against mean samples')
+    .option(
+      '--plot <file.svg|dir>',
+      'write the plot of accuracy against mean samples: to FILE.svg, or to DIR as SVG and PNG',
+    )
     .option('--record <file.json>', 'save the run record (replays to identical figures)')
     .option('--json', 'print one JSON document (numbers unrounded)')
     .addHelpText(

@@ -1,0 +1,37 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodePng, inkStats } from './png.js';
+import { groupOf, svgItems } from './svg.js';
+
+// The real built CLI (`npm run build:ts`; npm ci builds it through `prepare`).
+const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+const samples = fileURLToPath(new URL('../../examples/samples/synthetic.jsonl', import.meta.url));
+const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+
+describe('ordergap compare --plot DIR (built CLI)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'ordergap-compare-plot-'));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+  it('writes compare-accuracy.svg and .png with one point per rule of the --json summary', () => {
+    const dir = join(root, 'plots');
+    const r = run('compare', '--samples', samples, '--repeats', '2', '--json', '--plot', dir);
+    expect(r.status, r.stderr).toBe(0);
+    const rules = JSON.parse(r.stdout).summary.rules as { meanSamples: number }[];
+    expect(readdirSync(dir).sort()).toEqual(['compare-accuracy.png', 'compare-accuracy.svg']);
+    expect(r.stderr).toContain(join(dir, 'compare-accuracy.png'));
+    const svg = readFileSync(join(dir, 'compare-accuracy.svg'), 'utf8');
+    const points = svgItems(groupOf(svg, 'mark-symbol role-mark')).filter((i) => i.aria?.includes('accuracy'));
+    expect(points).toHaveLength(rules.length);
+    // more mean samples is further right: the x order of the points is the order of meanSamples
+    const byX = [...points]
+      .sort((a, b) => a.x - b.x)
+      .map((p) => Number(/mean samples per question: ([\d.]+)/.exec(p.aria!)?.[1]));
+    expect(byX).toEqual([...byX].sort((a, b) => a - b));
+    const png = decodePng(readFileSync(join(dir, 'compare-accuracy.png')));
+    expect(inkStats(png.rgba).inkFraction).toBeGreaterThan(0.02);
+  });
+});
