@@ -16,7 +16,7 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
     await init();
     const sys = referenceGraphSystem();
     const { shape, params } = sys.scenario;
-    let theta = sys.theta0;
+    let theta: Float64Array = sys.scenario.theta0;
     for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
     const before = wasm().arena.bytesInUse;
     const fast = new GraphConsolidateJacobian(sys.scenario, theta);
