@@ -17,9 +17,7 @@
  * their slots for the life of the state). Every method validates first and changes nothing on
  * error.
  */
-import { randomBytes } from 'node:crypto';
-import { rename, unlink, writeFile } from 'node:fs/promises';
-import { dirname, basename, join } from 'node:path';
+import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../util/atomicWrite.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { OrderGapWindow } from '../ordergap/window.js';
@@ -63,17 +61,7 @@ export interface StateDocument {
 export type EvidenceInput = unknown;
 
 /** File operations used by {@link AgentState.save} (replaceable in tests to simulate crashes). */
-export interface SaveIo {
-  writeFile(path: string, data: string): Promise<void>;
-  rename(from: string, to: string): Promise<void>;
-  unlink(path: string): Promise<void>;
-}
-
-const nodeIo: SaveIo = {
-  writeFile: (p, d) => writeFile(p, d, { encoding: 'utf8', flag: 'wx' }),
-  rename: (a, b) => rename(a, b),
-  unlink: (p) => unlink(p),
-};
+export type SaveIo = AtomicWriteIo;
 
 /** A mutable epistemic state θ with the reference operators. */
 export class AgentState {
@@ -335,16 +323,8 @@ export class AgentState {
    * crash mid-write) leaves the previous `file` intact; the temporary file is removed on error.
    * @throws the underlying I/O error (after cleaning up).
    */
-  async save(file: string, io: SaveIo = nodeIo): Promise<void> {
-    const text = JSON.stringify(this.toJSON()) + '\n';
-    const tmp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
-    try {
-      await io.writeFile(tmp, text);
-      await io.rename(tmp, file);
-    } catch (e) {
-      await io.unlink(tmp).catch(() => undefined);
-      throw e;
-    }
+  async save(file: string, io: SaveIo = nodeAtomicWriteIo): Promise<void> {
+    await writeFileAtomic(file, JSON.stringify(this.toJSON()) + '\n', io);
   }
 }
 

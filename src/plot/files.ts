@@ -3,7 +3,8 @@
  * before anything is written, and each file is written under a temporary name and renamed, so a
  * failure leaves no half-written file.
  */
-import { mkdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, statSync } from 'node:fs';
+import { writeFileAtomicSync } from '../util/atomicWrite.js';
 import { join } from 'node:path';
 import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
 import { svgToPng, type PngOptions } from './render.js';
@@ -79,8 +80,8 @@ export function writePlotFiles(dir: string, plots: readonly NamedPlot[], options
   for (const p of rendered) {
     const svgPath = join(dir, `${p.name}.svg`);
     const pngPath = join(dir, `${p.name}.png`);
-    writeAtomic(svgPath, p.svg);
-    writeAtomic(pngPath, p.image.png);
+    writeFileAtomicSync(svgPath, p.svg);
+    writeFileAtomicSync(pngPath, p.image.png);
     written.push({ name: p.name, svgPath, pngPath, width: p.image.width, height: p.image.height });
   }
   return written;
@@ -107,17 +108,6 @@ export function writeNamedPlots(
       const Cls = e instanceof ArgumentTypeError ? ArgumentTypeError : ArgumentError;
       throw new Cls(argument, dir, e.message.slice(e.message.indexOf(': ') + 2));
     }
-    throw e;
-  }
-}
-
-function writeAtomic(path: string, data: string | Uint8Array): void {
-  const tmp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, data);
-    renameSync(tmp, path);
-  } catch (e) {
-    rmSync(tmp, { force: true });
     throw e;
   }
 }

@@ -4,7 +4,8 @@
  * per-question coverage (Remark 5.4) as tables, with the margin plots inline, and the notes.
  * One self-contained file (see {@link renderHtmlReport}).
  */
-import { existsSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { writeFileAtomicSync } from '../util/atomicWrite.js';
 import { dirname } from 'node:path';
 import type { CertificationReport } from '../certify/certify.js';
 import { certifyPlots } from '../plot/certifyPlots.js';
@@ -319,14 +320,7 @@ export async function writeCertifyReport(
   if (!existsSync(parent) || !statSync(parent).isDirectory())
     throw new ArgumentError(argument, file, `its folder ${parent} does not exist`);
   const html = await renderCertifyReport(report);
-  const tmp = `${file}.${process.pid}.tmp`;
-  try {
-    writeFileSync(tmp, html);
-    renameSync(tmp, file);
-  } catch (e) {
-    rmSync(tmp, { force: true });
-    throw e;
-  }
+  writeFileAtomicSync(file, html);
   log?.write(`wrote ${file}\n`);
   return file;
 }

@@ -1,19 +1,11 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { referenceBlas1, wasmBlas1, type Blas1Backend } from '../../src/blas1/backend.js';
 import { axpy, copy, distance, norm } from '../../src/blas1/api.js';
-import { init, wasm } from '../../src/wasm/module.js';
 import { EPS, expectCloseInEps } from '../util/compare.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
 
-let arenaStart = 0;
-beforeAll(async () => {
-  await init();
-  arenaStart = wasm().arena.bytesInUse;
-});
-afterEach(() => {
-  // Every kernel call frees its temporaries.
-  expect(wasm().arena.bytesInUse).toBe(arenaStart);
-});
+useArenaGuard();
 
 /** Naive norm in extended care: sum of squares of values of moderate size (no scaling needed). */
 function naiveNorm(x: ArrayLike<number>): number {

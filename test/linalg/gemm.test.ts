@@ -1,19 +1,12 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
 import type { LinalgBackendName } from '../../src/linalg/backend.js';
-import { init, wasm } from '../../src/wasm/module.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
 
-let arenaStart = 0;
-beforeAll(async () => {
-  await init();
-  arenaStart = wasm().arena.bytesInUse;
-});
-afterEach(() => {
-  expect(wasm().arena.bytesInUse).toBe(arenaStart);
-});
+useArenaGuard();
 
 function absProduct(A: Float64Array, B: Float64Array, m: number, k: number, n: number): Float64Array {
   return matmul(

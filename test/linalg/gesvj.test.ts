@@ -1,21 +1,14 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { nullSpace, rank, svdvals } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
-import { init, wasm } from '../../src/wasm/module.js';
 import { EPS, hadamard, hilbert, invHilbert, matmul, orthoError, randn, rankLoss } from './cases.js';
 import { eigh } from '../../src/linalg/api.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
 
-let arenaStart = 0;
-beforeAll(async () => {
-  await init();
-  arenaStart = wasm().arena.bytesInUse;
-});
-afterEach(() => {
-  expect(wasm().arena.bytesInUse).toBe(arenaStart);
-});
+useArenaGuard();
 
 function frob(x: ArrayLike<number>): number {
   let s = 0;

@@ -1,20 +1,13 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eigh } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
-import { init, wasm } from '../../src/wasm/module.js';
 import { EPS, hilbert, invHilbert, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
 
-let arenaStart = 0;
-beforeAll(async () => {
-  await init();
-  arenaStart = wasm().arena.bytesInUse;
-});
-afterEach(() => {
-  expect(wasm().arena.bytesInUse).toBe(arenaStart);
-});
+useArenaGuard();
 
 function symmetric(seed: number, n: number): Float64Array {
   const X = randn(seed, n * n);

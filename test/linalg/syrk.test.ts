@@ -1,20 +1,13 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gram, gramAccumulate } from '../../src/linalg/api.js';
 import type { LinalgBackendName } from '../../src/linalg/backend.js';
 import { lastCallerUnits, splitTileRows, startThreads, stopThreads, threadCount } from '../../src/linalg/threads.js';
-import { init, wasm } from '../../src/wasm/module.js';
 import { EPS, randn, rankLoss } from './cases.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
 
-let arenaStart = 0;
-beforeAll(async () => {
-  await init();
-  arenaStart = wasm().arena.bytesInUse;
-});
-afterEach(() => {
-  expect(wasm().arena.bytesInUse).toBe(arenaStart);
-});
+useArenaGuard();
 
 /** |A|ᵀ|A|: the scale of the rounding error of each Gramian entry. */
 function absGram(A: Float64Array, rows: number, cols: number): Float64Array {

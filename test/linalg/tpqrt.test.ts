@@ -1,20 +1,13 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { StreamingQR, createStreamingQR } from '../../src/linalg/streamingQR.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
-import { init, wasm } from '../../src/wasm/module.js';
 import { EPS, hadamard, matmul, orthoError, randn, rankLoss, transpose } from './cases.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
 
-let arenaStart = 0;
-beforeAll(async () => {
-  await init();
-  arenaStart = wasm().arena.bytesInUse;
-});
-afterEach(() => {
-  expect(wasm().arena.bytesInUse).toBe(arenaStart);
-});
+useArenaGuard();
 
 /** Column norms of A (rows×cols). */
 function colNorms(A: Float64Array, rows: number, cols: number): Float64Array {

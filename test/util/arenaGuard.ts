@@ -1,0 +1,19 @@
+/**
+ * Loads the wasm kernels before a test file and asserts after every test that the arena is back
+ * at its starting size (every kernel call frees its temporaries — STYLE.md, "One owner of wasm
+ * memory").
+ */
+import { afterEach, beforeAll, expect } from 'vitest';
+import { init, wasm } from '../../src/wasm/module.js';
+
+/** Registers the beforeAll/afterEach hooks in the calling test file. */
+export function useArenaGuard(): void {
+  let arenaStart = 0;
+  beforeAll(async () => {
+    await init();
+    arenaStart = wasm().arena.bytesInUse;
+  });
+  afterEach(() => {
+    expect(wasm().arena.bytesInUse).toBe(arenaStart);
+  });
+}
