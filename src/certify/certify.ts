@@ -91,6 +91,8 @@ export interface SubspaceReport {
   nonDegenerate: boolean;
   margin: number;
   kernelDim: number;
+  /** The whole spectrum of G_W: squared singular values of the stack [√p_e Σ_e B], descending. */
+  eigenvalues: number[];
   kernel: NamedComponent[][];
   topContributors: { evidence: string; p: number; share: number }[];
 }
@@ -396,6 +398,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
       nonDegenerate: dec.nonDegenerate,
       margin: dec.margin,
       kernelDim: dec.kernelDim,
+      eigenvalues: dec.singularValues.map((sv) => sv * sv).sort((a, b) => b - a),
       kernel: dec.kernel.slice(0, 8),
       topContributors: dec.contributions
         .filter((c) => c.share > 0)

@@ -108,6 +108,14 @@ describe('certify', () => {
     const conf = r.subspaces.find((s) => s.name === 'confidence')!;
     expect(conf.nonDegenerate).toBe(false);
     expect(conf.kernelDim).toBe(1);
+    // The reported spectrum is the whole spectrum of G_W: dim values, descending, from λ_max
+    // down, and exactly kernelDim of them at or below the λ-tolerance.
+    for (const s of r.subspaces) {
+      expect(s.eigenvalues).toHaveLength(s.dim);
+      expect(s.eigenvalues[0]).toBe(s.lambdaMax);
+      expect(s.eigenvalues.every((v, i) => i === 0 || v <= s.eigenvalues[i - 1]!)).toBe(true);
+      expect(s.eigenvalues.filter((v) => v <= s.tolerance).length).toBe(s.kernelDim);
+    }
     // redundancy fails for every item (P_e raises c by α_e(1 − c) > 0), so DF_e is used
     expect(r.redundancy.every((x) => !x.holds && x.linearization === 'exact')).toBe(true);
     expect(r.coverage.find((c) => c.question === 'confidence')!.covered).toBe(false);
