@@ -1,31 +1,233 @@
-// General matrix product C = alpha·A·B + beta·C (BLAS dgemm, row-major, no transposes; the
-// TypeScript layer transposes operands first). i-k-j loop order: the inner loop is an f64x2 axpy
-// along a row of B into a row of C, both contiguous. Reference: src/linalg/gemm.ts.
+// General matrix product C = alpha·op(A)·op(B) + beta·C (BLAS dgemm, row-major, op = identity or
+// transpose) on packed panels with 4×4 register tiles of f64x2 — the micro-kernel of dsyrk.ts.
+// Reference: src/linalg/gemm.ts.
+//
+// Blocking (Goto): for each block of nc columns of op(B) and each chunk of kc values of the inner
+// index, op(B)[chunk][block] is packed into PB as panels of 4 columns (kc×4 contiguous, columns
+// beyond N zero-padded); then for each block of mc rows, op(A)[block][chunk] is packed into PA as
+// panels of 4 rows (for each k the 4 row values, kc×4 contiguous, rows beyond M zero-padded).
+// Transposed operands are packed into the same layout, so one micro-kernel serves all four
+// combinations. The macro-kernel keeps one B panel (kc·32 bytes) in L1 while streaming the A
+// panels of the block (mc·kc·8 bytes, sized for L2).
+//
+// Scaling: C ← beta·C first (with beta == 0, C is written as 0 and never read, so NaN in an
+// uninitialised C cannot leak); alpha is folded into the packed A panels; every chunk then
+// accumulates into C.
+//
+// Micro-kernel (dsyrk.ts's tile): a 4×4 tile of C is 8 f64x2 accumulators loaded from C; per k it
+// loads 2 vectors of the B panel and 4 splats of the A panel: 8 mul + 8 add. Edge tiles (fewer
+// than 4 valid rows or columns: M or N not a multiple of 4) run on the 16-value scratch T,
+// zero-padded, and only the valid part is copied back.
+//
+// Never allocates: PA (mc rounded up to 4, times kc), PB (kc times nc rounded up to 4) and T
+// (16 values) are the caller's.
 
-/** C (M×N) = alpha·A (M×K)·B (K×N) + beta·C. With beta == 0, C is not read. */
-export function dgemm(M: i32, N: i32, K: i32, alpha: f64, A: usize, B: usize, beta: f64, C: usize): void {
-  for (let i = 0; i < M; i++) {
-    const ci = C + (<usize>(i * N) << 3);
-    // C_i ← beta·C_i
-    for (let j = 0; j < N; j++) {
-      const p = ci + (<usize>j << 3);
-      store<f64>(p, beta == 0 ? 0 : beta * load<f64>(p));
-    }
-    const ai = A + (<usize>(i * K) << 3);
-    for (let k = 0; k < K; k++) {
-      const a = alpha * load<f64>(ai + (<usize>k << 3));
-      if (a == 0) continue;
-      const bk = B + (<usize>(k * N) << 3);
-      const va = f64x2.splat(a);
-      let j = 0;
-      for (; j + 4 <= N; j += 4) {
-        const o = <usize>j << 3;
-        v128.store(ci + o, f64x2.add(v128.load(ci + o), f64x2.mul(va, v128.load(bk + o))));
-        v128.store(ci + o, f64x2.add(v128.load(ci + o, 16), f64x2.mul(va, v128.load(bk + o, 16))), 16);
+/** Packs op(B)[p0..p0+kc)[j0..j0+nc) into PB as 4-column panels (zero-padded past N). */
+function packB(transB: bool, N: i32, K: i32, B: usize, p0: i32, kc: i32, j0: i32, nc: i32, PB: usize): void {
+  const np = (nc + 3) >> 2;
+  const panelBytes = <usize>kc << 5;
+  for (let J = 0; J < np; J++) {
+    const dst = PB + <usize>J * panelBytes;
+    const c0 = j0 + (J << 2);
+    const full = c0 + 4 <= N;
+    if (!transB) {
+      // op(B)[k][j] = B[k·N + j]: 4 contiguous values per k.
+      for (let k = 0; k < kc; k++) {
+        const src = B + (<usize>((p0 + k) * N + c0) << 3);
+        const d = dst + (<usize>k << 5);
+        if (full) {
+          v128.store(d, v128.load(src));
+          v128.store(d, v128.load(src, 16), 16);
+        } else {
+          for (let q = 0; q < 4; q++) store<f64>(d + (<usize>q << 3), c0 + q < N ? load<f64>(src + (<usize>q << 3)) : 0);
+        }
       }
-      for (; j < N; j++) {
-        const o = <usize>j << 3;
-        store<f64>(ci + o, load<f64>(ci + o) + a * load<f64>(bk + o));
+    } else {
+      // op(B)[k][j] = B[j·K + k]: each of the 4 columns is contiguous in k.
+      for (let q = 0; q < 4; q++) {
+        const d = dst + (<usize>q << 3);
+        if (c0 + q < N) {
+          const src = B + (<usize>((c0 + q) * K + p0) << 3);
+          for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), load<f64>(src + (<usize>k << 3)));
+        } else {
+          for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), 0);
+        }
+      }
+    }
+  }
+}
+
+/** Packs alpha·op(A)[i0..i0+mc)[p0..p0+kc) into PA as 4-row panels (zero-padded past M). */
+function packA(
+  transA: bool,
+  M: i32,
+  K: i32,
+  alpha: f64,
+  A: usize,
+  i0: i32,
+  mc: i32,
+  p0: i32,
+  kc: i32,
+  PA: usize,
+): void {
+  const np = (mc + 3) >> 2;
+  const va = f64x2.splat(alpha);
+  const panelBytes = <usize>kc << 5;
+  for (let I = 0; I < np; I++) {
+    const dst = PA + <usize>I * panelBytes;
+    const r0 = i0 + (I << 2);
+    const full = r0 + 4 <= M;
+    if (transA) {
+      // op(A)[i][k] = A[k·M + i]: 4 contiguous values per k.
+      for (let k = 0; k < kc; k++) {
+        const src = A + (<usize>((p0 + k) * M + r0) << 3);
+        const d = dst + (<usize>k << 5);
+        if (full) {
+          v128.store(d, f64x2.mul(va, v128.load(src)));
+          v128.store(d, f64x2.mul(va, v128.load(src, 16)), 16);
+        } else {
+          for (let q = 0; q < 4; q++)
+            store<f64>(d + (<usize>q << 3), r0 + q < M ? alpha * load<f64>(src + (<usize>q << 3)) : 0);
+        }
+      }
+    } else {
+      // op(A)[i][k] = A[i·K + k]: each of the 4 rows is contiguous in k.
+      for (let q = 0; q < 4; q++) {
+        const d = dst + (<usize>q << 3);
+        if (r0 + q < M) {
+          const src = A + (<usize>((r0 + q) * K + p0) << 3);
+          for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), alpha * load<f64>(src + (<usize>k << 3)));
+        } else {
+          for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), 0);
+        }
+      }
+    }
+  }
+}
+
+/** Tile c (4×4 at c, row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k] over kc values of k (dsyrk's tile). */
+// @ts-ignore: decorator
+@inline function tile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize): void {
+  const c1 = c + ldcBytes;
+  const c2 = c1 + ldcBytes;
+  const c3 = c2 + ldcBytes;
+  let c00 = v128.load(c);
+  let c01 = v128.load(c, 16);
+  let c10 = v128.load(c1);
+  let c11 = v128.load(c1, 16);
+  let c20 = v128.load(c2);
+  let c21 = v128.load(c2, 16);
+  let c30 = v128.load(c3);
+  let c31 = v128.load(c3, 16);
+  const end = pA + (<usize>kc << 5);
+  let a = pA;
+  let b = pB;
+  while (a < end) {
+    const b0 = v128.load(b);
+    const b1 = v128.load(b, 16);
+    let x = v128.load64_splat(a);
+    c00 = f64x2.add(c00, f64x2.mul(x, b0));
+    c01 = f64x2.add(c01, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 8);
+    c10 = f64x2.add(c10, f64x2.mul(x, b0));
+    c11 = f64x2.add(c11, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 16);
+    c20 = f64x2.add(c20, f64x2.mul(x, b0));
+    c21 = f64x2.add(c21, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 24);
+    c30 = f64x2.add(c30, f64x2.mul(x, b0));
+    c31 = f64x2.add(c31, f64x2.mul(x, b1));
+    a += 32;
+    b += 32;
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  v128.store(c1, c10);
+  v128.store(c1, c11, 16);
+  v128.store(c2, c20);
+  v128.store(c2, c21, 16);
+  v128.store(c3, c30);
+  v128.store(c3, c31, 16);
+}
+
+/** Edge tile (rows×cols < 4×4 valid): through the 4×4 scratch T (zero-padded), then back. */
+function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, rows: i32, cols: i32, T: usize): void {
+  for (let i = 0; i < 4; i++) {
+    for (let j = 0; j < 4; j++) {
+      const t = T + (<usize>((i << 2) + j) << 3);
+      store<f64>(t, i < rows && j < cols ? load<f64>(c + <usize>i * ldcBytes + (<usize>j << 3)) : 0);
+    }
+  }
+  tile(pA, pB, kc, T, 32);
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      store<f64>(c + <usize>i * ldcBytes + (<usize>j << 3), load<f64>(T + (<usize>((i << 2) + j) << 3)));
+    }
+  }
+}
+
+/**
+ * C (M×N) = alpha·op(A)·op(B) + beta·C; op(A) is M×K (A stored M×K, or K×M if transA), op(B) is
+ * K×N (B stored K×N, or N×K if transB). With beta == 0, C is not read. PA must hold
+ * ceil(mc/4)·4·kc values, PB kc·ceil(nc/4)·4 values, T 16 values; kc, mc, nc >= 1.
+ */
+export function dgemm(
+  transA: bool,
+  transB: bool,
+  M: i32,
+  N: i32,
+  K: i32,
+  alpha: f64,
+  A: usize,
+  B: usize,
+  beta: f64,
+  C: usize,
+  PA: usize,
+  PB: usize,
+  T: usize,
+  kc: i32,
+  mc: i32,
+  nc: i32,
+): void {
+  if (M <= 0 || N <= 0) return;
+  const ldcBytes = <usize>N << 3;
+  // C ← beta·C (C is not read when beta == 0); the chunks then accumulate alpha·op(A)·op(B).
+  const vb = f64x2.splat(beta);
+  const MN = M * N;
+  let i = 0;
+  for (; i + 2 <= MN; i += 2) {
+    const p = C + (<usize>i << 3);
+    v128.store(p, beta == 0 ? f64x2.splat(0) : f64x2.mul(vb, v128.load(p)));
+  }
+  if (i < MN) {
+    const p = C + (<usize>i << 3);
+    store<f64>(p, beta == 0 ? 0 : beta * load<f64>(p));
+  }
+  for (let j0 = 0; j0 < N; j0 += nc) {
+    const nb = min(nc, N - j0);
+    const npB = (nb + 3) >> 2;
+    for (let p0 = 0; p0 < K; p0 += kc) {
+      const kb = min(kc, K - p0);
+      const panelBytes = <usize>kb << 5;
+      packB(transB, N, K, B, p0, kb, j0, nb, PB);
+      for (let i0 = 0; i0 < M; i0 += mc) {
+        const mb = min(mc, M - i0);
+        const npA = (mb + 3) >> 2;
+        packA(transA, M, K, alpha, A, i0, mb, p0, kb, PA);
+        for (let J = 0; J < npB; J++) {
+          const pB = PB + <usize>J * panelBytes;
+          const col = j0 + (J << 2);
+          const cols = min(4, N - col);
+          const cCol = C + (<usize>col << 3);
+          for (let I = 0; I < npA; I++) {
+            const row = i0 + (I << 2);
+            const rows = min(4, M - row);
+            const pA = PA + <usize>I * panelBytes;
+            const c = cCol + <usize>row * ldcBytes;
+            if (rows == 4 && cols == 4) tile(pA, pB, kb, c, ldcBytes);
+            else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T);
+          }
+        }
       }
     }
   }

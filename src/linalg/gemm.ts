@@ -38,3 +38,25 @@ export function referenceGemm(
     }
   }
 }
+
+/** Cache blocking of the packed wasm kernel (assembly/linalg/dgemm.ts); all three are >= 1. */
+export interface GemmBlocking {
+  /** Inner-index chunk: one packed 4-column panel of op(B) is kc·32 bytes (8 KiB at 256, L1). */
+  kc: number;
+  /** Rows of op(A) packed at once: mc·kc·8 bytes (256 KiB at 128 × 256, L2). */
+  mc: number;
+  /** Columns of op(B) packed at once: kc·nc·8 bytes (at most 4 MiB). */
+  nc: number;
+}
+
+/**
+ * Block sizes for C = op(A)·op(B) with op(A) M×K and op(B) K×N: kc = min(K, 256), mc = min(M, 128),
+ * nc = min(N, 2048), each at least 1. Cost O(1).
+ * @example
+ * ```ts
+ * gemmBlocking(1024, 1024, 1024); // { kc: 256, mc: 128, nc: 1024 }
+ * ```
+ */
+export function gemmBlocking(M: number, N: number, K: number): GemmBlocking {
+  return { kc: Math.max(1, Math.min(K, 256)), mc: Math.max(1, Math.min(M, 128)), nc: Math.max(1, Math.min(N, 2048)) };
+}

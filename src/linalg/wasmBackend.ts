@@ -5,6 +5,7 @@
 import type { ArenaScope } from '../wasm/arena.js';
 import { wasm } from '../wasm/module.js';
 import type { LinalgBackend } from './backend.js';
+import { gemmBlocking } from './gemm.js';
 
 /** Typed view of the linalg kernels exported by build/ordergap.wasm (pointers are byte offsets). */
 export interface LinalgKernels {
@@ -22,7 +23,24 @@ export interface LinalgKernels {
   dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number): void;
   dsyrkPack(A: number, rows: number, cols: number, s: number, P: number, kc: number): void;
   dsyrkPacked(P: number, rows: number, cols: number, kc: number, W: number, ib0: number, ib1: number): void;
-  dgemm(M: number, N: number, K: number, alpha: number, A: number, B: number, beta: number, C: number): void;
+  dgemm(
+    transA: number,
+    transB: number,
+    M: number,
+    N: number,
+    K: number,
+    alpha: number,
+    A: number,
+    B: number,
+    beta: number,
+    C: number,
+    PA: number,
+    PB: number,
+    T: number,
+    kc: number,
+    mc: number,
+    nc: number,
+  ): void;
   dsyev(S: number, n: number, values: number, VT: number, work: number): number;
   dtpqrt(R: number, m: number, B: number, b: number, w: number): void;
   dgesvj(Y: number, m: number, V: number, norms2: number): number;
@@ -49,12 +67,6 @@ export function syrkBuffers(s: ArenaScope, cols: number, threads: number): { W: 
   return { W, P, kc };
 }
 
-function transpose(X: Float64Array, rows: number, cols: number): Float64Array {
-  const T = new Float64Array(rows * cols);
-  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) T[j * rows + i] = X[i * cols + j]!;
-  return T;
-}
-
 /** WebAssembly implementation. */
 export const wasmLinalg: LinalgBackend = {
   name: 'wasm',
@@ -75,11 +87,17 @@ export const wasmLinalg: LinalgBackend = {
     if (M === 0 || N === 0) return;
     const { arena } = wasm();
     const k = linalgKernels();
-    const An = transA === 'T' ? transpose(A, K, M) : A;
-    const Bn = transB === 'T' ? transpose(B, N, K) : B;
+    const { kc, mc, nc } = gemmBlocking(M, N, K);
     arena.scope((s) => {
+      const a = s.from(A);
+      const b = s.from(B);
+      // Copied in even for β = 0 (M·N, negligible next to 2·M·N·K): the kernel itself must not read
+      // it then, and the NaN-filled-C test exercises exactly that.
       const c = s.from(C);
-      k.dgemm(M, N, K, alpha, s.from(An).ptr, s.from(Bn).ptr, beta, c.ptr);
+      const PA = s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr;
+      const PB = s.alloc(kc * Math.ceil(nc / 4) * 4).ptr;
+      const T = s.alloc(16).ptr;
+      k.dgemm(+(transA === 'T'), +(transB === 'T'), M, N, K, alpha, a.ptr, b.ptr, beta, c.ptr, PA, PB, T, kc, mc, nc);
       C.set(c.view);
     });
   },

@@ -2,7 +2,10 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
-import type { LinalgBackendName } from '../../src/linalg/backend.js';
+import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
+import { referenceGemm, type Transpose } from '../../src/linalg/gemm.js';
+import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 
@@ -83,5 +86,112 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gemm (%s)', (back
     for (let i = 0; i < m; i++)
       for (let j = 0; j < n; j++)
         expect(Math.abs(AB[i * n + j]! - BtAt[j * m + i]!)).toBeLessThanOrEqual(2 * k * EPS * S[i * n + j]!);
+  });
+});
+
+/** Seeded integers in [-8, 8]: every product and every partial sum below is an exact f64. */
+function smallInts(seed: number, n: number): Float64Array {
+  const rng = createRng(seed);
+  return Float64Array.from({ length: n }, () => Math.floor(rng.next() * 17) - 8);
+}
+
+/** op(X) stored as the backend expects: X is rows×cols of op(X); stored transposed for 'T'. */
+function stored(X: Float64Array, rows: number, cols: number, t: Transpose): Float64Array {
+  return t === 'N' ? X : transpose(X, rows, cols);
+}
+
+const TRANSPOSES: [Transpose, Transpose][] = [
+  ['N', 'N'],
+  ['N', 'T'],
+  ['T', 'N'],
+  ['T', 'T'],
+];
+
+// Unchecked backends, straight: the packed wasm kernel (4×4 tiles, edge tiles through a scratch,
+// k-chunks of 256, row blocks of 128) against the same exact/derived expectations as the reference.
+describe.each<[LinalgBackendName, LinalgBackend]>([
+  ['reference', referenceLinalg],
+  ['wasm', wasmLinalg],
+])('gemm backend (%s)', (_name, be) => {
+  it('every M, N, K in 1..9 and all four transpose combinations: exact on small integers', () => {
+    // Entries in [-8, 8], K <= 9, α = 1, β ∈ {0, 2}: |sums| <= 9·64 + 2·8, all exact in f64, so the
+    // result must equal the integer product bit for bit — any packing/edge/transposition slip shows.
+    for (let M = 1; M <= 9; M++)
+      for (let N = 1; N <= 9; N++)
+        for (let K = 1; K <= 9; K++) {
+          const seed = 100 * M + 10 * N + K;
+          const A = smallInts(seed, M * K);
+          const B = smallInts(seed + 1, K * N);
+          const C0 = smallInts(seed + 2, M * N);
+          const P = matmul(A, B, M, K, N);
+          for (const [tA, tB] of TRANSPOSES) {
+            const beta = (M + N + K) % 2 === 0 ? 0 : 2;
+            const C = beta === 0 ? new Float64Array(M * N).fill(NaN) : Float64Array.from(C0);
+            be.gemm(tA, tB, M, N, K, 1, stored(A, M, K, tA), stored(B, K, N, tB), beta, C);
+            const expected = P.map((p, i) => p + (beta === 0 ? 0 : beta * C0[i]!));
+            expect({ M, N, K, tA, tB, C }).toEqual({ M, N, K, tA, tB, C: expected });
+          }
+        }
+  });
+
+  it('across block boundaries (K > 256, M > 128, N odd), random, α and β: within the rounding bound', () => {
+    // Per entry the computed alpha·Σa·b + beta·c carries <= (K + 3) rounding errors (K for the dot
+    // product, one each for folding α into A, scaling C by β and the final add) on the magnitude
+    // |α|·Σ|a||b| + |β||c|; two such results (this backend and referenceGemm) differ by at most twice.
+    const cases: [number, number, number][] = [
+      [133, 9, 261],
+      [6, 37, 517],
+      [130, 131, 5],
+    ];
+    for (const [M, N, K] of cases) {
+      const A = randn(M + 1, M * K);
+      const B = randn(N + 2, K * N);
+      const C0 = randn(K + 3, M * N);
+      const [alpha, beta] = [0.75, -1.5];
+      const S = absProduct(A, B, M, K, N);
+      for (const [tA, tB] of TRANSPOSES) {
+        const C = Float64Array.from(C0);
+        be.gemm(tA, tB, M, N, K, alpha, stored(A, M, K, tA), stored(B, K, N, tB), beta, C);
+        const R = Float64Array.from(C0);
+        referenceGemm('N', 'N', M, N, K, alpha, A, B, beta, R);
+        for (let i = 0; i < M * N; i++) {
+          const bound = 2 * (K + 3) * EPS * (Math.abs(alpha) * S[i]! + Math.abs(beta) * Math.abs(C0[i]!));
+          if (!(Math.abs(C[i]! - R[i]!) <= bound))
+            expect({ M, N, K, tA, tB, i, got: C[i], ref: R[i], bound }).toBeUndefined();
+        }
+      }
+    }
+  });
+
+  it('K = 0: C ← β·C, and with β = 0 a NaN-filled C becomes exact zeros', () => {
+    for (const [tA, tB] of TRANSPOSES) {
+      const C = Float64Array.of(1, -2, 3, 4.5, 5, 6);
+      be.gemm(tA, tB, 2, 3, 0, 7, new Float64Array(0), new Float64Array(0), -2, C);
+      expect(C).toEqual(Float64Array.of(-2, 4, -6, -9, -10, -12));
+      const Z = new Float64Array(6).fill(NaN);
+      be.gemm(tA, tB, 3, 2, 0, 7, new Float64Array(0), new Float64Array(0), 0, Z);
+      expect(Z).toEqual(new Float64Array(6));
+    }
+  });
+
+  it('β = 0 never reads C: NaN-filled C on full and edge tiles gives the plain product', () => {
+    // 13×10 with K = 300: full 4×4 tiles, edge rows/columns, and two k-chunks (the second chunk
+    // accumulates into what the first wrote, so NaN read on the first would survive).
+    const [M, N, K] = [13, 10, 300];
+    const A = smallInts(7, M * K);
+    const B = smallInts(8, K * N);
+    const P = matmul(A, B, M, K, N); // |sums| <= 300·64: exact
+    for (const [tA, tB] of TRANSPOSES) {
+      const C = new Float64Array(M * N).fill(NaN);
+      be.gemm(tA, tB, M, N, K, 1, stored(A, M, K, tA), stored(B, K, N, tB), 0, C);
+      expect(C).toEqual(P);
+    }
+  });
+
+  it('M = 0 or N = 0: nothing written', () => {
+    const C = new Float64Array(0);
+    be.gemm('N', 'N', 0, 4, 3, 1, new Float64Array(0), new Float64Array(12), 0, C);
+    be.gemm('T', 'T', 4, 0, 3, 1, new Float64Array(12), new Float64Array(0), 1, C);
+    expect(C.length).toBe(0);
   });
 });
