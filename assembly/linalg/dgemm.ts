@@ -14,13 +14,15 @@
 // uninitialised C cannot leak); alpha is folded into the packed A panels; every chunk then
 // accumulates into C.
 //
-// Micro-kernel (dsyrk.ts's tile): a 4×4 tile of C is 8 f64x2 accumulators loaded from C; per k it
+// Micro-kernel (tile.ts, shared with dsyrk.ts): a 4×4 tile of C is 8 f64x2 accumulators loaded from C; per k it
 // loads 2 vectors of the B panel and 4 splats of the A panel: 8 mul + 8 add. Edge tiles (fewer
 // than 4 valid rows or columns: M or N not a multiple of 4) run on the 16-value scratch T,
 // zero-padded, and only the valid part is copied back.
 //
 // Never allocates: PA (mc rounded up to 4, times kc), PB (kc times nc rounded up to 4) and T
 // (16 values) are the caller's.
+
+import { tile4x4 } from './tile';
 
 /** Packs op(B)[p0..p0+kc)[j0..j0+nc) into PB as 4-column panels (zero-padded past N). */
 function packB(transB: bool, N: i32, K: i32, B: usize, p0: i32, kc: i32, j0: i32, nc: i32, PB: usize): void {
@@ -105,51 +107,6 @@ function packA(
   }
 }
 
-/** Tile c (4×4 at c, row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k] over kc values of k (dsyrk's tile). */
-// @ts-ignore: decorator
-@inline function tile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize): void {
-  const c1 = c + ldcBytes;
-  const c2 = c1 + ldcBytes;
-  const c3 = c2 + ldcBytes;
-  let c00 = v128.load(c);
-  let c01 = v128.load(c, 16);
-  let c10 = v128.load(c1);
-  let c11 = v128.load(c1, 16);
-  let c20 = v128.load(c2);
-  let c21 = v128.load(c2, 16);
-  let c30 = v128.load(c3);
-  let c31 = v128.load(c3, 16);
-  const end = pA + (<usize>kc << 5);
-  let a = pA;
-  let b = pB;
-  while (a < end) {
-    const b0 = v128.load(b);
-    const b1 = v128.load(b, 16);
-    let x = v128.load64_splat(a);
-    c00 = f64x2.add(c00, f64x2.mul(x, b0));
-    c01 = f64x2.add(c01, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 8);
-    c10 = f64x2.add(c10, f64x2.mul(x, b0));
-    c11 = f64x2.add(c11, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 16);
-    c20 = f64x2.add(c20, f64x2.mul(x, b0));
-    c21 = f64x2.add(c21, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 24);
-    c30 = f64x2.add(c30, f64x2.mul(x, b0));
-    c31 = f64x2.add(c31, f64x2.mul(x, b1));
-    a += 32;
-    b += 32;
-  }
-  v128.store(c, c00);
-  v128.store(c, c01, 16);
-  v128.store(c1, c10);
-  v128.store(c1, c11, 16);
-  v128.store(c2, c20);
-  v128.store(c2, c21, 16);
-  v128.store(c3, c30);
-  v128.store(c3, c31, 16);
-}
-
 /** Edge tile (rows×cols < 4×4 valid): through the 4×4 scratch T (zero-padded), then back. */
 function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, rows: i32, cols: i32, T: usize): void {
   for (let i = 0; i < 4; i++) {
@@ -158,7 +115,7 @@ function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, rows
       store<f64>(t, i < rows && j < cols ? load<f64>(c + <usize>i * ldcBytes + (<usize>j << 3)) : 0);
     }
   }
-  tile(pA, pB, kc, T, 32);
+  tile4x4(pA, pB, kc, T, 32);
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
       store<f64>(c + <usize>i * ldcBytes + (<usize>j << 3), load<f64>(T + (<usize>((i << 2) + j) << 3)));
@@ -224,7 +181,7 @@ export function dgemm(
             const rows = min(4, M - row);
             const pA = PA + <usize>I * panelBytes;
             const c = cCol + <usize>row * ldcBytes;
-            if (rows == 4 && cols == 4) tile(pA, pB, kb, c, ldcBytes);
+            if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
             else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T);
           }
         }

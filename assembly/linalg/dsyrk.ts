@@ -7,12 +7,12 @@
 // W is the padded mp×mp accumulator (mp = cols rounded up to 4); only tiles (I, J) with J >= I
 // are computed — the upper triangle; dsyrkFinish mirrors it into the caller's G.
 //
-// Micro-kernel: a 4×4 tile of W is 8 f64x2 accumulators (4 rows × 2 vectors); per row r of the
-// chunk it loads 2 vectors of panel J and 4 splats of panel I: 8 mul + 8 add. With the loads and
-// a temporary this fits the 16 vector registers of x86-64 (a 4×6 tile would spill).
+// Micro-kernel: tile4x4 of tile.ts (shared with dgemm.ts), with panel I as pA and panel J as pB.
 //
 // Threads: disjoint ranges of tile rows [ib0, ib1) write disjoint parts of W, so several
 // instances over the same shared memory can run at once, each with its own P.
+
+import { tile4x4 } from './tile';
 
 /** Packs chunk rows [r0, r0 + kc) of A (panels p >= p0) into P, scaled by s. */
 function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, np: i32): void {
@@ -36,51 +36,6 @@ function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, 
       }
     }
   }
-}
-
-/** W tile (I, J) += Σ_r panelI[r]ᵀ panelJ[r] over kc rows. */
-// @ts-ignore: decorator
-@inline function tile(pI: usize, pJ: usize, kc: i32, w: usize, ldwBytes: usize): void {
-  const w1 = w + ldwBytes;
-  const w2 = w1 + ldwBytes;
-  const w3 = w2 + ldwBytes;
-  let c00 = v128.load(w);
-  let c01 = v128.load(w, 16);
-  let c10 = v128.load(w1);
-  let c11 = v128.load(w1, 16);
-  let c20 = v128.load(w2);
-  let c21 = v128.load(w2, 16);
-  let c30 = v128.load(w3);
-  let c31 = v128.load(w3, 16);
-  const end = pI + (<usize>kc << 5);
-  let a = pI;
-  let b = pJ;
-  while (a < end) {
-    const b0 = v128.load(b);
-    const b1 = v128.load(b, 16);
-    let x = v128.load64_splat(a);
-    c00 = f64x2.add(c00, f64x2.mul(x, b0));
-    c01 = f64x2.add(c01, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 8);
-    c10 = f64x2.add(c10, f64x2.mul(x, b0));
-    c11 = f64x2.add(c11, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 16);
-    c20 = f64x2.add(c20, f64x2.mul(x, b0));
-    c21 = f64x2.add(c21, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 24);
-    c30 = f64x2.add(c30, f64x2.mul(x, b0));
-    c31 = f64x2.add(c31, f64x2.mul(x, b1));
-    a += 32;
-    b += 32;
-  }
-  v128.store(w, c00);
-  v128.store(w, c01, 16);
-  v128.store(w1, c10);
-  v128.store(w1, c11, 16);
-  v128.store(w2, c20);
-  v128.store(w2, c21, 16);
-  v128.store(w3, c30);
-  v128.store(w3, c31, 16);
 }
 
 /**
@@ -109,7 +64,7 @@ export function dsyrkTiles(
       const pI = P + <usize>I * panelBytes;
       const wRow = W + <usize>(I << 2) * ldwBytes;
       for (let J = I; J < np; J++) {
-        tile(pI, P + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
+        tile4x4(pI, P + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
       }
     }
   }
@@ -147,7 +102,7 @@ export function dsyrkPacked(P: usize, rows: i32, cols: i32, kc: i32, W: usize, i
       const pI = chunk + <usize>I * panelBytes;
       const wRow = W + <usize>(I << 2) * ldwBytes;
       for (let J = I; J < np; J++) {
-        tile(pI, chunk + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
+        tile4x4(pI, chunk + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
       }
     }
     chunk += chunkBytes;

@@ -1,0 +1,52 @@
+// The 4×4 register-tile micro-kernel shared by the Gramian (dsyrk.ts) and GEMM (dgemm.ts).
+//
+// c (a 4×4 block of a row-major matrix with row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k], where pA and
+// pB are packed panels of 4 values per k (kc·4 contiguous f64 each). The tile is 8 f64x2
+// accumulators (4 rows × 2 vectors); per k it loads 2 vectors of pB and 4 splats of pA: 8 mul +
+// 8 add. With the loads and a temporary this fits the 16 vector registers of x86-64 (a 4×6 tile
+// would spill). Rounding: each entry is a plain recursive sum over k of exact-order products.
+
+/** c (4×4, row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k] over kc values of k. */
+// @ts-ignore: decorator
+@inline export function tile4x4(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize): void {
+  const c1 = c + ldcBytes;
+  const c2 = c1 + ldcBytes;
+  const c3 = c2 + ldcBytes;
+  let c00 = v128.load(c);
+  let c01 = v128.load(c, 16);
+  let c10 = v128.load(c1);
+  let c11 = v128.load(c1, 16);
+  let c20 = v128.load(c2);
+  let c21 = v128.load(c2, 16);
+  let c30 = v128.load(c3);
+  let c31 = v128.load(c3, 16);
+  const end = pA + (<usize>kc << 5);
+  let a = pA;
+  let b = pB;
+  while (a < end) {
+    const b0 = v128.load(b);
+    const b1 = v128.load(b, 16);
+    let x = v128.load64_splat(a);
+    c00 = f64x2.add(c00, f64x2.mul(x, b0));
+    c01 = f64x2.add(c01, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 8);
+    c10 = f64x2.add(c10, f64x2.mul(x, b0));
+    c11 = f64x2.add(c11, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 16);
+    c20 = f64x2.add(c20, f64x2.mul(x, b0));
+    c21 = f64x2.add(c21, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 24);
+    c30 = f64x2.add(c30, f64x2.mul(x, b0));
+    c31 = f64x2.add(c31, f64x2.mul(x, b1));
+    a += 32;
+    b += 32;
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  v128.store(c1, c10);
+  v128.store(c1, c11, 16);
+  v128.store(c2, c20);
+  v128.store(c2, c21, 16);
+  v128.store(c3, c30);
+  v128.store(c3, c31, 16);
+}
