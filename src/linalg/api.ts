@@ -16,7 +16,7 @@ import { isMlMatrix, readMatrix, safeScale, toMlMatrix, type DenseMatrix, type M
 import type { NullSpaceResult } from './streamingQR.js';
 import { basisFromRows, svdOfR, type SvdOfR } from './svdFromR.js';
 import { EPS, decideRank, resolveTolerance, type RankDecision, type RankToleranceOptions } from './tolerance.js';
-import { gramThreaded, type ThreadOption } from './threads.js';
+import { gemmThreaded, gramThreaded, type ThreadOption } from './threads.js';
 
 /** Options of {@link gram} and {@link gramAccumulate}. */
 export interface GramOptions extends BackendOption, ThreadOption {}
@@ -124,7 +124,7 @@ export function gramAccumulate(
 }
 
 /** Options of {@link gemm}. */
-export interface GemmOptions extends BackendOption {
+export interface GemmOptions extends BackendOption, ThreadOption {
   /** Use Aᵀ instead of A. */
   transA?: boolean;
   /** Use Bᵀ instead of B. */
@@ -184,7 +184,11 @@ export function gemm(A: MatrixInput, ...rest: unknown[]): Float64Array | Matrix 
     readMatrix('options.C', Cin, M, N);
   } else if (beta !== 0) throw new ArgumentError('options.beta', beta, 'needs options.C (β·C with no C)');
   const C = Cin ? Float64Array.from(Cin) : new Float64Array(M * N);
-  pickBackend(opts).gemm(tA, tB, M, N, K, alpha, Am.data, Bm.data, beta, C);
+  const backend = pickBackend(opts);
+  if (
+    !(backend.name === 'wasm' && gemmThreaded(tA === 'T', tB === 'T', M, N, K, alpha, Am.data, Bm.data, beta, C, opts))
+  )
+    backend.gemm(tA, tB, M, N, K, alpha, Am.data, Bm.data, beta, C);
   for (let k = 0; k < C.length; k++)
     if (!Number.isFinite(C[k]!)) throw new ArgumentError('A', Am.data, 'the product overflows f64');
   if (Cin) Cin.set(C);

@@ -22,6 +22,12 @@
  * unit of a newer job, and the arguments of a job stay intact while any of its units is claimed
  * but unfinished (the caller publishes the next job only after all U units have finished).
  *
+ * GEMM (C = α·A·op(B) + β·C, A not transposed) uses the same pool and protocol: C is cut into
+ * U = threads contiguous blocks of rows (multiples of 4), each unit runs dgemm on its block with
+ * its own packing buffers; every entry of C is computed by exactly the same operations as on one
+ * thread (the blocking along K and the tiles within a block do not depend on the row split when
+ * the split falls on a multiple of the row block mc), so the result equals the one-thread result.
+ *
  * Without a running pool (or with `threads: 1`) everything runs on the calling thread.
  */
 import { availableParallelism } from 'node:os';
@@ -29,6 +35,7 @@ import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import { wasm } from '../wasm/module.js';
+import { gemmBlocking } from './gemm.js';
 import { linalgKernels, syrkChunkRows } from './wasmBackend.js';
 
 /** Thread option of the Gramian. */
@@ -44,9 +51,19 @@ export interface ThreadOption {
 /** Below this many flops (rows·cols²) the default stays on one thread: waking workers costs ~50 µs. */
 export const PARALLEL_MIN_FLOPS = 2 ** 22;
 
-/** Job arguments: P, rows, cols, kc, W, U, then U + 1 tile-row bounds. */
-const ARG_BOUNDS = 6;
+/**
+ * Job arguments. a[0] = kind (0: Gramian, 1: GEMM), a[6] = U (units) for both kinds.
+ * Gramian: a[1..5] = P, rows, cols, kc, W; a[7..7+U] = tile-row bounds.
+ * GEMM: a[1] = transB, a[2] = N, a[3] = K, a[4] = alpha, a[5] = A, a[7] = B, a[8] = beta,
+ * a[9] = C, a[10..12] = kc, mc, nc; a[13..13+U] = row bounds; then PA, PB, T per unit.
+ */
+const ARG_KIND = 0;
+const ARG_UNITS = 6;
+const ARG_BOUNDS = 7;
+const GEMM_BOUNDS = 13;
 const MAX_UNITS = 256;
+const KIND_SYRK = 0;
+const KIND_GEMM = 1;
 const SEQ = 0;
 const STOP = 1;
 const FAILED = 2;
@@ -68,13 +85,21 @@ for (;;) {
   seen = Atomics.load(c, ${SEQ});
   if (Atomics.load(c, ${STOP}) !== 0) break;
   const gen = seen & 0x7fff;
-  const units = a[5];
+  const units = a[${ARG_UNITS}];
   for (;;) {
     const v = Atomics.add(c, ${NEXT}, 1);
     const u = v & 0xffff;
     if ((v >>> 16) !== gen || u >= units) break;
     try {
-      k.dsyrkPacked(a[0], a[1], a[2], a[3], a[4], a[${ARG_BOUNDS} + u], a[${ARG_BOUNDS} + u + 1]);
+      if (a[${ARG_KIND}] === ${KIND_SYRK}) {
+        k.dsyrkPacked(a[1], a[2], a[3], a[4], a[5], a[${ARG_BOUNDS} + u], a[${ARG_BOUNDS} + u + 1]);
+      } else {
+        const m0 = a[${GEMM_BOUNDS} + u];
+        const m1 = a[${GEMM_BOUNDS} + u + 1];
+        const buf = ${GEMM_BOUNDS} + units + 1 + 3 * u;
+        k.dgemm(0, a[1], m1 - m0, a[2], a[3], a[4], a[5] + m0 * a[3] * 8, a[7], a[8], a[9] + m0 * a[2] * 8,
+          a[buf], a[buf + 1], a[buf + 2], a[10], a[11], a[12]);
+      }
     } catch (e) {
       Atomics.add(c, ${FAILED}, 1);
     }
@@ -122,7 +147,7 @@ export async function startThreads(threads: number = availableParallelism()): Pr
   if (threads === 1) return 1;
   const { module, memory } = wasm();
   const ctlBuf = new SharedArrayBuffer(4 * CTL_SLOTS);
-  const argBuf = new SharedArrayBuffer(8 * (ARG_BOUNDS + MAX_UNITS + 1));
+  const argBuf = new SharedArrayBuffer(8 * (GEMM_BOUNDS + 4 * MAX_UNITS + 1));
   const workers: Worker[] = [];
   try {
     for (let i = 0; i < threads - 1; i++) {
@@ -191,19 +216,7 @@ export function gramThreaded(
   G: Float64Array,
   options: ThreadOption | undefined,
 ): boolean {
-  let threads: number;
-  if (options?.threads !== undefined) {
-    threads = integerInRange('options.threads', options.threads, 1, 64);
-    if (threads > 1 && !pool)
-      throw new ArgumentError(
-        'options.threads',
-        threads,
-        'needs a running pool: call `await linalg.startThreads()` first',
-      );
-    threads = Math.min(threads, threadCount());
-  } else {
-    threads = rows * cols * cols >= PARALLEL_MIN_FLOPS ? threadCount() : 1;
-  }
+  const threads = resolveThreads(options, rows * cols * cols);
   if (threads <= 1 || cols === 0 || !pool) return false;
   const p = pool;
   const { arena } = wasm();
@@ -219,42 +232,121 @@ export function gramThreaded(
     const W = s.alloc(mp * mp, 0).ptr;
     const P = s.alloc(Math.ceil(rows / kc) * kc * mp).ptr;
     k.dsyrkPack(a, rows, cols, scale, P, kc);
-    const seq = (Atomics.load(p.ctl, SEQ) + 1) | 0; // this job's generation
-    const gen = seq & 0x7fff;
-    p.args.set([P, rows, cols, kc, W, units], 0);
+    p.args.set([KIND_SYRK, P, rows, cols, kc, W, units], 0);
     p.args.set(bounds, ARG_BOUNDS);
-    Atomics.store(p.ctl, FAILED, 0);
-    Atomics.store(p.ctl, FINISHED, 0);
-    Atomics.store(p.ctl, NEXT, gen << 16);
-    Atomics.store(p.ctl, SEQ, seq);
-    Atomics.notify(p.ctl, SEQ);
-    let mine = 0;
-    try {
-      for (;;) {
-        const v = Atomics.add(p.ctl, NEXT, 1);
-        const u = v & 0xffff;
-        if (v >>> 16 !== gen || u >= units) break;
-        k.dsyrkPacked(P, rows, cols, kc, W, bounds[u]!, bounds[u + 1]!);
-        mine++;
-        Atomics.add(p.ctl, FINISHED, 1);
-      }
-    } finally {
-      // Units claimed by workers must finish before the scope frees their buffers. If the caller
-      // threw, the remaining units are claimed away first so that no worker starts one.
-      while (Atomics.load(p.ctl, NEXT) >>> 16 === gen && (Atomics.load(p.ctl, NEXT) & 0xffff) < units) {
-        const v = Atomics.add(p.ctl, NEXT, 1);
-        if ((v & 0xffff) < units) Atomics.add(p.ctl, FINISHED, 1);
-      }
-      for (;;) {
-        const f = Atomics.load(p.ctl, FINISHED);
-        if (f >= units) break;
-        Atomics.wait(p.ctl, FINISHED, f);
-      }
-    }
-    lastStolen = mine;
-    if (Atomics.load(p.ctl, FAILED) !== 0) throw new Error('a Gramian worker thread failed');
+    lastStolen = runJob(p, units, (u) => k.dsyrkPacked(P, rows, cols, kc, W, bounds[u]!, bounds[u + 1]!));
     k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
     G.set(g.view);
   });
   return true;
+}
+
+/**
+ * C = α·A·op(B) + β·C on the pool (A not transposed, row-major M×K; op(B) K×N), C updated in
+ * place; returns false (doing nothing) when the pool should not be used: no pool, one thread,
+ * fewer than {@link PARALLEL_MIN_FLOPS} multiply-adds, transposed A (its row blocks are not
+ * contiguous), or fewer than 8 rows.
+ * @throws {ArgumentError} options.threads invalid or > 1 without a running pool.
+ */
+export function gemmThreaded(
+  transA: boolean,
+  transB: boolean,
+  M: number,
+  N: number,
+  K: number,
+  alpha: number,
+  A: Float64Array,
+  B: Float64Array,
+  beta: number,
+  C: Float64Array,
+  options: ThreadOption | undefined,
+): boolean {
+  const threads = resolveThreads(options, M * N * K);
+  if (threads <= 1 || !pool || transA || M < 8 || N === 0) return false;
+  const p = pool;
+  const { arena } = wasm();
+  const k = linalgKernels();
+  const { kc, mc, nc } = gemmBlocking(M, N, K);
+  // Row blocks on multiples of mc (or of 4 when M is small) so each unit sees the same blocking.
+  const step = M >= threads * mc ? mc : 4;
+  const units = Math.min(threads, Math.ceil(M / step));
+  const bounds = [0];
+  for (let u = 1; u < units; u++) bounds.push(Math.min(M, Math.round((u * M) / units / step) * step));
+  bounds.push(M);
+  arena.scope((s) => {
+    const a = s.from(A).ptr;
+    const b = s.from(B).ptr;
+    const c = s.from(C);
+    const buffers: number[] = [];
+    for (let u = 0; u < units; u++) {
+      buffers.push(s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr, s.alloc(kc * Math.ceil(nc / 4) * 4).ptr, s.alloc(16).ptr);
+    }
+    p.args.set([KIND_GEMM, +transB, N, K, alpha, a, units, b, beta, c.ptr, kc, mc, nc], 0);
+    p.args.set(bounds, GEMM_BOUNDS);
+    p.args.set(buffers, GEMM_BOUNDS + units + 1);
+    runJob(p, units, (u) => {
+      const m0 = bounds[u]!;
+      const m1 = bounds[u + 1]!;
+      const [PA, PB, T] = buffers.slice(3 * u, 3 * u + 3) as [number, number, number];
+      k.dgemm(0, +transB, m1 - m0, N, K, alpha, a + m0 * K * 8, b, beta, c.ptr + m0 * N * 8, PA, PB, T, kc, mc, nc);
+    });
+    C.set(c.view);
+  });
+  return true;
+}
+
+/** Threads to use for a job of `work` multiply-adds under `options` (1 = calling thread only). */
+function resolveThreads(options: ThreadOption | undefined, work: number): number {
+  if (options?.threads !== undefined) {
+    const threads = integerInRange('options.threads', options.threads, 1, 64);
+    if (threads > 1 && !pool)
+      throw new ArgumentError(
+        'options.threads',
+        threads,
+        'needs a running pool: call `await linalg.startThreads()` first',
+      );
+    return Math.min(threads, threadCount());
+  }
+  return work >= PARALLEL_MIN_FLOPS ? threadCount() : 1;
+}
+
+/**
+ * Publishes the job whose arguments are already in p.args, runs units on the calling thread
+ * too, and returns once all `units` have finished (see the module comment for the protocol).
+ * Returns how many units the calling thread ran.
+ * @throws Error if a worker's kernel failed.
+ */
+function runJob(p: Pool, units: number, runUnit: (u: number) => void): number {
+  const seq = (Atomics.load(p.ctl, SEQ) + 1) | 0; // this job's generation
+  const gen = seq & 0x7fff;
+  Atomics.store(p.ctl, FAILED, 0);
+  Atomics.store(p.ctl, FINISHED, 0);
+  Atomics.store(p.ctl, NEXT, gen << 16);
+  Atomics.store(p.ctl, SEQ, seq);
+  Atomics.notify(p.ctl, SEQ);
+  let mine = 0;
+  try {
+    for (;;) {
+      const v = Atomics.add(p.ctl, NEXT, 1);
+      const u = v & 0xffff;
+      if (v >>> 16 !== gen || u >= units) break;
+      runUnit(u);
+      mine++;
+      Atomics.add(p.ctl, FINISHED, 1);
+    }
+  } finally {
+    // Units claimed by workers must finish before the caller frees their buffers. If the caller
+    // threw, the remaining units are claimed away first so that no worker starts one.
+    while (Atomics.load(p.ctl, NEXT) >>> 16 === gen && (Atomics.load(p.ctl, NEXT) & 0xffff) < units) {
+      const v = Atomics.add(p.ctl, NEXT, 1);
+      if ((v & 0xffff) < units) Atomics.add(p.ctl, FINISHED, 1);
+    }
+    for (;;) {
+      const f = Atomics.load(p.ctl, FINISHED);
+      if (f >= units) break;
+      Atomics.wait(p.ctl, FINISHED, f);
+    }
+  }
+  if (Atomics.load(p.ctl, FAILED) !== 0) throw new Error('a linalg worker thread failed');
+  return mine;
 }

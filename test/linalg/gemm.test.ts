@@ -1,9 +1,10 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { referenceGemm, type Transpose } from '../../src/linalg/gemm.js';
+import { startThreads, stopThreads } from '../../src/linalg/threads.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
@@ -193,5 +194,60 @@ describe.each<[LinalgBackendName, LinalgBackend]>([
     be.gemm('N', 'N', 0, 4, 3, 1, new Float64Array(0), new Float64Array(12), 0, C);
     be.gemm('T', 'T', 4, 0, 3, 1, new Float64Array(12), new Float64Array(0), 1, C);
     expect(C.length).toBe(0);
+  });
+});
+
+describe('gemm on the worker pool', () => {
+  beforeAll(async () => {
+    await startThreads(2);
+  });
+  afterAll(async () => {
+    await stopThreads();
+  });
+
+  it('equals the one-thread result bit for bit (row blocks on multiples of 4; transB both ways)', () => {
+    const cases: Array<[number, number, number, boolean]> = [
+      [300, 130, 270, false],
+      [301, 67, 33, true],
+      [1030, 64, 300, true],
+      [8, 5, 7, false],
+      [517, 129, 64, false],
+    ];
+    for (const [M, N, K, transB] of cases) {
+      const A = randn(M + N, M * K);
+      const B = randn(K + 1, K * N);
+      const C0 = randn(3, M * N);
+      const opts = { transB, alpha: 0.75, beta: -1.25 };
+      const [br, bc] = transB ? [N, K] : [K, N];
+      const one = Float64Array.from(C0);
+      gemm(A, M, K, B, br, bc, { ...opts, C: one, threads: 1 });
+      const two = Float64Array.from(C0);
+      gemm(A, M, K, B, br, bc, { ...opts, C: two, threads: 2 });
+      expect(Array.from(two), `${M}x${N}x${K} transB=${transB}`).toEqual(Array.from(one));
+    }
+  });
+
+  it('a transposed A falls back to one thread and still agrees with the reference', () => {
+    const M = 64;
+    const K = 80;
+    const N = 48;
+    const A = randn(9, K * M);
+    const B = randn(10, K * N);
+    const got = gemm(A, K, M, B, K, N, { transA: true, threads: 2 });
+    const ref = gemm(A, K, M, B, K, N, { transA: true, backend: 'reference' });
+    for (let i = 0; i < M; i++) {
+      for (let j = 0; j < N; j++) {
+        // Same products, possibly another summation order: |error| <= 2·K·eps·Σ_k |A_ki||B_kj|.
+        let abs = 0;
+        for (let k = 0; k < K; k++) abs += Math.abs(A[k * M + i]! * B[k * N + j]!);
+        expect(Math.abs(got[i * N + j]! - ref[i * N + j]!)).toBeLessThanOrEqual(2 * K * EPS * abs);
+      }
+    }
+  });
+});
+
+describe('gemm threads option without a pool', () => {
+  it('is an error naming options.threads', () => {
+    expect(() => gemm([1], 1, 1, [1], 1, 1, { threads: 2 })).toThrow(/^options\.threads = 2: needs a running pool/);
   });
 });
