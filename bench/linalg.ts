@@ -26,7 +26,7 @@ import { EVD, Matrix, QrDecomposition, SingularValueDecomposition } from 'ml-mat
 import * as linalg from '../src/linalg/index.js';
 import { linalgKernels, syrkChunkRows } from '../src/linalg/wasmBackend.js';
 import { init, wasm } from '../src/wasm/module.js';
-import { createRng } from '../src/ordergap/rng.js';
+import { seededNormals } from '../src/ordergap/rng.js';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
 
@@ -61,18 +61,7 @@ function time(fn: () => unknown, budgetMs = 1500, maxReps = 30): Timing {
   return { medianMs: ts[mid]!, bestMs: ts[0]!, cpuMedianMs: cs[mid]!, reps: ts.length };
 }
 
-function randn(seed: number, n: number): Float64Array {
-  const rng = createRng(seed);
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i += 2) {
-    const u = Math.max(rng.next(), 1e-300);
-    const v = rng.next();
-    const r = Math.sqrt(-2 * Math.log(u));
-    out[i] = r * Math.cos(2 * Math.PI * v);
-    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v);
-  }
-  return out;
-}
+const randn = seededNormals;
 
 function toMl(A: Float64Array, rows: number, cols: number): Matrix {
   const M = new Matrix(rows, cols);

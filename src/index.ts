@@ -19,7 +19,7 @@ export { defineSystem, checkState } from './system/define.js';
 export { registerSystem, getSystem, listSystems, loadSystemModule, type SystemFactory } from './system/registry.js';
 export { orderGap, evaluateOrderGap, type OrderGapEvaluation } from './ordergap/orderGap.js';
 export { windowedMean, OrderGapWindow } from './ordergap/window.js';
-export { createRng, sampleIndex, type Rng } from './ordergap/rng.js';
+export { createRng, sampleIndex, seededNormals, type Rng } from './ordergap/rng.js';
 export {
   runRecursive,
   type RunOptions,

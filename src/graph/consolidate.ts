@@ -258,34 +258,56 @@ export function mergeClaims(
 ): void {
   const k1 = shape.k + 1;
   const md = shape.mergeDims;
-  const h2 = p.mergeRadius * p.mergeRadius;
-  const nc = shape.claims;
   const pull = new Float64Array(md);
-  for (let i = 0; i < nc; i++) {
-    const mi = diag[i]!;
-    if (mi === 0 || p.mergeRate === 0) continue;
-    const oi = i * k1;
-    pull.fill(0);
-    let total = 0;
-    for (let j = 0; j < nc; j++) {
-      const mj = diag[j]!;
-      if (j === i || mj === 0) continue;
-      const oj = j * k1;
-      let r2 = 0;
-      for (let t = 0; t < md; t++) {
-        const dlt = theta[oj + t]! - theta[oi + t]!;
-        r2 += dlt * dlt;
-      }
-      if (r2 >= h2) continue;
-      const u = 1 - r2 / h2;
-      const sij = mi * mj * u * u * u;
-      total += sij;
-      for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (theta[oj + t]! - theta[oi + t]!);
-    }
-    if (total === 0) continue;
-    const f = p.mergeRate / (1 + total);
-    for (let t = 0; t < md; t++) out[oi + t] = theta[oi + t]! + f * pull[t]!;
+  const merged = new Float64Array(md);
+  for (let i = 0; i < shape.claims; i++) {
+    if (mergeClaim(shape, p, theta, diag, i, pull, merged)) out.set(merged, i * k1);
   }
+}
+
+/**
+ * The merge of one claim slot i: writes its first mergeDims attributes after the merge into
+ * `merged` and returns true, or returns false (writing nothing) when nothing pulls on it (an
+ * empty slot, mergeRate 0, or no other claim within the radius). `pull` is scratch of length
+ * mergeDims. The one implementation of the merge arithmetic: {@link mergeClaims} and the
+ * structure-aware order-gap (./orderGapFast.ts) both call it, so they agree bit for bit.
+ */
+export function mergeClaim(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  diag: Float64Array,
+  i: number,
+  pull: Float64Array,
+  merged: Float64Array,
+): boolean {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const mi = diag[i]!;
+  if (mi === 0 || p.mergeRate === 0) return false;
+  const h2 = p.mergeRadius * p.mergeRadius;
+  const oi = i * k1;
+  pull.fill(0);
+  let total = 0;
+  for (let j = 0; j < shape.claims; j++) {
+    const mj = diag[j]!;
+    if (j === i || mj === 0) continue;
+    const oj = j * k1;
+    let r2 = 0;
+    for (let t = 0; t < md; t++) {
+      const dlt = theta[oj + t]! - theta[oi + t]!;
+      r2 += dlt * dlt;
+    }
+    if (r2 >= h2) continue;
+    const u = 1 - r2 / h2;
+    const sij = mi * mj * u * u * u;
+    total += sij;
+    for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (theta[oj + t]! - theta[oi + t]!);
+  }
+  if (total === 0) return false;
+  const f = p.mergeRate / (1 + total);
+  for (let t = 0; t < md; t++) merged[t] = theta[oi + t]! + f * pull[t]!;
+  return true;
 }
 
 /** Reads the Nmax confidences of θ. */

@@ -18,7 +18,14 @@
  * with the generic evaluation (two full Q and P_e applications) to rounding: the patched sums
  * of P_e(θ) add the deltas in a different order than a fresh pass would.
  */
-import { confidenceUpdate, sigmoid, structureSums, type StructureSums, type WeightedSums } from './consolidate.js';
+import {
+  confidenceUpdate,
+  mergeClaim,
+  sigmoid,
+  structureSums,
+  type StructureSums,
+  type WeightedSums,
+} from './consolidate.js';
 import type { CompiledItem } from './expand.js';
 import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from './shape.js';
@@ -170,7 +177,7 @@ function fusedKernels(c: Float64Array, s0: StructureSums, s1: StructureSums, f: 
   };
 }
 
-/** The merge of one claim slot i (same arithmetic as mergeClaims in ./consolidate.ts). */
+/** The merge of one claim slot i into `out` (unchanged attributes when nothing pulls on it). */
 function mergeOne(
   shape: OperatorShape,
   p: GraphOperatorParams,
@@ -179,33 +186,10 @@ function mergeOne(
   i: number,
   out: Float64Array,
 ): void {
-  const md = shape.mergeDims;
-  const k1 = shape.k + 1;
-  const oi = i * k1;
-  for (let t = 0; t < md; t++) out[t] = nodes[oi + t]!;
-  const mi = diag[i]!;
-  if (mi === 0 || p.mergeRate === 0) return;
-  const h2 = p.mergeRadius * p.mergeRadius;
-  const pull = new Float64Array(md);
-  let total = 0;
-  for (let j = 0; j < shape.claims; j++) {
-    const mj = diag[j]!;
-    if (j === i || mj === 0) continue;
-    const oj = j * k1;
-    let r2 = 0;
-    for (let t = 0; t < md; t++) {
-      const dlt = nodes[oj + t]! - nodes[oi + t]!;
-      r2 += dlt * dlt;
-    }
-    if (r2 >= h2) continue;
-    const u = 1 - r2 / h2;
-    const sij = mi * mj * u * u * u;
-    total += sij;
-    for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (nodes[oj + t]! - nodes[oi + t]!);
+  const oi = i * (shape.k + 1);
+  if (!mergeClaim(shape, p, nodes, diag, i, new Float64Array(shape.mergeDims), out)) {
+    for (let t = 0; t < shape.mergeDims; t++) out[t] = nodes[oi + t]!;
   }
-  if (total === 0) return;
-  const fct = p.mergeRate / (1 + total);
-  for (let t = 0; t < md; t++) out[t] = nodes[oi + t]! + fct * pull[t]!;
 }
 
 /** Everything after the passes: confidence updates, affected merges, the norm. */

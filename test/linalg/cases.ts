@@ -5,23 +5,12 @@
  * Tags: 'size-0', '1x1', 'rank-deficient', 'ill-conditioned', 'clustered', 'straddle', 'scaled',
  * 'wide', 'tall'.
  */
-import { createRng } from '../../src/ordergap/rng.js';
+import { createRng, seededNormals } from '../../src/ordergap/rng.js';
 
 export const EPS = Number.EPSILON;
 
-/** Seeded standard normals (Box–Muller on the package's sfc32). */
-export function randn(seed: number, n: number): Float64Array {
-  const rng = createRng(seed);
-  const out = new Float64Array(n);
-  for (let i = 0; i < n; i += 2) {
-    const u = Math.max(rng.next(), 1e-300);
-    const v = rng.next();
-    const r = Math.sqrt(-2 * Math.log(u));
-    out[i] = r * Math.cos(2 * Math.PI * v);
-    if (i + 1 < n) out[i + 1] = r * Math.sin(2 * Math.PI * v);
-  }
-  return out;
-}
+/** Seeded standard normals (src/ordergap/rng.ts). */
+export const randn = seededNormals;
 
 /** Hilbert matrix H_ij = 1/(i + j + 1). */
 export function hilbert(n: number): Float64Array {

@@ -1,7 +1,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
-import { createRng, sampleIndex } from '../../src/ordergap/rng.js';
+import { createRng, sampleIndex, seededNormals } from '../../src/ordergap/rng.js';
 import { closedFormSystem } from '../../src/systems/closedForm.js';
 import { defineSystem } from '../../src/system/define.js';
 
@@ -148,5 +148,18 @@ describe('seeded RNG', () => {
   });
   it('rejects a bad seed', () => {
     expect(() => createRng(2 ** 32)).toThrow(/^seed = 4294967296/);
+  });
+});
+
+describe('seededNormals', () => {
+  it('is deterministic per seed and has mean ≈ 0, variance ≈ 1', () => {
+    const a = seededNormals(3, 20001);
+    expect(Array.from(a.slice(0, 7))).toEqual(Array.from(seededNormals(3, 7)));
+    expect(Array.from(seededNormals(4, 7))).not.toEqual(Array.from(a.slice(0, 7)));
+    const mean = a.reduce((s, x) => s + x, 0) / a.length;
+    const variance = a.reduce((s, x) => s + (x - mean) ** 2, 0) / (a.length - 1);
+    // Standard errors for n = 20001: mean 1/sqrt(n) ≈ 0.0071, variance sqrt(2/n) ≈ 0.010; 5 se each.
+    expect(Math.abs(mean)).toBeLessThan(0.036);
+    expect(Math.abs(variance - 1)).toBeLessThan(0.05);
   });
 });
