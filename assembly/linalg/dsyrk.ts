@@ -9,38 +9,171 @@
 //
 // Micro-kernel: tile4x4 of tile.ts (shared with dgemm.ts), with panel I as pA and panel J as pB.
 //
+// No-pack variant (dsyrkDirectRows, cols a multiple of 4): the tile reads the 4-column slices of
+// the chunk's rows in place (stride = the row length) — same products, same order, same result
+// bit for bit, without the pack's write pass; it only pays while the row stride is short enough
+// not to alias in L1 (the caller decides: src/linalg/wasmBackend.ts, syrkReadsInPlace).
+//
+// Validation rides along: pack (or the scan of the no-pack path) returns max|a_ij| of what it
+// read, NaN if an entry is NaN and +Infinity if one is ±Infinity, so A is never read twice.
+//
 // Threads: disjoint ranges of tile rows [ib0, ib1) write disjoint parts of W, so several
-// instances over the same shared memory can run at once, each with its own P.
+// instances over the same shared memory can run at once, each with its own P. The caller may
+// also feed A in chunks (rows = kc per call, a staging buffer as A): W accumulates across calls.
 
-import { tile4x4 } from './tile';
+import { tile4x4, tile4x4Strided } from './tile';
 
-/** Packs chunk rows [r0, r0 + kc) of A (panels p >= p0) into P, scaled by s. */
-function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, np: i32): void {
+/**
+ * Packs chunk rows [r0, r0 + kc) of A (panels p >= p0) into P, scaled by s, and returns max|a_ij|
+ * over the packed (unscaled) source values: NaN if one of them is NaN, +Infinity if one is ±Infinity
+ * (wasm's f64 max propagates NaN). The scan rides on the pack's memory pass, so validating A costs
+ * no second read of it.
+ */
+function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, np: i32): f64 {
   const panelBytes = <usize>kc << 5; // kc rows × 4 values × 8 bytes
+  const vs = f64x2.splat(s);
+  let vm = f64x2.splat(0);
+  let nan = i64x2.splat(0);
+  let m: f64 = 0;
   for (let p = p0; p < np; p++) {
     const dst = P + <usize>p * panelBytes;
     const c0 = p << 2;
     const full = c0 + 4 <= cols;
-    const vs = f64x2.splat(s);
     for (let r = 0; r < kc; r++) {
       const src = A + (<usize>((r0 + r) * cols + c0) << 3);
       const d = dst + (<usize>r << 5);
       if (full) {
         // A's rows are 8-byte aligned only: unaligned v128 loads are fine in wasm.
-        v128.store(d, f64x2.mul(v128.load(src), vs));
-        v128.store(d, f64x2.mul(v128.load(src, 16), vs), 16);
+        const x0 = v128.load(src);
+        const x1 = v128.load(src, 16);
+        // pmax is one maxpd (wasm's NaN-propagating max is a long sequence on x86); NaN is
+        // caught by the x != x mask instead.
+        vm = f64x2.pmax(vm, f64x2.pmax(f64x2.abs(x0), f64x2.abs(x1)));
+        nan = v128.or(nan, v128.or(f64x2.ne(x0, x0), f64x2.ne(x1, x1)));
+        v128.store(d, f64x2.mul(x0, vs));
+        v128.store(d, f64x2.mul(x1, vs), 16);
       } else {
         for (let q = 0; q < 4; q++) {
-          store<f64>(d + (<usize>q << 3), c0 + q < cols ? load<f64>(src + (<usize>q << 3)) * s : 0);
+          let v: f64 = 0;
+          if (c0 + q < cols) {
+            const x = load<f64>(src + (<usize>q << 3));
+            m = max<f64>(m, abs<f64>(x));
+            v = x * s;
+          }
+          store<f64>(d + (<usize>q << 3), v);
         }
       }
+    }
+  }
+  if (v128.any_true(nan)) return NaN;
+  return max<f64>(m, max<f64>(f64x2.extract_lane(vm, 0), f64x2.extract_lane(vm, 1)));
+}
+
+/** W += upper tiles of tile rows [ib0, ib1) of one packed chunk (k rows; panels of P). */
+// @ts-ignore: decorator
+@inline function chunkTiles(P: usize, k: i32, np: i32, W: usize, ldwBytes: usize, ib0: i32, ib1: i32): void {
+  const panelBytes = <usize>k << 5;
+  for (let I = ib0; I < ib1; I++) {
+    const pI = P + <usize>I * panelBytes;
+    const wRow = W + <usize>(I << 2) * ldwBytes;
+    for (let J = I; J < np; J++) {
+      tile4x4(pI, P + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
     }
   }
 }
 
 /**
- * W (mp×mp, mp = ceil(cols/4)·4) += upper tiles of (s·A)ᵀ(s·A) for tile rows [ib0, ib1).
- * P must hold kc·mp values (16-byte aligned), kc a positive multiple of 1.
+ * max|s_ij| of n values at S (NaN if one is NaN, +Infinity if one is ±Infinity), n even; read only.
+ * pmax is one maxpd (wasm's NaN-propagating max is a long sequence on x86); NaN is caught by the
+ * x != x mask instead.
+ */
+function scanMaxAbs(S: usize, n: i32): f64 {
+  let vm = f64x2.splat(0);
+  let vm1 = f64x2.splat(0);
+  let nan = i64x2.splat(0);
+  const end = S + (<usize>n << 3);
+  let p = S;
+  for (; p + 32 <= end; p += 32) {
+    const x0 = v128.load(p);
+    const x1 = v128.load(p, 16);
+    vm = f64x2.pmax(vm, f64x2.abs(x0));
+    vm1 = f64x2.pmax(vm1, f64x2.abs(x1));
+    nan = v128.or(nan, v128.or(f64x2.ne(x0, x0), f64x2.ne(x1, x1)));
+  }
+  let m: f64 = 0;
+  for (; p < end; p += 8) m = max<f64>(m, abs<f64>(load<f64>(p)));
+  if (v128.any_true(nan)) return NaN;
+  vm = f64x2.pmax(vm, vm1);
+  return max<f64>(m, max<f64>(f64x2.extract_lane(vm, 0), f64x2.extract_lane(vm, 1)));
+}
+
+/**
+ * With ready != 0, spins until the i32 at `ready` (the rows of A copied so far, published with an
+ * atomic store by the thread that copies A in) is >= rows: lets a worker start on the first row
+ * chunks while the rest of A is still being copied. The copier never waits on anyone, so this ends.
+ */
+// @ts-ignore: decorator
+@inline function waitForRows(ready: usize, rows: i32): void {
+  if (ready != 0) while (atomic.load<i32>(ready) < rows) {}
+}
+
+/** W += upper tiles of tile rows [ib0, ib1) of SᵀS, S k rows read in place (row stride bytes). */
+// @ts-ignore: decorator
+@inline function directTiles(S: usize, k: i32, np: i32, stride: usize, W: usize, ib0: i32, ib1: i32): void {
+  for (let I = ib0; I < ib1; I++) {
+    const pI = S + (<usize>I << 5);
+    const wRow = W + <usize>(I << 2) * stride;
+    for (let J = I; J < np; J++) {
+      tile4x4Strided(pI, S + (<usize>J << 5), k, stride, wRow + (<usize>J << 5), stride);
+    }
+  }
+}
+
+/**
+ * The no-pack Gramian over A in wasm memory (cols a multiple of 4) for tile rows [ib0, ib1): chunk
+ * by chunk of kc rows, exactly the tiles and order of dsyrkChunkDirect, so several threads with
+ * disjoint tile-row ranges give the one-thread result bit for bit. The range starting at tile row
+ * 0 reads every column and scans each chunk: it returns max|a_ij| (NaN / +Infinity flag bad
+ * entries); other ranges return 0. `ready`: 0 when A is complete, else see waitForRows.
+ */
+export function dsyrkDirectRows(
+  A: usize,
+  rows: i32,
+  cols: i32,
+  kc: i32,
+  W: usize,
+  ib0: i32,
+  ib1: i32,
+  ready: usize,
+): f64 {
+  const np = cols >> 2;
+  const stride = <usize>cols << 3;
+  let amax: f64 = 0;
+  for (let r0 = 0; r0 < rows; r0 += kc) {
+    const k = min(kc, rows - r0);
+    waitForRows(ready, r0 + k);
+    const S = A + <usize>r0 * stride;
+    if (ib0 == 0) amax = max<f64>(amax, scanMaxAbs(S, k * cols));
+    directTiles(S, k, np, stride, W, ib0, ib1);
+  }
+  return amax;
+}
+
+/** x[0..n) *= s in place (the rare scaled case of dsyrkChunkDirect). */
+export function dscal(x: usize, n: i32, s: f64): void {
+  for (let i = 0; i < n; i++) {
+    const p = x + (<usize>i << 3);
+    store<f64>(p, load<f64>(p) * s);
+  }
+}
+
+/**
+ * W (mp×mp, mp = ceil(cols/4)·4) += upper tiles of (s·A)ᵀ(s·A) for tile rows [ib0, ib1), A in
+ * wasm memory: chunk by chunk of kc rows, panels [ib0, np) of the chunk are packed into P (kc·mp
+ * values, 16-byte aligned, one per thread) and the tiles run on them — the tiles and order of
+ * dsyrkChunk, so threads with disjoint tile-row ranges give the one-thread result bit for bit.
+ * Returns max|a_ij| over the columns packed (>= 4·ib0; all of them for ib0 = 0). `ready`: 0 when
+ * A is complete, else see waitForRows.
  */
 export function dsyrkTiles(
   A: usize,
@@ -52,75 +185,51 @@ export function dsyrkTiles(
   kc: i32,
   ib0: i32,
   ib1: i32,
-): void {
+  ready: usize,
+): f64 {
   const np = (cols + 3) >> 2;
-  const mp = np << 2;
-  const ldwBytes = <usize>mp << 3;
+  const ldwBytes = <usize>(np << 2) << 3;
+  let amax: f64 = 0;
   for (let r0 = 0; r0 < rows; r0 += kc) {
     const k = min(kc, rows - r0);
-    pack(A, cols, r0, k, s, P, ib0, np);
-    const panelBytes = <usize>k << 5;
-    for (let I = ib0; I < ib1; I++) {
-      const pI = P + <usize>I * panelBytes;
-      const wRow = W + <usize>(I << 2) * ldwBytes;
-      for (let J = I; J < np; J++) {
-        tile4x4(pI, P + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
-      }
-    }
+    waitForRows(ready, r0 + k);
+    amax = max<f64>(amax, pack(A, cols, r0, k, s, P, ib0, np));
+    chunkTiles(P, k, np, W, ldwBytes, ib0, ib1);
   }
+  return amax;
 }
 
 /**
- * Packs ALL row chunks of s·A once (for the multi-thread path): chunk c (kc rows, the last one
- * possibly fewer) starts at P + c·kc·mp·8 and holds its np panels exactly as dsyrkTiles would.
- * P must hold ceil(rows/kc)·kc·mp values.
+ * G (cols×cols, full) += (W_ij·weight)·f on and above the diagonal, mirrored below (W holds the
+ * upper triangle only). Returns how many entries of G are not finite afterwards (0 = all finite),
+ * so the caller can refuse an overflowing update before copying G out.
  */
-export function dsyrkPack(A: usize, rows: i32, cols: i32, s: f64, P: usize, kc: i32): void {
-  const np = (cols + 3) >> 2;
-  const chunkBytes = (<usize>kc * <usize>(np << 2)) << 3;
-  let c: usize = 0;
-  for (let r0 = 0; r0 < rows; r0 += kc) {
-    pack(A, cols, r0, min(kc, rows - r0), s, P + c * chunkBytes, 0, np);
-    c++;
-  }
-}
-
-/**
- * W += upper tiles of tile rows [ib0, ib1) from the pre-packed P of dsyrkPack. Same tiles, same
- * chunk order and same row order as dsyrkTiles, so the result is bit-identical to it.
- */
-export function dsyrkPacked(P: usize, rows: i32, cols: i32, kc: i32, W: usize, ib0: i32, ib1: i32): void {
-  const np = (cols + 3) >> 2;
-  const mp = np << 2;
-  const ldwBytes = <usize>mp << 3;
-  const chunkBytes = (<usize>kc * <usize>mp) << 3;
-  let chunk = P;
-  for (let r0 = 0; r0 < rows; r0 += kc) {
-    const k = min(kc, rows - r0);
-    const panelBytes = <usize>k << 5;
-    for (let I = ib0; I < ib1; I++) {
-      const pI = chunk + <usize>I * panelBytes;
-      const wRow = W + <usize>(I << 2) * ldwBytes;
-      for (let J = I; J < np; J++) {
-        tile4x4(pI, chunk + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes);
-      }
-    }
-    chunk += chunkBytes;
-  }
-}
-
-/** G (cols×cols, full) += (W_ij·weight)·f on and above the diagonal, mirrored below. */
-export function dsyrkFinish(W: usize, cols: i32, weight: f64, f: f64, G: usize): void {
+export function dsyrkFinish(W: usize, cols: i32, weight: f64, f: f64, G: usize): i32 {
   const mp = ((cols + 3) >> 2) << 2;
+  let bad: f64 = 0;
   for (let i = 0; i < cols; i++) {
+    const wRow = W + (<usize>(i * mp) << 3);
+    const gRow = G + (<usize>(i * cols) << 3);
+    // Lower part of row i: G[i][j] += W[j][i] for j < i (W read down column i).
+    for (let j = 0; j < i; j++) {
+      const pij = gRow + (<usize>j << 3);
+      const g = load<f64>(pij) + load<f64>(W + (<usize>(j * mp + i) << 3)) * weight * f;
+      store<f64>(pij, g);
+      bad += g - g;
+    }
+    // Upper part, contiguous.
     for (let j = i; j < cols; j++) {
-      const v = load<f64>(W + (<usize>(i * mp + j) << 3)) * weight * f;
-      const pij = G + (<usize>(i * cols + j) << 3);
-      store<f64>(pij, load<f64>(pij) + v);
-      if (j != i) {
-        const pji = G + (<usize>(j * cols + i) << 3);
-        store<f64>(pji, load<f64>(pji) + v);
-      }
+      const pij = gRow + (<usize>j << 3);
+      const g = load<f64>(pij) + load<f64>(wRow + (<usize>j << 3)) * weight * f;
+      store<f64>(pij, g);
+      bad += g - g;
     }
   }
+  if (bad == 0) return 0;
+  let n = 0;
+  for (let k = 0; k < cols * cols; k++) {
+    const g = load<f64>(G + (<usize>k << 3));
+    if (g - g != 0) n++;
+  }
+  return n;
 }

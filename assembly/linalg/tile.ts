@@ -6,9 +6,19 @@
 // 8 add. With the loads and a temporary this fits the 16 vector registers of x86-64 (a 4×6 tile
 // would spill). Rounding: each entry is a plain recursive sum over k of exact-order products.
 
-/** c (4×4, row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k] over kc values of k. */
+/** c (4×4, row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k] over kc values of k (packed panels). */
 // @ts-ignore: decorator
 @inline export function tile4x4(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize): void {
+  tile4x4Strided(pA, pB, kc, 32, c, ldcBytes);
+}
+
+/**
+ * The same tile, same arithmetic in the same order, with the 4 values of step k at pA + k·stride
+ * and pB + k·stride: stride 32 for packed panels, or the row stride of a row-major matrix whose
+ * 4-column slices are read in place (the Gramian's no-pack path).
+ */
+// @ts-ignore: decorator
+@inline export function tile4x4Strided(pA: usize, pB: usize, kc: i32, stride: usize, c: usize, ldcBytes: usize): void {
   const c1 = c + ldcBytes;
   const c2 = c1 + ldcBytes;
   const c3 = c2 + ldcBytes;
@@ -20,7 +30,7 @@
   let c21 = v128.load(c2, 16);
   let c30 = v128.load(c3);
   let c31 = v128.load(c3, 16);
-  const end = pA + (<usize>kc << 5);
+  const end = pA + <usize>kc * stride;
   let a = pA;
   let b = pB;
   while (a < end) {
@@ -38,8 +48,8 @@
     x = v128.load64_splat(a, 24);
     c30 = f64x2.add(c30, f64x2.mul(x, b0));
     c31 = f64x2.add(c31, f64x2.mul(x, b1));
-    a += 32;
-    b += 32;
+    a += stride;
+    b += stride;
   }
   v128.store(c, c00);
   v128.store(c, c01, 16);

@@ -12,7 +12,20 @@ import { finiteNumber } from '../util/validate.js';
 import { qrBlockRows } from './backend.js';
 import type { Transpose } from './gemm.js';
 import { pickBackend, type BackendOption } from './select.js';
-import { isMlMatrix, readMatrix, safeScale, toMlMatrix, type DenseMatrix, type MatrixInput } from './shape.js';
+import type { SyrkAccept } from './backend.js';
+import {
+  gramScale,
+  gramUnscaled,
+  isMlMatrix,
+  readMatrix,
+  readShape,
+  safeScale,
+  scanFinite,
+  toMlMatrix,
+  type DenseMatrix,
+  type MatrixInput,
+  type MatrixShape,
+} from './shape.js';
 import type { NullSpaceResult } from './streamingQR.js';
 import { basisFromRows, svdOfR, type SvdOfR } from './svdFromR.js';
 import { EPS, decideRank, resolveTolerance, type RankDecision, type RankToleranceOptions } from './tolerance.js';
@@ -21,31 +34,63 @@ import { gemmThreaded, gramThreaded, type ThreadOption } from './threads.js';
 /** Options of {@link gram} and {@link gramAccumulate}. */
 export interface GramOptions extends BackendOption, ThreadOption {}
 
-function checkGramFinite(G: Float64Array, A: DenseMatrix): void {
-  for (let k = 0; k < G.length; k++) {
-    if (!Number.isFinite(G[k]!))
-      throw new ArgumentError(
-        'A',
-        A.data,
-        `the Gramian overflows f64 (max|a_ij| = ${A.amax}, ${A.rows} rows); ` +
-          'decide rank on A itself with linalg.rank / linalg.StreamingQR, which never square it',
-      );
-  }
+/** Options of {@link gram}. */
+export interface GramOutOptions extends GramOptions {
+  /**
+   * cols×cols Float64Array to write AᵀA into (overwritten, and only once the result is known to
+   * be finite) instead of allocating a new one: for loops that form many Gramians of one size.
+   * Float64Array input only (ml-matrix input returns a new Matrix).
+   */
+  out?: Float64Array;
 }
 
-function syrkInto(G: Float64Array, A: DenseMatrix, weight: number, options: GramOptions | undefined): void {
+function overflowError(A: MatrixShape, amax: number): ArgumentError {
+  return new ArgumentError(
+    'A',
+    A.data,
+    `the Gramian overflows f64 (max|a_ij| = ${amax}, ${A.rows} rows); ` +
+      'decide rank on A itself with linalg.rank / linalg.StreamingQR, which never square it',
+  );
+}
+
+/**
+ * G ← weight·AᵀA (`overwrite`) or G + weight·AᵀA, writing G only if the result is finite.
+ * When A has not been scanned yet (`amax` undefined) the kernel runs optimistically unscaled and
+ * checks A in its pack pass: if max|a_ij| is in the unscaled band (see gramScale) that is the
+ * answer; otherwise (a NaN/±Infinity entry, or entries too large or small) A is scanned — which
+ * names a bad entry — and the Gramian is formed again with the exact power-of-two scale.
+ */
+function syrkInto(
+  G: Float64Array,
+  A: MatrixShape & { readonly amax?: number },
+  weight: number,
+  overwrite: boolean,
+  options: GramOptions | undefined,
+): void {
   const backend = pickBackend(options);
-  const scale = safeScale(A.amax);
-  if (backend.name === 'wasm' && gramThreaded(A.data, A.rows, A.cols, scale, weight, G, options)) return;
-  backend.syrk(A.data, A.rows, A.cols, scale, weight, G);
+  const run = (scale: number, accept: SyrkAccept): boolean =>
+    (backend.name === 'wasm'
+      ? gramThreaded(A.data, A.rows, A.cols, scale, weight, G, overwrite, accept, options)
+      : undefined) ?? backend.syrk(A.data, A.rows, A.cols, scale, weight, G, overwrite, accept);
+  let amax = A.amax;
+  if (amax === undefined) {
+    let seen = NaN;
+    if (run(1, (m, nonFinite) => ((seen = m), gramUnscaled(m) && nonFinite === 0))) return;
+    if (gramUnscaled(seen)) throw overflowError(A, seen);
+    amax = scanFinite('A', A);
+  }
+  if (!run(gramScale(amax), (_m, nonFinite) => nonFinite === 0)) throw overflowError(A, amax);
 }
 
 /**
  * Gramian G = AᵀA (cols×cols, symmetric PSD) of A (rows×cols): the building block of Eq. (5).
- * Products are formed on A scaled by an exact power of two, so entries ~1e±200 give the right
- * answer whenever it is representable. Entry error <= rows·eps·Σ_r|a_ri||a_rj|.
- * Cost rows·cols² flops (symmetry: only tiles on and above the diagonal are computed).
+ * When max|a_ij| is outside [2^-256, 2^256] the products are formed on A scaled by an exact power
+ * of two, so entries ~1e±200 give the right answer whenever it is representable (inside that band
+ * scaling changes nothing that matters: see {@link gramScale}). Entry error
+ * <= rows·eps·Σ_r|a_ri||a_rj|. Cost rows·cols² flops (only tiles on and above the diagonal are
+ * computed). A is streamed through wasm memory in chunks, so it need not fit there.
  * @param options.threads use the worker pool (see {@link startThreads}); default: use it if running
+ * @param options.out write into this cols×cols Float64Array instead of a new one
  * @throws {ArgumentError} bad shape, a NaN/±Infinity entry (named `A[i][j]`), or a Gramian that
  *   overflows f64 (the message points to rank/StreamingQR, which never square A).
  * @example
@@ -54,18 +99,25 @@ function syrkInto(G: Float64Array, A: DenseMatrix, weight: number, options: Gram
  * ```
  */
 export function gram(A: AbstractMatrix, options?: GramOptions): Matrix;
-export function gram(A: MatrixInput, rows: number, cols: number, options?: GramOptions): Float64Array;
+export function gram(A: MatrixInput, rows: number, cols: number, options?: GramOutOptions): Float64Array;
 export function gram(
   A: MatrixInput,
-  rowsOrOptions?: number | GramOptions,
+  rowsOrOptions?: number | GramOutOptions,
   cols?: number,
-  options?: GramOptions,
+  options?: GramOutOptions,
 ): Float64Array | Matrix {
   const [rows, opts] = typeof rowsOrOptions === 'number' ? [rowsOrOptions, options] : [undefined, rowsOrOptions];
-  const M = readMatrix('A', A, rows, cols);
-  const G = new Float64Array(M.cols * M.cols);
-  syrkInto(G, M, 1, opts);
-  checkGramFinite(G, M);
+  const M = readShape('A', A, rows, cols);
+  const out = opts?.out;
+  if (out !== undefined) {
+    if (!(out instanceof Float64Array)) throw new ArgumentTypeError('options.out', out, 'must be a Float64Array');
+    if (M.wasMatrix)
+      throw new ArgumentError('options.out', out, 'is for Float64Array input (ml-matrix input returns a new Matrix)');
+    if (out.length !== M.cols * M.cols)
+      throw new ArgumentError('options.out', out, `must hold cols² = ${M.cols * M.cols} values, got ${out.length}`);
+  }
+  const G = out ?? new Float64Array(M.cols * M.cols);
+  syrkInto(G, M, 1, true, opts);
   return M.wasMatrix ? toMlMatrix(G, M.cols, M.cols) : G;
 }
 
@@ -106,20 +158,19 @@ export function gramAccumulate(
   const opts = matrixForm ? (a4 as GramOptions | undefined) : a6;
   if (!matrixForm && !(G instanceof Float64Array))
     throw new ArgumentTypeError('G', G, 'must be a Float64Array (updated in place) or an ml-matrix Matrix');
-  const M = readMatrix('A', A, rows, cols);
+  const M = readShape('A', A, rows, cols);
   finiteNumber('weight', weight);
   const Gm = readMatrix('G', G, matrixForm ? undefined : M.cols, matrixForm ? undefined : M.cols);
   if (Gm.rows !== M.cols || Gm.cols !== M.cols)
     throw new ArgumentError('G', G, `must be ${M.cols}×${M.cols} (cols of A), got ${Gm.rows}×${Gm.cols}`);
-  const T = Float64Array.from(Gm.data);
-  syrkInto(T, M, weight!, opts);
-  checkGramFinite(T, M);
+  // Gm.data is G itself for Float64Array input (written only once the update is known finite)
+  // and a copy for a Matrix.
+  syrkInto(Gm.data, M, weight!, false, opts);
   if (matrixForm) {
     const Gmat = G as Matrix;
-    for (let i = 0; i < M.cols; i++) for (let j = 0; j < M.cols; j++) Gmat.set(i, j, T[i * M.cols + j]!);
+    for (let i = 0; i < M.cols; i++) for (let j = 0; j < M.cols; j++) Gmat.set(i, j, Gm.data[i * M.cols + j]!);
     return Gmat;
   }
-  (G as Float64Array).set(T);
   return G as Float64Array;
 }
 

@@ -13,11 +13,29 @@ import { referenceTpqrt } from './tpqrt.js';
 /** Which implementation runs a kernel. */
 export type LinalgBackendName = 'reference' | 'wasm';
 
+/** Commit predicate of {@link LinalgBackend.syrk}: (max|a_ij| as read, non-finite entries of G). */
+export type SyrkAccept = (amax: number, nonFinite: number) => boolean;
+
 /** The dense kernels of the linalg area (row-major, f64). */
 export interface LinalgBackend {
   readonly name: LinalgBackendName;
-  /** G (cols×cols, full) += weight·AᵀA, products formed on scale·A (scale an exact power of two). */
-  syrk(A: Float64Array, rows: number, cols: number, scale: number, weight: number, G: Float64Array): void;
+  /**
+   * G (cols×cols, full) ← weight·AᵀA (`overwrite`) or G + weight·AᵀA, products formed on scale·A
+   * (scale an exact power of two). A may hold NaN/±Infinity: the kernel reports them instead of
+   * trusting A. G is written only if `accept(amax, nonFinite)` returns true, where amax is
+   * max|a_ij| as read (NaN if an entry is NaN, +Infinity if one is ±Infinity) and nonFinite
+   * counts the non-finite entries of the would-be G. Returns whether G was written.
+   */
+  syrk(
+    A: Float64Array,
+    rows: number,
+    cols: number,
+    scale: number,
+    weight: number,
+    G: Float64Array,
+    overwrite: boolean,
+    accept: SyrkAccept,
+  ): boolean;
   /** C (M×N) = alpha·op(A)·op(B) + beta·C. */
   gemm(
     transA: Transpose,

@@ -14,6 +14,7 @@ export {
   rank,
   nullSpace,
   type GramOptions,
+  type GramOutOptions,
   type GemmOptions,
   type EighOptions,
   type EighResult,
@@ -28,8 +29,8 @@ export {
   type RankDecision,
   type RankToleranceOptions,
 } from './tolerance.js';
-export { type MatrixInput, safeScale } from './shape.js';
+export { type MatrixInput, safeScale, gramScale, GRAM_UNSCALED_MIN, GRAM_UNSCALED_MAX } from './shape.js';
 export { type BackendOption } from './select.js';
-export { referenceLinalg, type LinalgBackend, type LinalgBackendName } from './backend.js';
+export { referenceLinalg, type LinalgBackend, type LinalgBackendName, type SyrkAccept } from './backend.js';
 export { wasmLinalg } from './wasmBackend.js';
 export { startThreads, stopThreads, threadCount, lastCallerUnits, type ThreadOption } from './threads.js';

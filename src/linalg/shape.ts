@@ -13,15 +13,22 @@ import { integerInRange } from '../util/validate.js';
 /** A dense matrix as accepted by the friendly API. */
 export type MatrixInput = Float64Array | ArrayLike<number> | AbstractMatrix;
 
-/** A validated dense matrix (row-major). `data` may be the caller's array: never write to it. */
-export interface DenseMatrix {
+/**
+ * A dense matrix whose shape and element types are checked but whose entries are not yet scanned
+ * for NaN/±Infinity (see {@link readShape}). `data` may be the caller's array: never write to it.
+ */
+export interface MatrixShape {
   readonly data: Float64Array;
   readonly rows: number;
   readonly cols: number;
-  /** max |a_ij| (0 for an empty or zero matrix). */
-  readonly amax: number;
   /** True when the input was an ml-matrix Matrix (results are then returned as Matrix too). */
   readonly wasMatrix: boolean;
+}
+
+/** A validated dense matrix (row-major): shape checked and every entry finite. */
+export interface DenseMatrix extends MatrixShape {
+  /** max |a_ij| (0 for an empty or zero matrix). */
+  readonly amax: number;
 }
 
 /** True for ml-matrix matrices (any AbstractMatrix). */
@@ -30,7 +37,7 @@ export function isMlMatrix(x: unknown): x is AbstractMatrix {
 }
 
 /**
- * Validates a matrix argument.
+ * Validates a matrix argument: shape and finiteness (one pass that also measures max|a_ij|).
  * @param name argument name used in error messages (`A`, `S`, ...)
  * @param rows,cols required when `value` is not an ml-matrix Matrix; checked against it when it is
  * @throws {ArgumentTypeError} not an array of numbers / Matrix.
@@ -38,6 +45,18 @@ export function isMlMatrix(x: unknown): x is AbstractMatrix {
  *   message names the entry as `A[i][j]`).
  */
 export function readMatrix(name: string, value: unknown, rows?: number, cols?: number): DenseMatrix {
+  const m = readShape(name, value, rows, cols);
+  return { ...m, amax: scanFinite(name, m) };
+}
+
+/**
+ * Checks a matrix argument's type and shape only, leaving the finiteness scan to the caller: for
+ * kernels that validate on the fly while they stream the data anyway (the Gramian's pack pass),
+ * and that call {@link scanFinite} before trusting any result when their own check fails.
+ * @throws {ArgumentTypeError} not an array of numbers / Matrix.
+ * @throws {ArgumentError} bad shape or wrong length.
+ */
+export function readShape(name: string, value: unknown, rows?: number, cols?: number): MatrixShape {
   let data: Float64Array;
   let r: number;
   let c: number;
@@ -73,6 +92,15 @@ export function readMatrix(name: string, value: unknown, rows?: number, cols?: n
     if (data.length !== r * c)
       throw new ArgumentError(name, value, `must hold rows·cols = ${r}·${c} = ${r * c} values, got ${data.length}`);
   }
+  return { data, rows: r, cols: c, wasMatrix };
+}
+
+/**
+ * max|a_ij| of a matrix read by {@link readShape}.
+ * @throws {ArgumentError} an entry is NaN or ±Infinity (named `name[i][j]`).
+ */
+export function scanFinite(name: string, m: MatrixShape): number {
+  const { data, cols: c } = m;
   const amax = maxAbsOrNaN(data);
   if (amax !== amax) {
     for (let k = 0; k < data.length; k++) {
@@ -86,7 +114,7 @@ export function readMatrix(name: string, value: unknown, rows?: number, cols?: n
       }
     }
   }
-  return { data, rows: r, cols: c, amax, wasMatrix };
+  return amax;
 }
 
 /**
@@ -114,6 +142,31 @@ export function maxAbsOrNaN(x: Float64Array): number {
     if (Math.abs(a) > m0) m0 = Math.abs(a);
   }
   return bad === 0 ? Math.max(m0, m1) : NaN;
+}
+
+/** Lower end of the band of max|a_ij| in which the Gramian runs unscaled (see {@link gramScale}). */
+export const GRAM_UNSCALED_MIN = 2 ** -256;
+/** Upper end of the band of max|a_ij| in which the Gramian runs unscaled (see {@link gramScale}). */
+export const GRAM_UNSCALED_MAX = 2 ** 256;
+
+/** True when max|a_ij| = amax lets the Gramian run unscaled: 0, or in [2^-256, 2^256] (NaN/∞: false). */
+export function gramUnscaled(amax: number): boolean {
+  return amax === 0 || (amax >= GRAM_UNSCALED_MIN && amax <= GRAM_UNSCALED_MAX);
+}
+
+/**
+ * The scale of the Gramian's products: 1 when {@link gramUnscaled}, else {@link safeScale}.
+ *
+ * Why the band is safe unscaled. Overflow: every partial sum is at most rows·amax² <= 2^31·2^512,
+ * far below 2^1024. Underflow: a product can fall below 2^-1022 only if it is below
+ * 2^-1022/amax² <= 2^-510 relative to amax², i.e. some 2^-458 below the rounding error
+ * rows·eps·amax² the sum makes anyway (and scaling would not save such products: the final
+ * multiplication by 1/s² rounds them into the subnormal range again). Outside the band the exact
+ * power-of-two scaling keeps entries ~1e±200 from overflowing or flushing to zero. Inside it the
+ * kernel can pack A unscaled while it scans A in the same pass, so the Gramian never reads A twice.
+ */
+export function gramScale(amax: number): number {
+  return gramUnscaled(amax) ? 1 : safeScale(amax);
 }
 
 /** Wraps row-major data as an ml-matrix Matrix. */

@@ -8,11 +8,35 @@
  * (recursive summation bound) plus one rounding for the final scaling.
  */
 
+import type { SyrkAccept } from './backend.js';
+import { maxAbsOrNaN } from './shape.js';
+
 /**
- * G (cols×cols, row-major, full) += weight · (AᵀA) for A rows×cols (row-major). Unchecked.
- * Cost 2·rows·cols² flops here (the wasm kernel does half by symmetry).
+ * G (cols×cols, row-major, full) ← weight·AᵀA or G + weight·AᵀA for A rows×cols (row-major),
+ * written only if `accept(max|a_ij|, non-finite entries of the result)` holds (the contract of
+ * LinalgBackend.syrk). Cost 2·rows·cols² flops here (the wasm kernel does half by symmetry).
  */
 export function referenceSyrk(
+  A: Float64Array,
+  rows: number,
+  cols: number,
+  scale: number,
+  weight: number,
+  G: Float64Array,
+  overwrite: boolean,
+  accept: SyrkAccept,
+): boolean {
+  const T = overwrite ? new Float64Array(cols * cols) : Float64Array.from(G);
+  syrkUnchecked(A, rows, cols, scale, weight, T);
+  let nonFinite = 0;
+  for (let k = 0; k < T.length; k++) if (!Number.isFinite(T[k]!)) nonFinite++;
+  if (!accept(maxAbsOrNaN(A.subarray(0, rows * cols)), nonFinite)) return false;
+  G.set(T);
+  return true;
+}
+
+/** G += weight·AᵀA, no checks (the arithmetic of {@link referenceSyrk}). */
+function syrkUnchecked(
   A: Float64Array,
   rows: number,
   cols: number,

@@ -7,14 +7,16 @@
  * SharedArrayBuffer (arguments + a generation counter) and Atomics.notify; the main thread runs
  * its own share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
  *
- * Work split (dynamic, deterministic): the calling thread first packs all of s·A into panels once
- * (dsyrkPack); the upper tiles of G are then cut into U = min(nb, 4·threads) units — contiguous
- * ranges of tile rows of equal work (row I holds nb − I tiles) — and every thread, the caller
- * included, claims units from a shared counter until none is left. Units write disjoint parts of
- * the accumulator, and each tile is summed over the same chunks and rows in the same order as on
- * one thread, so the result is bit-for-bit the one-thread result whoever runs which unit. A
- * worker that wakes late (a busy machine) simply finds fewer units left: the caller never waits
- * for a worker that has not started.
+ * Gramian work split (deterministic): the caller copies A into wasm memory once; the upper tiles
+ * of G are cut into U = threads units — contiguous ranges of tile rows of equal work (row I holds
+ * nb − I tiles; a unit starting at row I also packs panels [I, nb) of every row chunk into its own
+ * buffer, which splitTileRows counts) — and every thread, the caller included, claims units from
+ * a shared counter until none is left. Units write disjoint parts of the accumulator, and each tile
+ * is summed over the same chunks and rows in the same order as on one thread, so the result is
+ * bit-for-bit the one-thread result whoever runs which unit. The unit starting at row 0 reads
+ * every column, so its max|a_ij| (NaN/±Infinity flagged) validates A. A worker that wakes late (a
+ * busy machine) simply finds fewer units left: the caller never waits for a worker that has not
+ * started.
  *
  * Claim word: ctl[NEXT] = (generation & 0x7fff) << 16 | next unit. A worker reads the unit count U
  * after seeing the new generation in ctl[SEQ] (published last), claims with Atomics.add, and runs
@@ -36,7 +38,8 @@ import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import { wasm } from '../wasm/module.js';
 import { gemmBlocking } from './gemm.js';
-import { linalgKernels, syrkChunkRows } from './wasmBackend.js';
+import type { SyrkAccept } from './backend.js';
+import { linalgKernels, syrkChunkRows, syrkReadsInPlace } from './wasmBackend.js';
 
 /** Thread option of the Gramian. */
 export interface ThreadOption {
@@ -53,17 +56,30 @@ export const PARALLEL_MIN_FLOPS = 2 ** 22;
 
 /**
  * Job arguments. a[0] = kind (0: Gramian, 1: GEMM), a[6] = U (units) for both kinds.
- * Gramian: a[1..5] = P, rows, cols, kc, W; a[7..7+U] = tile-row bounds.
+ * Gramian: a[1..5] = A, rows, cols, kc, W; a[7] = scale, a[8] = 1 for the no-pack kernel, a[9] =
+ * the address of the rows-copied counter.
  * GEMM: a[1] = transB, a[2] = N, a[3] = K, a[4] = alpha, a[5] = A, a[7] = B, a[8] = beta,
  * a[9] = C, a[10..12] = kc, mc, nc; a[13..13+U] = row bounds; then PA, PB, T per unit.
  */
 const ARG_KIND = 0;
 const ARG_UNITS = 6;
-const ARG_BOUNDS = 7;
 const GEMM_BOUNDS = 13;
 const MAX_UNITS = 256;
 const KIND_SYRK = 0;
 const KIND_GEMM = 1;
+/** Gramian: tile-row bounds from a[13] (U + 1), then each unit's P, then each unit's max|a_ij|. */
+const SYRK_BOUNDS = 13;
+/**
+ * What packing one panel of every chunk costs, in tiles (measured at 4096×256: pack 0.6 ms for 64
+ * panels, tiles 11 ms for 2080 tiles): a unit starting at tile row I packs panels [I, nb) itself.
+ */
+const PACK_COST_IN_TILES = 1.8;
+/**
+ * What copying one 4-column panel of A into wasm memory costs the caller, in tiles (measured at
+ * 4096×256: ~1 ms for 64 panels): the caller copies A while the workers start, so the unit it
+ * claims last is made lighter by this much per panel.
+ */
+const COPY_COST_IN_TILES = 3;
 const SEQ = 0;
 const STOP = 1;
 const FAILED = 2;
@@ -92,7 +108,11 @@ for (;;) {
     if ((v >>> 16) !== gen || u >= units) break;
     try {
       if (a[${ARG_KIND}] === ${KIND_SYRK}) {
-        k.dsyrkPacked(a[1], a[2], a[3], a[4], a[5], a[${ARG_BOUNDS} + u], a[${ARG_BOUNDS} + u + 1]);
+        const ib0 = a[${SYRK_BOUNDS} + u];
+        const ib1 = a[${SYRK_BOUNDS} + u + 1];
+        a[${SYRK_BOUNDS} + 2 * units + 1 + u] = a[8]
+          ? k.dsyrkDirectRows(a[1], a[2], a[3], a[4], a[5], ib0, ib1, a[9]) / a[7]
+          : k.dsyrkTiles(a[1], a[2], a[3], a[7], a[5], a[${SYRK_BOUNDS} + units + 1 + u], a[4], ib0, ib1, a[9]);
       } else {
         const m0 = a[${GEMM_BOUNDS} + u];
         const m1 = a[${GEMM_BOUNDS} + u + 1];
@@ -188,23 +208,32 @@ export async function stopThreads(): Promise<void> {
   await Promise.all(p.workers.map((w) => w.terminate()));
 }
 
-/** Splits tile rows [0, nb) into `parts` contiguous ranges of about equal work (row I: nb − I tiles). */
-export function splitTileRows(nb: number, parts: number): number[] {
-  const total = (nb * (nb + 1)) / 2;
+/**
+ * Splits tile rows [0, nb) into `parts` contiguous ranges of about equal work: row I holds nb − I
+ * tiles, and a range starting at row I also packs nb − I panels, each costing `packCost` tiles.
+ * The last range is made lighter by `lastLighter` tiles (its thread does other work first).
+ */
+export function splitTileRows(nb: number, parts: number, packCost = 0, lastLighter = 0): number[] {
+  const cost = (i0: number, i1: number): number =>
+    ((i1 - i0) * (2 * nb - i0 - i1 + 1)) / 2 + (i1 > i0 ? packCost * (nb - i0) : 0);
   const bounds = [0];
-  let acc = 0;
-  let I = 0;
+  let start = 0;
   for (let t = 1; t < parts; t++) {
-    const target = (total * t) / parts;
-    while (I < nb && acc + (nb - I) / 2 < target) acc += nb - I++;
+    // Work left over the parts left (the last one lighter): cut where this part reaches its share.
+    const share = (cost(start, nb) + lastLighter) / (parts - t + 1);
+    let I = start;
+    while (I < nb && cost(start, I + 1) - share < share - cost(start, I)) I++;
     bounds.push(I);
+    start = I;
   }
   bounds.push(nb);
   return bounds;
 }
 
 /**
- * G += weight·(AᵀA) on the pool; returns false (doing nothing) when the pool should not be used.
+ * The Gramian of {@link LinalgBackend.syrk} (same arguments, same result bit for bit) on the pool;
+ * returns undefined (doing nothing) when the pool should not be used.
+ * Two jobs: the row chunks of A are packed (and scanned) in parallel, then the tile rows of G.
  * @throws {ArgumentError} options.threads invalid or > 1 without a running pool.
  */
 export function gramThreaded(
@@ -214,31 +243,64 @@ export function gramThreaded(
   scale: number,
   weight: number,
   G: Float64Array,
+  overwrite: boolean,
+  accept: SyrkAccept,
   options: ThreadOption | undefined,
-): boolean {
+): boolean | undefined {
   const threads = resolveThreads(options, rows * cols * cols);
-  if (threads <= 1 || cols === 0 || !pool) return false;
+  if (threads <= 1 || cols === 0 || !pool) return undefined;
   const p = pool;
   const { arena } = wasm();
   const k = linalgKernels();
   const nb = Math.ceil(cols / 4);
-  const units = Math.min(nb, 4 * threads, MAX_UNITS);
-  const bounds = splitTileRows(nb, units);
-  arena.scope((s) => {
-    const a = s.from(A).ptr;
-    const g = s.from(G);
+  const units = Math.min(nb, threads);
+  const direct = syrkReadsInPlace(cols);
+  const bounds = splitTileRows(nb, units, direct ? 0 : PACK_COST_IN_TILES, COPY_COST_IN_TILES * nb);
+  return arena.scope((s) => {
+    const aBlock = s.alloc(rows * cols);
+    const a = aBlock.ptr;
+    const readyBlock = s.alloc(1, 0);
+    const ready = readyBlock.ptr;
+    const readyView = new Int32Array(readyBlock.view.buffer, ready, 1);
+    const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
     const mp = nb * 4;
     const kc = syrkChunkRows(cols);
     const W = s.alloc(mp * mp, 0).ptr;
-    const P = s.alloc(Math.ceil(rows / kc) * kc * mp).ptr;
-    k.dsyrkPack(a, rows, cols, scale, P, kc);
-    p.args.set([KIND_SYRK, P, rows, cols, kc, W, units], 0);
-    p.args.set(bounds, ARG_BOUNDS);
-    lastStolen = runJob(p, units, (u) => k.dsyrkPacked(P, rows, cols, kc, W, bounds[u]!, bounds[u + 1]!));
-    k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
+    const P: number[] = [];
+    for (let u = 0; u < units; u++) P.push(direct ? 0 : s.alloc(kc * mp).ptr);
+    const out = SYRK_BOUNDS + 2 * units + 1;
+    p.args.set([KIND_SYRK, a, rows, cols, kc, W, units, scale, +direct, ready], 0);
+    p.args.set(bounds, SYRK_BOUNDS);
+    p.args.set(P, SYRK_BOUNDS + units + 1);
+    // A is copied in after the job is published, one row chunk at a time: the workers start on
+    // the first chunks (waiting in the kernel for `ready`) while the caller copies the rest.
+    const copyIn = (): void => {
+      const view = aBlock.view;
+      for (let r0 = 0; r0 < rows; r0 += kc) {
+        const r1 = Math.min(rows, r0 + kc);
+        view.set(A.subarray(r0 * cols, r1 * cols), r0 * cols);
+        if (direct && scale !== 1) k.dscal(a + r0 * cols * 8, (r1 - r0) * cols, scale);
+        Atomics.store(readyView, 0, r1);
+      }
+    };
+    lastStolen = runJob(
+      p,
+      units,
+      (u) => {
+        const [ib0, ib1] = [bounds[u]!, bounds[u + 1]!];
+        p.args[out + u] = direct
+          ? k.dsyrkDirectRows(a, rows, cols, kc, W, ib0, ib1, ready) / scale
+          : k.dsyrkTiles(a, rows, cols, scale, W, P[u]!, kc, ib0, ib1, ready);
+      },
+      copyIn,
+    );
+    let amax = 0;
+    for (let u = 0; u < units; u++) amax = Math.max(amax, p.args[out + u]!);
+    const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
+    if (!accept(amax, nonFinite)) return false;
     G.set(g.view);
+    return true;
   });
-  return true;
 }
 
 /**
@@ -311,12 +373,13 @@ function resolveThreads(options: ThreadOption | undefined, work: number): number
 }
 
 /**
- * Publishes the job whose arguments are already in p.args, runs units on the calling thread
+ * Publishes the job whose arguments are already in p.args, runs `beforeClaiming` (work only the
+ * caller can do, such as copying A in, while the workers start), runs units on the calling thread
  * too, and returns once all `units` have finished (see the module comment for the protocol).
  * Returns how many units the calling thread ran.
  * @throws Error if a worker's kernel failed.
  */
-function runJob(p: Pool, units: number, runUnit: (u: number) => void): number {
+function runJob(p: Pool, units: number, runUnit: (u: number) => void, beforeClaiming?: () => void): number {
   const seq = (Atomics.load(p.ctl, SEQ) + 1) | 0; // this job's generation
   const gen = seq & 0x7fff;
   Atomics.store(p.ctl, FAILED, 0);
@@ -326,6 +389,7 @@ function runJob(p: Pool, units: number, runUnit: (u: number) => void): number {
   Atomics.notify(p.ctl, SEQ);
   let mine = 0;
   try {
+    beforeClaiming?.();
     for (;;) {
       const v = Atomics.add(p.ctl, NEXT, 1);
       const u = v & 0xffff;

@@ -6,6 +6,8 @@ import type { LinalgBackendName } from '../../src/linalg/backend.js';
 import { lastCallerUnits, splitTileRows, startThreads, stopThreads, threadCount } from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { linalgKernels } from '../../src/linalg/wasmBackend.js';
+import { wasm } from '../../src/wasm/module.js';
 
 useArenaGuard();
 
@@ -56,6 +58,8 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gram (%s)', (back
       [7, 5],
       [300, 13],
       [1100, 9],
+      [600, 12], // cols a multiple of 4 <= 128: the no-pack kernel
+      [300, 128],
     ] as const) {
       const A = rankLoss(11, rows, cols, 0, 1, 2);
       expect(gram(A, rows, cols, { backend })).toEqual(naiveGram(A, rows, cols));
@@ -84,6 +88,57 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gram (%s)', (back
       // plus the 2·rows·eps summation difference: bound (2·rows + 4)·eps·(|A|ᵀ|A|)·s².
       for (let k = 0; k < G1.length; k++)
         expect(Math.abs(Gs[k]! / (s * s) - G1[k]!)).toBeLessThanOrEqual((2 * rows + 4) * EPS * scale[k]!);
+    }
+  });
+
+  fcTest.prop([fc.integer({ min: -450, max: 450 }), fc.constantFrom<[number, number]>([40, 6], [300, 8], [90, 20])])(
+    'power-of-two scaling is exact: gram(2^e·A) = 4^e·gram(A), inside the unscaled band and beyond it',
+    (e, [rows, cols]) => {
+      // |a| in [2^-8, 8]: products 2^2e·a·b stay normal for |e| <= 450 (>= 2^-916), and multiplying
+      // by 2^e is exact, so the scaled and unscaled sums see the same significands in the same
+      // order: equality, not a tolerance, whichever path (|e| <= 256: unscaled) the kernel takes.
+      const A = randn(rows + cols, rows * cols).map((x) => Math.sign(x) * Math.min(8, Math.max(2 ** -8, Math.abs(x))));
+      const G = gram(A, rows, cols, { backend });
+      const Gs = gram(
+        A.map((x) => x * 2 ** e),
+        rows,
+        cols,
+        { backend },
+      );
+      expect(Gs).toEqual(G.map((x) => x * 4 ** e));
+    },
+  );
+
+  it('options.out: written in place and returned; a bad out or a failing call leaves it untouched', () => {
+    const out = new Float64Array(4).fill(7);
+    expect(gram([1, 2, 3, 4], 2, 2, { backend, out })).toBe(out);
+    expect(out).toEqual(Float64Array.of(10, 14, 14, 20));
+    out.fill(7);
+    expect(() => gram([1, 2, 3, NaN], 2, 2, { backend, out })).toThrow(/A\[1\]\[1\] = NaN/);
+    expect(() => gram([1e200, 1e200], 2, 1, { backend, out: out.subarray(0, 1) })).toThrow(/overflows/);
+    expect(out).toEqual(new Float64Array(4).fill(7));
+    expect(() => gram([1, 2, 3, 4], 2, 2, { backend, out: new Float64Array(3) })).toThrow(
+      /options\.out = .*must hold cols² = 4 values, got 3/,
+    );
+    expect(() => gram([1, 2, 3, 4], 2, 2, { backend, out: [0, 0, 0, 0] as unknown as Float64Array })).toThrow(
+      /options\.out = .*must be a Float64Array/,
+    );
+    const M = new Matrix([[1, 2]]);
+    expect(() => gram(M, { backend, out } as never)).toThrow(/options\.out = .*Float64Array input/);
+  });
+
+  it('a NaN or Infinity deep in a tall matrix (several row chunks, both kernels) is named; out untouched', () => {
+    for (const [rows, cols] of [
+      [1000, 128],
+      [700, 70],
+    ] as const) {
+      const A = randn(3, rows * cols);
+      const out = new Float64Array(cols * cols).fill(-1);
+      A[650 * cols + 5] = NaN;
+      expect(() => gram(A, rows, cols, { backend, out })).toThrow(/A\[650\]\[5\] = NaN: must be finite/);
+      A[650 * cols + 5] = -Infinity;
+      expect(() => gram(A, rows, cols, { backend, out })).toThrow(/A\[650\]\[5\] = -Infinity/);
+      expect(out.every((x) => x === -1)).toBe(true);
     }
   });
 
@@ -213,6 +268,31 @@ describe('gram: wasm kernel and TypeScript reference agree', () => {
   });
 });
 
+describe('the two Gramian kernels (wasm): packed panels and in-place slices', () => {
+  it('dsyrkDirectRows equals dsyrkTiles bit for bit (same products, same order), any cols % 4 = 0', () => {
+    const k = linalgKernels();
+    for (const [rows, cols, kc] of [
+      [300, 8, 64],
+      [513, 128, 256],
+      [200, 256, 128],
+    ] as const) {
+      const A = randn(cols, rows * cols);
+      const [direct, packed] = wasm().arena.scope((s) => {
+        const a = s.from(A);
+        const W1 = s.alloc(cols * cols, 0);
+        const W2 = s.alloc(cols * cols, 0);
+        const P = s.alloc(kc * cols);
+        const m1 = k.dsyrkDirectRows(a.ptr, rows, cols, kc, W1.ptr, 0, cols / 4, 0);
+        const m2 = k.dsyrkTiles(a.ptr, rows, cols, 1, W2.ptr, P.ptr, kc, 0, cols / 4, 0);
+        expect(m1).toBe(m2); // both scans see every entry: max|a_ij|
+        expect(m1).toBe(Math.max(...A.map(Math.abs)));
+        return [W1.toFloat64Array(), W2.toFloat64Array()];
+      });
+      expect(direct).toEqual(packed);
+    }
+  });
+});
+
 describe('gram on two threads (shared wasm memory)', () => {
   beforeAll(async () => {
     await startThreads(2);
@@ -223,6 +303,21 @@ describe('gram on two threads (shared wasm memory)', () => {
 
   it('the pool runs: two threads', () => {
     expect(threadCount()).toBe(2);
+  });
+
+  it('splitTileRows with a pack cost: a unit starting at row I also packs nb − I panels', () => {
+    const nb = 64;
+    const pack = 1.8;
+    const b = splitTileRows(nb, 2, pack);
+    const work = (lo: number, hi: number) => {
+      let w = pack * (nb - lo);
+      for (let I = lo; I < hi; I++) w += nb - I;
+      return w;
+    };
+    // The cut moves towards row 0 (the first unit packs every panel) and the two costs differ by
+    // at most one tile row plus its pack.
+    expect(b[1]!).toBeLessThan(splitTileRows(nb, 2)[1]!);
+    expect(Math.abs(work(0, b[1]!) - work(b[1]!, nb))).toBeLessThanOrEqual(nb + pack);
   });
 
   it('splitTileRows balances the triangular work', () => {
@@ -242,8 +337,10 @@ describe('gram on two threads (shared wasm memory)', () => {
   it('two threads give bit-for-bit the one-thread result (same sums, same order)', () => {
     for (const [rows, cols] of [
       [300, 61],
-      [1000, 128],
+      [1000, 128], // no-pack kernel
       [17, 3],
+      [700, 256], // packed; each unit packs its own panels
+      [2000, 64],
     ] as const) {
       const A = randn(rows + cols, rows * cols);
       const G1 = gram(A, rows, cols, { backend: 'wasm', threads: 1 });
@@ -256,6 +353,27 @@ describe('gram on two threads (shared wasm memory)', () => {
       for (let k = 0; k < G.length; k++)
         expect(Math.abs(G[k]! - expected[k]!)).toBeLessThanOrEqual(EPS * Math.abs(expected[k]!));
     }
+  });
+
+  it('entries ~2^300 (outside the unscaled band: the scaled path, both kernels): still bit-identical', () => {
+    for (const [rows, cols] of [
+      [600, 128],
+      [300, 70],
+    ] as const) {
+      const A = randn(9, rows * cols).map((x) => x * 2 ** 300);
+      const G1 = gram(A, rows, cols, { backend: 'wasm', threads: 1 });
+      expect(gram(A, rows, cols, { backend: 'wasm', threads: 2 })).toEqual(G1);
+      expect(G1.every(Number.isFinite)).toBe(true);
+    }
+  });
+
+  it('a NaN deep in A on two threads is named, and G is left untouched', () => {
+    const [rows, cols] = [900, 96];
+    const A = randn(4, rows * cols);
+    A[777 * cols + 90] = NaN;
+    const G = new Float64Array(cols * cols).fill(2);
+    expect(() => gramAccumulate(G, A, rows, cols, 1, { backend: 'wasm', threads: 2 })).toThrow(/A\[777\]\[90\] = NaN/);
+    expect(G.every((x) => x === 2)).toBe(true);
   });
 
   it('repeated small jobs (units claimed dynamically by whichever thread is free): always bit-identical', () => {
