@@ -19,10 +19,12 @@
  * started.
  *
  * Claim word: ctl[NEXT] = (generation & 0x7fff) << 16 | next unit. A worker reads the unit count U
- * after seeing the new generation in ctl[SEQ] (published last), claims with Atomics.add, and runs
- * the unit only if the claim carries its generation and u < U — so a stale worker can never run a
- * unit of a newer job, and the arguments of a job stay intact while any of its units is claimed
- * but unfinished (the caller publishes the next job only after all U units have finished).
+ * after seeing the new generation in ctl[SEQ] (published last) and claims by compare-and-swap of
+ * (its generation, u) → (its generation, u + 1) when u < U — so a stale worker can neither run
+ * nor use up a unit of a newer job (an unconditional increment could: a worker finishing its last
+ * unit would bump the counter of the job the caller published in the meantime, and that unit would
+ * never run), and the arguments of a job stay intact while any of its units is claimed but
+ * unfinished (the caller publishes the next job only after all U units have finished).
  *
  * GEMM (C = α·A·op(B) + β·C, A not transposed) uses the same pool and protocol: C is cut into
  * U = threads contiguous blocks of rows (multiples of 4), each unit runs dgemm on its block with
@@ -80,6 +82,11 @@ const PACK_COST_IN_TILES = 1.8;
  * claims last is made lighter by this much per panel.
  */
 const COPY_COST_IN_TILES = 3;
+/**
+ * The threaded Gramian copies all of A into wasm memory (the one-thread path streams it); above
+ * this size it leaves A to the one-thread path, which needs only a chunk at a time.
+ */
+const THREADED_COPY_MAX_BYTES = 2 ** 30;
 const SEQ = 0;
 const STOP = 1;
 const FAILED = 2;
@@ -103,9 +110,10 @@ for (;;) {
   const gen = seen & 0x7fff;
   const units = a[${ARG_UNITS}];
   for (;;) {
-    const v = Atomics.add(c, ${NEXT}, 1);
+    const v = Atomics.load(c, ${NEXT});
     const u = v & 0xffff;
     if ((v >>> 16) !== gen || u >= units) break;
+    if (Atomics.compareExchange(c, ${NEXT}, v, v + 1) !== v) continue;
     try {
       if (a[${ARG_KIND}] === ${KIND_SYRK}) {
         const ib0 = a[${SYRK_BOUNDS} + u];
@@ -129,7 +137,8 @@ for (;;) {
 }
 `;
 
-interface Pool {
+/** The pool's shared state (exported for the protocol's tests). @internal */
+export interface Pool {
   readonly workers: Worker[];
   readonly ctl: Int32Array;
   readonly args: Float64Array;
@@ -248,7 +257,7 @@ export function gramThreaded(
   options: ThreadOption | undefined,
 ): boolean | undefined {
   const threads = resolveThreads(options, rows * cols * cols);
-  if (threads <= 1 || cols === 0 || !pool) return undefined;
+  if (threads <= 1 || cols === 0 || !pool || rows * cols * 8 > THREADED_COPY_MAX_BYTES) return undefined;
   const p = pool;
   const { arena } = wasm();
   const k = linalgKernels();
@@ -380,36 +389,59 @@ function resolveThreads(options: ThreadOption | undefined, work: number): number
  * @throws Error if a worker's kernel failed.
  */
 function runJob(p: Pool, units: number, runUnit: (u: number) => void, beforeClaiming?: () => void): number {
-  const seq = (Atomics.load(p.ctl, SEQ) + 1) | 0; // this job's generation
-  const gen = seq & 0x7fff;
-  Atomics.store(p.ctl, FAILED, 0);
-  Atomics.store(p.ctl, FINISHED, 0);
-  Atomics.store(p.ctl, NEXT, gen << 16);
-  Atomics.store(p.ctl, SEQ, seq);
-  Atomics.notify(p.ctl, SEQ);
+  const job = publishJob(p);
   let mine = 0;
   try {
     beforeClaiming?.();
     for (;;) {
-      const v = Atomics.add(p.ctl, NEXT, 1);
-      const u = v & 0xffff;
-      if (v >>> 16 !== gen || u >= units) break;
+      const u = claimUnit(p, job, units);
+      if (u < 0) break;
       runUnit(u);
       mine++;
-      Atomics.add(p.ctl, FINISHED, 1);
     }
   } finally {
-    // Units claimed by workers must finish before the caller frees their buffers. If the caller
-    // threw, the remaining units are claimed away first so that no worker starts one.
-    while (Atomics.load(p.ctl, NEXT) >>> 16 === gen && (Atomics.load(p.ctl, NEXT) & 0xffff) < units) {
-      const v = Atomics.add(p.ctl, NEXT, 1);
-      if ((v & 0xffff) < units) Atomics.add(p.ctl, FINISHED, 1);
-    }
-    for (;;) {
-      const f = Atomics.load(p.ctl, FINISHED);
-      if (f >= units) break;
-      Atomics.wait(p.ctl, FINISHED, f);
-    }
+    finishJob(p, job, units, mine);
+  }
+  return mine;
+}
+
+/** Publishes the job whose arguments are already in p.args; returns its generation. @internal */
+export function publishJob(p: Pool): number {
+  const seq = (Atomics.load(p.ctl, SEQ) + 1) | 0;
+  Atomics.store(p.ctl, FAILED, 0);
+  Atomics.store(p.ctl, FINISHED, 0);
+  Atomics.store(p.ctl, NEXT, (seq & 0x7fff) << 16);
+  Atomics.store(p.ctl, SEQ, seq);
+  Atomics.notify(p.ctl, SEQ);
+  return seq & 0x7fff;
+}
+
+/**
+ * Claims the next unit of job `gen` for the calling thread; −1 when none is left or when `gen` is
+ * not the current job (a stale claim changes nothing). @internal
+ */
+export function claimUnit(p: Pool, gen: number, units: number): number {
+  for (;;) {
+    const v = Atomics.load(p.ctl, NEXT);
+    const u = v & 0xffff;
+    if (v >>> 16 !== gen || u >= units) return -1;
+    if (Atomics.compareExchange(p.ctl, NEXT, v, v + 1) === v) return u;
+  }
+}
+
+/**
+ * Ends job `gen` on the calling thread, which ran `mine` units itself: claims away any unit left
+ * (so that no worker starts one after the caller failed), then waits until every unit claimed by a
+ * worker has finished, so that the caller may free their buffers. Returns `mine`.
+ * @throws Error if a worker's kernel failed.
+ */
+function finishJob(p: Pool, gen: number, units: number, mine: number): number {
+  Atomics.add(p.ctl, FINISHED, mine);
+  while (claimUnit(p, gen, units) >= 0) Atomics.add(p.ctl, FINISHED, 1);
+  for (;;) {
+    const f = Atomics.load(p.ctl, FINISHED);
+    if (f >= units) break;
+    Atomics.wait(p.ctl, FINISHED, f);
   }
   if (Atomics.load(p.ctl, FAILED) !== 0) throw new Error('a linalg worker thread failed');
   return mine;

@@ -3,7 +3,16 @@ import { Matrix } from 'ml-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gram, gramAccumulate } from '../../src/linalg/api.js';
 import type { LinalgBackendName } from '../../src/linalg/backend.js';
-import { lastCallerUnits, splitTileRows, startThreads, stopThreads, threadCount } from '../../src/linalg/threads.js';
+import {
+  claimUnit,
+  lastCallerUnits,
+  publishJob,
+  splitTileRows,
+  startThreads,
+  stopThreads,
+  threadCount,
+  type Pool,
+} from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { linalgKernels } from '../../src/linalg/wasmBackend.js';
@@ -305,6 +314,16 @@ describe('gram on two threads (shared wasm memory)', () => {
     expect(threadCount()).toBe(2);
   });
 
+  it('a claim for a finished job neither runs nor uses up a unit of the next job', () => {
+    // The pool protocol on a private control block: job g with 2 units, then job g + 1.
+    const p: Pool = { workers: [], ctl: new Int32Array(new SharedArrayBuffer(4 * 5)), args: new Float64Array(16) };
+    const g = publishJob(p);
+    expect([claimUnit(p, g, 2), claimUnit(p, g, 2), claimUnit(p, g, 2)]).toEqual([0, 1, -1]);
+    const next = publishJob(p);
+    expect(claimUnit(p, g, 2)).toBe(-1); // a worker of job g, late: must not take unit 0 of job g + 1
+    expect([claimUnit(p, next, 2), claimUnit(p, next, 2), claimUnit(p, next, 2)]).toEqual([0, 1, -1]);
+  });
+
   it('splitTileRows with a pack cost: a unit starting at row I also packs nb − I panels', () => {
     const nb = 64;
     const pack = 1.8;
@@ -381,7 +400,15 @@ describe('gram on two threads (shared wasm memory)', () => {
     const cols = 40;
     const A = randn(5, rows * cols);
     const G1 = gram(A, rows, cols, { backend: 'wasm', threads: 1 });
-    for (let i = 0; i < 30; i++) expect(gram(A, rows, cols, { backend: 'wasm', threads: 2 })).toEqual(G1);
+    // Back-to-back jobs also exercise the claim protocol's race: a worker that finishes its last
+    // unit tries one more claim, possibly after the caller has published the next job; with an
+    // unconditional increment that claim used up a unit of the new job and the caller waited
+    // forever (seen as a hang in benchmarks). Claims are compare-and-swap on (generation, unit).
+    for (let i = 0; i < 300; i++) expect(gram(A, rows, cols, { backend: 'wasm', threads: 2 })).toEqual(G1);
+    const [r2, c2] = [2048, 128];
+    const B = randn(6, r2 * c2);
+    const H1 = gram(B, r2, c2, { backend: 'wasm', threads: 1 });
+    for (let i = 0; i < 60; i++) expect(gram(B, r2, c2, { backend: 'wasm', threads: 2 })).toEqual(H1);
     // Which thread ran which unit varies from call to call (lastCallerUnits() tells how many the
     // caller ran, out of min(nb, 4·threads) = 8 here); the result may not.
     expect(lastCallerUnits()).toBeGreaterThanOrEqual(0);
