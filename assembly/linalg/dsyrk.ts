@@ -108,13 +108,13 @@ function scanMaxAbs(S: usize, n: i32): f64 {
 }
 
 /**
- * With ready != 0, spins until the i32 at `ready` (the rows of A copied so far, published with an
- * atomic store by the thread that copies A in) is >= rows: lets a worker start on the first row
- * chunks while the rest of A is still being copied. The copier never waits on anyone, so this ends.
+ * Spins until the i32 at `ready` (the rows of A copied so far, published with an atomic store by
+ * the thread that copies A in) is >= rows: lets a worker start on the first row chunks while the
+ * rest of A is still being copied. The copier never waits on anyone, so this ends.
  */
 // @ts-ignore: decorator
 @inline function waitForRows(ready: usize, rows: i32): void {
-  if (ready != 0) while (atomic.load<i32>(ready) < rows) {}
+  while (atomic.load<i32>(ready) < rows) {}
 }
 
 /** W += upper tiles of tile rows [ib0, ib1) of SᵀS, S k rows read in place (row stride bytes). */
@@ -134,7 +134,7 @@ function scanMaxAbs(S: usize, n: i32): f64 {
  * by chunk of kc rows, exactly the tiles and order of dsyrkChunkDirect, so several threads with
  * disjoint tile-row ranges give the one-thread result bit for bit. The range starting at tile row
  * 0 reads every column and scans each chunk: it returns max|a_ij| (NaN / +Infinity flag bad
- * entries); other ranges return 0. `ready`: 0 when A is complete, else see waitForRows.
+ * entries); other ranges return 0.
  */
 export function dsyrkDirectRows(
   A: usize,
@@ -144,14 +144,12 @@ export function dsyrkDirectRows(
   W: usize,
   ib0: i32,
   ib1: i32,
-  ready: usize,
 ): f64 {
   const np = cols >> 2;
   const stride = <usize>cols << 3;
   let amax: f64 = 0;
   for (let r0 = 0; r0 < rows; r0 += kc) {
     const k = min(kc, rows - r0);
-    waitForRows(ready, r0 + k);
     const S = A + <usize>r0 * stride;
     if (ib0 == 0) amax = max<f64>(amax, scanMaxAbs(S, k * cols));
     directTiles(S, k, np, stride, W, ib0, ib1);
@@ -172,8 +170,7 @@ export function dscal(x: usize, n: i32, s: f64): void {
  * wasm memory: chunk by chunk of kc rows, panels [ib0, np) of the chunk are packed into P (kc·mp
  * values, 16-byte aligned, one per thread) and the tiles run on them — the tiles and order of
  * dsyrkChunk, so threads with disjoint tile-row ranges give the one-thread result bit for bit.
- * Returns max|a_ij| over the columns packed (>= 4·ib0; all of them for ib0 = 0). `ready`: 0 when
- * A is complete, else see waitForRows.
+ * Returns max|a_ij| over the columns packed (>= 4·ib0; all of them for ib0 = 0).
  */
 export function dsyrkTiles(
   A: usize,
@@ -185,14 +182,12 @@ export function dsyrkTiles(
   kc: i32,
   ib0: i32,
   ib1: i32,
-  ready: usize,
 ): f64 {
   const np = (cols + 3) >> 2;
   const ldwBytes = <usize>(np << 2) << 3;
   let amax: f64 = 0;
   for (let r0 = 0; r0 < rows; r0 += kc) {
     const k = min(kc, rows - r0);
-    waitForRows(ready, r0 + k);
     amax = max<f64>(amax, pack(A, cols, r0, k, s, P, ib0, np));
     chunkTiles(P, k, np, W, ldwBytes, ib0, ib1);
   }
@@ -200,14 +195,65 @@ export function dsyrkTiles(
 }
 
 /**
- * G (cols×cols, full) += (W_ij·weight)·f on and above the diagonal, mirrored below (W holds the
- * upper triangle only). Returns how many entries of G are not finite afterwards (0 = all finite),
- * so the caller can refuse an overflowing update before copying G out.
+ * One unit of the multi-thread Gramian: W (its own mp×mp accumulator, zeroed here so that the
+ * threads share the zeroing) = (s·A_rows)ᵀ(s·A_rows) for rows [r0, r1) of A, in chunks of kc rows, each chunk waited for (waitForRows on `ready`) and then
+ * run exactly as the one-thread path runs it: dsyrkDirectRows when `direct`, else dsyrkTiles with
+ * the unit's own P. Returns max|a_ij| over the rows (NaN / +Infinity flag bad entries).
  */
-export function dsyrkFinish(W: usize, cols: i32, weight: f64, f: f64, G: usize): i32 {
+export function dsyrkRows(
+  A: usize,
+  r0: i32,
+  r1: i32,
+  cols: i32,
+  s: f64,
+  direct: i32,
+  W: usize,
+  P: usize,
+  kc: i32,
+  ready: usize,
+): f64 {
+  const np = (cols + 3) >> 2;
+  const stride = <usize>cols << 3;
+  memory.fill(W, 0, (<usize>(np << 2) * <usize>(np << 2)) << 3);
+  let amax: f64 = 0;
+  for (let r = r0; r < r1; r += kc) {
+    const k = min(kc, r1 - r);
+    waitForRows(ready, r + k);
+    const S = A + <usize>r * stride;
+    const m = direct ? dsyrkDirectRows(S, k, cols, k, W, 0, np) : dsyrkTiles(S, k, cols, s, W, P, k, 0, np);
+    amax = max<f64>(amax, m);
+  }
+  return amax;
+}
+
+/**
+ * W0 += W1 + … + W_{n−1} (in u order) on rows [i0, i1) of the upper triangles of mp×mp
+ * accumulators at W0 + u·mp²·8 — the per-unit sums of the multi-thread Gramian. Disjoint row
+ * ranges can run on several threads at once; the order of the sum does not depend on which.
+ */
+export function dsyrkReduce(W0: usize, n: i32, mp: i32, i0: i32, i1: i32): void {
+  const step = (<usize>mp * <usize>mp) << 3;
+  for (let i = i0; i < i1; i++) {
+    const o = (<usize>(i * mp + (i & ~1))) << 3; // from the 16-byte-aligned pair holding (i, i)
+    const end = (<usize>(i + 1) * <usize>mp) << 3;
+    for (let b = o; b < end; b += 16) {
+      let v = v128.load(W0 + b);
+      for (let u = 1; u < n; u++) v = f64x2.add(v, v128.load(W0 + <usize>u * step + b));
+      v128.store(W0 + b, v);
+    }
+  }
+}
+
+/**
+ * Rows [i0, i1) of G (cols×cols, full) += (W_ij·weight)·f, where W (mp×mp) holds the upper
+ * triangle; entries below the diagonal mirror those above. Returns how many of those entries of G
+ * are not finite afterwards (0 = all finite), so the caller can refuse an overflowing update
+ * before copying G out. Disjoint row ranges can run on several threads at once.
+ */
+export function dsyrkFinish(W: usize, cols: i32, weight: f64, f: f64, G: usize, i0: i32, i1: i32): i32 {
   const mp = ((cols + 3) >> 2) << 2;
   let bad: f64 = 0;
-  for (let i = 0; i < cols; i++) {
+  for (let i = i0; i < i1; i++) {
     const wRow = W + (<usize>(i * mp) << 3);
     const gRow = G + (<usize>(i * cols) << 3);
     // Lower part of row i: G[i][j] += W[j][i] for j < i (W read down column i).
@@ -226,10 +272,10 @@ export function dsyrkFinish(W: usize, cols: i32, weight: f64, f: f64, G: usize):
     }
   }
   if (bad == 0) return 0;
-  let n = 0;
-  for (let k = 0; k < cols * cols; k++) {
+  let count = 0;
+  for (let k = i0 * cols; k < i1 * cols; k++) {
     const g = load<f64>(G + (<usize>k << 3));
-    if (g - g != 0) n++;
+    if (g - g != 0) count++;
   }
-  return n;
+  return count;
 }

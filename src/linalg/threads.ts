@@ -7,16 +7,19 @@
  * SharedArrayBuffer (arguments + a generation counter) and Atomics.notify; the main thread runs
  * its own share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
  *
- * Gramian work split (deterministic): the caller copies A into wasm memory once; the upper tiles
- * of G are cut into U = threads units — contiguous ranges of tile rows of equal work (row I holds
- * nb − I tiles; a unit starting at row I also packs panels [I, nb) of every row chunk into its own
- * buffer, which splitTileRows counts) — and every thread, the caller included, claims units from
- * a shared counter until none is left. Units write disjoint parts of the accumulator, and each tile
- * is summed over the same chunks and rows in the same order as on one thread, so the result is
- * bit-for-bit the one-thread result whoever runs which unit. The unit starting at row 0 reads
- * every column, so its max|a_ij| (NaN/±Infinity flagged) validates A. A worker that wakes late (a
+ * Gramian work split (dynamic, reproducible): the rows of A are cut into U units (ranges of whole
+ * row chunks; U = 4 per thread, fewer when the per-unit accumulators would pass ~16 MiB). The
+ * caller publishes the job, then copies A into wasm memory chunk by chunk, publishing the rows
+ * copied so far; the workers start on the first units at once and wait in the kernel for rows not
+ * yet there. Every thread, the caller included once its copy is done, claims units until none is
+ * left. A unit runs exactly the one-thread kernels on its rows into its own accumulator W_u (so
+ * threads share nothing but the read-only A); then W_0 += W_1 + … in unit order and G += W_0·w/s²
+ * (two more jobs, by ranges of rows of G). The sum of each entry is grouped by unit instead of
+ * running through all rows at once, so two threads agree with one thread within the summation
+ * bound rows·eps·(|A|ᵀ|A|)_ij, not bit for bit; but which thread ran which unit cannot change a
+ * bit, so a given thread count gives the same result on every run. A worker that wakes late (a
  * busy machine) simply finds fewer units left: the caller never waits for a worker that has not
- * started.
+ * started, and a thread slowed down by the host hands its later units to the other.
  *
  * Claim word: ctl[NEXT] = (generation & 0x7fff) << 16 | next unit. A worker reads the unit count U
  * after seeing the new generation in ctl[SEQ] (published last) and claims by compare-and-swap of
@@ -58,8 +61,12 @@ export const PARALLEL_MIN_FLOPS = 2 ** 22;
 
 /**
  * Job arguments. a[0] = kind (0: Gramian, 1: GEMM), a[6] = U (units) for both kinds.
- * Gramian: a[1..5] = A, rows, cols, kc, W; a[7] = scale, a[8] = 1 for the no-pack kernel, a[9] =
- * the address of the rows-copied counter.
+ * Gramian: a[1] = A, a[2] = cols, a[3] = scale, a[4] = 1 for the no-pack kernel, a[5] = the
+ * accumulators (one mp×mp per unit), a[7] = the pack buffers (kc·mp per unit), a[8] = kc, a[9] =
+ * address of the rows-copied counter, a[10] = mp; a[13..13+U] = row bounds, then the units' max|a_ij|.
+ * Gramian reduce (3): a[1] = the accumulators, a[2] = their count, a[3] = mp; a[13..] = row bounds.
+ * Gramian finish (2): a[1] = W_0, a[2] = cols, a[3] = weight, a[4] = 1/s², a[5] = G; a[13..13+U] =
+ * bounds of rows of G, then the units' non-finite counts.
  * GEMM: a[1] = transB, a[2] = N, a[3] = K, a[4] = alpha, a[5] = A, a[7] = B, a[8] = beta,
  * a[9] = C, a[10..12] = kc, mc, nc; a[13..13+U] = row bounds; then PA, PB, T per unit.
  */
@@ -69,19 +76,15 @@ const GEMM_BOUNDS = 13;
 const MAX_UNITS = 256;
 const KIND_SYRK = 0;
 const KIND_GEMM = 1;
-/** Gramian: tile-row bounds from a[13] (U + 1), then each unit's P, then each unit's max|a_ij|. */
+const KIND_FINISH = 2;
+const KIND_REDUCE = 3;
+/** Gramian jobs: unit bounds from a[13] (U + 1 of them), then one result (max|a_ij|) per unit. */
 const SYRK_BOUNDS = 13;
 /**
- * What packing one panel of every chunk costs, in tiles (measured at 4096×256: pack 0.6 ms for 64
- * panels, tiles 11 ms for 2080 tiles): a unit starting at tile row I packs panels [I, nb) itself.
+ * Units per thread in the Gramian's jobs: enough that a thread slowed down by the machine (the
+ * host shares these cores) hands its later units to the other, few enough that claiming is free.
  */
-const PACK_COST_IN_TILES = 1.8;
-/**
- * What copying one 4-column panel of A into wasm memory costs the caller, in tiles (measured at
- * 4096×256: ~1 ms for 64 panels): the caller copies A while the workers start, so the unit it
- * claims last is made lighter by this much per panel.
- */
-const COPY_COST_IN_TILES = 3;
+const UNITS_PER_THREAD = 4;
 /**
  * The threaded Gramian copies all of A into wasm memory (the one-thread path streams it); above
  * this size it leaves A to the one-thread path, which needs only a chunk at a time.
@@ -115,12 +118,14 @@ for (;;) {
     if ((v >>> 16) !== gen || u >= units) break;
     if (Atomics.compareExchange(c, ${NEXT}, v, v + 1) !== v) continue;
     try {
-      if (a[${ARG_KIND}] === ${KIND_SYRK}) {
-        const ib0 = a[${SYRK_BOUNDS} + u];
-        const ib1 = a[${SYRK_BOUNDS} + u + 1];
-        a[${SYRK_BOUNDS} + 2 * units + 1 + u] = a[8]
-          ? k.dsyrkDirectRows(a[1], a[2], a[3], a[4], a[5], ib0, ib1, a[9]) / a[7]
-          : k.dsyrkTiles(a[1], a[2], a[3], a[7], a[5], a[${SYRK_BOUNDS} + units + 1 + u], a[4], ib0, ib1, a[9]);
+      if (a[${ARG_KIND}] === ${KIND_REDUCE}) {
+        k.dsyrkReduce(a[1], a[2], a[3], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1]);
+      } else if (a[${ARG_KIND}] === ${KIND_FINISH}) {
+        a[${SYRK_BOUNDS} + units + 1 + u] = k.dsyrkFinish(a[1], a[2], a[3], a[4], a[5], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1]);
+      } else if (a[${ARG_KIND}] === ${KIND_SYRK}) {
+        const mp = a[10];
+        a[${SYRK_BOUNDS} + units + 1 + u] = k.dsyrkRows(a[1], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1], a[2], a[3], a[4],
+          a[5] + u * mp * mp * 8, a[4] ? 0 : a[7] + u * a[8] * mp * 8, a[8], a[9]);
       } else {
         const m0 = a[${GEMM_BOUNDS} + u];
         const m1 = a[${GEMM_BOUNDS} + u + 1];
@@ -218,28 +223,6 @@ export async function stopThreads(): Promise<void> {
 }
 
 /**
- * Splits tile rows [0, nb) into `parts` contiguous ranges of about equal work: row I holds nb − I
- * tiles, and a range starting at row I also packs nb − I panels, each costing `packCost` tiles.
- * The last range is made lighter by `lastLighter` tiles (its thread does other work first).
- */
-export function splitTileRows(nb: number, parts: number, packCost = 0, lastLighter = 0): number[] {
-  const cost = (i0: number, i1: number): number =>
-    ((i1 - i0) * (2 * nb - i0 - i1 + 1)) / 2 + (i1 > i0 ? packCost * (nb - i0) : 0);
-  const bounds = [0];
-  let start = 0;
-  for (let t = 1; t < parts; t++) {
-    // Work left over the parts left (the last one lighter): cut where this part reaches its share.
-    const share = (cost(start, nb) + lastLighter) / (parts - t + 1);
-    let I = start;
-    while (I < nb && cost(start, I + 1) - share < share - cost(start, I)) I++;
-    bounds.push(I);
-    start = I;
-  }
-  bounds.push(nb);
-  return bounds;
-}
-
-/**
  * The Gramian of {@link LinalgBackend.syrk} (same arguments, same result bit for bit) on the pool;
  * returns undefined (doing nothing) when the pool should not be used.
  * Two jobs: the row chunks of A are packed (and scanned) in parallel, then the tile rows of G.
@@ -262,9 +245,19 @@ export function gramThreaded(
   const { arena } = wasm();
   const k = linalgKernels();
   const nb = Math.ceil(cols / 4);
-  const units = Math.min(nb, threads);
+  const mp = nb * 4;
   const direct = syrkReadsInPlace(cols);
-  const bounds = splitTileRows(nb, units, direct ? 0 : PACK_COST_IN_TILES, COPY_COST_IN_TILES * nb);
+  const kc = syrkChunkRows(cols);
+  const chunks = Math.ceil(rows / kc);
+  // Each unit has its own mp×mp accumulator: at most ~16 MiB of them, but one per thread at least.
+  const units = Math.min(
+    chunks,
+    UNITS_PER_THREAD * threads,
+    MAX_UNITS,
+    Math.max(threads, Math.floor(2 ** 21 / mp ** 2)),
+  );
+  const rb: number[] = []; // unit u: rows [rb[u], rb[u + 1]), on chunk boundaries
+  for (let u = 0; u <= units; u++) rb.push(Math.min(rows, Math.round((u * chunks) / units) * kc));
   return arena.scope((s) => {
     const aBlock = s.alloc(rows * cols);
     const a = aBlock.ptr;
@@ -272,15 +265,10 @@ export function gramThreaded(
     const ready = readyBlock.ptr;
     const readyView = new Int32Array(readyBlock.view.buffer, ready, 1);
     const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
-    const mp = nb * 4;
-    const kc = syrkChunkRows(cols);
-    const W = s.alloc(mp * mp, 0).ptr;
-    const P: number[] = [];
-    for (let u = 0; u < units; u++) P.push(direct ? 0 : s.alloc(kc * mp).ptr);
-    const out = SYRK_BOUNDS + 2 * units + 1;
-    p.args.set([KIND_SYRK, a, rows, cols, kc, W, units, scale, +direct, ready], 0);
-    p.args.set(bounds, SYRK_BOUNDS);
-    p.args.set(P, SYRK_BOUNDS + units + 1);
+    const W = s.alloc(units * mp * mp).ptr; // one accumulator per unit, zeroed by its unit
+    const P = direct ? 0 : s.alloc(units * kc * mp).ptr; // one pack buffer per unit
+    const Wu = (u: number): number => W + u * mp * mp * 8;
+    const Pu = (u: number): number => (direct ? 0 : P + u * kc * mp * 8);
     // A is copied in after the job is published, one row chunk at a time: the workers start on
     // the first chunks (waiting in the kernel for `ready`) while the caller copies the rest.
     const copyIn = (): void => {
@@ -292,20 +280,37 @@ export function gramThreaded(
         Atomics.store(readyView, 0, r1);
       }
     };
+    const out = SYRK_BOUNDS + units + 1;
+    p.args.set([KIND_SYRK, a, cols, scale, +direct, W, units, P, kc, ready, mp], 0);
+    p.args.set(rb, SYRK_BOUNDS);
     lastStolen = runJob(
       p,
       units,
       (u) => {
-        const [ib0, ib1] = [bounds[u]!, bounds[u + 1]!];
-        p.args[out + u] = direct
-          ? k.dsyrkDirectRows(a, rows, cols, kc, W, ib0, ib1, ready) / scale
-          : k.dsyrkTiles(a, rows, cols, scale, W, P[u]!, kc, ib0, ib1, ready);
+        p.args[out + u] = k.dsyrkRows(a, rb[u]!, rb[u + 1]!, cols, scale, +direct, Wu(u), Pu(u), kc, ready);
       },
       copyIn,
     );
     let amax = 0;
-    for (let u = 0; u < units; u++) amax = Math.max(amax, p.args[out + u]!);
-    const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
+    for (let u = 0; u < units; u++) amax = Math.max(amax, p.args[out + u]! / (direct ? scale : 1));
+    // W_0 += W_1 + … (in unit order, so the result does not depend on which thread ran which
+    // unit), then G += W_0·weight/s², each by ranges of rows on the pool.
+    const fu = Math.min(cols, 2 * threads);
+    const fb: number[] = [];
+    for (let u = 0; u <= fu; u++) fb.push(Math.round((u * cols) / fu));
+    const f = 1 / (scale * scale);
+    const fout = SYRK_BOUNDS + fu + 1;
+    p.args.set(fb, SYRK_BOUNDS);
+    if (units > 1) {
+      p.args.set([KIND_REDUCE, W, units, mp, 0, 0, fu], 0);
+      runJob(p, fu, (u) => k.dsyrkReduce(W, units, mp, fb[u]!, fb[u + 1]!));
+    }
+    p.args.set([KIND_FINISH, W, cols, weight, f, g.ptr, fu], 0);
+    runJob(p, fu, (u) => {
+      p.args[fout + u] = k.dsyrkFinish(W, cols, weight, f, g.ptr, fb[u]!, fb[u + 1]!);
+    });
+    let nonFinite = 0;
+    for (let u = 0; u < fu; u++) nonFinite += p.args[fout + u]!;
     if (!accept(amax, nonFinite)) return false;
     G.set(g.view);
     return true;

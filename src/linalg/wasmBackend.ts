@@ -8,16 +8,7 @@ import { gemmBlocking } from './gemm.js';
 
 /** Typed view of the linalg kernels exported by build/ordergap.wasm (pointers are byte offsets). */
 export interface LinalgKernels {
-  dsyrkDirectRows(
-    A: number,
-    rows: number,
-    cols: number,
-    kc: number,
-    W: number,
-    ib0: number,
-    ib1: number,
-    ready: number,
-  ): number;
+  dsyrkDirectRows(A: number, rows: number, cols: number, kc: number, W: number, ib0: number, ib1: number): number;
   dscal(x: number, n: number, s: number): void;
   dsyrkTiles(
     A: number,
@@ -29,9 +20,21 @@ export interface LinalgKernels {
     kc: number,
     ib0: number,
     ib1: number,
+  ): number;
+  dsyrkRows(
+    A: number,
+    r0: number,
+    r1: number,
+    cols: number,
+    s: number,
+    direct: number,
+    W: number,
+    P: number,
+    kc: number,
     ready: number,
   ): number;
-  dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number): number;
+  dsyrkReduce(W0: number, n: number, mp: number, i0: number, i1: number): void;
+  dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number, i0: number, i1: number): number;
   dgemm(
     transA: number,
     transB: number,
@@ -100,13 +103,13 @@ export const wasmLinalg: LinalgBackend = {
       for (let r0 = 0; r0 < rows; r0 += kc) {
         const n = Math.min(kc, rows - r0);
         view.set(A.subarray(r0 * cols, (r0 + n) * cols));
-        if (!direct) amax = Math.max(amax, k.dsyrkTiles(stage.ptr, n, cols, scale, W, P, n, 0, nb, 0));
+        if (!direct) amax = Math.max(amax, k.dsyrkTiles(stage.ptr, n, cols, scale, W, P, n, 0, nb));
         else {
           if (scale !== 1) k.dscal(stage.ptr, n * cols, scale);
-          amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, 0, nb, 0) / scale);
+          amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, 0, nb) / scale);
         }
       }
-      const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr);
+      const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr, 0, cols);
       if (!accept(amax, nonFinite)) return false;
       G.set(g.view);
       return true;
