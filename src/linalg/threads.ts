@@ -223,9 +223,10 @@ export async function stopThreads(): Promise<void> {
 }
 
 /**
- * The Gramian of {@link LinalgBackend.syrk} (same arguments, same result bit for bit) on the pool;
- * returns undefined (doing nothing) when the pool should not be used.
- * Two jobs: the row chunks of A are packed (and scanned) in parallel, then the tile rows of G.
+ * The Gramian of {@link LinalgBackend.syrk} (same arguments and contract) on the pool; returns
+ * undefined (doing nothing) when the pool should not be used (one thread, no pool, or A over
+ * 1 GiB). Units of row chunks into per-unit accumulators, then their sum and G by rows (see the
+ * module comment): within the summation bound of the one-thread result, the same bits every run.
  * @throws {ArgumentError} options.threads invalid or > 1 without a running pool.
  */
 export function gramThreaded(
