@@ -36,7 +36,11 @@ export interface LinalgBackend {
     overwrite: boolean,
     accept: SyrkAccept,
   ): boolean;
-  /** C (M×N) = alpha·op(A)·op(B) + beta·C. */
+  /**
+   * C (M×N) = alpha·op(A)·op(B) + beta·C (beta = 0: C is not read), written only if
+   * `accept(non-finite entries of the result)` returns true (default: always). Returns whether C
+   * was written.
+   */
   gemm(
     transA: Transpose,
     transB: Transpose,
@@ -48,7 +52,8 @@ export interface LinalgBackend {
     B: Float64Array,
     beta: number,
     C: Float64Array,
-  ): void;
+    accept?: (nonFinite: number) => boolean,
+  ): boolean;
   /** Eigenpairs of symmetric S (n×n, destroyed): values ascending, rows of vectorsT. −1: no convergence. */
   syev(S: Float64Array, n: number, values: Float64Array, vectorsT: Float64Array): number;
   /** R (m×m upper triangular) ← R of [R; A] for A rows×m (A unchanged), in blocks of `blockRows`. */

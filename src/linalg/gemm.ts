@@ -12,8 +12,39 @@ export type Transpose = 'N' | 'T';
 /**
  * C (M×N) = alpha · op(A) · op(B) + beta · C, where op(A) is M×K and op(B) is K×N.
  * A is stored M×K ('N') or K×M ('T'); B is K×N ('N') or N×K ('T'). Unchecked. Cost 2·M·N·K flops.
+ * C is written only if `accept(non-finite entries of the result)` holds (LinalgBackend.gemm).
  */
 export function referenceGemm(
+  transA: Transpose,
+  transB: Transpose,
+  M: number,
+  N: number,
+  K: number,
+  alpha: number,
+  A: Float64Array,
+  B: Float64Array,
+  beta: number,
+  C: Float64Array,
+  accept: (nonFinite: number) => boolean = () => true,
+): boolean {
+  const T = beta === 0 ? new Float64Array(M * N) : Float64Array.from(C);
+  gemmInto(transA, transB, M, N, K, alpha, A, B, beta, T);
+  if (!accept(countNonFinite(T))) return false;
+  C.set(T);
+  return true;
+}
+
+/** Entries of x that are NaN or ±Infinity. */
+export function countNonFinite(x: Float64Array): number {
+  let bad = 0;
+  for (let k = 0; k < x.length; k++) bad += x[k]! - x[k]!;
+  if (bad === 0) return 0;
+  let n = 0;
+  for (let k = 0; k < x.length; k++) if (!Number.isFinite(x[k]!)) n++;
+  return n;
+}
+
+function gemmInto(
   transA: Transpose,
   transB: Transpose,
   M: number,

@@ -42,7 +42,7 @@ import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import { wasm } from '../wasm/module.js';
-import { gemmBlocking } from './gemm.js';
+import { countNonFinite, gemmBlocking } from './gemm.js';
 import type { SyrkAccept } from './backend.js';
 import { linalgKernels, syrkChunkRows, syrkReadsInPlace } from './wasmBackend.js';
 
@@ -320,9 +320,10 @@ export function gramThreaded(
 
 /**
  * C = α·A·op(B) + β·C on the pool (A not transposed, row-major M×K; op(B) K×N), C updated in
- * place; returns false (doing nothing) when the pool should not be used: no pool, one thread,
- * fewer than {@link PARALLEL_MIN_FLOPS} multiply-adds, transposed A (its row blocks are not
- * contiguous), or fewer than 8 rows.
+ * place only if `accept(non-finite entries of the result)` holds (the contract of
+ * LinalgBackend.gemm); returns undefined (doing nothing) when the pool should not be used: no
+ * pool, one thread, fewer than {@link PARALLEL_MIN_FLOPS} multiply-adds, transposed A (its row
+ * blocks are not contiguous), or fewer than 8 rows; else whether C was written.
  * @throws {ArgumentError} options.threads invalid or > 1 without a running pool.
  */
 export function gemmThreaded(
@@ -336,10 +337,11 @@ export function gemmThreaded(
   B: Float64Array,
   beta: number,
   C: Float64Array,
+  accept: (nonFinite: number) => boolean,
   options: ThreadOption | undefined,
-): boolean {
+): boolean | undefined {
   const threads = resolveThreads(options, M * N * K);
-  if (threads <= 1 || !pool || transA || M < 8 || N === 0) return false;
+  if (threads <= 1 || !pool || transA || M < 8 || N === 0) return undefined;
   const p = pool;
   const { arena } = wasm();
   const k = linalgKernels();
@@ -350,10 +352,10 @@ export function gemmThreaded(
   const bounds = [0];
   for (let u = 1; u < units; u++) bounds.push(Math.min(M, Math.round((u * M) / units / step) * step));
   bounds.push(M);
-  arena.scope((s) => {
+  return arena.scope((s) => {
     const a = s.from(A).ptr;
     const b = s.from(B).ptr;
-    const c = s.from(C);
+    const c = beta === 0 ? s.alloc(M * N) : s.from(C); // β = 0: C is not read
     const buffers: number[] = [];
     for (let u = 0; u < units; u++) {
       buffers.push(s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr, s.alloc(kc * Math.ceil(nc / 4) * 4).ptr, s.alloc(16).ptr);
@@ -367,9 +369,10 @@ export function gemmThreaded(
       const [PA, PB, T] = buffers.slice(3 * u, 3 * u + 3) as [number, number, number];
       k.dgemm(0, +transB, m1 - m0, N, K, alpha, a + m0 * K * 8, b, beta, c.ptr + m0 * N * 8, PA, PB, T, kc, mc, nc);
     });
+    if (!accept(countNonFinite(c.view))) return false;
     C.set(c.view);
+    return true;
   });
-  return true;
 }
 
 /** Threads to use for a job of `work` multiply-adds under `options` (1 = calling thread only). */

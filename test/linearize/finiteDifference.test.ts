@@ -89,6 +89,32 @@ describe('jacobianCentral', () => {
       for (let j = 0; j < 3; j++)
         expect(Math.abs(J.data[i * 3 + j]! - A[i]![j]!)).toBeLessThanOrEqual(100 * FD_RELATIVE_ACCURACY);
   });
+  it('the batched points buffer is reused across calls but never while a batch function still reads it', () => {
+    const x = Float64Array.of(0.3, -0.2, 0.5);
+    const batch = (P: Float64Array, count: number): Float64Array => {
+      const out = new Float64Array(count * 3);
+      for (let i = 0; i < count; i++) out.set(f(P.subarray(i * 3, i * 3 + 3)), i * 3);
+      return out;
+    };
+    const J1 = jacobianCentral(f, x, { batch });
+    let seen: Float64Array | undefined;
+    // A batch function that asks for another batched Jacobian (at another point) in the middle of
+    // reading its own points: its points must survive the inner call.
+    const nestedBatch = (P: Float64Array, count: number): Float64Array => {
+      seen ??= P;
+      const before = Float64Array.from(P);
+      jacobianCentral(f, Float64Array.of(9, 9, 9), { batch });
+      expect(P).toEqual(before);
+      return batch(P, count);
+    };
+    expect(jacobianCentral(f, x, { batch: nestedBatch }).data).toEqual(J1.data);
+    const buffers: ArrayBufferLike[] = [];
+    const recording = (P: Float64Array, c: number): Float64Array => (buffers.push(P.buffer), batch(P, c));
+    expect(jacobianCentral(f, x, { batch: recording }).data).toEqual(J1.data);
+    expect(jacobianCentral(f, x, { batch: recording }).data).toEqual(J1.data);
+    expect(buffers[1]).toBe(buffers[0]); // top-level calls share one scratch buffer
+    expect(seen!.buffer).toBe(buffers[0]);
+  });
   it('computes only the requested columns', () => {
     const J = jacobianCentral(f, Float64Array.of(0.1, 0.2, 0.3), { columns: [2] });
     expect(J.cols).toBe(1);
