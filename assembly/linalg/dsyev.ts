@@ -1,4 +1,4 @@
-// Symmetric eigensolver: Householder tridiagonalisation on rows, Qᵀ accumulated from the right,
+// Symmetric eigensolver: Householder tridiagonalisation on rows (upper triangle only), Qᵀ accumulated from the right,
 // implicit QL (tql2) with rotations applied to rows of Vᵀ, ascending sort. Reference, derivation
 // and accuracy: src/linalg/syev.ts (same operations in the same order up to SIMD summation order).
 import { vaxpy, vdot, vrot } from './vec';
@@ -43,25 +43,59 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize): 
     store<f64>(tau + (<usize>k << 3), t);
     store<f64>(e + (<usize>k << 3), beta);
     const p = n - k - 1;
-    for (let i = 0; i < p; i++) store<f64>(y + (<usize>i << 3), t * vdot(p, at(S, n, k + 1 + i, k + 1), v));
+    // y = t·S22·v from the upper triangle of S22 only (row-major: row i from the diagonal on is
+    // contiguous): row i adds its dot with v to y_i and v_i times itself to y_{i+1..}.
+    memory.fill(y, 0, <usize>p << 3);
+    for (let i = 0; i < p; i++) {
+      const row = at(S, n, k + 1 + i, k + 1 + i);
+      const vi = load<f64>(v + (<usize>i << 3));
+      const va = f64x2.splat(vi);
+      const vv = v + (<usize>(i + 1) << 3);
+      const yy = y + (<usize>(i + 1) << 3);
+      const q = p - i - 1;
+      let acc = f64x2.splat(0);
+      let j = 0;
+      for (; j + 2 <= q; j += 2) {
+        const o = <usize>j << 3;
+        const a = v128.load(row + 8 + o);
+        acc = f64x2.add(acc, f64x2.mul(a, v128.load(vv + o)));
+        v128.store(yy + o, f64x2.add(v128.load(yy + o), f64x2.mul(a, va)));
+      }
+      let sum = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1);
+      for (; j < q; j++) {
+        const o = <usize>j << 3;
+        const a = load<f64>(row + 8 + o);
+        sum += a * load<f64>(vv + o);
+        store<f64>(yy + o, load<f64>(yy + o) + a * vi);
+      }
+      const py = y + (<usize>i << 3);
+      store<f64>(py, load<f64>(py) + (load<f64>(row) * vi + sum));
+    }
+    for (let i = 0; i < p; i++) {
+      const py = y + (<usize>i << 3);
+      store<f64>(py, t * load<f64>(py));
+    }
     const mu = 0.5 * t * vdot(p, y, v);
     vaxpy(p, -mu, v, y);
+    // S22 −= v wᵀ + w vᵀ on the upper triangle (what the next steps read).
     for (let i = 0; i < p; i++) {
-      const row = at(S, n, k + 1 + i, k + 1);
+      const row = at(S, n, k + 1 + i, k + 1 + i);
       const vi = load<f64>(v + (<usize>i << 3));
       const wi = load<f64>(y + (<usize>i << 3));
-      // row −= vi·w + wi·v  (two axpys fused)
       const va = f64x2.splat(vi);
       const vb = f64x2.splat(wi);
+      const vv = v + (<usize>i << 3);
+      const ww = y + (<usize>i << 3);
+      const q = p - i;
       let j = 0;
-      for (; j + 2 <= p; j += 2) {
+      for (; j + 2 <= q; j += 2) {
         const o = <usize>j << 3;
-        const upd = f64x2.add(f64x2.mul(va, v128.load(y + o)), f64x2.mul(vb, v128.load(v + o)));
+        const upd = f64x2.add(f64x2.mul(va, v128.load(ww + o)), f64x2.mul(vb, v128.load(vv + o)));
         v128.store(row + o, f64x2.sub(v128.load(row + o), upd));
       }
-      for (; j < p; j++) {
+      for (; j < q; j++) {
         const o = <usize>j << 3;
-        store<f64>(row + o, load<f64>(row + o) - (vi * load<f64>(y + o) + wi * load<f64>(v + o)));
+        store<f64>(row + o, load<f64>(row + o) - (vi * load<f64>(ww + o) + wi * load<f64>(vv + o)));
       }
     }
   }

@@ -5,7 +5,9 @@
  * 1. Householder tridiagonalisation T = QᵀSQ, working on rows (S row-major and symmetric, so row k
  *    right of the diagonal equals column k below it): for k = 0..n-3 the reflector H_k = I − τvvᵀ
  *    maps S[k][k+1:] to β·e1, and the trailing block is updated by the symmetric rank-2 update
- *    S22 −= v wᵀ + w vᵀ with w = τS22v − (τ²/2)(vᵀS22v) v. Every inner loop runs along a row.
+ *    S22 −= v wᵀ + w vᵀ with w = τS22v − (τ²/2)(vᵀS22v) v. Only the upper triangle of S22 is read
+ *    and written (half the memory traffic of the full square; the next reflector is row k+1 to
+ *    the right of the diagonal, which it keeps current). Every inner loop runs along a row.
  * 2. Qᵀ = H_{n−3}···H_0, accumulated by right-multiplying the identity by H_{n−3}, …, H_0, each
  *    step touching only the trailing block (cost (4/3)n³).
  * 3. Implicit QL with Wilkinson-type shifts (EISPACK tql2 as in JAMA) on (d, e); each Givens
@@ -60,23 +62,33 @@ export function referenceSyev(
     for (let j = k + 2; j < n; j++) S[rk + j]! *= inv;
     tau[k] = t;
     e[k] = beta;
-    // y = t · S22 v
+    // y = t · S22 v from the upper triangle of S22 only (row i from its diagonal on): row i adds
+    // its dot with v to y_i and v_i times itself to y_{i+1..} — the operations of the wasm kernel.
     const p = n - k - 1;
+    const vo = rk + k + 1; // v = S[k][k+1..n-1]
+    y.fill(0, 0, p);
     for (let i = 0; i < p; i++) {
-      const ri = (k + 1 + i) * n + k + 1;
-      let s = 0;
-      for (let j = 0; j < p; j++) s += S[ri + j]! * S[rk + k + 1 + j]!;
-      y[i] = t * s;
+      const ri = (k + 1 + i) * n + k + 1 + i;
+      const vi = S[vo + i]!;
+      let sum = 0;
+      for (let j = 1; j < p - i; j++) {
+        const a = S[ri + j]!;
+        sum += a * S[vo + i + j]!;
+        y[i + j]! += a * vi;
+      }
+      y[i]! += S[ri]! * vi + sum;
     }
+    for (let i = 0; i < p; i++) y[i]! *= t;
     let yv = 0;
-    for (let i = 0; i < p; i++) yv += y[i]! * S[rk + k + 1 + i]!;
+    for (let i = 0; i < p; i++) yv += y[i]! * S[vo + i]!;
     const mu = 0.5 * t * yv;
-    for (let i = 0; i < p; i++) y[i]! -= mu * S[rk + k + 1 + i]!;
+    for (let i = 0; i < p; i++) y[i]! -= mu * S[vo + i]!;
+    // S22 −= v wᵀ + w vᵀ on the upper triangle (what the next steps read)
     for (let i = 0; i < p; i++) {
       const ri = (k + 1 + i) * n + k + 1;
-      const vi = S[rk + k + 1 + i]!;
+      const vi = S[vo + i]!;
       const wi = y[i]!;
-      for (let j = 0; j < p; j++) S[ri + j]! -= vi * y[j]! + wi * S[rk + k + 1 + j]!;
+      for (let j = i; j < p; j++) S[ri + j]! -= vi * y[j]! + wi * S[vo + j]!;
     }
   }
   if (n >= 2) {
