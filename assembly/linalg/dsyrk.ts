@@ -17,9 +17,11 @@
 // Validation rides along: pack (or the scan of the no-pack path) returns max|a_ij| of what it
 // read, NaN if an entry is NaN and +Infinity if one is ±Infinity, so A is never read twice.
 //
-// Threads: disjoint ranges of tile rows [ib0, ib1) write disjoint parts of W, so several
-// instances over the same shared memory can run at once, each with its own P. The caller may
-// also feed A in chunks (rows = kc per call, a staging buffer as A): W accumulates across calls.
+// Callers: the one-thread path feeds A in chunks (rows = kc per call, a staging buffer as A;
+// W accumulates across calls). The threaded path gives each unit a range of rows, its own W and
+// its own P (dsyrkRows, which waits for the rows to be copied in), then sums the units' W in unit
+// order (dsyrkReduce) and mirrors into G (dsyrkFinish), both by ranges of rows. The kernels also
+// take a range of tile rows [ib0, ib1) (disjoint ranges write disjoint parts of W).
 
 import { tile4x4, tile4x4Strided } from './tile';
 

@@ -383,6 +383,14 @@ describe('gram on two threads (shared wasm memory)', () => {
     }
   });
 
+  it('edge shapes on two threads: no rows, one row, fewer chunks than threads', () => {
+    expect(gram(new Float64Array(0), 0, 5, { backend: 'wasm', threads: 2 })).toEqual(new Float64Array(25));
+    expect(gram([1, 2, 3], 1, 3, { backend: 'wasm', threads: 2 })).toEqual(Float64Array.of(1, 2, 3, 2, 4, 6, 3, 6, 9));
+    const G = new Float64Array(4);
+    gramAccumulate(G, [1, 2, 3, 4], 2, 2, 2, { backend: 'wasm', threads: 2 });
+    expect(G).toEqual(Float64Array.of(20, 28, 28, 40));
+  });
+
   it('a NaN deep in A on two threads is named, and G is left untouched', () => {
     const [rows, cols] = [900, 96];
     const A = randn(4, rows * cols);
