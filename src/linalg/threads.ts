@@ -241,7 +241,8 @@ export function gramThreaded(
   options: ThreadOption | undefined,
 ): boolean | undefined {
   const threads = resolveThreads(options, rows * cols * cols);
-  if (threads <= 1 || cols === 0 || !pool || rows * cols * 8 > THREADED_COPY_MAX_BYTES) return undefined;
+  // No rows: no unit would run to zero an accumulator; the one-thread path handles it.
+  if (threads <= 1 || cols === 0 || rows === 0 || !pool || rows * cols * 8 > THREADED_COPY_MAX_BYTES) return undefined;
   const p = pool;
   const { arena } = wasm();
   const k = linalgKernels();

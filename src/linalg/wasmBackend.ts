@@ -123,8 +123,8 @@ export const wasmLinalg: LinalgBackend = {
     return arena.scope((s) => {
       const a = s.from(A);
       const b = s.from(B);
-      // β = 0: C is not copied in (the kernel never reads it then; the arena's old contents, NaN
-      // included, must not leak — the NaN-filled-C test checks it).
+      // β = 0: C is not copied in; the kernel never reads it then, so the arena's old contents
+      // cannot leak (gemm.test.ts runs the kernel on a NaN-filled C to check exactly that).
       const c = beta === 0 ? s.alloc(M * N) : s.from(C);
       const PA = s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr;
       const PB = s.alloc(kc * Math.ceil(nc / 4) * 4).ptr;

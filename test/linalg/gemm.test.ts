@@ -3,9 +3,10 @@ import { Matrix } from 'ml-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { referenceGemm, type Transpose } from '../../src/linalg/gemm.js';
+import { gemmBlocking, referenceGemm, type Transpose } from '../../src/linalg/gemm.js';
 import { startThreads, stopThreads } from '../../src/linalg/threads.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { wasm } from '../../src/wasm/module.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
@@ -187,6 +188,26 @@ describe.each<[LinalgBackendName, LinalgBackend]>([
       be.gemm(tA, tB, M, N, K, 1, stored(A, M, K, tA), stored(B, K, N, tB), 0, C);
       expect(C).toEqual(P);
     }
+  });
+
+  it('the wasm kernel itself never reads C when β = 0 (C in wasm memory filled with NaN)', () => {
+    // The wasm backend does not even copy C in for β = 0, so the backend-level test above cannot
+    // see a read of C: call the kernel on a NaN-filled C directly.
+    const [M, N, K] = [13, 10, 300];
+    const A = smallInts(9, M * K);
+    const B = smallInts(10, K * N);
+    const P = matmul(A, B, M, K, N);
+    const { kc, mc, nc } = gemmBlocking(M, N, K);
+    const out = wasm().arena.scope((s) => {
+      const a = s.from(A);
+      const b = s.from(B);
+      const c = s.alloc(M * N, NaN);
+      const PA = s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr;
+      const PB = s.alloc(kc * Math.ceil(nc / 4) * 4).ptr;
+      linalgKernels().dgemm(0, 0, M, N, K, 1, a.ptr, b.ptr, 0, c.ptr, PA, PB, s.alloc(16).ptr, kc, mc, nc);
+      return c.toFloat64Array();
+    });
+    expect(out).toEqual(P);
   });
 
   it('M = 0 or N = 0: nothing written', () => {
