@@ -103,6 +103,15 @@ export class Arena {
     this.#buffer = memory.buffer;
   }
 
+  /**
+   * Test aid: when true, blocks allocated without `fill` start as NaN instead of whatever the
+   * memory held (zeros after growth, old values after reuse), so a kernel that reads memory it
+   * never wrote shows NaN in its result instead of passing by luck. `init()` sets it from the
+   * environment variable ORDERGAP_POISON_ARENA=1, which the test configuration sets
+   * (vitest.config.ts); it costs one fill per allocation.
+   */
+  poisonUninitialized = false;
+
   /** The current buffer of the memory (changes after growth). */
   get buffer(): ArrayBuffer | SharedArrayBuffer {
     const b = this.memory.buffer;
@@ -176,6 +185,7 @@ export class Arena {
     if (this.#inUse > this.#peak) this.#peak = this.#inUse;
     const block = new F64Block(this, ptr, length, bytes);
     if (fill !== undefined) block.view.fill(fill);
+    else if (this.poisonUninitialized) block.view.fill(NaN);
     return block;
   }
 

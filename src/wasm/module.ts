@@ -85,6 +85,8 @@ export async function init(options: { wasm?: string | URL } = {}): Promise<WasmR
     const instance = await WebAssembly.instantiate(module, kernelImports(memory));
     const exports = instance.exports as unknown as KernelExports;
     const arena = new Arena(memory, exports.heapBase() >>> 0);
+    // The test suites set this (vitest.config.ts) so every uninitialised block starts as NaN.
+    arena.poisonUninitialized = process.env.ORDERGAP_POISON_ARENA === '1';
     runtime = { module, memory, exports, arena };
     return runtime;
   })();

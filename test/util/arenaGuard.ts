@@ -1,7 +1,7 @@
 /**
  * Loads the wasm kernels before a test file and asserts after every test that the arena is back
  * at its starting size (every kernel call frees its temporaries — STYLE.md, "One owner of wasm
- * memory").
+ * memory"). Uninitialised arena blocks are NaN in every test run (vitest.config.ts).
  */
 import { afterEach, beforeAll, expect } from 'vitest';
 import { init, wasm } from '../../src/wasm/module.js';

@@ -33,6 +33,17 @@ describe('wasm module and arena', () => {
     expect(arena.bytesInUse).toBe(start);
   });
 
+  it('under test, a block allocated without fill starts as NaN (reused memory included); fill still fills', () => {
+    const { arena } = wasm();
+    expect(arena.poisonUninitialized).toBe(true); // ORDERGAP_POISON_ARENA=1 from vitest.config.ts
+    arena.scope((s) => s.alloc(64, 7)); // leave 7s behind in memory the next block reuses
+    arena.scope((s) => {
+      expect(Array.from(s.alloc(64).view).every(Number.isNaN)).toBe(true);
+      expect(Array.from(s.alloc(5, 0).view)).toEqual([0, 0, 0, 0, 0]);
+      expect(Array.from(s.from([1, 2]).view)).toEqual([1, 2]);
+    });
+  });
+
   it('double free and use after free are errors', () => {
     const { arena } = wasm();
     const a = arena.alloc(4);
