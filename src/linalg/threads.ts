@@ -8,7 +8,7 @@
  * its own share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
  *
  * Gramian work split (dynamic, reproducible): the rows of A are cut into U units (ranges of whole
- * row chunks; U = 4 per thread, fewer when the per-unit accumulators would pass ~16 MiB). The
+ * row chunks, largest first — see unitRows — at most 8 per thread and ~16 MiB of accumulators). The
  * caller publishes the job, then copies A into wasm memory chunk by chunk, publishing the rows
  * copied so far; the workers start on the first units at once and wait in the kernel for rows not
  * yet there. Every thread, the caller included once its copy is done, claims units until none is
@@ -81,10 +81,12 @@ const KIND_REDUCE = 3;
 /** Gramian jobs: unit bounds from a[13] (U + 1 of them), then one result (max|a_ij|) per unit. */
 const SYRK_BOUNDS = 13;
 /**
- * Units per thread in the Gramian's jobs: enough that a thread slowed down by the machine (the
- * host shares these cores) hands its later units to the other, few enough that claiming is free.
+ * Most units per thread in the Gramian's jobs (unitRows sizes them largest first): enough that a
+ * thread slowed down by the machine (the host shares these cores) hands its later units to the
+ * other and that the last ones are small, few enough that zeroing and summing the per-unit
+ * accumulators stays cheap (16 per thread measured no better, paired).
  */
-const UNITS_PER_THREAD = 4;
+const UNITS_PER_THREAD = 8;
 /**
  * The threaded Gramian copies all of A into wasm memory (the one-thread path streams it); above
  * this size it leaves A to the one-thread path, which needs only a chunk at a time.
@@ -223,6 +225,31 @@ export async function stopThreads(): Promise<void> {
 }
 
 /**
+ * Row ranges of the threaded Gramian's units, on whole chunks of kc rows, largest first: each unit
+ * takes about 1/(2·threads) of the chunks still left (guided scheduling), so the last units are
+ * small and the thread that finishes first does not wait long for the other. The number of units
+ * is bounded by {@link UNITS_PER_THREAD}·threads and by the memory of their accumulators (one
+ * mp×mp each, ~16 MiB in all, but one per thread at least), which sets the smallest unit.
+ */
+export function unitRows(rows: number, kc: number, threads: number, mp: number): number[] {
+  const chunks = Math.ceil(rows / kc);
+  const maxUnits = Math.min(
+    chunks,
+    UNITS_PER_THREAD * threads,
+    MAX_UNITS,
+    Math.max(threads, Math.floor(2 ** 21 / mp ** 2)),
+  );
+  const smallest = Math.ceil(chunks / Math.max(maxUnits, 1));
+  const bounds = [0];
+  let done = 0;
+  while (done < chunks) {
+    done += Math.min(chunks - done, Math.max(smallest, Math.ceil((chunks - done) / (2 * threads))));
+    bounds.push(Math.min(rows, done * kc));
+  }
+  return bounds;
+}
+
+/**
  * The Gramian of {@link LinalgBackend.syrk} (same arguments and contract) on the pool; returns
  * undefined (doing nothing) when the pool should not be used (one thread, no pool, or A over
  * 1 GiB). Units of row chunks into per-unit accumulators, then their sum and G by rows (see the
@@ -251,15 +278,8 @@ export function gramThreaded(
   const direct = syrkReadsInPlace(cols);
   const kc = syrkChunkRows(cols);
   const chunks = Math.ceil(rows / kc);
-  // Each unit has its own mp×mp accumulator: at most ~16 MiB of them, but one per thread at least.
-  const units = Math.min(
-    chunks,
-    UNITS_PER_THREAD * threads,
-    MAX_UNITS,
-    Math.max(threads, Math.floor(2 ** 21 / mp ** 2)),
-  );
-  const rb: number[] = []; // unit u: rows [rb[u], rb[u + 1]), on chunk boundaries
-  for (let u = 0; u <= units; u++) rb.push(Math.min(rows, Math.round((u * chunks) / units) * kc));
+  const rb = unitRows(rows, kc, threads, mp); // unit u: rows [rb[u], rb[u + 1])
+  const units = rb.length - 1;
   return arena.scope((s) => {
     const aBlock = s.alloc(rows * cols);
     const a = aBlock.ptr;

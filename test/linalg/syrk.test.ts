@@ -10,6 +10,7 @@ import {
   startThreads,
   stopThreads,
   threadCount,
+  unitRows,
   type Pool,
 } from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
@@ -312,6 +313,26 @@ describe('gram on two threads (shared wasm memory)', () => {
   it('the pool runs: two threads', () => {
     expect(threadCount()).toBe(2);
   });
+
+  fcTest.prop([
+    fc.integer({ min: 1, max: 200_000 }),
+    fc.constantFrom(16, 64, 128, 256, 512),
+    fc.integer({ min: 2, max: 8 }),
+  ])(
+    'unitRows: whole chunks covering every row once, largest first, within the unit and memory caps',
+    (rows, kc, threads) => {
+      const mp = Math.max(4, Math.floor(32768 / kc)); // the mp that gives this kc (syrkChunkRows)
+      const b = unitRows(rows, kc, threads, mp);
+      expect(b[0]).toBe(0);
+      expect(b[b.length - 1]).toBe(rows);
+      const sizes = b.slice(1).map((x, i) => x - b[i]!);
+      for (let i = 0; i + 1 < b.length - 1; i++) expect(b[i + 1]! % kc).toBe(0); // chunk boundaries
+      for (let i = 1; i + 1 < sizes.length; i++) expect(sizes[i]!).toBeLessThanOrEqual(sizes[i - 1]!);
+      expect(sizes.every((x) => x > 0)).toBe(true);
+      expect(sizes.length).toBeLessThanOrEqual(8 * threads);
+      expect(sizes.length).toBeLessThanOrEqual(Math.max(threads, Math.floor(2 ** 21 / mp ** 2)));
+    },
+  );
 
   it('a claim for a finished job neither runs nor uses up a unit of the next job', () => {
     // The pool protocol on a private control block: job g with 2 units, then job g + 1.
