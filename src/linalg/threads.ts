@@ -277,7 +277,6 @@ export function gramThreaded(
   const mp = nb * 4;
   const direct = syrkReadsInPlace(cols);
   const kc = syrkChunkRows(cols);
-  const chunks = Math.ceil(rows / kc);
   const rb = unitRows(rows, kc, threads, mp); // unit u: rows [rb[u], rb[u + 1])
   const units = rb.length - 1;
   return arena.scope((s) => {
