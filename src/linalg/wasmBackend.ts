@@ -93,12 +93,12 @@ export const wasmLinalg: LinalgBackend = {
       const mp = nb * 4;
       const kc = syrkChunkRows(cols);
       const W = s.alloc(mp * mp, 0).ptr;
-      const P = s.alloc(kc * mp).ptr;
+      const direct = syrkReadsInPlace(cols);
+      const P = direct ? 0 : s.alloc(kc * mp).ptr; // the no-pack kernel needs no panels
       // A is staged kc rows at a time: the chunk stays in cache for the pack (which also scans
       // it), and A itself never has to fit in wasm memory.
       const stage = s.alloc(Math.min(kc, rows) * cols);
       const view = stage.view;
-      const direct = syrkReadsInPlace(cols);
       let amax = 0;
       for (let r0 = 0; r0 < rows; r0 += kc) {
         const n = Math.min(kc, rows - r0);
