@@ -460,13 +460,19 @@ export function claimUnit(p: Pool, gen: number, units: number): number {
 
 /**
  * Ends job `gen` on the calling thread, which ran `mine` units itself: claims away any unit left
- * (so that no worker starts one after the caller failed), then waits until every unit claimed by a
- * worker has finished, so that the caller may free their buffers. Returns `mine`.
+ * (so that no worker starts one after the caller failed), closes the claim word, then waits until
+ * every unit claimed by a worker has finished, so that the caller may free their buffers.
+ * Closing matters: a worker that woke late for this job may read the unit count of the NEXT job's
+ * arguments (the caller writes them before publishing it) while still holding this generation; with
+ * the word left at (gen, U) and the next job's count above U, its claim would succeed and run a
+ * unit of the next job twice (seen in CI: a finish unit applied twice, G off in its last bits).
+ * At (gen, 0xffff) no claim for this generation can succeed. Returns `mine`. @internal
  * @throws Error if a worker's kernel failed.
  */
-function finishJob(p: Pool, gen: number, units: number, mine: number): number {
+export function finishJob(p: Pool, gen: number, units: number, mine: number): number {
   Atomics.add(p.ctl, FINISHED, mine);
   while (claimUnit(p, gen, units) >= 0) Atomics.add(p.ctl, FINISHED, 1);
+  Atomics.store(p.ctl, NEXT, (gen << 16) | 0xffff);
   for (;;) {
     const f = Atomics.load(p.ctl, FINISHED);
     if (f >= units) break;

@@ -5,6 +5,7 @@ import { gram, gramAccumulate } from '../../src/linalg/api.js';
 import type { LinalgBackendName } from '../../src/linalg/backend.js';
 import {
   claimUnit,
+  finishJob,
   lastCallerUnits,
   publishJob,
   startThreads,
@@ -342,6 +343,19 @@ describe('gram on two threads (shared wasm memory)', () => {
     const next = publishJob(p);
     expect(claimUnit(p, g, 2)).toBe(-1); // a worker of job g, late: must not take unit 0 of job g + 1
     expect([claimUnit(p, next, 2), claimUnit(p, next, 2), claimUnit(p, next, 2)]).toEqual([0, 1, -1]);
+  });
+
+  it('a finished job is closed: a late worker with its generation and the next job’s unit count claims nothing', () => {
+    // Job g has 1 unit, run by the caller; the caller then writes the next job's arguments (4
+    // units) before publishing it. A worker that woke for g reads that 4 with generation g: the
+    // closed claim word must refuse it (CI once saw a finish unit run twice this way).
+    const p: Pool = { workers: [], ctl: new Int32Array(new SharedArrayBuffer(4 * 5)), args: new Float64Array(16) };
+    const g = publishJob(p);
+    expect(claimUnit(p, g, 1)).toBe(0);
+    finishJob(p, g, 1, 1);
+    expect(claimUnit(p, g, 4)).toBe(-1);
+    const next = publishJob(p);
+    expect(claimUnit(p, next, 4)).toBe(0);
   });
 
   /** Two-thread and one-thread Gramians: each a sum of `rows` products per entry, grouped differently. */
