@@ -27,8 +27,19 @@ export function referenceGemm(
   C: Float64Array,
   accept: (nonFinite: number) => boolean = () => true,
 ): boolean {
-  const T = beta === 0 ? new Float64Array(M * N) : Float64Array.from(C);
-  gemmInto(transA, transB, M, N, K, alpha, A, B, beta, T);
+  const T = new Float64Array(M * N);
+  for (let i = 0; i < M; i++) {
+    for (let j = 0; j < N; j++) {
+      let s = 0;
+      for (let k = 0; k < K; k++) {
+        const a = transA === 'N' ? A[i * K + k]! : A[k * M + i]!;
+        const b = transB === 'N' ? B[k * N + j]! : B[j * K + k]!;
+        s += a * b;
+      }
+      const c = beta === 0 ? 0 : beta * C[i * N + j]!; // β = 0: C is not read
+      T[i * N + j] = alpha * s + c;
+    }
+  }
   if (!accept(countNonFinite(T))) return false;
   C.set(T);
   return true;
@@ -42,32 +53,6 @@ export function countNonFinite(x: Float64Array): number {
   let n = 0;
   for (let k = 0; k < x.length; k++) if (!Number.isFinite(x[k]!)) n++;
   return n;
-}
-
-function gemmInto(
-  transA: Transpose,
-  transB: Transpose,
-  M: number,
-  N: number,
-  K: number,
-  alpha: number,
-  A: Float64Array,
-  B: Float64Array,
-  beta: number,
-  C: Float64Array,
-): void {
-  for (let i = 0; i < M; i++) {
-    for (let j = 0; j < N; j++) {
-      let s = 0;
-      for (let k = 0; k < K; k++) {
-        const a = transA === 'N' ? A[i * K + k]! : A[k * M + i]!;
-        const b = transB === 'N' ? B[k * N + j]! : B[j * K + k]!;
-        s += a * b;
-      }
-      const c = beta === 0 ? 0 : beta * C[i * N + j]!;
-      C[i * N + j] = alpha * s + c;
-    }
-  }
 }
 
 /** Cache blocking of the packed wasm kernel (assembly/linalg/dgemm.ts); all three are >= 1. */
