@@ -8,28 +8,39 @@
 
 /** c (4×4, row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k] over kc values of k (packed panels). */
 // @ts-ignore: decorator
-@inline export function tile4x4(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize): void {
-  tile4x4Strided(pA, pB, kc, 32, c, ldcBytes);
+@inline export function tile4x4(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, fresh: bool = false): void {
+  tile4x4Strided(pA, pB, kc, 32, c, ldcBytes, fresh);
 }
 
 /**
  * The same tile, same arithmetic in the same order, with the 4 values of step k at pA + k·stride
  * and pB + k·stride: stride 32 for packed panels, or the row stride of a row-major matrix whose
- * 4-column slices are read in place (the Gramian's no-pack path).
+ * 4-column slices are read in place (the Gramian's no-pack path). With `fresh` the block of c is
+ * not read — the sums start from +0, exactly as from a zeroed c — so an accumulator's first
+ * chunk needs no zero-fill pass over it beforehand.
  */
 // @ts-ignore: decorator
-@inline export function tile4x4Strided(pA: usize, pB: usize, kc: i32, stride: usize, c: usize, ldcBytes: usize): void {
+@inline export function tile4x4Strided(
+  pA: usize,
+  pB: usize,
+  kc: i32,
+  stride: usize,
+  c: usize,
+  ldcBytes: usize,
+  fresh: bool = false,
+): void {
   const c1 = c + ldcBytes;
   const c2 = c1 + ldcBytes;
   const c3 = c2 + ldcBytes;
-  let c00 = v128.load(c);
-  let c01 = v128.load(c, 16);
-  let c10 = v128.load(c1);
-  let c11 = v128.load(c1, 16);
-  let c20 = v128.load(c2);
-  let c21 = v128.load(c2, 16);
-  let c30 = v128.load(c3);
-  let c31 = v128.load(c3, 16);
+  const z = f64x2.splat(0);
+  let c00 = fresh ? z : v128.load(c);
+  let c01 = fresh ? z : v128.load(c, 16);
+  let c10 = fresh ? z : v128.load(c1);
+  let c11 = fresh ? z : v128.load(c1, 16);
+  let c20 = fresh ? z : v128.load(c2);
+  let c21 = fresh ? z : v128.load(c2, 16);
+  let c30 = fresh ? z : v128.load(c3);
+  let c31 = fresh ? z : v128.load(c3, 16);
   const end = pA + <usize>kc * stride;
   let a = pA;
   let b = pB;

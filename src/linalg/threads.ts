@@ -83,7 +83,7 @@ const SYRK_BOUNDS = 13;
 /**
  * Most units per thread in the Gramian's jobs (unitRows sizes them largest first): enough that a
  * thread slowed down by the machine (the host shares these cores) hands its later units to the
- * other and that the last ones are small, few enough that zeroing and summing the per-unit
+ * other and that the last ones are small, few enough that summing the per-unit
  * accumulators stays cheap (16 per thread measured no better, paired).
  */
 const UNITS_PER_THREAD = 8;
@@ -268,7 +268,7 @@ export function gramThreaded(
   options: ThreadOption | undefined,
 ): boolean | undefined {
   const threads = resolveThreads(options, rows * cols * cols);
-  // No rows: no unit would run to zero an accumulator; the one-thread path handles it.
+  // No rows: no unit would run to write an accumulator; the one-thread path handles it.
   if (threads <= 1 || cols === 0 || rows === 0 || !pool || rows * cols * 8 > THREADED_COPY_MAX_BYTES) return undefined;
   const p = pool;
   const { arena } = wasm();
@@ -286,7 +286,7 @@ export function gramThreaded(
     const ready = readyBlock.ptr;
     const readyView = new Int32Array(readyBlock.view.buffer, ready, 1);
     const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
-    const W = s.alloc(units * mp * mp).ptr; // one accumulator per unit, zeroed by its unit
+    const W = s.alloc(units * mp * mp).ptr; // one accumulator per unit, written (not added to) by its first chunk
     const P = direct ? 0 : s.alloc(units * kc * mp).ptr; // one pack buffer per unit
     const Wu = (u: number): number => W + u * mp * mp * 8;
     const Pu = (u: number): number => (direct ? 0 : P + u * kc * mp * 8);
