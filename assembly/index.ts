@@ -6,7 +6,7 @@
 export { dnrm2, ddist } from './blas1/dnrm2';
 export { daxpy } from './blas1/daxpy';
 export { dcopy } from './blas1/dcopy';
-export { dsyrkTiles, dsyrkDirectRows, dsyrkRows, dsyrkReduce, dscal, dsyrkFinish } from './linalg/dsyrk';
+export { dsyrkTiles, dsyrkDirectRows, dsyrkRows, dsyrkSumFinish, sumFinishBlocks, dscal, dsyrkFinish } from './linalg/dsyrk';
 export { dgemm } from './linalg/dgemm';
 export { dsyev } from './linalg/dsyev';
 export { dtpqrt } from './linalg/dtpqrt';

@@ -20,8 +20,8 @@
 // Callers: the one-thread path feeds A in chunks (rows = kc per call, a staging buffer as A;
 // W accumulates across calls). The threaded path gives each unit a range of rows, its own W and
 // its own P (dsyrkRows, which waits for the rows to be copied in; its first chunk writes W instead of
-// adding to it, so the accumulators need no zero-fill), then sums the units' W in unit
-// order (dsyrkReduce) and mirrors into G (dsyrkFinish), both by ranges of rows. The kernels also
+// adding to it, so the accumulators need no zero-fill), then sums the units' W in unit order and
+// writes each summed block and its mirror into G (dsyrkSumFinish), by ranges of blocks. The kernels also
 // take a range of tile rows [ib0, ib1) (disjoint ranges write disjoint parts of W).
 
 import { tile4x4, tile4x4Strided } from './tile';
@@ -261,22 +261,99 @@ export function dsyrkRows(
   return amax;
 }
 
+/** Side of the square blocks of dsyrkSumFinish (a multiple of 4, so blocks start on W's pairs). */
+const SUM_BLOCK = 32;
+
+/** Upper blocks (I <= J) of an n×n matrix in SUM_BLOCK×SUM_BLOCK blocks: nb·(nb + 1)/2. */
+export function sumFinishBlocks(cols: i32): i32 {
+  const nb = (cols + SUM_BLOCK - 1) / SUM_BLOCK;
+  return (nb * (nb + 1)) >> 1;
+}
+
 /**
- * W0 += W1 + … + W_{n−1} (in u order) on rows [i0, i1) of the upper triangles of mp×mp
- * accumulators at W0 + u·mp²·8 — the per-unit sums of the multi-thread Gramian. Disjoint row
- * ranges can run on several threads at once; the order of the sum does not depend on which.
+ * The multi-thread Gramian's last step on blocks [b0, b1) of the upper triangle, in blocks of
+ * SUM_BLOCK (numbered row by row: (0,0), (0,1), …, (1,1), …): for each entry (i, j >= i) of the
+ * block, W0_ij = W0_ij + W1_ij + … + W_{n−1,ij} (in u order; n per-unit mp×mp accumulators at
+ * W0 + u·mp²·8), then G[i][j] += (W_ij·weight)·f and the mirror G[j][i] += the same value (j > i).
+ * The values are those of summing everything first and mirroring after (dsyrkFinish); each entry
+ * of G is written by the one block holding (min(i, j), max(i, j)), so disjoint block ranges can run
+ * on several threads at once. Blocks keep the mirror's column writes inside a few KiB of G.
+ * Returns how many of the entries written are not finite afterwards (0 = all finite).
  */
-export function dsyrkReduce(W0: usize, n: i32, mp: i32, i0: i32, i1: i32): void {
+export function dsyrkSumFinish(
+  W0: usize,
+  n: i32,
+  cols: i32,
+  weight: f64,
+  f: f64,
+  G: usize,
+  b0: i32,
+  b1: i32,
+): i32 {
+  const mp = ((cols + 3) >> 2) << 2;
   const step = (<usize>mp * <usize>mp) << 3;
-  for (let i = i0; i < i1; i++) {
-    const o = (<usize>(i * mp + (i & ~1))) << 3; // from the 16-byte-aligned pair holding (i, i)
-    const end = (<usize>(i + 1) * <usize>mp) << 3;
-    for (let b = o; b < end; b += 16) {
-      let v = v128.load(W0 + b);
-      for (let u = 1; u < n; u++) v = f64x2.add(v, v128.load(W0 + <usize>u * step + b));
-      v128.store(W0 + b, v);
+  const ldg = <usize>cols << 3;
+  const nb = (cols + SUM_BLOCK - 1) / SUM_BLOCK;
+  let I = 0;
+  let rem = b0;
+  while (rem >= nb - I) {
+    rem -= nb - I;
+    I++;
+  }
+  let J = I + rem;
+  let bad: f64 = 0;
+  let count = 0;
+  for (let b = b0; b < b1; b++) {
+    const i0 = I * SUM_BLOCK;
+    const i1 = min(i0 + SUM_BLOCK, cols);
+    const j0 = J * SUM_BLOCK;
+    const jw = min(j0 + SUM_BLOCK, mp); // W's columns (pairs) summed
+    const j1 = min(j0 + SUM_BLOCK, cols); // G's columns written
+    let blockBad: f64 = 0;
+    for (let i = i0; i < i1; i++) {
+      const wRow = W0 + (<usize>(i * mp) << 3);
+      const js = I == J ? i : j0;
+      // Sum the units from the 16-byte-aligned pair holding (i, js).
+      for (let o = wRow + (<usize>(js & ~1) << 3); o < wRow + (<usize>jw << 3); o += 16) {
+        let v = v128.load(o);
+        for (let u = 1; u < n; u++) v = f64x2.add(v, v128.load(o + <usize>u * step));
+        v128.store(o, v);
+      }
+      const gRow = G + <usize>i * ldg;
+      for (let j = js; j < j1; j++) {
+        const v = load<f64>(wRow + (<usize>j << 3)) * weight * f;
+        const pij = gRow + (<usize>j << 3);
+        const gij = load<f64>(pij) + v;
+        store<f64>(pij, gij);
+        blockBad += gij - gij;
+        if (j != i) {
+          const pji = G + <usize>j * ldg + (<usize>i << 3);
+          const gji = load<f64>(pji) + v;
+          store<f64>(pji, gji);
+          blockBad += gji - gji;
+        }
+      }
+    }
+    if (blockBad != 0) {
+      for (let i = i0; i < i1; i++) {
+        for (let j = I == J ? i : j0; j < j1; j++) {
+          const gij = load<f64>(G + <usize>i * ldg + (<usize>j << 3));
+          if (gij - gij != 0) count++;
+          if (j != i) {
+            const gji = load<f64>(G + <usize>j * ldg + (<usize>i << 3));
+            if (gji - gji != 0) count++;
+          }
+        }
+      }
+    }
+    bad += blockBad;
+    J++;
+    if (J == nb) {
+      I++;
+      J = I;
     }
   }
+  return bad == 0 ? 0 : count;
 }
 
 /**

@@ -13,8 +13,9 @@
  * copied so far; the workers start on the first units at once and wait in the kernel for rows not
  * yet there. Every thread, the caller included once its copy is done, claims units until none is
  * left. A unit runs exactly the one-thread kernels on its rows into its own accumulator W_u (so
- * threads share nothing but the read-only A); then W_0 += W_1 + … in unit order and G += W_0·w/s²
- * (two more jobs, by ranges of rows of G). The sum of each entry is grouped by unit instead of
+ * threads share nothing but the read-only A; a unit's first chunk writes W_u, so nothing is
+ * zero-filled); then one more job, by ranges of 32×32 blocks of the upper triangle, forms
+ * W_0 + W_1 + … in unit order and adds it·w/s² to G and to its mirror image. The sum of each entry is grouped by unit instead of
  * running through all rows at once, so two threads agree with one thread within the summation
  * bound rows·eps·(|A|ᵀ|A|)_ij, not bit for bit; but which thread ran which unit cannot change a
  * bit, so a given thread count gives the same result on every run. A worker that wakes late (a
@@ -60,13 +61,14 @@ export interface ThreadOption {
 export const PARALLEL_MIN_FLOPS = 2 ** 22;
 
 /**
- * Job arguments. a[0] = kind (0: Gramian, 1: GEMM), a[6] = U (units) for both kinds.
+ * Job arguments. a[0] = kind (0: Gramian, 1: GEMM, 2: Gramian sum and finish), a[6] = U (units) for
+ * every kind.
  * Gramian: a[1] = A, a[2] = cols, a[3] = scale, a[4] = 1 for the no-pack kernel, a[5] = the
  * accumulators (one mp×mp per unit), a[7] = the pack buffers (kc·mp per unit), a[8] = kc, a[9] =
  * address of the rows-copied counter, a[10] = mp; a[13..13+U] = row bounds, then the units' max|a_ij|.
- * Gramian reduce (3): a[1] = the accumulators, a[2] = their count, a[3] = mp; a[13..] = row bounds.
- * Gramian finish (2): a[1] = W_0, a[2] = cols, a[3] = weight, a[4] = 1/s², a[5] = G; a[13..13+U] =
- * bounds of rows of G, then the units' non-finite counts.
+ * Gramian sum and finish (2): a[1] = the accumulators, a[2] = their count, a[3] = cols, a[4] =
+ * weight, a[5] = 1/s², a[7] = G; a[13..13+U] = bounds of ranges of blocks (dsyrkSumFinish), then
+ * the units' non-finite counts.
  * GEMM: a[1] = transB, a[2] = N, a[3] = K, a[4] = alpha, a[5] = A, a[7] = B, a[8] = beta,
  * a[9] = C, a[10..12] = kc, mc, nc; a[13..13+U] = row bounds; then PA, PB, T per unit.
  */
@@ -76,8 +78,7 @@ const GEMM_BOUNDS = 13;
 const MAX_UNITS = 256;
 const KIND_SYRK = 0;
 const KIND_GEMM = 1;
-const KIND_FINISH = 2;
-const KIND_REDUCE = 3;
+const KIND_SUM_FINISH = 2;
 /** Gramian jobs: unit bounds from a[13] (U + 1 of them), then one result (max|a_ij|) per unit. */
 const SYRK_BOUNDS = 13;
 /**
@@ -98,6 +99,13 @@ const FAILED = 2;
 const NEXT = 3;
 const FINISHED = 4;
 const CTL_SLOTS = 5;
+/**
+ * Polls of a control word before a thread sleeps on it (Atomics.wait): a Gramian is two jobs in a
+ * row (units, then sum and finish) and the caller waits for the workers' last unit, and on this VM a
+ * sleeping thread takes tens of µs to wake. 20 000 atomic loads are ~20–60 µs of spinning, after
+ * which the thread sleeps as before.
+ */
+const SPIN_POLLS = 20000;
 
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -109,6 +117,7 @@ const a = new Float64Array(args);
 parentPort.postMessage('ready');
 let seen = 0;
 for (;;) {
+  for (let i = 0; i < ${SPIN_POLLS} && Atomics.load(c, ${SEQ}) === seen; i++);
   Atomics.wait(c, ${SEQ}, seen);
   seen = Atomics.load(c, ${SEQ});
   if (Atomics.load(c, ${STOP}) !== 0) break;
@@ -120,10 +129,8 @@ for (;;) {
     if ((v >>> 16) !== gen || u >= units) break;
     if (Atomics.compareExchange(c, ${NEXT}, v, v + 1) !== v) continue;
     try {
-      if (a[${ARG_KIND}] === ${KIND_REDUCE}) {
-        k.dsyrkReduce(a[1], a[2], a[3], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1]);
-      } else if (a[${ARG_KIND}] === ${KIND_FINISH}) {
-        a[${SYRK_BOUNDS} + units + 1 + u] = k.dsyrkFinish(a[1], a[2], a[3], a[4], a[5], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1]);
+      if (a[${ARG_KIND}] === ${KIND_SUM_FINISH}) {
+        a[${SYRK_BOUNDS} + units + 1 + u] = k.dsyrkSumFinish(a[1], a[2], a[3], a[4], a[5], a[7], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1]);
       } else if (a[${ARG_KIND}] === ${KIND_SYRK}) {
         const mp = a[10];
         a[${SYRK_BOUNDS} + units + 1 + u] = k.dsyrkRows(a[1], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1], a[2], a[3], a[4],
@@ -252,7 +259,7 @@ export function unitRows(rows: number, kc: number, threads: number, mp: number):
 /**
  * The Gramian of {@link LinalgBackend.syrk} (same arguments and contract) on the pool; returns
  * undefined (doing nothing) when the pool should not be used (one thread, no pool, or A over
- * 1 GiB). Units of row chunks into per-unit accumulators, then their sum and G by rows (see the
+ * 1 GiB). Units of row chunks into per-unit accumulators, then their sum and G by blocks (see the
  * module comment): within the summation bound of the one-thread result, the same bits every run.
  * @throws {ArgumentError} options.threads invalid or > 1 without a running pool.
  */
@@ -314,21 +321,18 @@ export function gramThreaded(
     );
     let amax = 0;
     for (let u = 0; u < units; u++) amax = Math.max(amax, p.args[out + u]! / (direct ? scale : 1));
-    // W_0 += W_1 + … (in unit order, so the result does not depend on which thread ran which
-    // unit), then G += W_0·weight/s², each by ranges of rows on the pool.
-    const fu = Math.min(cols, 2 * threads);
+    // The units' sum (in unit order, so the result does not depend on which thread ran which
+    // unit) and G += W·weight/s² with its mirror, by ranges of 32×32 blocks on the pool.
+    const blocks = k.sumFinishBlocks(cols);
+    const fu = Math.min(blocks, 4 * threads);
     const fb: number[] = [];
-    for (let u = 0; u <= fu; u++) fb.push(Math.round((u * cols) / fu));
+    for (let u = 0; u <= fu; u++) fb.push(Math.round((u * blocks) / fu));
     const f = 1 / (scale * scale);
     const fout = SYRK_BOUNDS + fu + 1;
     p.args.set(fb, SYRK_BOUNDS);
-    if (units > 1) {
-      p.args.set([KIND_REDUCE, W, units, mp, 0, 0, fu], 0);
-      runJob(p, fu, (u) => k.dsyrkReduce(W, units, mp, fb[u]!, fb[u + 1]!));
-    }
-    p.args.set([KIND_FINISH, W, cols, weight, f, g.ptr, fu], 0);
+    p.args.set([KIND_SUM_FINISH, W, units, cols, weight, f, fu, g.ptr], 0); // a[6]: unit count
     runJob(p, fu, (u) => {
-      p.args[fout + u] = k.dsyrkFinish(W, cols, weight, f, g.ptr, fb[u]!, fb[u + 1]!);
+      p.args[fout + u] = k.dsyrkSumFinish(W, units, cols, weight, f, g.ptr, fb[u]!, fb[u + 1]!);
     });
     let nonFinite = 0;
     for (let u = 0; u < fu; u++) nonFinite += p.args[fout + u]!;
@@ -473,6 +477,7 @@ export function finishJob(p: Pool, gen: number, units: number, mine: number): nu
   Atomics.add(p.ctl, FINISHED, mine);
   while (claimUnit(p, gen, units) >= 0) Atomics.add(p.ctl, FINISHED, 1);
   Atomics.store(p.ctl, NEXT, (gen << 16) | 0xffff);
+  for (let i = 0; i < SPIN_POLLS && Atomics.load(p.ctl, FINISHED) < units; i++);
   for (;;) {
     const f = Atomics.load(p.ctl, FINISHED);
     if (f >= units) break;

@@ -33,7 +33,17 @@ export interface LinalgKernels {
     kc: number,
     ready: number,
   ): number;
-  dsyrkReduce(W0: number, n: number, mp: number, i0: number, i1: number): void;
+  sumFinishBlocks(cols: number): number;
+  dsyrkSumFinish(
+    W0: number,
+    n: number,
+    cols: number,
+    weight: number,
+    f: number,
+    G: number,
+    i0: number,
+    i1: number,
+  ): number;
   dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number, i0: number, i1: number): number;
   dgemm(
     transA: number,

@@ -335,6 +335,15 @@ describe('gram on two threads (shared wasm memory)', () => {
     },
   );
 
+  it('an update that overflows on two threads is refused and leaves G untouched (the non-finite count of the last step)', () => {
+    const [rows, cols] = [600, 40];
+    const A = randn(6, rows * cols);
+    A[5 * cols + 7] = 1e200; // G[7][7] and G[7][j], G[j][7] overflow or not: (A[5][7])² = 1e400
+    const G = new Float64Array(cols * cols).fill(3);
+    expect(() => gramAccumulate(G, A, rows, cols, 1, { backend: 'wasm', threads: 2 })).toThrow(/overflows/);
+    expect(G.every((x) => x === 3)).toBe(true);
+  });
+
   it('a claim for a finished job neither runs nor uses up a unit of the next job', () => {
     // The pool protocol on a private control block: job g with 2 units, then job g + 1.
     const p: Pool = { workers: [], ctl: new Int32Array(new SharedArrayBuffer(4 * 5)), args: new Float64Array(16) };
