@@ -125,6 +125,36 @@ describe('jacobianCentral', () => {
     const batch = (P: Float64Array, count: number): Float64Array => new Float64Array(count * 3).fill(NaN);
     expect(() => jacobianCentral(f, Float64Array.of(0, 0, 0), { batch })).toThrow(/^batch\(points\)/);
   });
+  it('options.out: J written into the caller’s array (same bits), which a failing call leaves untouched', () => {
+    const x = Float64Array.of(0.3, -0.2, 0.5);
+    const batch = (P: Float64Array, count: number): Float64Array => {
+      const out = new Float64Array(count * 3);
+      for (let i = 0; i < count; i++) out.set(f(P.subarray(i * 3, i * 3 + 3)), i * 3);
+      return out;
+    };
+    const J = jacobianCentral(f, x, { batch });
+    for (const opts of [{ batch }, {}]) {
+      const out = new Float64Array(9).fill(7);
+      const Jo = jacobianCentral(f, x, { ...opts, out });
+      expect(Jo.data).toBe(out);
+      expect(out).toEqual(J.data);
+    }
+    // a bad evaluation in the last column only: nothing of the earlier columns may be written
+    const lastBad = (P: Float64Array, count: number): Float64Array => {
+      const F = batch(P, count);
+      F[(count - 1) * 3 + 1] = Infinity;
+      return F;
+    };
+    const out = new Float64Array(9).fill(7);
+    expect(() => jacobianCentral(f, x, { batch: lastBad, out })).toThrow(/^batch\(points\)\[5\]\[1\] = Infinity/);
+    expect(out.every((v) => v === 7)).toBe(true);
+    let calls = 0;
+    const fLastBad = (y: Float64Array): Float64Array => (++calls === 6 ? Float64Array.of(0, NaN, 0) : f(y));
+    expect(() => jacobianCentral(fLastBad, x, { out })).toThrow(/f\(x\)\[1\]/);
+    expect(out.every((v) => v === 7)).toBe(true);
+    expect(() => jacobianCentral(f, x, { batch, out: new Float64Array(8) })).toThrow(/options\.out .*9 values, got 8/);
+    expect(() => jacobianCentral(f, x, { out: [0] as unknown as Float64Array })).toThrow(/options\.out/);
+  });
   it('names a bad column index', () => {
     expect(() => jacobianCentral(f, Float64Array.of(0, 0, 0), { columns: [3] })).toThrow(/columns\[0\] = 3/);
   });
