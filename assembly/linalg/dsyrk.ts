@@ -14,8 +14,12 @@
 // bit for bit, without the pack's write pass; it only pays while the row stride is short enough
 // not to alias in L1 (the caller decides: src/linalg/wasmBackend.ts, syrkReadsInPlace).
 //
-// Validation rides along: pack (or the scan of the no-pack path) returns max|a_ij| of what it
-// read, NaN if an entry is NaN and +Infinity if one is ±Infinity, so A is never read twice.
+// Validation rides along: pack (or, in the no-pack path, the diagonal tiles, which read every
+// value of their columns) returns max|a_ij| of what it read, NaN if an entry is NaN and +Infinity
+// if one is ±Infinity, so A is never read twice.
+//
+// Diagonal tiles (tile4x4Diag) keep only the pairs holding the upper triangle of their 4×4 block:
+// entries (2,0), (2,1), (3,0), (3,1) of each diagonal block of W are never written nor read.
 //
 // Callers: the one-thread path feeds A in chunks (rows = kc per call, a staging buffer as A;
 // W accumulates across calls). The threaded path gives each unit a range of rows, its own W and
@@ -24,7 +28,7 @@
 // writes each summed block and its mirror into G (dsyrkSumFinish), by ranges of blocks. The kernels also
 // take a range of tile rows [ib0, ib1) (disjoint ranges write disjoint parts of W).
 
-import { tile4x4, tile4x4Strided } from './tile';
+import { tile4x4, tile4x4Diag, tile4x4Strided } from './tile';
 
 /**
  * Packs chunk rows [r0, r0 + kc) of A (panels p >= p0) into P, scaled by s, and returns max|a_ij|
@@ -74,7 +78,8 @@ function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, 
 
 /**
  * W += upper tiles of tile rows [ib0, ib1) of one packed chunk (k rows; panels of P); with `fresh`
- * W = those tiles (W is not read: see tile4x4Strided).
+ * W = those tiles (W is not read: see tile4x4Strided). Diagonal tiles keep only their upper part
+ * (tile4x4Diag).
  */
 // @ts-ignore: decorator
 @inline function chunkTiles(
@@ -91,35 +96,11 @@ function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, 
   for (let I = ib0; I < ib1; I++) {
     const pI = P + <usize>I * panelBytes;
     const wRow = W + <usize>(I << 2) * ldwBytes;
-    for (let J = I; J < np; J++) {
+    tile4x4Diag(pI, k, 32, wRow + (<usize>I << 5), ldwBytes, fresh, false);
+    for (let J = I + 1; J < np; J++) {
       tile4x4(pI, P + <usize>J * panelBytes, k, wRow + (<usize>J << 5), ldwBytes, fresh);
     }
   }
-}
-
-/**
- * max|s_ij| of n values at S (NaN if one is NaN, +Infinity if one is ±Infinity), n even; read only.
- * pmax is one maxpd (wasm's NaN-propagating max is a long sequence on x86); NaN is caught by the
- * x != x mask instead.
- */
-function scanMaxAbs(S: usize, n: i32): f64 {
-  let vm = f64x2.splat(0);
-  let vm1 = f64x2.splat(0);
-  let nan = i64x2.splat(0);
-  const end = S + (<usize>n << 3);
-  let p = S;
-  for (; p + 32 <= end; p += 32) {
-    const x0 = v128.load(p);
-    const x1 = v128.load(p, 16);
-    vm = f64x2.pmax(vm, f64x2.abs(x0));
-    vm1 = f64x2.pmax(vm1, f64x2.abs(x1));
-    nan = v128.or(nan, v128.or(f64x2.ne(x0, x0), f64x2.ne(x1, x1)));
-  }
-  let m: f64 = 0;
-  for (; p < end; p += 8) m = max<f64>(m, abs<f64>(load<f64>(p)));
-  if (v128.any_true(nan)) return NaN;
-  vm = f64x2.pmax(vm, vm1);
-  return max<f64>(m, max<f64>(f64x2.extract_lane(vm, 0), f64x2.extract_lane(vm, 1)));
 }
 
 /**
@@ -134,7 +115,10 @@ function scanMaxAbs(S: usize, n: i32): f64 {
 
 /**
  * W += upper tiles of tile rows [ib0, ib1) of SᵀS, S k rows read in place (row stride bytes); with
- * `fresh` W = those tiles (W is not read).
+ * `fresh` W = those tiles (W is not read). Returns max|s_ij| over columns [4·ib0, 4·ib1) (NaN /
+ * +Infinity flag bad entries): the diagonal tiles (tile4x4Diag) read every value of their columns
+ * and scan them on the way, so validating S costs no pass of its own (it cost ~5 % at 16384×128
+ * as a separate pass over each chunk).
  */
 // @ts-ignore: decorator
 @inline function directTiles(
@@ -146,22 +130,26 @@ function scanMaxAbs(S: usize, n: i32): f64 {
   ib0: i32,
   ib1: i32,
   fresh: bool = false,
-): void {
+): f64 {
+  let amax: f64 = 0;
   for (let I = ib0; I < ib1; I++) {
     const pI = S + (<usize>I << 5);
     const wRow = W + <usize>(I << 2) * stride;
-    for (let J = I; J < np; J++) {
+    // f64.max propagates NaN, so a NaN found in any diagonal tile survives to the result.
+    amax = max<f64>(amax, tile4x4Diag(pI, k, stride, wRow + (<usize>I << 5), stride, fresh, true));
+    for (let J = I + 1; J < np; J++) {
       tile4x4Strided(pI, S + (<usize>J << 5), k, stride, wRow + (<usize>J << 5), stride, fresh);
     }
   }
+  return amax;
 }
 
 /**
  * The no-pack Gramian over A in wasm memory (cols a multiple of 4) for tile rows [ib0, ib1): chunk
- * by chunk of kc rows, exactly the tiles and order of dsyrkChunkDirect, so several threads with
- * disjoint tile-row ranges give the one-thread result bit for bit. The range starting at tile row
- * 0 reads every column and scans each chunk: it returns max|a_ij| (NaN / +Infinity flag bad
- * entries); other ranges return 0.
+ * by chunk of kc rows, exactly the tiles and order of the one-thread path, so several threads with
+ * disjoint tile-row ranges give the one-thread result bit for bit. Returns max|a_ij| over the
+ * columns of its tile rows, [4·ib0, 4·ib1) (NaN / +Infinity flag bad entries), scanned by the
+ * diagonal tiles.
  */
 export function dsyrkDirectRows(
   A: usize,
@@ -178,13 +166,12 @@ export function dsyrkDirectRows(
   for (let r0 = 0; r0 < rows; r0 += kc) {
     const k = min(kc, rows - r0);
     const S = A + <usize>r0 * stride;
-    if (ib0 == 0) amax = max<f64>(amax, scanMaxAbs(S, k * cols));
-    directTiles(S, k, np, stride, W, ib0, ib1);
+    amax = max<f64>(amax, directTiles(S, k, np, stride, W, ib0, ib1));
   }
   return amax;
 }
 
-/** x[0..n) *= s in place (the rare scaled case of dsyrkChunkDirect). */
+/** x[0..n) *= s in place (the rare scaled case of the no-pack path). */
 export function dscal(x: usize, n: i32, s: f64): void {
   for (let i = 0; i < n; i++) {
     const p = x + (<usize>i << 3);
@@ -251,8 +238,7 @@ export function dsyrkRows(
     waitForRows(ready, r + k);
     const S = A + <usize>r * stride;
     if (direct) {
-      amax = max<f64>(amax, scanMaxAbs(S, k * cols));
-      directTiles(S, k, np, stride, W, 0, np, fresh);
+      amax = max<f64>(amax, directTiles(S, k, np, stride, W, 0, np, fresh));
     } else {
       amax = max<f64>(amax, pack(S, cols, 0, k, s, P, 0, np));
       chunkTiles(P, k, np, W, ldwBytes, 0, np, fresh);

@@ -71,3 +71,68 @@
   v128.store(c3, c30);
   v128.store(c3, c31, 16);
 }
+
+/**
+ * The diagonal tile of a Gramian (pA = pB = p): only the sums a Gramian keeps — the upper
+ * triangle of the 4×4 block and the f64x2 pairs that hold it — so rows 2 and 3 skip columns 0–1
+ * (c20, c30: entries below the diagonal, never read). The kept sums are those of tile4x4Strided,
+ * in the same order, bit for bit. With `scan` it also returns max|p_kj| over the values it reads
+ * (every value of these 4 columns over the kc rows: NaN if one is NaN, +Infinity if one is
+ * ±Infinity), the scan of the no-pack Gramian riding on the tile's loads: the two dropped
+ * accumulators free the floating-point slots the scan takes. Without `scan` it returns 0.
+ */
+// @ts-ignore: decorator
+@inline export function tile4x4Diag(
+  p: usize,
+  kc: i32,
+  stride: usize,
+  c: usize,
+  ldcBytes: usize,
+  fresh: bool,
+  scan: bool,
+): f64 {
+  const c1 = c + ldcBytes;
+  const c2 = c1 + ldcBytes;
+  const c3 = c2 + ldcBytes;
+  const z = f64x2.splat(0);
+  let c00 = fresh ? z : v128.load(c);
+  let c01 = fresh ? z : v128.load(c, 16);
+  let c10 = fresh ? z : v128.load(c1);
+  let c11 = fresh ? z : v128.load(c1, 16);
+  let c21 = fresh ? z : v128.load(c2, 16);
+  let c31 = fresh ? z : v128.load(c3, 16);
+  let vm = z;
+  let nan = z;
+  const end = p + <usize>kc * stride;
+  let a = p;
+  while (a < end) {
+    const b0 = v128.load(a);
+    const b1 = v128.load(a, 16);
+    if (scan) {
+      // pmax is one maxpd (wasm's NaN-propagating max is a long sequence on x86); NaN is caught
+      // by the x != x mask instead.
+      vm = f64x2.pmax(vm, f64x2.pmax(f64x2.abs(b0), f64x2.abs(b1)));
+      nan = v128.or(nan, v128.or(f64x2.ne(b0, b0), f64x2.ne(b1, b1)));
+    }
+    let x = v128.load64_splat(a);
+    c00 = f64x2.add(c00, f64x2.mul(x, b0));
+    c01 = f64x2.add(c01, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 8);
+    c10 = f64x2.add(c10, f64x2.mul(x, b0));
+    c11 = f64x2.add(c11, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 16);
+    c21 = f64x2.add(c21, f64x2.mul(x, b1));
+    x = v128.load64_splat(a, 24);
+    c31 = f64x2.add(c31, f64x2.mul(x, b1));
+    a += stride;
+  }
+  v128.store(c, c00);
+  v128.store(c, c01, 16);
+  v128.store(c1, c10);
+  v128.store(c1, c11, 16);
+  v128.store(c2, c21, 16);
+  v128.store(c3, c31, 16);
+  if (!scan) return 0;
+  if (v128.any_true(nan)) return NaN;
+  return max<f64>(f64x2.extract_lane(vm, 0), f64x2.extract_lane(vm, 1));
+}
