@@ -115,10 +115,12 @@ function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, 
 
 /**
  * W += upper tiles of tile rows [ib0, ib1) of SᵀS, S k rows read in place (row stride bytes); with
- * `fresh` W = those tiles (W is not read). Returns max|s_ij| over columns [4·ib0, 4·ib1) (NaN /
- * +Infinity flag bad entries): the diagonal tiles (tile4x4Diag) read every value of their columns
- * and scan them on the way, so validating S costs no pass of its own (it cost ~5 % at 16384×128
- * as a separate pass over each chunk).
+ * `fresh` W = those tiles (W is not read). With `scan` returns max|s_ij| over columns
+ * [4·ib0, 4·ib1) (NaN / +Infinity flag bad entries): the diagonal tiles (tile4x4Diag) read every
+ * value of their columns and scan them on the way — for S already in L2 (the one-thread path's
+ * staged chunk) that saves a pass of its own (~2.5 % at 16384×128). For S still in memory (the
+ * threaded units) a separate sequential scan first is faster: it streams the chunk into cache for
+ * the tiles' strided reads. Without `scan` returns 0.
  */
 // @ts-ignore: decorator
 @inline function directTiles(
@@ -129,19 +131,45 @@ function pack(A: usize, cols: i32, r0: i32, kc: i32, s: f64, P: usize, p0: i32, 
   W: usize,
   ib0: i32,
   ib1: i32,
-  fresh: bool = false,
+  fresh: bool,
+  scan: bool,
 ): f64 {
   let amax: f64 = 0;
   for (let I = ib0; I < ib1; I++) {
     const pI = S + (<usize>I << 5);
     const wRow = W + <usize>(I << 2) * stride;
     // f64.max propagates NaN, so a NaN found in any diagonal tile survives to the result.
-    amax = max<f64>(amax, tile4x4Diag(pI, k, stride, wRow + (<usize>I << 5), stride, fresh, true));
+    amax = max<f64>(amax, tile4x4Diag(pI, k, stride, wRow + (<usize>I << 5), stride, fresh, scan));
     for (let J = I + 1; J < np; J++) {
       tile4x4Strided(pI, S + (<usize>J << 5), k, stride, wRow + (<usize>J << 5), stride, fresh);
     }
   }
   return amax;
+}
+
+/**
+ * max|s_ij| of n values at S (NaN if one is NaN, +Infinity if one is ±Infinity), n even; read
+ * only, sequentially (which also brings S into cache). pmax is one maxpd (wasm's NaN-propagating
+ * max is a long sequence on x86); NaN is caught by the x != x mask instead.
+ */
+function scanMaxAbs(S: usize, n: i32): f64 {
+  let vm = f64x2.splat(0);
+  let vm1 = f64x2.splat(0);
+  let nan = i64x2.splat(0);
+  const end = S + (<usize>n << 3);
+  let p = S;
+  for (; p + 32 <= end; p += 32) {
+    const x0 = v128.load(p);
+    const x1 = v128.load(p, 16);
+    vm = f64x2.pmax(vm, f64x2.abs(x0));
+    vm1 = f64x2.pmax(vm1, f64x2.abs(x1));
+    nan = v128.or(nan, v128.or(f64x2.ne(x0, x0), f64x2.ne(x1, x1)));
+  }
+  let m: f64 = 0;
+  for (; p < end; p += 8) m = max<f64>(m, abs<f64>(load<f64>(p)));
+  if (v128.any_true(nan)) return NaN;
+  vm = f64x2.pmax(vm, vm1);
+  return max<f64>(m, max<f64>(f64x2.extract_lane(vm, 0), f64x2.extract_lane(vm, 1)));
 }
 
 /**
@@ -166,7 +194,7 @@ export function dsyrkDirectRows(
   for (let r0 = 0; r0 < rows; r0 += kc) {
     const k = min(kc, rows - r0);
     const S = A + <usize>r0 * stride;
-    amax = max<f64>(amax, directTiles(S, k, np, stride, W, ib0, ib1));
+    amax = max<f64>(amax, directTiles(S, k, np, stride, W, ib0, ib1, false, true));
   }
   return amax;
 }
@@ -238,7 +266,8 @@ export function dsyrkRows(
     waitForRows(ready, r + k);
     const S = A + <usize>r * stride;
     if (direct) {
-      amax = max<f64>(amax, directTiles(S, k, np, stride, W, 0, np, fresh));
+      amax = max<f64>(amax, scanMaxAbs(S, k * cols)); // streams the chunk in for the tiles
+      directTiles(S, k, np, stride, W, 0, np, fresh, false);
     } else {
       amax = max<f64>(amax, pack(S, cols, 0, k, s, P, 0, np));
       chunkTiles(P, k, np, W, ldwBytes, 0, np, fresh);
