@@ -254,7 +254,7 @@ async function main(): Promise<void> {
       const W = s.alloc(mp * mp, 0);
       const P = s.alloc(kc * mp);
       return syrkReadsInPlace(m)
-        ? time(() => K.dsyrkDirectRows(a.ptr, k, m, kc, W.ptr, 0, mp / 4))
+        ? time(() => K.dsyrkDirectRows(a.ptr, k, m, kc, W.ptr, 0, mp / 4, 0))
         : time(() => K.dsyrkTiles(a.ptr, k, m, 1, W.ptr, P.ptr, kc, 0, mp / 4));
     });
     const Am = toMl(A, k, m);

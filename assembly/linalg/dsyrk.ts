@@ -175,9 +175,11 @@ function scanMaxAbs(S: usize, n: i32): f64 {
 /**
  * The no-pack Gramian over A in wasm memory (cols a multiple of 4) for tile rows [ib0, ib1): chunk
  * by chunk of kc rows, exactly the tiles and order of the one-thread path, so several threads with
- * disjoint tile-row ranges give the one-thread result bit for bit. Returns max|a_ij| over the
- * columns of its tile rows, [4·ib0, 4·ib1) (NaN / +Infinity flag bad entries), scanned by the
- * diagonal tiles.
+ * disjoint tile-row ranges give the one-thread result bit for bit. Returns max|a_ij| (NaN /
+ * +Infinity flag bad entries): with `cached` (A is a chunk already in cache, as the one-thread
+ * path stages it) the diagonal tiles scan the columns of tile rows [ib0, ib1) as they read them;
+ * otherwise each chunk is first scanned whole, sequentially, which also streams it into cache for
+ * the tiles' strided reads (see directTiles).
  */
 export function dsyrkDirectRows(
   A: usize,
@@ -187,6 +189,7 @@ export function dsyrkDirectRows(
   W: usize,
   ib0: i32,
   ib1: i32,
+  cached: i32,
 ): f64 {
   const np = cols >> 2;
   const stride = <usize>cols << 3;
@@ -194,7 +197,12 @@ export function dsyrkDirectRows(
   for (let r0 = 0; r0 < rows; r0 += kc) {
     const k = min(kc, rows - r0);
     const S = A + <usize>r0 * stride;
-    amax = max<f64>(amax, directTiles(S, k, np, stride, W, ib0, ib1, false, true));
+    if (cached) {
+      amax = max<f64>(amax, directTiles(S, k, np, stride, W, ib0, ib1, false, true));
+    } else {
+      amax = max<f64>(amax, scanMaxAbs(S, k * cols));
+      directTiles(S, k, np, stride, W, ib0, ib1, false, false);
+    }
   }
   return amax;
 }

@@ -8,7 +8,16 @@ import { countNonFinite, gemmBlocking } from './gemm.js';
 
 /** Typed view of the linalg kernels exported by build/ordergap.wasm (pointers are byte offsets). */
 export interface LinalgKernels {
-  dsyrkDirectRows(A: number, rows: number, cols: number, kc: number, W: number, ib0: number, ib1: number): number;
+  dsyrkDirectRows(
+    A: number,
+    rows: number,
+    cols: number,
+    kc: number,
+    W: number,
+    ib0: number,
+    ib1: number,
+    cached: number,
+  ): number;
   dscal(x: number, n: number, s: number): void;
   dsyrkTiles(
     A: number,
@@ -116,7 +125,7 @@ export const wasmLinalg: LinalgBackend = {
         if (!direct) amax = Math.max(amax, k.dsyrkTiles(stage.ptr, n, cols, scale, W, P, n, 0, nb));
         else {
           if (scale !== 1) k.dscal(stage.ptr, n * cols, scale);
-          amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, 0, nb) / scale);
+          amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, 0, nb, 1) / scale);
         }
       }
       const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr, 0, cols);

@@ -287,18 +287,23 @@ describe('the two Gramian kernels (wasm): packed panels and in-place slices', ()
       [200, 256, 128],
     ] as const) {
       const A = randn(cols, rows * cols);
-      const [direct, packed] = wasm().arena.scope((s) => {
+      const [direct, packed, fused] = wasm().arena.scope((s) => {
         const a = s.from(A);
         const W1 = s.alloc(cols * cols, 0);
         const W2 = s.alloc(cols * cols, 0);
         const P = s.alloc(kc * cols);
-        const m1 = k.dsyrkDirectRows(a.ptr, rows, cols, kc, W1.ptr, 0, cols / 4);
+        const W3 = s.alloc(cols * cols, 0);
+        const m1 = k.dsyrkDirectRows(a.ptr, rows, cols, kc, W1.ptr, 0, cols / 4, 0);
         const m2 = k.dsyrkTiles(a.ptr, rows, cols, 1, W2.ptr, P.ptr, kc, 0, cols / 4);
-        expect(m1).toBe(m2); // both scans see every entry: max|a_ij|
+        const m3 = k.dsyrkDirectRows(a.ptr, rows, cols, kc, W3.ptr, 0, cols / 4, 1); // scan in the diagonal tiles
+        // every scan sees every entry: max|a_ij|
         expect(m1).toBe(Math.max(...A.map(Math.abs)));
-        return [W1.toFloat64Array(), W2.toFloat64Array()];
+        expect(m2).toBe(m1);
+        expect(m3).toBe(m1);
+        return [W1.toFloat64Array(), W2.toFloat64Array(), W3.toFloat64Array()];
       });
       expect(direct).toEqual(packed);
+      expect(fused).toEqual(direct);
     }
   });
 });
