@@ -74,14 +74,15 @@ describe('jvpCentral', () => {
 });
 
 describe('jacobianCentral', () => {
+  /** f on count points at once (points row-major, 3 per point), one call of f per point. */
+  const batch = (P: Float64Array, count: number): Float64Array => {
+    const out = new Float64Array(count * 3);
+    for (let i = 0; i < count; i++) out.set(f(P.subarray(i * 3, i * 3 + 3)), i * 3);
+    return out;
+  };
   test.prop([fc.tuple(box, box, box)])('full Jacobian matches analytic; batched equals unbatched bit for bit', (xs) => {
     const x = Float64Array.from(xs);
     const J = jacobianCentral(f, x);
-    const batch = (P: Float64Array, count: number): Float64Array => {
-      const out = new Float64Array(count * 3);
-      for (let i = 0; i < count; i++) out.set(f(P.subarray(i * 3, i * 3 + 3)), i * 3);
-      return out;
-    };
     const Jb = jacobianCentral(f, x, { batch });
     expect(Array.from(Jb.data)).toEqual(Array.from(J.data));
     const A = jac(x);
@@ -91,11 +92,6 @@ describe('jacobianCentral', () => {
   });
   it('the batched points buffer is reused across calls but never while a batch function still reads it', () => {
     const x = Float64Array.of(0.3, -0.2, 0.5);
-    const batch = (P: Float64Array, count: number): Float64Array => {
-      const out = new Float64Array(count * 3);
-      for (let i = 0; i < count; i++) out.set(f(P.subarray(i * 3, i * 3 + 3)), i * 3);
-      return out;
-    };
     const J1 = jacobianCentral(f, x, { batch });
     let seen: Float64Array | undefined;
     // A batch function that asks for another batched Jacobian (at another point) in the middle of
@@ -122,16 +118,11 @@ describe('jacobianCentral', () => {
     expect(J.data[1]).toBeCloseTo(0.6, 9);
   });
   it('rejects a batched map that returns a non-finite value', () => {
-    const batch = (P: Float64Array, count: number): Float64Array => new Float64Array(count * 3).fill(NaN);
-    expect(() => jacobianCentral(f, Float64Array.of(0, 0, 0), { batch })).toThrow(/^batch\(points\)/);
+    const nanBatch = (_P: Float64Array, count: number): Float64Array => new Float64Array(count * 3).fill(NaN);
+    expect(() => jacobianCentral(f, Float64Array.of(0, 0, 0), { batch: nanBatch })).toThrow(/^batch\(points\)/);
   });
   it('options.out: J written into the caller’s array (same bits), which a failing call leaves untouched', () => {
     const x = Float64Array.of(0.3, -0.2, 0.5);
-    const batch = (P: Float64Array, count: number): Float64Array => {
-      const out = new Float64Array(count * 3);
-      for (let i = 0; i < count; i++) out.set(f(P.subarray(i * 3, i * 3 + 3)), i * 3);
-      return out;
-    };
     const J = jacobianCentral(f, x, { batch });
     for (const opts of [{ batch }, {}]) {
       const out = new Float64Array(9).fill(7);
