@@ -100,12 +100,13 @@ const NEXT = 3;
 const FINISHED = 4;
 const CTL_SLOTS = 5;
 /**
- * Polls of a control word before a thread sleeps on it (Atomics.wait): a Gramian is two jobs in a
- * row (units, then sum and finish) and the caller waits for the workers' last unit, and on this VM a
- * sleeping thread takes tens of µs to wake. 20 000 atomic loads are ~20–60 µs of spinning, after
- * which the thread sleeps as before.
+ * How long (ms) a thread polls a control word before it sleeps on it (Atomics.wait): a Gramian is
+ * two jobs in a row (units, then sum and finish) and the caller waits for the workers' last unit,
+ * and on this VM a sleeping thread takes tens of µs to wake. Bounded by time, not by a count of
+ * polls: 20 000 polls took 0.3–1.6 ms in a worker (its loop is not optimised code yet), CPU the
+ * other core's work could use.
  */
-const SPIN_POLLS = 20000;
+const SPIN_MS = 0.05;
 
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
@@ -117,7 +118,8 @@ const a = new Float64Array(args);
 parentPort.postMessage('ready');
 let seen = 0;
 for (;;) {
-  for (let i = 0; i < ${SPIN_POLLS} && Atomics.load(c, ${SEQ}) === seen; i++);
+  const spinEnd = performance.now() + ${SPIN_MS};
+  while (Atomics.load(c, ${SEQ}) === seen && performance.now() < spinEnd);
   Atomics.wait(c, ${SEQ}, seen);
   seen = Atomics.load(c, ${SEQ});
   if (Atomics.load(c, ${STOP}) !== 0) break;
@@ -477,7 +479,8 @@ export function finishJob(p: Pool, gen: number, units: number, mine: number): nu
   Atomics.add(p.ctl, FINISHED, mine);
   while (claimUnit(p, gen, units) >= 0) Atomics.add(p.ctl, FINISHED, 1);
   Atomics.store(p.ctl, NEXT, (gen << 16) | 0xffff);
-  for (let i = 0; i < SPIN_POLLS && Atomics.load(p.ctl, FINISHED) < units; i++);
+  const spinEnd = performance.now() + SPIN_MS;
+  while (Atomics.load(p.ctl, FINISHED) < units && performance.now() < spinEnd);
   for (;;) {
     const f = Atomics.load(p.ctl, FINISHED);
     if (f >= units) break;
