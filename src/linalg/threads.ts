@@ -8,19 +8,20 @@
  * its own share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
  *
  * Gramian work split (dynamic, reproducible): the rows of A are cut into U units (ranges of whole
- * row chunks, largest first — see unitRows — at most 8 per thread and ~16 MiB of accumulators). The
- * caller publishes the job, then copies A into wasm memory chunk by chunk, publishing the rows
+ * row chunks, largest first — see unitRows — at most 8 per thread and ~16 MiB of accumulators).
+ * The caller publishes the job, then copies A into wasm memory chunk by chunk, publishing the rows
  * copied so far; the workers start on the first units at once and wait in the kernel for rows not
  * yet there. Every thread, the caller included once its copy is done, claims units until none is
  * left. A unit runs exactly the one-thread kernels on its rows into its own accumulator W_u (so
  * threads share nothing but the read-only A; a unit's first chunk writes W_u, so nothing is
- * zero-filled); then one more job, by ranges of 32×32 blocks of the upper triangle, forms
- * W_0 + W_1 + … in unit order and adds it·w/s² to G and to its mirror image. The sum of each entry is grouped by unit instead of
- * running through all rows at once, so two threads agree with one thread within the summation
- * bound rows·eps·(|A|ᵀ|A|)_ij, not bit for bit; but which thread ran which unit cannot change a
- * bit, so a given thread count gives the same result on every run. A worker that wakes late (a
- * busy machine) simply finds fewer units left: the caller never waits for a worker that has not
- * started, and a thread slowed down by the host hands its later units to the other.
+ * zero-filled); then one more job, by ranges of 32×32 blocks of the upper triangle, forms W_0 +
+ * W_1 + … in unit order and adds it·w/s² to G and to its mirror image. The sum of each entry is
+ * grouped by unit instead of running through all rows at once, so two threads agree with one
+ * thread within the summation bound rows·eps·(|A|ᵀ|A|)_ij, not bit for bit; but which thread ran
+ * which unit cannot change a bit, so a given thread count gives the same result on every run. A
+ * worker that wakes late (a busy machine) simply finds fewer units left: the caller never waits
+ * for a worker that has not started, and a thread slowed down by the host hands its later units to
+ * the other.
  *
  * Claim word: ctl[NEXT] = (generation & 0x7fff) << 16 | next unit. A worker reads the unit count U
  * after seeing the new generation in ctl[SEQ] (published last) and claims by compare-and-swap of
@@ -295,7 +296,8 @@ export function gramThreaded(
     const ready = readyBlock.ptr;
     const readyView = new Int32Array(readyBlock.view.buffer, ready, 1);
     const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
-    const W = s.alloc(units * mp * mp).ptr; // one accumulator per unit, written (not added to) by its first chunk
+    // one accumulator per unit, written (not added to) by its first chunk
+    const W = s.alloc(units * mp * mp).ptr;
     const P = direct ? 0 : s.alloc(units * kc * mp).ptr; // one pack buffer per unit
     const Wu = (u: number): number => W + u * mp * mp * 8;
     const Pu = (u: number): number => (direct ? 0 : P + u * kc * mp * 8);
