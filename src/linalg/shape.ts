@@ -9,9 +9,14 @@
 import { AbstractMatrix, Matrix } from 'ml-matrix';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
+import { F64Block } from '../wasm/arena.js';
 
-/** A dense matrix as accepted by the friendly API. */
-export type MatrixInput = Float64Array | ArrayLike<number> | AbstractMatrix;
+/**
+ * A dense matrix as accepted by the friendly API. An {@link F64Block} (or a Float64Array view of
+ * one) already lives in wasm memory: the Gramian reads it in place, with no copy into wasm memory
+ * (see gram); the other functions copy it like any array.
+ */
+export type MatrixInput = Float64Array | ArrayLike<number> | AbstractMatrix | F64Block;
 
 /**
  * A dense matrix whose shape and element types are checked but whose entries are not yet scanned
@@ -77,7 +82,10 @@ export function readShape(name: string, value: unknown, rows?: number, cols?: nu
       throw new ArgumentError('cols', cols, `is required when ${name} is not an ml-matrix Matrix`);
     r = integerInRange('rows', rows, 0);
     c = integerInRange('cols', cols, 0);
-    if (value instanceof Float64Array) data = value;
+    if (value instanceof F64Block) {
+      if (value.freed) throw new ArgumentError(name, value, 'is an F64Block that was already freed');
+      data = value.view;
+    } else if (value instanceof Float64Array) data = value;
     else if (Array.isArray(value) || ArrayBuffer.isView(value)) {
       const arr = value as ArrayLike<unknown>;
       data = new Float64Array(arr.length);
@@ -87,7 +95,11 @@ export function readShape(name: string, value: unknown, rows?: number, cols?: nu
         data[i] = x;
       }
     } else {
-      throw new ArgumentTypeError(name, value, 'must be a Float64Array, an array of numbers or an ml-matrix Matrix');
+      throw new ArgumentTypeError(
+        name,
+        value,
+        'must be a Float64Array, an array of numbers, an ml-matrix Matrix or an F64Block',
+      );
     }
     if (data.length !== r * c)
       throw new ArgumentError(name, value, `must hold rows·cols = ${r}·${c} = ${r * c} values, got ${data.length}`);

@@ -46,7 +46,7 @@ import { integerInRange } from '../util/validate.js';
 import { wasm } from '../wasm/module.js';
 import { countNonFinite, gemmBlocking } from './gemm.js';
 import type { SyrkAccept } from './backend.js';
-import { linalgKernels, syrkChunkRows, syrkReadsInPlace } from './wasmBackend.js';
+import { linalgKernels, residentOffset, syrkChunkRows, syrkReadsInPlace } from './wasmBackend.js';
 
 /** Thread option of the Gramian. */
 export interface ThreadOption {
@@ -279,22 +279,25 @@ export function gramThreaded(
 ): boolean | undefined {
   const threads = resolveThreads(options, rows * cols * cols);
   // No rows: no unit would run to write an accumulator; the one-thread path handles it.
-  if (threads <= 1 || cols === 0 || rows === 0 || !pool || rows * cols * 8 > THREADED_COPY_MAX_BYTES) return undefined;
+  if (threads <= 1 || cols === 0 || rows === 0 || !pool) return undefined;
   const p = pool;
   const { arena } = wasm();
   const k = linalgKernels();
+  const direct = syrkReadsInPlace(cols);
+  const at = residentOffset(A, direct, scale); // A already in wasm memory: no copy
+  if (at === undefined && rows * cols * 8 > THREADED_COPY_MAX_BYTES) return undefined;
   const nb = Math.ceil(cols / 4);
   const mp = nb * 4;
-  const direct = syrkReadsInPlace(cols);
   const kc = syrkChunkRows(cols);
   const rb = unitRows(rows, kc, threads, mp); // unit u: rows [rb[u], rb[u + 1])
   const units = rb.length - 1;
   return arena.scope((s) => {
-    const aBlock = s.alloc(rows * cols);
-    const a = aBlock.ptr;
+    const aBlock = at === undefined ? s.alloc(rows * cols) : undefined;
+    const a = aBlock?.ptr ?? at!;
     const readyBlock = s.alloc(1, 0);
     const ready = readyBlock.ptr;
     const readyView = new Int32Array(readyBlock.view.buffer, ready, 1);
+    if (!aBlock) Atomics.store(readyView, 0, rows); // resident A: every row is ready
     const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
     // one accumulator per unit, written (not added to) by its first chunk
     const W = s.alloc(units * mp * mp).ptr;
@@ -304,6 +307,7 @@ export function gramThreaded(
     // A is copied in after the job is published, one row chunk at a time: the workers start on
     // the first chunks (waiting in the kernel for `ready`) while the caller copies the rest.
     const copyIn = (): void => {
+      if (!aBlock) return;
       const view = aBlock.view;
       for (let r0 = 0; r0 < rows; r0 += kc) {
         const r1 = Math.min(rows, r0 + kc);

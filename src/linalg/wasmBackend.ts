@@ -99,6 +99,19 @@ export function syrkReadsInPlace(cols: number): boolean {
   return cols % 4 === 0 && cols <= 128;
 }
 
+/**
+ * Where the Gramian can read A in place: A's byte offset when A is a view of a live block of wasm
+ * memory (an F64Block passed to gram), unless the no-pack kernel would have to scale it — that
+ * kernel scales its rows in place, which it may do to a staged copy but never to the caller's
+ * data (the packed kernel scales while it packs). Undefined means: copy A in. Call before
+ * allocating (see Arena.offsetOf).
+ * @throws {ArgumentError} A is a view onto wasm memory that is not allocated.
+ */
+export function residentOffset(A: Float64Array, direct: boolean, scale: number): number | undefined {
+  const at = wasm().arena.offsetOf('A', A);
+  return direct && scale !== 1 ? undefined : at;
+}
+
 /** WebAssembly implementation. */
 export const wasmLinalg: LinalgBackend = {
   name: 'wasm',
@@ -106,26 +119,35 @@ export const wasmLinalg: LinalgBackend = {
     if (cols === 0) return accept(0, 0);
     const { arena } = wasm();
     const k = linalgKernels();
+    const direct = syrkReadsInPlace(cols);
+    const at = residentOffset(A, direct, scale);
     return arena.scope((s) => {
       const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
       const nb = Math.ceil(cols / 4);
       const mp = nb * 4;
       const kc = syrkChunkRows(cols);
       const W = s.alloc(mp * mp, 0).ptr;
-      const direct = syrkReadsInPlace(cols);
       const P = direct ? 0 : s.alloc(kc * mp).ptr; // the no-pack kernel needs no panels
-      // A is staged kc rows at a time: the chunk stays in cache for the pack (which also scans
-      // it), and A itself never has to fit in wasm memory.
-      const stage = s.alloc(Math.min(kc, rows) * cols);
-      const view = stage.view;
       let amax = 0;
-      for (let r0 = 0; r0 < rows; r0 += kc) {
-        const n = Math.min(kc, rows - r0);
-        view.set(A.subarray(r0 * cols, (r0 + n) * cols));
-        if (!direct) amax = Math.max(amax, k.dsyrkTiles(stage.ptr, n, cols, scale, W, P, n, 0, nb));
-        else {
-          if (scale !== 1) k.dscal(stage.ptr, n * cols, scale);
-          amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, 0, nb, 1) / scale);
+      if (at !== undefined) {
+        // A is in wasm memory already: read in place (the no-pack kernel's separate scan of
+        // each chunk also pulls it into cache ahead of the tiles' strided reads).
+        amax = direct
+          ? k.dsyrkDirectRows(at, rows, cols, kc, W, 0, nb, 0)
+          : k.dsyrkTiles(at, rows, cols, scale, W, P, kc, 0, nb);
+      } else {
+        // A is staged kc rows at a time: the chunk stays in cache for the pack (which also scans
+        // it), and A itself never has to fit in wasm memory.
+        const stage = s.alloc(Math.min(kc, rows) * cols);
+        const view = stage.view;
+        for (let r0 = 0; r0 < rows; r0 += kc) {
+          const n = Math.min(kc, rows - r0);
+          view.set(A.subarray(r0 * cols, (r0 + n) * cols));
+          if (!direct) amax = Math.max(amax, k.dsyrkTiles(stage.ptr, n, cols, scale, W, P, n, 0, nb));
+          else {
+            if (scale !== 1) k.dscal(stage.ptr, n * cols, scale);
+            amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, 0, nb, 1) / scale);
+          }
         }
       }
       const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr, 0, cols);

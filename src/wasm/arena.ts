@@ -189,6 +189,32 @@ export class Arena {
     return block;
   }
 
+  /**
+   * The byte offset of `view` when it is a window onto this arena's memory (an F64Block's view,
+   * or a subarray of one), else undefined: kernels then read it in place instead of copying it in.
+   * Call it before allocating anything: growth replaces the buffer, and a view taken before that
+   * no longer matches (it stays valid, since the memory is shared, but is then treated as foreign
+   * and copied, which is correct and only slower).
+   * @param name argument name for the error message
+   * @throws {ArgumentError} the view reaches into memory the arena has not handed out (a freed
+   *   block, or a hand-made window): temporaries may be placed there during the very call.
+   */
+  offsetOf(name: string, view: Float64Array): number | undefined {
+    if (view.buffer !== this.buffer) return undefined;
+    const start = view.byteOffset;
+    const end = start + view.byteLength;
+    const outside = start < alignUp(this.base) || end > this.#top;
+    if (view.length > 0 && (outside || this.#free.some(([s, n]) => s < end && start < s + n))) {
+      throw new ArgumentError(
+        name,
+        view,
+        `is a view onto bytes [${start}, ${end}) of wasm memory, which are not allocated (a freed block?); ` +
+          'pass a live F64Block or its view',
+      );
+    }
+    return start;
+  }
+
   /** Allocates a block holding a copy of `src`. */
   from(src: ArrayLike<number>): F64Block {
     const b = this.alloc(src.length);

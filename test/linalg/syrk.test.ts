@@ -16,7 +16,7 @@ import {
 } from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { linalgKernels } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
 
 useArenaGuard();
@@ -473,5 +473,119 @@ describe('gram on two threads (shared wasm memory)', () => {
     await stopThreads();
     expect(() => gram([1], 1, 1, { threads: 2 })).toThrow(/options\.threads = 2: needs a running pool/);
     await startThreads(2);
+  });
+});
+
+describe('gram of an F64Block: A already in wasm memory is read in place', () => {
+  beforeAll(async () => {
+    await startThreads(2);
+  });
+  afterAll(async () => {
+    await stopThreads();
+  });
+
+  /** Bytes the arena had to find for the call beyond what was in use before it. */
+  function peakOf(call: () => unknown): number {
+    const { arena } = wasm();
+    const before = arena.bytesInUse;
+    arena.resetPeak();
+    call();
+    return arena.peakBytes - before;
+  }
+
+  // cols = 128: the no-pack kernel (one thread reads in place from 64 up to 128 columns);
+  // cols = 70: the packed kernel. 700 rows are several chunks of either.
+  it.each([
+    [700, 128, 1],
+    [700, 70, 1],
+    [700, 128, 2],
+    [700, 70, 2],
+  ])('%i×%i on %i thread(s): the bits of the copied path, no copy of A, the block unchanged', (rows, cols, threads) => {
+    const { arena } = wasm();
+    const A = randn(12, rows * cols);
+    const block = arena.from(A);
+    try {
+      const heap = new Float64Array(cols * cols);
+      const resident = new Float64Array(cols * cols);
+      const heapPeak = peakOf(() => gram(A, rows, cols, { backend: 'wasm', threads, out: heap }));
+      const residentPeak = peakOf(() => gram(block, rows, cols, { backend: 'wasm', threads, out: resident }));
+      expect(resident).toEqual(heap);
+      // The copied path stages kc rows (one thread) or copies all of A (threads); in place, not.
+      const staged = threads === 1 ? Math.min(syrkChunkRows(cols), rows) * cols * 8 : rows * cols * 8;
+      expect(heapPeak - residentPeak).toBeGreaterThanOrEqual(staged);
+      expect(block.view).toEqual(A);
+      // a view of the block (here a subarray of its first rows) is read in place too
+      const half = rows >> 1;
+      const sub = block.view.subarray(0, half * cols);
+      const viewPeak = peakOf(() => gram(sub, half, cols, { backend: 'wasm', threads, out: resident }));
+      expect(resident).toEqual(gram(A.subarray(0, half * cols), half, cols, { backend: 'wasm', threads }));
+      expect(viewPeak).toBeLessThan(heapPeak);
+    } finally {
+      arena.free(block);
+    }
+  });
+
+  it.each([1, 2])('entries ~2^300 on %i thread(s): scaled right, and the block itself is not scaled', (threads) => {
+    const { arena } = wasm();
+    const [rows, cols] = [600, 128];
+    const A = randn(9, rows * cols);
+    const big = A.map((x) => x * 2 ** 300);
+    const block = arena.from(big);
+    try {
+      const G = gram(A, rows, cols, { backend: 'wasm', threads });
+      expect(gram(block, rows, cols, { backend: 'wasm', threads })).toEqual(G.map((x) => x * 4 ** 300));
+      expect(block.view).toEqual(big);
+    } finally {
+      arena.free(block);
+    }
+  });
+
+  it.each([1, 2])('a NaN in the block on %i thread(s) is named, and G is left untouched', (threads) => {
+    const { arena } = wasm();
+    const [rows, cols] = [900, 96];
+    const A = randn(4, rows * cols);
+    A[777 * cols + 90] = NaN;
+    const block = arena.from(A);
+    try {
+      const G = new Float64Array(cols * cols).fill(2);
+      expect(() => gramAccumulate(G, block, rows, cols, 1, { backend: 'wasm', threads })).toThrow(
+        /A\[777\]\[90\] = NaN/,
+      );
+      expect(G.every((x) => x === 2)).toBe(true);
+    } finally {
+      arena.free(block);
+    }
+  });
+
+  it('gramAccumulate of a block: G + w·AᵀA, the same bits as from a Float64Array', () => {
+    const { arena } = wasm();
+    const [rows, cols] = [300, 64];
+    const A = randn(3, rows * cols);
+    const block = arena.from(A);
+    try {
+      const G1 = Float64Array.from(randn(5, cols * cols));
+      const G2 = Float64Array.from(G1);
+      gramAccumulate(G1, A, rows, cols, 0.25, { backend: 'wasm', threads: 1 });
+      gramAccumulate(G2, block, rows, cols, 0.25, { backend: 'wasm', threads: 1 });
+      expect(G2).toEqual(G1);
+      // and on the reference backend, which reads the block's view like any array
+      expect(gram(block, rows, cols, { backend: 'reference' })).toEqual(gram(A, rows, cols, { backend: 'reference' }));
+    } finally {
+      arena.free(block);
+    }
+  });
+
+  it('a freed block, or a view of one, is an error naming A; nothing is written', () => {
+    const { arena } = wasm();
+    const block = arena.alloc(8, 1);
+    const view = block.view;
+    arena.free(block);
+    const G = new Float64Array(4).fill(3);
+    expect(() => gram(block, 4, 2)).toThrow(/^A = .*: is an F64Block that was already freed/);
+    expect(() => gramAccumulate(G, view, 4, 2, 1, { backend: 'wasm', threads: 1 })).toThrow(
+      /^A = Float64Array.*: is a view onto bytes \[\d+, \d+\) of wasm memory, which are not allocated/,
+    );
+    expect(() => gramAccumulate(G, view, 4, 2, 1, { backend: 'wasm', threads: 2 })).toThrow(/not allocated/);
+    expect(G.every((x) => x === 3)).toBe(true);
   });
 });

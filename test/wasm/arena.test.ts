@@ -99,4 +99,30 @@ describe('wasm module and arena', () => {
     ).toThrow('boom');
     expect(arena.bytesInUse).toBe(start);
   });
+
+  it('offsetOf: a live block, or a subarray of it, is found in place; other arrays are foreign; freed memory is an error', () => {
+    const { arena } = wasm();
+    const a = arena.alloc(10, 1);
+    const b = arena.alloc(6, 2);
+    try {
+      expect(arena.offsetOf('A', a.view)).toBe(a.ptr);
+      expect(arena.offsetOf('A', b.view.subarray(2, 5))).toBe(b.ptr + 16);
+      expect(arena.offsetOf('A', new Float64Array(6))).toBeUndefined();
+      // a hand-made window spanning both blocks touches only allocated memory
+      const span = new Float64Array(arena.buffer, a.ptr, (b.ptr - a.ptr) / 8 + 6);
+      expect(arena.offsetOf('A', span)).toBe(a.ptr);
+      const stale = a.view;
+      arena.free(a);
+      expect(() => arena.offsetOf('X', stale)).toThrow(ArgumentError);
+      expect(() => arena.offsetOf('X', stale)).toThrow(/^X = .*not allocated/);
+      expect(() => arena.offsetOf('X', span)).toThrow(/not allocated/); // half of it is free now
+      // beyond the top of the arena, and below its base (the module's static data)
+      const top = new Float64Array(arena.buffer, b.ptr + b.bytes, 2);
+      expect(() => arena.offsetOf('X', top)).toThrow(/not allocated/);
+      expect(() => arena.offsetOf('X', new Float64Array(arena.buffer, 0, 2))).toThrow(/not allocated/);
+    } finally {
+      if (!a.freed) arena.free(a);
+      arena.free(b);
+    }
+  });
 });
