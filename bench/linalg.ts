@@ -262,6 +262,19 @@ async function main(): Promise<void> {
         ? time(() => K.dsyrkDirectRows(a.ptr, k, m, kc, W.ptr, 0, mp / 4, 0))
         : time(() => K.dsyrkTiles(a.ptr, k, m, 1, W.ptr, P.ptr, kc, 0, mp / 4));
     });
+    // What the one-thread API's staging costs: A copied chunk by chunk into a kc-row stage in
+    // (shared) wasm memory, as the API does, against the same copy into an ordinary ArrayBuffer.
+    const kcRows = Math.min(syrkChunkRows(m), k);
+    const copyInto = (stage: () => Float64Array) => () => {
+      const v = stage();
+      for (let r0 = 0; r0 < k; r0 += kcRows) v.set(A.subarray(r0 * m, Math.min(k, r0 + kcRows) * m));
+      return v[0];
+    };
+    const plainStage = new Float64Array(kcRows * m);
+    const [copyShared, copyPlain] = arena.scope((s) => {
+      const stage = s.alloc(kcRows * m);
+      return timeInterleaved([copyInto(() => stage.view), copyInto(() => plainStage)]);
+    }) as [Timing, Timing];
     const Am = toMl(A, k, m);
     const tm = time(() => Am.transpose().mmul(Am).get(0, 0), 1, 1);
     let tt: Timing | null = null;
@@ -298,6 +311,8 @@ async function main(): Promise<void> {
       kernelOnlyGflopsMedian: round(gflops(flops, kernel.medianMs), 1),
       kernelOnlyGflopsBest: round(gflops(flops, kernel.bestMs), 1),
       kernelOnlyGflopsCpuTime: round(gflops(flops, kernel.cpuMedianMs), 1),
+      stagingCopyIntoWasmMs: round(copyShared.medianMs, 3),
+      sameCopyIntoArrayBufferMs: round(copyPlain.medianMs, 3),
       mlMatrixMs: round(tm.medianMs),
       speedupVsMlMatrix: round(tm.medianMs / t1.medianMs, 1),
       speedupVsMlMatrixCpuTime: round(tm.cpuMedianMs / t1.cpuMedianMs, 1),

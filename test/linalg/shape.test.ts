@@ -1,6 +1,9 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
+import { eigh, gemm, rank } from '../../src/linalg/api.js';
 import { maxAbsOrNaN, readMatrix, safeScale } from '../../src/linalg/shape.js';
+import { wasm } from '../../src/wasm/module.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
 
 describe('matrix validation (src/linalg/shape.ts)', () => {
   // Regression: an early version let a later, larger entry overwrite a NaN seen before it.
@@ -44,5 +47,26 @@ describe('matrix validation (src/linalg/shape.ts)', () => {
     expect(() => readMatrix('A', 'x', 1, 1)).toThrow(/A = "x"/);
     expect(() => readMatrix('A', [1, '2'], 1, 2)).toThrow(/A\[1\] = "2": must be a number/);
     expect(() => readMatrix('A', [1])).toThrow(/rows = undefined: is required/);
+  });
+});
+
+describe('an F64Block as a matrix argument', () => {
+  useArenaGuard();
+
+  it('any linalg function takes it (the Gramian in place, the others by copying); the block is not written', () => {
+    const { arena } = wasm();
+    const S = Float64Array.of(2, 1, 1, 3);
+    const block = arena.from(S);
+    try {
+      expect(readMatrix('S', block, 2, 2).data).toEqual(S);
+      expect(eigh(block, 2).values).toEqual(eigh(S, 2).values);
+      expect(gemm(block, 2, 2, block, 2, 2)).toEqual(gemm(S, 2, 2, S, 2, 2));
+      expect(rank(block, 2, 2).rank).toBe(2);
+      expect(block.view).toEqual(S);
+      expect(() => readMatrix('S', block, 3, 3)).toThrow(/^S = .*: must hold rows·cols = 3·3 = 9 values, got 4/);
+    } finally {
+      arena.free(block);
+    }
+    expect(() => readMatrix('S', block, 2, 2)).toThrow(/^S = .*: is an F64Block that was already freed/);
   });
 });
