@@ -16,7 +16,9 @@
  *   materialises a rows×rows Q, which fails at 65536 rows (recorded), so tfjs is also timed on a
  *   2048-row slice against ours on the same slice.
  *
- * The machine has 2 cores and is shared with other sessions: timings are noisy. We report the
+ * The machine has 2 cores and is shared with other sessions: timings are noisy. Before and after the
+ * Gramian rows a CPU probe measures the host: one kernel alone and two at once (cpuProbe), and each
+ * vCPU alone, pinned with taskset (vcpuSpeeds). We report the
  * median and the best of several repetitions (one repetition for slow baselines) and the load
  * average before and after; variants whose ratio is a target (1 vs 2 threads) are timed in
  * alternation so that both see the same machine.
@@ -200,6 +202,50 @@ async function cpuProbe(): Promise<{ soloGflops: number; pairGflops: number[]; p
   };
 }
 
+/** The probe's kernel on the calling thread alone for `ms` ms: GFLOP/s (run by {@link vcpuSpeeds}). */
+async function soloProbe(ms: number): Promise<number> {
+  await init();
+  const { arena } = wasm();
+  const K = linalgKernels();
+  const [rows, cols] = [512, 128];
+  const a = arena.alloc(rows * cols);
+  a.view.set(randn(3, rows * cols));
+  const W = arena.alloc(cols * cols, 0);
+  const P = arena.alloc(256 * cols);
+  const run = (budget: number): number => {
+    let n = 0;
+    const t0 = performance.now();
+    while (performance.now() - t0 < budget) {
+      K.dsyrkTiles(a.ptr, rows, cols, 1, W.ptr, P.ptr, 256, 0, cols / 4);
+      n++;
+    }
+    return (2 * rows * cols * cols * n) / (performance.now() - t0) / 1e6;
+  };
+  run(200); // tier-up
+  return run(ms);
+}
+
+/**
+ * Each vCPU's speed on its own: {@link soloProbe} in a child process pinned to one CPU at a time
+ * (taskset). The host shares physical cores with other VMs, and one vCPU can run the same kernel
+ * ~20 % slower than the other for minutes (seen: 43.7 against 36.1 GFLOP/s, at the same clock);
+ * two threads cannot then reach more than (fast + slow) / fast of one. Null without taskset.
+ */
+function vcpuSpeeds(): number[] | null {
+  const speeds: number[] = [];
+  for (let cpu = 0; cpu < availableParallelism(); cpu++) {
+    const r = spawnSync(
+      'taskset',
+      ['-c', String(cpu), process.execPath, '--import', 'tsx', new URL(import.meta.url).pathname, '--solo-probe'],
+      { encoding: 'utf8', timeout: 60_000 },
+    );
+    const v = Number(r.stdout.trim().split('\n').pop());
+    if (r.status !== 0 || !Number.isFinite(v)) return null;
+    speeds.push(round(v, 1));
+  }
+  return speeds;
+}
+
 async function main(): Promise<void> {
   await init();
   const threads = await linalg.startThreads(Math.min(2, availableParallelism()));
@@ -217,7 +263,8 @@ async function main(): Promise<void> {
     loadAverageBefore: loadBefore.map((x) => round(x)),
   };
   out.cpuProbeBefore = await cpuProbe();
-  console.log('cpu probe', out.cpuProbeBefore);
+  out.vcpuSoloGflopsBefore = vcpuSpeeds();
+  console.log('cpu probe', out.cpuProbeBefore, 'each vCPU alone', out.vcpuSoloGflopsBefore);
 
   // ---- Gramian
   const gramRows: unknown[] = [];
@@ -324,7 +371,8 @@ async function main(): Promise<void> {
   }
   out.gram = gramRows;
   out.cpuProbeAfterGram = await cpuProbe();
-  console.log('cpu probe', out.cpuProbeAfterGram);
+  out.vcpuSoloGflopsAfterGram = vcpuSpeeds();
+  console.log('cpu probe', out.cpuProbeAfterGram, 'each vCPU alone', out.vcpuSoloGflopsAfterGram);
   const gr = gramRows as {
     ours1ThreadGflops: number;
     twoThreadSpeedup: number;
@@ -495,4 +543,5 @@ async function main(): Promise<void> {
   console.log('wrote bench/results/linalg.json');
 }
 
-await main();
+if (process.argv.includes('--solo-probe')) console.log(await soloProbe(700));
+else await main();
