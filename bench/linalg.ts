@@ -8,8 +8,8 @@
  *   (read in place, no copy), and gramAccumulate — and the kernel alone on data in wasm memory) vs ml-matrix (`A.transpose().mmul(A)`, f64) and
  *   the tfjs wasm backend (`tf.matMul(A, A, true)`, FLOAT32 — not the same precision).
  *   GFLOP/s count 2·k·m² (the conventional dsyrk count; the kernel does about half by symmetry).
- * - eigh m = 128, 256, 512 vs ml-matrix `EVD(S, { assumeSymmetric: true })`. tfjs has no symmetric
- *   eigensolver (n/a).
+ * - eigh m = 128, 256, 512 (into new arrays, and into reused ones: `out`) vs ml-matrix
+ *   `EVD(S, { assumeSymmetric: true })`. tfjs has no symmetric eigensolver (n/a).
  * - rank of a 65536×256 stack with one exact dependency: ours = StreamingQR fed 4096-row blocks +
  *   Jacobi on R; ml-matrix = QrDecomposition + SVD of R (it has no streaming QR and its SVD of
  *   the full stack needs the 65536×256 U); tfjs = `tf.linalg.qr` (float32) of the stack — it
@@ -396,6 +396,8 @@ async function main(): Promise<void> {
     const S = new Float64Array(m * m);
     for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) S[i * m + j] = X[i * m + j]! + X[j * m + i]!;
     const t = time(() => linalg.eigh(S, m).values[0]!, 2000, 10);
+    const reuse = { values: new Float64Array(m), vectors: new Float64Array(m * m) };
+    const tOut = time(() => linalg.eigh(S, m, { out: reuse }).values[0]!, 2000, 10);
     const Sm = toMl(S, m, m);
     // three runs (median) so that ml-matrix is JIT-warm too
     const tm = time(() => new EVD(Sm, { assumeSymmetric: true }).realEigenvalues[0]!, 1, 3);
@@ -404,6 +406,9 @@ async function main(): Promise<void> {
       oursMs: round(t.medianMs),
       mlMatrixMs: round(tm.medianMs),
       speedupVsMlMatrix: round(tm.medianMs / t.medianMs, 1),
+      // writing into reused arrays (options.out) instead of new ones, whose pages fault in
+      oursOutMs: round(tOut.medianMs),
+      speedupVsMlMatrixOut: round(tm.medianMs / tOut.medianMs, 1),
       oursCpuMs: round(t.cpuMedianMs),
       mlMatrixCpuMs: round(tm.cpuMedianMs),
       speedupVsMlMatrixCpuTime: round(tm.cpuMedianMs / t.cpuMedianMs, 1),

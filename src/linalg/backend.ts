@@ -54,8 +54,12 @@ export interface LinalgBackend {
     C: Float64Array,
     accept?: (nonFinite: number) => boolean,
   ): boolean;
-  /** Eigenpairs of symmetric S (n×n, destroyed): values ascending, rows of vectorsT. −1: no convergence. */
-  syev(S: Float64Array, n: number, values: Float64Array, vectorsT: Float64Array): number;
+  /**
+   * Eigenpairs of W = (s·S + s·Sᵀ)/2 (S n×n row-major, not modified; s an exact power of two):
+   * values ascending, `vectors` n×n row-major with column j the eigenvector of values[j].
+   * Returns the QL iterations, or −1 if QL did not converge — and then writes nothing.
+   */
+  syev(S: Float64Array, n: number, s: number, values: Float64Array, vectors: Float64Array): number;
   /** R (m×m upper triangular) ← R of [R; A] for A rows×m (A unchanged), in blocks of `blockRows`. */
   qrUpdate(R: Float64Array, m: number, A: Float64Array, rows: number, blockRows: number): void;
   /** One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations; norms2 ← squared row norms. */
@@ -72,8 +76,18 @@ export const referenceLinalg: LinalgBackend = {
   name: 'reference',
   syrk: referenceSyrk,
   gemm: referenceGemm,
-  syev(S, n, values, vectorsT) {
-    return referenceSyev(S, n, values, vectorsT, new Float64Array(2 * n));
+  syev(S, n, s, values, vectors) {
+    // the arithmetic of assembly/linalg/square.ts: symmetrise and scale, decompose, transpose
+    const W = new Float64Array(n * n);
+    for (let i = 0; i < n; i++)
+      for (let j = i; j < n; j++) W[i * n + j] = W[j * n + i] = 0.5 * (S[i * n + j]! * s + S[j * n + i]! * s);
+    const VT = new Float64Array(n * n);
+    const d = new Float64Array(n);
+    const iterations = referenceSyev(W, n, d, VT, new Float64Array(2 * n));
+    if (iterations < 0) return iterations;
+    values.set(d);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) vectors[i * n + j] = VT[j * n + i]!;
+    return iterations;
   },
   qrUpdate(R, m, A, rows, blockRows) {
     for (let r0 = 0; r0 < rows; r0 += blockRows) {

@@ -3,7 +3,8 @@ import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { eigh } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { wasm } from '../../src/wasm/module.js';
 import { EPS, hilbert, invHilbert, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 
@@ -164,6 +165,51 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (back
   });
 });
 
+describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh options.out (%s)', (backend) => {
+  it('writes into the given arrays and returns them: the bits of a fresh result', () => {
+    const n = 40;
+    const S = symmetric(8, n);
+    const fresh = eigh(S, n, { backend });
+    const out = { values: new Float64Array(n).fill(7), vectors: new Float64Array(n * n).fill(7) };
+    const r = eigh(S, n, { backend, out });
+    expect(r.values).toBe(out.values);
+    expect(r.vectors).toBe(out.vectors);
+    expect(r.values).toEqual(fresh.values);
+    expect(r.vectors).toEqual(fresh.vectors);
+  });
+
+  it('a bad out is an error naming it, and nothing is written', () => {
+    const n = 3;
+    const S = Float64Array.of(2, 1, 0, 1, 2, 0, 0, 0, 5);
+    const values = new Float64Array(n).fill(7);
+    const vectors = new Float64Array(n * n).fill(7);
+    const bad: [unknown, RegExp][] = [
+      [{ values, vectors: new Float64Array(8) }, /^options\.out\.vectors = .*: must hold 9 values, got 8/],
+      [{ values: [0, 0, 0], vectors }, /^options\.out\.values = .*: must be a Float64Array/],
+      [{ values: vectors.subarray(0, 3), vectors }, /^options\.out = .*: values and vectors must not share memory/],
+      [42, /^options\.out = 42: must be \{ values: Float64Array, vectors: Float64Array \}/],
+    ];
+    for (const [out, message] of bad) {
+      expect(() => eigh(S, n, { backend, out: out as never })).toThrow(message);
+      expect(values.every((x) => x === 7) && vectors.every((x) => x === 7)).toBe(true);
+    }
+    expect(() =>
+      eigh(
+        new Matrix([
+          [1, 0],
+          [0, 1],
+        ]),
+        { backend, out: { values, vectors } },
+      ),
+    ).toThrow(/^options\.out = .*: is for Float64Array input/);
+    // an input error comes first and leaves out alone too
+    expect(() => eigh(Float64Array.of(1, 2, 3, NaN), 2, { backend, out: { values, vectors } })).toThrow(
+      /S\[1\]\[1\] = NaN/,
+    );
+    expect(values.every((x) => x === 7) && vectors.every((x) => x === 7)).toBe(true);
+  });
+});
+
 describe('syev kernels: wasm and reference agree', () => {
   it('eigenvalues within 8·n·eps·||S||_F on a 64×64 random symmetric matrix', () => {
     const n = 64;
@@ -171,8 +217,62 @@ describe('syev kernels: wasm and reference agree', () => {
     const norm = frobNorm(S);
     const v1 = new Float64Array(n);
     const v2 = new Float64Array(n);
-    expect(referenceLinalg.syev(Float64Array.from(S), n, v1, new Float64Array(n * n))).toBeGreaterThan(0);
-    expect(wasmLinalg.syev(Float64Array.from(S), n, v2, new Float64Array(n * n))).toBeGreaterThan(0);
+    const S0 = Float64Array.from(S);
+    expect(referenceLinalg.syev(S, n, 1, v1, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(wasmLinalg.syev(S, n, 1, v2, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(S).toEqual(S0); // the input is left alone by both
     expect(maxAbs(v1.map((x, i) => x - v2[i]!))).toBeLessThanOrEqual(8 * n * EPS * norm);
+  });
+});
+
+describe('eigh layout kernels (assembly/linalg/square.ts)', () => {
+  fcTest.prop([fc.integer({ min: 0, max: 70 }), fc.integer({ min: 1, max: 1000 })])(
+    'dtranspose: B[j][i] = A[i][j] exactly, for sides across the 32×32 tiles',
+    (n, seed) => {
+      const { arena } = wasm();
+      const k = linalgKernels();
+      const A = randn(seed, n * n);
+      arena.scope((s) => {
+        const a = s.from(A);
+        const b = s.alloc(n * n);
+        k.dtranspose(a.ptr, n, b.ptr);
+        const T = new Float64Array(n * n);
+        for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) T[j * n + i] = A[i * n + j]!;
+        expect(Float64Array.from(b.view)).toEqual(T);
+      });
+    },
+  );
+
+  fcTest.prop([
+    fc.integer({ min: 1, max: 40 }),
+    fc.integer({ min: 1, max: 1000 }),
+    fc.integer({ min: -600, max: 600 }),
+  ])('dsymmetrize: 0.5·(S_ij·s + S_ji·s) on both sides, S_ii·s on the diagonal, exactly', (n, seed, e) => {
+    const { arena } = wasm();
+    const k = linalgKernels();
+    const S = randn(seed, n * n);
+    const s = 2 ** e;
+    arena.scope((sc) => {
+      const w = sc.from(S);
+      k.dsymmetrize(w.ptr, n, s);
+      const W = new Float64Array(n * n);
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) W[i * n + j] = 0.5 * (S[i * n + j]! * s + S[j * n + i]! * s);
+      expect(Float64Array.from(w.view)).toEqual(W);
+      for (let i = 0; i < n; i++) expect(W[i * n + i]).toBe(S[i * n + i]! * s);
+    });
+  });
+
+  it('eigh of a symmetric S: the same bits on both backends’ layout steps (only the kernels differ)', () => {
+    // Both backends symmetrise with the same expression and transpose exactly, so for a diagonal
+    // S — where QL does nothing but sort — the two give identical values and vectors.
+    const n = 37;
+    const S = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) S[i * n + i] = ((i * 7919) % n) - 18.5;
+    const a = eigh(S, n, { backend: 'wasm' });
+    const b = eigh(S, n, { backend: 'reference' });
+    expect(a.values).toEqual(b.values);
+    expect(a.vectors).toEqual(b.vectors);
+    expect(Array.from(a.values)).toEqual(Array.from(S.filter((_, k) => k % (n + 1) === 0)).sort((x, y) => x - y));
   });
 });
