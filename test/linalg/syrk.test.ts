@@ -18,6 +18,7 @@ import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
+import type { F64Block } from '../../src/wasm/arena.js';
 
 useArenaGuard();
 
@@ -476,6 +477,11 @@ describe('gram on two threads (shared wasm memory)', () => {
   });
 });
 
+/** Runs `fn` on a copy of `values` in an F64Block (wasm memory), freed when `fn` returns or throws. */
+function withBlock(values: Float64Array, fn: (block: F64Block) => void): void {
+  wasm().arena.scope((s) => fn(s.from(values)));
+}
+
 describe('gram of an F64Block: A already in wasm memory is read in place', () => {
   beforeAll(async () => {
     await startThreads(2);
@@ -501,10 +507,8 @@ describe('gram of an F64Block: A already in wasm memory is read in place', () =>
     [700, 128, 2],
     [700, 70, 2],
   ])('%i×%i on %i thread(s): the bits of the copied path, no copy of A, the block unchanged', (rows, cols, threads) => {
-    const { arena } = wasm();
     const A = randn(12, rows * cols);
-    const block = arena.from(A);
-    try {
+    withBlock(A, (block) => {
       const heap = new Float64Array(cols * cols);
       const resident = new Float64Array(cols * cols);
       const heapPeak = peakOf(() => gram(A, rows, cols, { backend: 'wasm', threads, out: heap }));
@@ -520,49 +524,37 @@ describe('gram of an F64Block: A already in wasm memory is read in place', () =>
       const viewPeak = peakOf(() => gram(sub, half, cols, { backend: 'wasm', threads, out: resident }));
       expect(resident).toEqual(gram(A.subarray(0, half * cols), half, cols, { backend: 'wasm', threads }));
       expect(viewPeak).toBeLessThan(heapPeak);
-    } finally {
-      arena.free(block);
-    }
+    });
   });
 
   it.each([1, 2])('entries ~2^300 on %i thread(s): scaled right, and the block itself is not scaled', (threads) => {
-    const { arena } = wasm();
     const [rows, cols] = [600, 128];
     const A = randn(9, rows * cols);
     const big = A.map((x) => x * 2 ** 300);
-    const block = arena.from(big);
-    try {
+    withBlock(big, (block) => {
       const G = gram(A, rows, cols, { backend: 'wasm', threads });
       expect(gram(block, rows, cols, { backend: 'wasm', threads })).toEqual(G.map((x) => x * 4 ** 300));
       expect(block.view).toEqual(big);
-    } finally {
-      arena.free(block);
-    }
+    });
   });
 
   it.each([1, 2])('a NaN in the block on %i thread(s) is named, and G is left untouched', (threads) => {
-    const { arena } = wasm();
     const [rows, cols] = [900, 96];
     const A = randn(4, rows * cols);
     A[777 * cols + 90] = NaN;
-    const block = arena.from(A);
-    try {
+    withBlock(A, (block) => {
       const G = new Float64Array(cols * cols).fill(2);
       expect(() => gramAccumulate(G, block, rows, cols, 1, { backend: 'wasm', threads })).toThrow(
         /A\[777\]\[90\] = NaN/,
       );
       expect(G.every((x) => x === 2)).toBe(true);
-    } finally {
-      arena.free(block);
-    }
+    });
   });
 
   it('gramAccumulate of a block: G + w·AᵀA, the same bits as from a Float64Array', () => {
-    const { arena } = wasm();
     const [rows, cols] = [300, 64];
     const A = randn(3, rows * cols);
-    const block = arena.from(A);
-    try {
+    withBlock(A, (block) => {
       const G1 = Float64Array.from(randn(5, cols * cols));
       const G2 = Float64Array.from(G1);
       gramAccumulate(G1, A, rows, cols, 0.25, { backend: 'wasm', threads: 1 });
@@ -570,9 +562,7 @@ describe('gram of an F64Block: A already in wasm memory is read in place', () =>
       expect(G2).toEqual(G1);
       // and on the reference backend, which reads the block's view like any array
       expect(gram(block, rows, cols, { backend: 'reference' })).toEqual(gram(A, rows, cols, { backend: 'reference' }));
-    } finally {
-      arena.free(block);
-    }
+    });
   });
 
   it('a freed block, or a view of one, is an error naming A; nothing is written', () => {
