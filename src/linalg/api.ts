@@ -88,8 +88,8 @@ function syrkInto(
  * of two, so entries ~1e±200 give the right answer whenever it is representable (inside that band
  * scaling changes nothing that matters: see {@link gramScale}). Entry error
  * <= rows·eps·Σ_r|a_ri||a_rj|. Cost rows·cols² flops (only tiles on and above the diagonal are
- * computed). A is streamed through wasm memory in chunks, so it need not fit there. An
- * F64Block from the arena (or a Float64Array view of a live one) is already there and is read in place,
+ * computed). A is streamed through wasm memory in chunks, so it need not fit there. An F64Block
+ * from the arena (or a Float64Array view of a live one) is already there and is read in place,
  * with no copy: at 16384×128 that copy is ~6 % of the one-thread time (docs/linalg.md).
  * @param A rows×cols row-major: Float64Array, array of numbers, ml-matrix Matrix or F64Block
  * @param options.threads use the worker pool (see {@link startThreads}); default: use it if running
