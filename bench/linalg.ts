@@ -6,7 +6,8 @@
  * - Gramian AᵀA: 4096×256, 16384×128, 2048×512 — ours (API end to end, 1 and 2 threads, writing
  *   into a reused `out` — and also into a fresh array, from an F64Block already in wasm memory
  *   (read in place, no copy), and gramAccumulate — and the kernel alone on data in wasm memory)
- *   vs ml-matrix (`A.transpose().mmul(A)`, f64) and the tfjs wasm backend (`tf.matMul(A, A, true)`, FLOAT32 — not the same precision).
+ *   vs ml-matrix (`A.transpose().mmul(A)`, f64) and the tfjs wasm backend
+ *   (`tf.matMul(A, A, true)`, FLOAT32 — not the same precision).
  *   GFLOP/s count 2·k·m² (the conventional dsyrk count; the kernel does about half by symmetry).
  * - eigh m = 128, 256, 512 (into new arrays, and into reused ones: `out`) vs ml-matrix
  *   `EVD(S, { assumeSymmetric: true })`. tfjs has no symmetric eigensolver (n/a).
