@@ -15,7 +15,7 @@ import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { isInitialized } from '../wasm/module.js';
 import type { SubspaceSpec } from './basis.js';
-import { GraphConsolidateJacobian } from './graphJacobian.js';
+import { GraphConsolidateJacobian } from '../graph/consolidateJacobian.js';
 
 /** A reference-graph system with `footprint`, `lipschitz` and the tfjs forms on its spec. */
 export function withGraphLinearization(system: ReferenceGraphSystem): OperatorSystem {

@@ -9,8 +9,8 @@
  * entry of the resident θ and runs the node-block kernel: no copy of the d-vector in or out,
  * which at d ≈ 2e5 costs more than the kernel. Same step and accuracy as {@link FdJacobian}.
  */
-import { wasmConsolidateNodeBlock } from '../graph/backend.js';
-import type { Scenario } from '../graph/scenario.js';
+import { wasmConsolidateNodeBlock } from './backend.js';
+import type { Scenario } from './scenario.js';
 import { centralStep, directionalStep, finiteCopy } from '../linearize/finiteDifference.js';
 import { FD_RELATIVE_ACCURACY, type JacobianOperator, type JacobianStats } from '../linearize/operator.js';
 import { SparseAccumulator, type SparseVector } from '../linearize/sparse.js';

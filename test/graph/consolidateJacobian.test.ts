@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GraphConsolidateJacobian } from '../../src/certify/graphJacobian.js';
+import { GraphConsolidateJacobian } from '../../src/graph/consolidateJacobian.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { referenceConsolidate } from '../../src/graph/consolidate.js';
 import {
