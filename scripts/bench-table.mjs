@@ -1,0 +1,666 @@
+#!/usr/bin/env node
+/**
+ * Generates docs/benchmarks.md from the JSON that the benchmarks write (bench/results/*.json):
+ * one short table per benchmark with its headline figures and the environment the JSON records.
+ * The docs link to that page instead of quoting figures, so a new benchmark run changes one
+ * generated file and no prose.
+ *
+ * Usage: node scripts/bench-table.mjs [--results DIR] [--out FILE]
+ *   (defaults: bench/results and docs/benchmarks.md of this repository; `npm run bench:table`).
+ *
+ * Every expected results file must exist and hold the fields its table shows; otherwise the
+ * script prints one line naming the file (and the field) to stderr, exits 1 and writes nothing.
+ * A bad command-line argument exits 2. Plain Node ESM, no dependencies.
+ */
+import { existsSync, readFileSync, readdirSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** A problem with one results file: reported as `<file>: <message>`. */
+class ResultsError extends Error {
+  constructor(file, message) {
+    super(`${file}: ${message}`);
+    this.name = 'ResultsError';
+  }
+}
+
+/** A bad command-line argument (exit status 2). */
+class UsageError extends Error {}
+
+function parseArgs(argv) {
+  const opts = { results: resolve(ROOT, 'bench/results'), out: resolve(ROOT, 'docs/benchmarks.md') };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === '--help' || arg === '-h') {
+      opts.help = true;
+      continue;
+    }
+    if (arg !== '--results' && arg !== '--out') throw new UsageError(`unknown argument ${JSON.stringify(arg)}`);
+    const value = argv[++i];
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`${arg} needs a value`);
+    opts[arg.slice(2)] = resolve(value);
+  }
+  return opts;
+}
+
+/** A path as the page shows it: relative to the repository when inside it, with forward slashes. */
+function shown(path) {
+  const rel = relative(ROOT, path);
+  const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+  return (inside ? rel : path).split(sep).join('/');
+}
+
+// ---- reading fields with errors that name them
+
+/** Reads `doc` along `path` ('gram[0].rows'); `kind`: 'number' | 'string' | 'array' | 'object' | 'any'. */
+function field(ctx, obj, path, kind, { optional = false } = {}) {
+  let v = obj;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object') {
+      v = undefined;
+      break;
+    }
+    v = v[part];
+  }
+  const where = ctx.prefix ? `${ctx.prefix}.${path}` : path;
+  if (v === undefined || v === null) {
+    if (optional) return undefined;
+    throw new ResultsError(ctx.file, `${where} is missing`);
+  }
+  const ok =
+    kind === 'any' ||
+    (kind === 'number' && typeof v === 'number' && Number.isFinite(v)) ||
+    (kind === 'string' && typeof v === 'string') ||
+    (kind === 'array' && Array.isArray(v)) ||
+    (kind === 'object' && typeof v === 'object' && !Array.isArray(v)) ||
+    (kind === 'boolean' && typeof v === 'boolean');
+  if (!ok) throw new ResultsError(ctx.file, `${where} = ${JSON.stringify(v)}: expected ${article(kind)}`);
+  return v;
+}
+
+const article = (kind) => (kind === 'array' || kind === 'object' ? `an ${kind}` : `a ${kind}`);
+
+/** The entries of an array field, each with a context that names its index in errors. */
+function rows(ctx, obj, path, { optional = false } = {}) {
+  const list = field(ctx, obj, path, 'array', { optional });
+  if (list === undefined) return [];
+  if (list.length === 0 && !optional) throw new ResultsError(ctx.file, `${path} is empty`);
+  const prefix = ctx.prefix ? `${ctx.prefix}.${path}` : path;
+  return list.map((item, i) => ({ item, ctx: { file: ctx.file, prefix: `${prefix}[${i}]` } }));
+}
+
+// ---- formatting
+
+/**
+ * A figure as the tables print it: integers in full; otherwise about three significant digits
+ * (whole numbers from 100, one decimal from 10, two from 1, three significant digits below,
+ * exponent notation below 0.001). Missing values print as a dash.
+ */
+function fmt(x) {
+  if (x === undefined || x === null) return '—';
+  if (typeof x === 'boolean') return x ? 'yes' : 'no';
+  if (typeof x !== 'number') return String(x);
+  if (Number.isInteger(x)) return String(x);
+  const a = Math.abs(x);
+  if (a >= 100) return String(Math.round(x));
+  if (a >= 10) return x.toFixed(1);
+  if (a >= 1) return x.toFixed(2);
+  if (a >= 0.001) return String(Number(x.toPrecision(3)));
+  return x.toExponential(2);
+}
+
+const times = (x) => (x === undefined || x === null ? '—' : `${fmt(x)}×`);
+const list = (xs) => (xs === undefined ? 'not recorded' : xs.map(fmt).join(' / '));
+
+/** A Markdown table; a `|` inside a cell is escaped. */
+function table(header, body) {
+  const line = (cells) => `| ${cells.map((c) => String(c).replaceAll('|', '\\|')).join(' | ')} |`;
+  return [line(header), line(header.map(() => '---')), ...body.map(line)].join('\n');
+}
+
+/** Prose wrapped at 100 columns (the docs' convention). */
+function para(text, width = 100) {
+  const lines = [];
+  let current = '';
+  for (const word of text.split(/\s+/).filter(Boolean)) {
+    if (current && current.length + 1 + word.length > width) {
+      lines.push(current);
+      current = word;
+    } else current = current ? `${current} ${word}` : word;
+  }
+  if (current) lines.push(current);
+  return lines.join('\n');
+}
+
+/** The environment as the JSON records it (a field it lacks shows as "not recorded"). */
+function environment(entries) {
+  return table(
+    ['environment', 'recorded'],
+    entries.map(([name, value]) => [name, value === undefined ? 'not recorded' : value]),
+  );
+}
+
+// ---- one renderer per benchmark
+
+function renderLinalg(doc, ctx) {
+  const out = [];
+  const probe = (name) => {
+    const p = field(ctx, doc, name, 'object', { optional: true });
+    if (!p) return undefined;
+    const c = { ...ctx, prefix: name };
+    return `${fmt(field(c, p, 'soloGflops', 'number'))} GFLOP/s alone, ${list(field(c, p, 'pairGflops', 'array'))} as a pair (${times(field(c, p, 'pairOverSolo', 'number'))})`;
+  };
+  out.push(
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+      ['CPU', field(ctx, doc, 'cpu', 'string', { optional: true })],
+      ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
+      ['threads used', field(ctx, doc, 'threads', 'number', { optional: true })],
+      ['tfjs backend', field(ctx, doc, 'tfjsBackend', 'string', { optional: true })],
+      ['load average before / after', loadPair(ctx, doc, 'loadAverageBefore', 'loadAverageAfter')],
+      ['CPU probe before the Gramian', probe('cpuProbeBefore')],
+      ['each vCPU alone before', optionalList(ctx, doc, 'vcpuSoloGflopsBefore')],
+      ['CPU probe after', probe('cpuProbeAfterGram')],
+      ['each vCPU alone after', optionalList(ctx, doc, 'vcpuSoloGflopsAfterGram')],
+      ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
+    ]),
+  );
+
+  out.push(
+    '',
+    para(
+      '**Gramian AᵀA** (`gram(A, k, m, { out })` end to end; GFLOP/s count 2·k·m²; "block": A an ' +
+        '`F64Block` read in place; "×" = baseline time ÷ ours; tfjs is float32):',
+    ),
+    '',
+    table(
+      [
+        'k×m',
+        'kernel',
+        '1 thread ms',
+        '1 thread GFLOP/s',
+        '2 threads GFLOP/s',
+        '2 ÷ 1',
+        'block 1 / 2 threads GFLOP/s',
+        'kernel alone GFLOP/s',
+        'ml-matrix ms',
+        'vs ml-matrix',
+        'tfjs wasm f32 ms',
+        'vs tfjs',
+      ],
+      rows(ctx, doc, 'gram').map(({ item: g, ctx: c }) => [
+        `${fmt(field(c, g, 'rows', 'number'))}×${fmt(field(c, g, 'cols', 'number'))}`,
+        field(c, g, 'kernel', 'string', { optional: true }) ?? '—',
+        fmt(field(c, g, 'ours1ThreadMs', 'number')),
+        fmt(field(c, g, 'ours1ThreadGflops', 'number')),
+        fmt(field(c, g, 'ours2ThreadsGflops', 'number', { optional: true })),
+        times(field(c, g, 'twoThreadSpeedup', 'number', { optional: true })),
+        `${fmt(field(c, g, 'blockInput1ThreadGflops', 'number', { optional: true }))} / ${fmt(field(c, g, 'blockInput2ThreadsGflops', 'number', { optional: true }))}`,
+        fmt(field(c, g, 'kernelOnlyGflopsMedian', 'number', { optional: true })),
+        fmt(field(c, g, 'mlMatrixMs', 'number')),
+        times(field(c, g, 'speedupVsMlMatrix', 'number')),
+        fmt(field(c, g, 'tfjsWasmF32Ms', 'number', { optional: true })),
+        times(field(c, g, 'speedupVsTfjsWasmF32', 'number', { optional: true })),
+      ]),
+    ),
+  );
+
+  const targets = field(ctx, doc, 'gramTargets', 'object', { optional: true });
+  if (targets) {
+    const c = { ...ctx, prefix: 'gramTargets' };
+    out.push(
+      '',
+      para(
+        `Targets: one thread ≥ ${fmt(field(c, targets, 'oneThreadTarget', 'number'))} GFLOP/s ` +
+          `(lowest over the sizes: ${fmt(field(c, targets, 'oneThreadMinGflops', 'number'))} from a ` +
+          `JavaScript array, ${fmt(field(c, targets, 'oneThreadBlockInputMinGflops', 'number', { optional: true }))} ` +
+          `from a block, ${fmt(field(c, targets, 'oneThreadKernelMinGflops', 'number', { optional: true }))} ` +
+          `kernel alone); two threads ≥ ${times(field(c, targets, 'twoThreadTarget', 'number'))} one ` +
+          `(lowest: ${times(field(c, targets, 'twoThreadMinSpeedup', 'number'))}).`,
+      ),
+    );
+  }
+
+  out.push(
+    '',
+    para(
+      '**eigh** (values and vectors) against ml-matrix `EVD(assumeSymmetric)`; "out": into reused ' +
+        'arrays; tfjs has no symmetric eigensolver:',
+    ),
+    '',
+    table(
+      ['m', 'ours ms', 'ours with out, ms', 'ml-matrix ms', 'vs ml-matrix', 'vs ml-matrix, with out'],
+      rows(ctx, doc, 'eigh').map(({ item: e, ctx: c }) => [
+        fmt(field(c, e, 'm', 'number')),
+        fmt(field(c, e, 'oursMs', 'number')),
+        fmt(field(c, e, 'oursOutMs', 'number', { optional: true })),
+        fmt(field(c, e, 'mlMatrixMs', 'number')),
+        times(field(c, e, 'speedupVsMlMatrix', 'number')),
+        times(field(c, e, 'speedupVsMlMatrixOut', 'number', { optional: true })),
+      ]),
+    ),
+  );
+
+  const qr = field(ctx, doc, 'rankStreamingQR', 'object', { optional: true });
+  if (qr) {
+    const c = { ...ctx, prefix: 'rankStreamingQR' };
+    const slice = field(c, qr, 'slice2048', 'object', { optional: true });
+    const sc = { ...ctx, prefix: 'rankStreamingQR.slice2048' };
+    out.push(
+      '',
+      para(
+        '**Rank of a tall stack** (one exact dependency; ours: `StreamingQR` in blocks of rows, then ' +
+          'Jacobi on R; ml-matrix: QR, then SVD of R; tfjs: `tf.linalg.qr`, float32):',
+      ),
+      '',
+      table(
+        ['rows×cols', 'ours ms', 'rank', 'ml-matrix ms', 'ml-matrix rank', 'vs ml-matrix', 'tfjs on the full stack'],
+        [
+          [
+            `${fmt(field(c, qr, 'rows', 'number'))}×${fmt(field(c, qr, 'cols', 'number'))}`,
+            fmt(field(c, qr, 'oursMs', 'number')),
+            fmt(field(c, qr, 'rank', 'number')),
+            fmt(field(c, qr, 'mlMatrixQrPlusSvdMs', 'number', { optional: true })),
+            fmt(field(c, qr, 'mlMatrixRank', 'number', { optional: true })),
+            times(field(c, qr, 'speedupVsMlMatrix', 'number', { optional: true })),
+            field(c, qr, 'tfjsWasmF32QrFullStack', 'any', { optional: true }) ?? '—',
+          ],
+        ],
+      ),
+    );
+    if (slice) {
+      out.push(
+        '',
+        para(
+          `On a ${fmt(field(sc, slice, 'rows', 'number'))}-row slice: ours ` +
+            `${fmt(field(sc, slice, 'oursMs', 'number'))} ms, tfjs ` +
+            `${fmt(field(sc, slice, 'tfjsWasmF32QrMs', 'number'))} ms ` +
+            `(${times(field(sc, slice, 'speedupVsTfjsWasmF32Qr', 'number'))}).`,
+        ),
+      );
+    }
+  }
+
+  const native = field(ctx, doc, 'nativeNumpyOneThread', 'object', { optional: true });
+  if (native) {
+    const c = { ...ctx, prefix: 'nativeNumpyOneThread' };
+    out.push(
+      '',
+      para(
+        `**Native one-thread reference** (numpy ${field(c, native, 'numpy', 'any')} on OpenBLAS with one ` +
+          'thread, measured in the same run; "ours ÷ native" > 1 means native is faster):',
+      ),
+      '',
+      table(
+        ['Gramian k×m', 'numpy AᵀA ms', 'ours ÷ numpy (wall)', 'kernel ÷ numpy (CPU time)'],
+        rows(c, native, 'gram').map(({ item: g, ctx: gc }) => [
+          String(field(gc, g, 'size', 'any')).replace('x', '×'),
+          fmt(field(gc, g, 'numpyMs', 'number')),
+          fmt(field(gc, g, 'oursApi1ThreadOverNumpyWall', 'number')),
+          fmt(field(gc, g, 'oursKernelOverNumpyCpuTime', 'number', { optional: true })),
+        ]),
+      ),
+      '',
+      table(
+        ['eigh m', 'LAPACK dsyevd ms', 'ours ÷ dsyevd (wall)'],
+        rows(c, native, 'eigh').map(({ item: e, ctx: ec }) => [
+          fmt(field(ec, e, 'm', 'number')),
+          fmt(field(ec, e, 'dsyevdMs', 'number')),
+          fmt(field(ec, e, 'oursOverDsyevdWall', 'number')),
+        ]),
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+function loadPair(ctx, doc, before, after) {
+  const b = field(ctx, doc, before, 'array', { optional: true });
+  const a = field(ctx, doc, after, 'array', { optional: true });
+  if (!b && !a) return undefined;
+  return `${list(b)} → ${list(a)}`;
+}
+
+function optionalList(ctx, doc, path) {
+  const xs = field(ctx, doc, path, 'array', { optional: true });
+  return xs === undefined ? undefined : list(xs);
+}
+
+const CERTIFY_PHASES = [
+  ['fixedPoint', 'fixed point'],
+  ['contraction', 'contraction'],
+  ['crossCheck', 'FD/autodiff cross-check'],
+  ['redundancy', 'redundancy'],
+  ['expandNorms', 'DP_e norms'],
+  ['columns', 'Σ_e columns'],
+  ['gramian', 'Gramian/QR'],
+  ['coverage', 'coverage'],
+];
+
+function renderCertify(doc, ctx) {
+  const out = [];
+  const load = field(ctx, doc, 'loadAverage', 'object', { optional: true });
+  const lc = { ...ctx, prefix: 'loadAverage' };
+  out.push(
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+      ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
+      ['tfjs backend', field(ctx, doc, 'tfBackend', 'string', { optional: true })],
+      ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
+      ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
+    ]),
+  );
+
+  const graphRows = rows(ctx, doc, 'referenceGraph');
+  out.push(
+    '',
+    para(
+      '**Certification of the reference graph** (synthetic scenario, every item incorporated, fixed ' +
+        'point of Q from there, central-difference Jacobians); milliseconds per phase:',
+    ),
+    '',
+    table(
+      ['Nmax', 'd', 'items', 'certify ms', ...CERTIFY_PHASES.map(([, label]) => `${label} ms`), 'Jacobian columns'],
+      graphRows.map(({ item: r, ctx: c }) => [
+        fmt(field(c, r, 'nmax', 'number')),
+        fmt(field(c, r, 'd', 'number')),
+        fmt(field(c, r, 'items', 'number', { optional: true })),
+        fmt(field(c, r, 'certifyMs', 'number')),
+        ...CERTIFY_PHASES.map(([key]) => fmt(field(c, r, `phasesMs.${key}`, 'number', { optional: true }))),
+        fmt(field(c, r, 'jacobian.columns', 'number', { optional: true })),
+      ]),
+    ),
+    '',
+    para(
+      'Verdicts in the same run (confidence-block contraction: empirical lower bound / local norm / ' +
+        'analytic bound; each subspace: kernel dimension of its dimension):',
+    ),
+    '',
+    table(
+      ['Nmax', 'confidence contraction', 'redundancy fails', 'subspaces'],
+      graphRows.map(({ item: r, ctx: c }) => {
+        const cc = field(c, r, 'confidenceContraction', 'object', { optional: true });
+        const ccc = { ...c, prefix: `${c.prefix}.confidenceContraction` };
+        const contraction = cc
+          ? `${field(ccc, cc, 'verdict', 'string')} (${fmt(field(ccc, cc, 'empiricalLowerBound', 'number', { optional: true }))} / ${fmt(field(ccc, cc, 'localNorm', 'number', { optional: true }))} / ${fmt(field(ccc, cc, 'analyticBound', 'number', { optional: true }))})`
+          : '—';
+        const subspaces = rows(c, r, 'subspaces', { optional: true })
+          .map(
+            ({ item: s, ctx: sc }) =>
+              `${field(sc, s, 'name', 'string')}: kernel ${fmt(field(sc, s, 'kernelDim', 'number'))} of ${fmt(field(sc, s, 'dim', 'number'))}`,
+          )
+          .join('; ');
+        return [
+          fmt(field(c, r, 'nmax', 'number')),
+          contraction,
+          fmt(field(c, r, 'redundancyFails', 'number', { optional: true })),
+          subspaces || '—',
+        ];
+      }),
+    ),
+  );
+
+  const fa = field(ctx, doc, 'fdVsAutodiff', 'object', { optional: true });
+  if (fa) {
+    const c = { ...ctx, prefix: 'fdVsAutodiff' };
+    out.push(
+      '',
+      para(
+        `**Dense Jacobian of tanh(Wx), n = ${fmt(field(c, fa, 'n', 'number'))}** (central differences in f64 ` +
+          'against tfjs autodiff in float32):',
+      ),
+      '',
+      table(
+        [
+          'FD batched ms',
+          'FD per column ms',
+          'autodiff batched VJP ms',
+          'autodiff row by row ms',
+          'batched ÷ row by row',
+          'max |J_fd − J_ad|',
+          'relative to the largest entry',
+        ],
+        [
+          [
+            fmt(field(c, fa, 'fdBatchedMs', 'number')),
+            fmt(field(c, fa, 'fdPerColumnMs', 'number', { optional: true })),
+            fmt(field(c, fa, 'autodiffBatchedVjpMs', 'number')),
+            fmt(field(c, fa, 'autodiffRowByRowMs', 'number', { optional: true })),
+            times(field(c, fa, 'batchedVjpSpeedup', 'number', { optional: true })),
+            fmt(field(c, fa, 'maxAbsDifference', 'number')),
+            fmt(field(c, fa, 'relativeToMaxEntry', 'number', { optional: true })),
+          ],
+        ],
+      ),
+    );
+  }
+
+  const floor = field(ctx, doc, 'denseJacobianVsGemmFloor', 'object', { optional: true });
+  if (floor) {
+    const c = { ...ctx, prefix: 'denseJacobianVsGemmFloor' };
+    const sides = ['oneThread', 'twoThreads']
+      .map((key) => [key, field(c, floor, key, 'object', { optional: true })])
+      .filter(([, v]) => v);
+    out.push(
+      '',
+      para(
+        `**Batched FD Jacobian against the "GEMM floor", n = ${fmt(field(c, floor, 'n', 'number'))}** (floor: ` +
+          "2n³ flops at the Gramian kernel's counted rate; outputs reused on both sides):",
+      ),
+      '',
+      table(
+        [
+          'threads',
+          'floor ms',
+          'Gramian GFLOP/s',
+          'FD Jacobian ms',
+          'evaluation alone ms',
+          'GEMM alone ms',
+          'GEMM GFLOP/s',
+          'Jacobian ÷ floor',
+          'GEMM ÷ floor',
+          'Jacobian ÷ evaluation',
+        ],
+        sides.map(([key, s]) => {
+          const sc = { ...ctx, prefix: `denseJacobianVsGemmFloor.${key}` };
+          return [
+            fmt(field(sc, s, 'threads', 'number')),
+            fmt(field(sc, s, 'floorMs', 'number')),
+            fmt(field(sc, s, 'gramGflops', 'number', { optional: true })),
+            fmt(field(sc, s, 'batchedFdJacobianMs', 'number')),
+            fmt(field(sc, s, 'batchedEvaluationOnlyMs', 'number', { optional: true })),
+            fmt(field(sc, s, 'gemmOnlyMs', 'number', { optional: true })),
+            fmt(field(sc, s, 'gemmOnlyGflops', 'number', { optional: true })),
+            times(field(sc, s, 'ratioToFloor', 'number')),
+            times(field(sc, s, 'gemmOnlyOverFloor', 'number', { optional: true })),
+            times(field(sc, s, 'ratioToBatchedEvaluation', 'number', { optional: true })),
+          ];
+        }),
+      ),
+    );
+    const mixed = field(c, floor, 'jacobianOnPoolOverOneThreadFloor', 'number', { optional: true });
+    const target = field(c, floor, 'target', 'any', { optional: true });
+    if (mixed !== undefined || target !== undefined) {
+      out.push(
+        '',
+        para(
+          `Jacobian on the pool ÷ one-thread floor: ${times(mixed)}; target: ${target === undefined ? 'not recorded' : `Jacobian ÷ floor ${target}`}.`,
+        ),
+      );
+    }
+  }
+  return out.join('\n');
+}
+
+function renderOrderGapNmax(doc, ctx) {
+  const out = [];
+  const env = field(ctx, doc, 'environment', 'object', { optional: true }) ?? {};
+  const ec = { ...ctx, prefix: 'environment' };
+  const loads = field(ec, env, 'loadavg', 'array', { optional: true });
+  out.push(
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
+      ['load average', loads === undefined ? undefined : list(loads)],
+      ['note', field(ec, env, 'note', 'string', { optional: true })],
+    ]),
+  );
+  const k = field(ctx, doc, 'k', 'number', { optional: true });
+  const epn = field(ctx, doc, 'edgesPerNode', 'number', { optional: true });
+  const seed = field(ctx, doc, 'seed', 'number', { optional: true });
+  out.push(
+    '',
+    para(
+      `**One order-gap evaluation Ω(θ; e)** on synthetic problems (k = ${fmt(k)}, about ${fmt(epn)} stored ` +
+        `edges per node, seed ${fmt(seed)}). "baseline": two streaming passes over the 3·Nmax² edge ` +
+        'weights in the same process; "peak ÷ θ": peak memory over the bytes of one state vector; ' +
+        '"generic": two full Q and P_e applications; "same Ω": the sparse path returned the dense Ω ' +
+        'bit for bit (sizes without a dense θ run the sparse and neighbourhood-only paths only):',
+    ),
+    '',
+    table(
+      [
+        'Nmax',
+        'd',
+        'stored edges',
+        'dense Ω ms',
+        'baseline ms',
+        'Ω ÷ baseline',
+        'peak ÷ θ',
+        'generic ms',
+        'sparse ms',
+        'local ms',
+        'same Ω',
+      ],
+      rows(ctx, doc, 'results').map(({ item: r, ctx: c }) => [
+        fmt(field(c, r, 'nmax', 'number')),
+        fmt(field(c, r, 'dim', 'number')),
+        fmt(field(c, r, 'nnz', 'number')),
+        fmt(field(c, r, 'msOmega', 'number', { optional: true })),
+        fmt(field(c, r, 'msBaseline', 'number', { optional: true })),
+        times(field(c, r, 'ratio', 'number', { optional: true })),
+        fmt(field(c, r, 'peakOverStateVector', 'number', { optional: true })),
+        fmt(field(c, r, 'msGeneric', 'number', { optional: true })),
+        fmt(field(c, r, 'msSparse', 'number')),
+        fmt(field(c, r, 'msLocal', 'number')),
+        fmt(field(c, r, 'sparseEqualsDense', 'boolean', { optional: true })),
+      ]),
+    ),
+  );
+  const fits = field(ctx, doc, 'fits', 'object', { optional: true });
+  if (fits) {
+    const c = { ...ctx, prefix: 'fits' };
+    out.push(
+      '',
+      para(
+        `Fitted growth exponents (least squares in log-log): dense ${fmt(field(c, fits, 'denseExponent', 'number'))}, ` +
+          `baseline ${fmt(field(c, fits, 'baselineExponent', 'number'))}, ` +
+          `sparse ${fmt(field(c, fits, 'sparseExponent', 'number', { optional: true }))}, ` +
+          `local ${fmt(field(c, fits, 'localExponent', 'number', { optional: true }))}.`,
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
+/** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
+const BENCHMARKS = [
+  { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
+  { file: 'certify.json', title: 'Certification', script: 'bench/certify.ts', render: renderCertify },
+  {
+    file: 'ordergap-nmax.json',
+    title: 'The order-gap at large Nmax',
+    script: 'bench/ordergap-nmax.ts',
+    render: renderOrderGapNmax,
+  },
+];
+
+function readResults(dir, name) {
+  const path = resolve(dir, name);
+  const file = shown(path);
+  if (!existsSync(path)) throw new ResultsError(file, 'missing (run `npm run bench` to write it)');
+  let text;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new ResultsError(file, `cannot be read (${e.code ?? e.message})`);
+  }
+  let doc;
+  try {
+    doc = JSON.parse(text);
+  } catch (e) {
+    throw new ResultsError(file, `is not valid JSON (${e.message.split('\n')[0]})`);
+  }
+  if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new ResultsError(file, 'must hold a JSON object');
+  }
+  return { doc, ctx: { file, prefix: '' } };
+}
+
+/** The whole page as a string; throws ResultsError naming the first bad file. */
+export function generate(resultsDir) {
+  if (!existsSync(resultsDir)) throw new ResultsError(shown(resultsDir), 'results folder is missing');
+  const sections = BENCHMARKS.map(({ file, title, script, render }) => {
+    const { doc, ctx } = readResults(resultsDir, file);
+    return [`## ${title}`, '', `\`${script}\` → \`${ctx.file}\``, '', render(doc, ctx)].join('\n');
+  });
+  const known = new Set(BENCHMARKS.map((b) => b.file));
+  const others = readdirSync(resultsDir)
+    .filter((f) => f.endsWith('.json') && !known.has(f))
+    .sort();
+  const dir = shown(resultsDir);
+  const page = [
+    '# Benchmarks',
+    '',
+    `Generated by \`node scripts/bench-table.mjs\` from \`${dir}/*.json\`: do not edit by hand.`,
+    '',
+    para(
+      'Regenerate it with `npm run bench:table`; `npm run bench` rewrites the JSON and then this page. ' +
+        'Every ratio compares timings taken in the same run. The figures hold for the machine in the ' +
+        'environment table of each section and vary with the host; the reference pages (docs/linalg.md, ' +
+        'docs/certify.md, docs/graph.md) say what each routine computes and how accurately.',
+    ),
+    '',
+    ...sections.flatMap((s) => [s, '']),
+  ];
+  if (others.length > 0) {
+    page.push(para(`Other results files without a table here: ${others.map((f) => `\`${f}\``).join(', ')}.`), '');
+  }
+  return page.join('\n');
+}
+
+function main() {
+  let opts;
+  try {
+    opts = parseArgs(process.argv.slice(2));
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    process.stderr.write(
+      `bench-table: ${e.message} (usage: node scripts/bench-table.mjs [--results DIR] [--out FILE])\n`,
+    );
+    process.exitCode = 2;
+    return;
+  }
+  if (opts.help) {
+    process.stdout.write('usage: node scripts/bench-table.mjs [--results DIR] [--out FILE]\n');
+    return;
+  }
+  let page;
+  try {
+    page = generate(opts.results);
+  } catch (e) {
+    if (!(e instanceof ResultsError)) throw e;
+    process.stderr.write(`bench-table: ${e.message}\n`);
+    process.exitCode = 1;
+    return;
+  }
+  writeFileSync(opts.out, page);
+  process.stdout.write(`bench-table: wrote ${shown(opts.out)}\n`);
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) main();

@@ -1,0 +1,320 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+
+// scripts/bench-table.mjs turns bench/results/*.json into docs/benchmarks.md. These tests run it
+// on small results files built here (one per benchmark, holding only fields its table shows) and
+// check that every figure and every recorded environment string reaches the page, and that a
+// missing or malformed file stops it with one line naming the file.
+const script = fileURLToPath(new URL('../../scripts/bench-table.mjs', import.meta.url));
+
+const linalg = {
+  date: '2031-01-02T03:04:05.000Z',
+  node: 'v99.1.2',
+  cpu: 'Test CPU 3000',
+  cores: 3,
+  threads: 2,
+  tfjsBackend: 'wasm',
+  caveat: 'fixture machine, figures invented',
+  loadAverageBefore: [0.31, 0.42, 0.53],
+  loadAverageAfter: [1.27, 1.38, 1.49],
+  cpuProbeBefore: { soloGflops: 41.7, pairGflops: [40.9, 39.4], pairOverSolo: 1.93 },
+  vcpuSoloGflopsBefore: [42.3, 38.6],
+  cpuProbeAfterGram: { soloGflops: 43.2, pairGflops: [42.8, 41.1], pairOverSolo: 1.94 },
+  vcpuSoloGflopsAfterGram: [44.6, 37.9],
+  gram: [
+    {
+      rows: 4096,
+      cols: 256,
+      kernel: 'fixtureKernel (packed)',
+      ours1ThreadMs: 12.345,
+      ours1ThreadGflops: 43.21,
+      ours2ThreadsGflops: 76.54,
+      twoThreadSpeedup: 1.771,
+      blockInput1ThreadGflops: 44.47,
+      blockInput2ThreadsGflops: 81.93,
+      kernelOnlyGflopsMedian: 45.62,
+      mlMatrixMs: 708.4,
+      speedupVsMlMatrix: 57.39,
+      tfjsWasmF32Ms: 281.7,
+      speedupVsTfjsWasmF32: 22.82,
+    },
+  ],
+  gramTargets: {
+    oneThreadTarget: 40,
+    oneThreadMinGflops: 43.21,
+    oneThreadBlockInputMinGflops: 44.47,
+    oneThreadKernelMinGflops: 45.62,
+    twoThreadTarget: 1.7,
+    twoThreadMinSpeedup: 1.771,
+  },
+  eigh: [
+    {
+      m: 128,
+      oursMs: 3.127,
+      oursOutMs: 2.418,
+      mlMatrixMs: 55.83,
+      speedupVsMlMatrix: 17.85,
+      speedupVsMlMatrixOut: 23.09,
+    },
+  ],
+  rankStreamingQR: {
+    rows: 65536,
+    cols: 256,
+    oursMs: 1911.4,
+    rank: 255,
+    mlMatrixQrPlusSvdMs: 80123.9,
+    mlMatrixRank: 255,
+    speedupVsMlMatrix: 41.92,
+    tfjsWasmF32QrFullStack: 'failed: fixture reason',
+    slice2048: { rows: 2048, oursMs: 168.3, tfjsWasmF32QrMs: 5012.6, speedupVsTfjsWasmF32Qr: 29.78 },
+  },
+  nativeNumpyOneThread: {
+    numpy: '9.8.7',
+    gram: [{ size: '4096x256', numpyMs: 7.613, oursApi1ThreadOverNumpyWall: 1.622, oursKernelOverNumpyCpuTime: 1.547 }],
+    eigh: [{ m: 128, dsyevdMs: 1.318, oursOverDsyevdWall: 2.373 }],
+  },
+};
+
+const phases = (base: number) => ({
+  fixedPoint: base * 1.1,
+  contraction: base * 1.3,
+  crossCheck: 0.0017,
+  redundancy: base * 0.07,
+  expandNorms: base * 1.7,
+  columns: base * 2.9,
+  gramian: base * 0.37,
+  coverage: 0.00042,
+});
+
+const certify = {
+  date: '2031-01-02T05:06:07.000Z',
+  tfBackend: 'cpu',
+  loadAverage: { before: [2.71, 1.61, 1.41], after: [1.91, 1.51, 1.31] },
+  caveat: 'fixture certify note',
+  referenceGraph: [64, 256].map((nmax) => ({
+    nmax,
+    d: 9 * nmax + 3 * nmax * nmax,
+    items: 32,
+    certifyMs: nmax * 13.37,
+    phasesMs: phases(nmax * 0.923),
+    confidenceContraction: {
+      verdict: 'certified',
+      empiricalLowerBound: 0.5031,
+      localNorm: 0.5172,
+      analyticBound: 0.9575240455644527,
+    },
+    redundancyFails: 3,
+    subspaces: [
+      { name: 'confidence', dim: nmax, kernelDim: nmax - 1 },
+      { name: 'footprint', dim: 336, kernelDim: 241 },
+    ],
+    jacobian: { columns: 1500 + nmax },
+  })),
+  fdVsAutodiff: {
+    n: 256,
+    fdBatchedMs: 5.913,
+    fdPerColumnMs: 84.27,
+    autodiffBatchedVjpMs: 18.77,
+    autodiffRowByRowMs: 262.4,
+    batchedVjpSpeedup: 13.98,
+    maxAbsDifference: 6.234e-9,
+    relativeToMaxEntry: 9.812e-8,
+  },
+  denseJacobianVsGemmFloor: {
+    n: 1024,
+    oneThread: {
+      threads: 1,
+      floorMs: 47.71,
+      gramGflops: 45.03,
+      batchedFdJacobianMs: 227.3,
+      batchedEvaluationOnlyMs: 202.6,
+      gemmOnlyMs: 184.9,
+      gemmOnlyGflops: 23.24,
+      ratioToFloor: 4.764,
+      gemmOnlyOverFloor: 3.876,
+      ratioToBatchedEvaluation: 1.122,
+    },
+    twoThreads: {
+      threads: 2,
+      floorMs: 29.83,
+      gramGflops: 71.98,
+      batchedFdJacobianMs: 151.2,
+      batchedEvaluationOnlyMs: 146.1,
+      gemmOnlyMs: 118.8,
+      gemmOnlyGflops: 36.16,
+      ratioToFloor: 5.069,
+      gemmOnlyOverFloor: 3.983,
+      ratioToBatchedEvaluation: 1.035,
+    },
+    jacobianOnPoolOverOneThreadFloor: 3.169,
+    target: '<= 4',
+  },
+};
+
+const ordergapNmax = {
+  environment: { node: 'v99.3.4', cpus: 5, loadavg: [3.61, 4.72, 5.83], note: 'fixture nmax note' },
+  k: 8,
+  edgesPerNode: 10,
+  seed: 424242,
+  results: [
+    {
+      nmax: 128,
+      dim: 50304,
+      nnz: 1023,
+      msOmega: 0.12345,
+      msBaseline: 0.05791,
+      ratio: 2.1317,
+      peakOverStateVector: 4.6123,
+      msGeneric: 5.1488,
+      msSparse: 0.23243,
+      msLocal: 0.19579,
+      sparseEqualsDense: true,
+    },
+    {
+      nmax: 65536,
+      dim: 12885491712,
+      nnz: 535701,
+      msOmega: null,
+      msBaseline: null,
+      ratio: null,
+      peakOverStateVector: null,
+      msGeneric: null,
+      msSparse: 76.3627,
+      msLocal: 11.1695,
+      sparseEqualsDense: null,
+    },
+  ],
+  fits: { denseExponent: 2.1281, baselineExponent: 2.0878, sparseExponent: 0.8589, localExponent: 0.7336 },
+};
+
+const fixtures: Record<string, unknown> = {
+  'linalg.json': linalg,
+  'certify.json': certify,
+  'ordergap-nmax.json': ordergapNmax,
+};
+
+/** Every number and every string leaf of a document. */
+function leaves(doc: unknown, numbers: number[] = [], strings: string[] = []) {
+  if (typeof doc === 'number') numbers.push(doc);
+  else if (typeof doc === 'string') strings.push(doc);
+  else if (doc !== null && typeof doc === 'object') for (const v of Object.values(doc)) leaves(v, numbers, strings);
+  return { numbers, strings };
+}
+
+/** Every number the page prints (integers, decimals, exponent notation). */
+const printedNumbers = (page: string) => (page.match(/\d+(?:\.\d+)?(?:e[-+]?\d+)?/gi) ?? []).map(Number);
+
+function run(args: string[]) {
+  const r = spawnSync(process.execPath, [script, ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+describe('scripts/bench-table.mjs', () => {
+  let dir: string;
+  let results: string;
+  let out: string;
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'ordergap-benchtable-'));
+    results = dir;
+    out = join(dir, 'benchmarks.md');
+    for (const [name, doc] of Object.entries(fixtures)) {
+      writeFileSync(join(results, name), JSON.stringify(doc, null, 2) + '\n');
+    }
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('prints every figure of every results file, rounded to about three significant digits', () => {
+    const r = run(['--results', results, '--out', out]);
+    expect(r.status, r.stderr).toBe(0);
+    const page = readFileSync(out, 'utf8');
+    const printed = printedNumbers(page);
+    for (const [name, doc] of Object.entries(fixtures)) {
+      const { numbers } = leaves(doc);
+      for (const x of numbers) {
+        // the page rounds to ~3 significant digits: within 0.5 % of the recorded value
+        const found = printed.some((p) => Math.abs(p - x) <= 5e-3 * Math.abs(x));
+        expect(found, `${name}: ${x} is not on the page`).toBe(true);
+      }
+    }
+  });
+
+  it('shows the recorded environment and text fields, and says the page is generated', () => {
+    expect(run(['--results', results, '--out', out]).status).toBe(0);
+    const page = readFileSync(out, 'utf8');
+    for (const [name, doc] of Object.entries(fixtures)) {
+      for (const s of leaves(doc).strings) {
+        const shown = s.replace('x', '×'); // '4096x256' is printed as a size
+        expect(page.includes(s) || page.includes(shown), `${name}: "${s}" is not on the page`).toBe(true);
+      }
+    }
+    // the header line: what generates the page, from which files, and that it is not edited by hand
+    expect(page.split('\n')[2]).toMatch(
+      /^Generated by `node scripts\/bench-table\.mjs` from `.*\/\*\.json`: do not edit by hand\.$/,
+    );
+    // a field the JSON does not record is said to be missing, not invented
+    expect(page).toMatch(/\| node \| not recorded \|/);
+    for (const heading of ['## Linear algebra', '## Certification', '## The order-gap at large Nmax']) {
+      expect(page).toContain(heading);
+    }
+  });
+
+  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json'])('a missing %s is one line naming it', (name) => {
+    unlinkSync(join(results, name));
+    const r = run(['--results', results, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(name);
+    expect(r.stderr).toMatch(/missing/);
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it('malformed JSON is one line naming the file, and nothing is written', () => {
+    writeFileSync(join(results, 'certify.json'), '{ "referenceGraph": [ ');
+    writeFileSync(out, 'previous page\n');
+    const r = run(['--results', results, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/certify\.json: is not valid JSON/);
+    expect(readFileSync(out, 'utf8')).toBe('previous page\n');
+  });
+
+  it('a missing or mistyped field is one line naming the file and the field', () => {
+    const broken = structuredClone(linalg) as Record<string, unknown>;
+    delete broken.gram;
+    writeFileSync(join(results, 'linalg.json'), JSON.stringify(broken));
+    let r = run(['--results', results, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/linalg\.json: gram is missing/);
+
+    const mistyped = structuredClone(ordergapNmax);
+    (mistyped.results[0] as Record<string, unknown>).msSparse = 'fast';
+    writeFileSync(join(results, 'ordergap-nmax.json'), JSON.stringify(mistyped));
+    writeFileSync(join(results, 'linalg.json'), JSON.stringify(linalg));
+    r = run(['--results', results, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/ordergap-nmax\.json: results\[0\]\.msSparse = "fast": expected a number/);
+
+    writeFileSync(join(results, 'certify.json'), '[1, 2]');
+    writeFileSync(join(results, 'ordergap-nmax.json'), JSON.stringify(ordergapNmax));
+    r = run(['--results', results, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/certify\.json: must hold a JSON object/);
+  });
+
+  it('a bad argument exits 2 with one line naming it', () => {
+    let r = run(['--results']);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/--results needs a value/);
+    r = run(['--output', out]);
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toMatch(/unknown argument "--output"/);
+  });
+});
