@@ -1,6 +1,7 @@
 /**
  * Runs every benchmark script in bench/ (each writes its JSON to bench/results/) one after
  * another, in separate processes so that one benchmark's memory does not disturb the next.
+ * Then regenerates docs/benchmarks.md from all of bench/results/*.json (scripts/bench-table.mjs).
  * Usage: `npm run bench` (all) or `npm run bench -- linalg certify` (by name).
  */
 import { spawnSync } from 'node:child_process';
@@ -19,4 +20,5 @@ for (const f of scripts) {
   const r = spawnSync(process.execPath, ['--import', 'tsx', `${dir}${f}`], { stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
+if (spawnSync(process.execPath, [`${dir}../scripts/bench-table.mjs`], { stdio: 'inherit' }).status !== 0) failed++;
 process.exitCode = failed ? 1 : 0;
