@@ -1,10 +1,15 @@
 /**
  * The memory arena: the only code that hands out regions of the WebAssembly memory.
  *
- * Kernels in assembly/ see byte offsets ("pointers"); TypeScript sees {@link F64Block}s, each a
- * 16-byte-aligned run of f64 values. Growth of the memory replaces its `buffer`, so a block's
- * {@link F64Block.view} re-takes its Float64Array whenever the buffer changed; never keep a raw
- * view across a call that may allocate. Temporaries are freed in `finally` via {@link Arena.scope}.
+ * Kernels in assembly/ see byte offsets ("pointers"); TypeScript sees typed blocks, each a
+ * 16-byte-aligned run of values of one type: {@link F64Block} (f64 data) and {@link I32Block}
+ * (i32 index tables and counters). Growth of the memory replaces its `buffer`, so a block's `view`
+ * re-takes its typed array whenever the buffer changed; never keep a raw view across a call that
+ * may allocate, and never build one over the whole memory. Temporaries are freed in `finally` via
+ * {@link Arena.scope}; a block held longer is freed by {@link Arena.free} or, with
+ * `using b = arena.alloc(n)`, at the end of the enclosing block on every path (blocks are
+ * Disposable; `Symbol.dispose` is built into Node since 18.18 and 20.4, below the package's
+ * `engines`, so nothing is polyfilled — test/wasm/arena.test.ts checks it is there).
  *
  * Allocation is first-fit over a free list kept sorted by address, with coalescing on free, so
  * {@link Arena.bytesInUse} returns to its starting value once every block is freed (tests assert
@@ -27,27 +32,39 @@ function formatBytes(n: number): string {
   return `${n} B`;
 }
 
-/** A run of f64 values in wasm memory. `ptr` is a byte offset; `length` counts f64 values. */
-export class F64Block {
-  #view: Float64Array | undefined;
+/** A typed array over wasm memory that an {@link ArenaBlock} hands out. */
+export type BlockView = Float64Array | Int32Array;
+
+/**
+ * What {@link F64Block} and {@link I32Block} share: a 16-byte-aligned run of values of one type
+ * in wasm memory, its view re-taken whenever the memory grew, returned to the arena by
+ * {@link Arena.free}, by `[Symbol.dispose]()` (so `using b = arena.alloc(n)` frees it at the end
+ * of the enclosing block, on every path) or by the {@link Arena.scope} that allocated it.
+ */
+export abstract class ArenaBlock<V extends BlockView = BlockView> {
+  #view: V | undefined;
   #freed = false;
   constructor(
     private readonly arena: Arena,
     /** Byte offset of the first value (16-byte aligned). */
     readonly ptr: number,
-    /** Number of f64 values. */
+    /** Number of values. */
     readonly length: number,
     /** Bytes reserved (aligned). */
     readonly bytes: number,
   ) {}
 
-  /** A Float64Array over the block, re-taken if the memory grew since the last call. */
-  get view(): Float64Array {
-    if (this.#freed) throw new Error('F64Block used after free');
+  /** The class name used in error messages. */
+  protected abstract get kind(): string;
+
+  /** Creates the typed view over `buf` (called again after growth replaced the buffer). */
+  protected abstract viewOf(buf: ArrayBuffer | SharedArrayBuffer): V;
+
+  /** A typed array over the block, re-taken if the memory grew since the last call. */
+  get view(): V {
+    if (this.#freed) throw new Error(`${this.kind} used after free`);
     const buf = this.arena.buffer;
-    if (this.#view === undefined || this.#view.buffer !== buf) {
-      this.#view = new Float64Array(buf, this.ptr, this.length);
-    }
+    if (this.#view === undefined || this.#view.buffer !== buf) this.#view = this.viewOf(buf);
     return this.#view;
   }
 
@@ -63,17 +80,68 @@ export class F64Block {
     return this;
   }
 
-  /** A copy of the block's values in ordinary JS memory. */
-  toFloat64Array(): Float64Array {
-    return Float64Array.from(this.view);
+  /**
+   * Returns the block to its arena unless that already happened (by {@link Arena.free} or a
+   * scope): the `using` declaration's hook, safe after an explicit free.
+   */
+  [Symbol.dispose](): void {
+    if (!this.#freed) this.arena.free(this);
   }
 
   /** @internal */
   markFreed(): void {
+    if (this.#freed) throw new Error(`${this.kind} freed twice`);
     this.#freed = true;
     this.#view = undefined;
   }
 }
+
+/** A run of f64 values in wasm memory. `ptr` is a byte offset; `length` counts f64 values. */
+export class F64Block extends ArenaBlock<Float64Array> {
+  protected get kind(): string {
+    return 'F64Block';
+  }
+
+  protected viewOf(buf: ArrayBuffer | SharedArrayBuffer): Float64Array {
+    return new Float64Array(buf, this.ptr, this.length);
+  }
+
+  /** A copy of the block's values in ordinary JS memory. */
+  toFloat64Array(): Float64Array {
+    return Float64Array.from(this.view);
+  }
+}
+
+/**
+ * A run of i32 values in wasm memory (index tables, counters the kernels read atomically): the
+ * same contract as {@link F64Block} — 16-byte aligned, view re-taken after growth, freed once —
+ * so an i32 table never travels through an f64 block or a hand-made view of the whole memory.
+ * `ptr` is a byte offset; `length` counts i32 values.
+ */
+export class I32Block extends ArenaBlock<Int32Array> {
+  protected get kind(): string {
+    return 'I32Block';
+  }
+
+  protected viewOf(buf: ArrayBuffer | SharedArrayBuffer): Int32Array {
+    return new Int32Array(buf, this.ptr, this.length);
+  }
+
+  /** A copy of the block's values in ordinary JS memory. */
+  toInt32Array(): Int32Array {
+    return Int32Array.from(this.view);
+  }
+}
+
+/**
+ * What an uninitialised {@link I32Block} holds under {@link Arena.poisonUninitialized}
+ * (0x78000000): used as a count it is huge, and used as an index scaled by 1, 4, 8 or 16 bytes it
+ * lands at or above 1.875 GiB (wasm32 arithmetic wraps ×4, ×8 and ×16 to 3.5, 3 and 2 GiB), beyond
+ * any memory the tests grow to, so a kernel that reads an entry nobody wrote traps with
+ * "memory access out of bounds" instead of reading a plausible slot. (i32 has no NaN; the
+ * smallest i32, −2³¹, would be a bad choice: ×8 wraps to 0, the first slot.)
+ */
+export const I32_POISON = 0x78000000;
 
 /** A set of temporaries freed together (see {@link Arena.scope}). */
 export interface ArenaScope {
@@ -81,6 +149,10 @@ export interface ArenaScope {
   alloc(length: number, fill?: number): F64Block;
   /** Allocates a block holding a copy of `src`. */
   from(src: ArrayLike<number>): F64Block;
+  /** Allocates `length` i32 values (contents unspecified unless `fill` is given). */
+  allocI32(length: number, fill?: number): I32Block;
+  /** Allocates an i32 block holding a copy of `src` (integers; see {@link Arena.fromI32}). */
+  fromI32(src: ArrayLike<number>): I32Block;
 }
 
 /** First-fit allocator over a WebAssembly.Memory, starting at `base`. */
@@ -145,10 +217,131 @@ export class Arena {
    * @throws {ArgumentError} `length` not a non-negative integer, or beyond wasm32's 4 GiB.
    */
   alloc(length: number, fill?: number): F64Block {
-    if (!Number.isInteger(length) || length < 0) {
-      throw new ArgumentError('length', length, 'must be a non-negative integer count of f64 values');
+    const [ptr, bytes] = this.#reserve(length, 8, 'f64');
+    const block = new F64Block(this, ptr, length, bytes);
+    if (fill !== undefined) block.view.fill(fill);
+    else if (this.poisonUninitialized) block.view.fill(NaN);
+    return block;
+  }
+
+  /**
+   * Allocates `length` i32 values, under the same rules as {@link alloc} (alignment, the 4 GiB
+   * refusal); under {@link poisonUninitialized} a block without `fill` starts as
+   * {@link I32_POISON}.
+   * @throws {ArgumentError} `length` not a non-negative integer, or beyond wasm32's 4 GiB.
+   */
+  allocI32(length: number, fill?: number): I32Block {
+    const [ptr, bytes] = this.#reserve(length, 4, 'i32');
+    const block = new I32Block(this, ptr, length, bytes);
+    if (fill !== undefined) block.view.fill(fill);
+    else if (this.poisonUninitialized) block.view.fill(I32_POISON);
+    return block;
+  }
+
+  /**
+   * The byte offset of `view` when it is a window onto this arena's memory (the view of an
+   * F64Block or I32Block, or a subarray of one), else undefined: kernels then read it in place
+   * instead of copying it in.
+   * Call it before allocating anything: growth replaces the buffer, and a view taken before that
+   * no longer matches (it stays valid, since the memory is shared, but is then treated as foreign
+   * and copied, which is correct and only slower).
+   * @param name argument name for the error message
+   * @throws {ArgumentError} the view reaches into memory the arena has not handed out (a freed
+   *   block, or a hand-made window): temporaries may be placed there during the very call.
+   */
+  offsetOf(name: string, view: BlockView): number | undefined {
+    if (view.buffer !== this.buffer) return undefined;
+    const start = view.byteOffset;
+    const end = start + view.byteLength;
+    const outside = start < alignUp(this.base) || end > this.#top;
+    if (view.length > 0 && (outside || this.#free.some(([s, n]) => s < end && start < s + n))) {
+      throw new ArgumentError(
+        name,
+        view,
+        `is a view onto bytes [${start}, ${end}) of wasm memory, which are not allocated (a freed block?); ` +
+          'pass a live F64Block or I32Block, or its view',
+      );
     }
-    const bytes = alignUp(Math.max(length, 1) * 8);
+    return start;
+  }
+
+  /** Allocates a block holding a copy of `src`. */
+  from(src: ArrayLike<number>): F64Block {
+    return this.#filled(this.alloc(src.length), src);
+  }
+
+  /**
+   * Allocates an i32 block holding a copy of `src`; values convert as `Int32Array.from` converts
+   * them (pass integers in i32 range).
+   */
+  fromI32(src: ArrayLike<number>): I32Block {
+    return this.#filled(this.allocI32(src.length), src);
+  }
+
+  /** Returns a block to the arena. Freeing twice is an error. */
+  free(block: ArenaBlock): void {
+    block.markFreed();
+    this.#inUse -= block.bytes;
+    let start = block.ptr;
+    let size = block.bytes;
+    // Insert sorted, coalescing with neighbours.
+    let i = 0;
+    while (i < this.#free.length && this.#free[i]![0] < start) i++;
+    const prev = this.#free[i - 1];
+    const next = this.#free[i];
+    if (next !== undefined && start + size === next[0]) {
+      size += next[1];
+      this.#free.splice(i, 1);
+    }
+    if (prev !== undefined && prev[0] + prev[1] === start) {
+      prev[1] += size;
+      start = prev[0];
+      size = prev[1];
+    } else {
+      this.#free.splice(i, 0, [start, size]);
+    }
+    // Give the top segment back to the bump region.
+    const last = this.#free[this.#free.length - 1];
+    if (last !== undefined && last[0] + last[1] === this.#top) {
+      this.#top = last[0];
+      this.#free.pop();
+    }
+  }
+
+  /**
+   * Runs `fn` with a scope whose allocations are all freed when `fn` returns or throws.
+   * Blocks that must outlive the scope should be allocated with {@link alloc} instead.
+   */
+  scope<T>(fn: (s: ArenaScope) => T): T {
+    const blocks: ArenaBlock[] = [];
+    const keep = <B extends ArenaBlock>(b: B): B => {
+      blocks.push(b);
+      return b;
+    };
+    const s: ArenaScope = {
+      alloc: (length, fill) => keep(this.alloc(length, fill)),
+      from: (src) => keep(this.from(src)),
+      allocI32: (length, fill) => keep(this.allocI32(length, fill)),
+      fromI32: (src) => keep(this.fromI32(src)),
+    };
+    try {
+      return fn(s);
+    } finally {
+      for (let i = blocks.length - 1; i >= 0; i--) {
+        if (!blocks[i]!.freed) this.free(blocks[i]!);
+      }
+    }
+  }
+
+  /**
+   * Reserves room for `length` values of `size` bytes: first fit in the free list, else above the
+   * top (growing the memory). Returns [byte offset, aligned bytes].
+   */
+  #reserve(length: number, size: number, type: string): [number, number] {
+    if (!Number.isInteger(length) || length < 0) {
+      throw new ArgumentError('length', length, `must be a non-negative integer count of ${type} values`);
+    }
+    const bytes = alignUp(Math.max(length, 1) * size);
     let ptr = -1;
     for (let i = 0; i < this.#free.length; i++) {
       const seg = this.#free[i]!;
@@ -183,101 +376,18 @@ export class Arena {
     }
     this.#inUse += bytes;
     if (this.#inUse > this.#peak) this.#peak = this.#inUse;
-    const block = new F64Block(this, ptr, length, bytes);
-    if (fill !== undefined) block.view.fill(fill);
-    else if (this.poisonUninitialized) block.view.fill(NaN);
-    return block;
+    return [ptr, bytes];
   }
 
-  /**
-   * The byte offset of `view` when it is a window onto this arena's memory (an F64Block's view,
-   * or a subarray of one), else undefined: kernels then read it in place instead of copying it in.
-   * Call it before allocating anything: growth replaces the buffer, and a view taken before that
-   * no longer matches (it stays valid, since the memory is shared, but is then treated as foreign
-   * and copied, which is correct and only slower).
-   * @param name argument name for the error message
-   * @throws {ArgumentError} the view reaches into memory the arena has not handed out (a freed
-   *   block, or a hand-made window): temporaries may be placed there during the very call.
-   */
-  offsetOf(name: string, view: Float64Array): number | undefined {
-    if (view.buffer !== this.buffer) return undefined;
-    const start = view.byteOffset;
-    const end = start + view.byteLength;
-    const outside = start < alignUp(this.base) || end > this.#top;
-    if (view.length > 0 && (outside || this.#free.some(([s, n]) => s < end && start < s + n))) {
-      throw new ArgumentError(
-        name,
-        view,
-        `is a view onto bytes [${start}, ${end}) of wasm memory, which are not allocated (a freed block?); ` +
-          'pass a live F64Block or its view',
-      );
-    }
-    return start;
-  }
-
-  /** Allocates a block holding a copy of `src`. */
-  from(src: ArrayLike<number>): F64Block {
-    const b = this.alloc(src.length);
-    b.view.set(src);
-    return b;
-  }
-
-  /** Returns a block to the arena. Freeing twice is an error. */
-  free(block: F64Block): void {
-    if (block.freed) throw new Error('F64Block freed twice');
-    block.markFreed();
-    this.#inUse -= block.bytes;
-    let start = block.ptr;
-    let size = block.bytes;
-    // Insert sorted, coalescing with neighbours.
-    let i = 0;
-    while (i < this.#free.length && this.#free[i]![0] < start) i++;
-    const prev = this.#free[i - 1];
-    const next = this.#free[i];
-    if (next !== undefined && start + size === next[0]) {
-      size += next[1];
-      this.#free.splice(i, 1);
-    }
-    if (prev !== undefined && prev[0] + prev[1] === start) {
-      prev[1] += size;
-      start = prev[0];
-      size = prev[1];
-    } else {
-      this.#free.splice(i, 0, [start, size]);
-    }
-    // Give the top segment back to the bump region.
-    const last = this.#free[this.#free.length - 1];
-    if (last !== undefined && last[0] + last[1] === this.#top) {
-      this.#top = last[0];
-      this.#free.pop();
-    }
-  }
-
-  /**
-   * Runs `fn` with a scope whose allocations are all freed when `fn` returns or throws.
-   * Blocks that must outlive the scope should be allocated with {@link alloc} instead.
-   */
-  scope<T>(fn: (s: ArenaScope) => T): T {
-    const blocks: F64Block[] = [];
-    const s: ArenaScope = {
-      alloc: (length, fill) => {
-        const b = this.alloc(length, fill);
-        blocks.push(b);
-        return b;
-      },
-      from: (src) => {
-        const b = this.from(src);
-        blocks.push(b);
-        return b;
-      },
-    };
+  /** Copies `src` into the new block `b`, freeing `b` if the copy throws. */
+  #filled<B extends ArenaBlock>(b: B, src: ArrayLike<number>): B {
     try {
-      return fn(s);
-    } finally {
-      for (let i = blocks.length - 1; i >= 0; i--) {
-        if (!blocks[i]!.freed) this.free(blocks[i]!);
-      }
+      b.view.set(src);
+    } catch (e) {
+      this.free(b);
+      throw e;
     }
+    return b;
   }
 
   #ensure(endByte: number, length: number): void {

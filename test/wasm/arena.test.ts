@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { init, wasm } from '../../src/wasm/module.js';
-import { WASM32_MAX_BYTES } from '../../src/wasm/arena.js';
+import { F64Block, I32Block, I32_POISON, WASM32_MAX_BYTES } from '../../src/wasm/arena.js';
 import { ArgumentError } from '../../src/util/errors.js';
 
 beforeAll(async () => {
@@ -124,5 +124,112 @@ describe('wasm module and arena', () => {
       if (!a.freed) arena.free(a);
       arena.free(b);
     }
+  });
+});
+
+describe('I32Block: the i32 counterpart of F64Block', () => {
+  it('alloc/free: 16-byte aligned, 4 bytes a value, shares the free list with f64 blocks', () => {
+    const { arena } = wasm();
+    const start = arena.bytesInUse;
+    const a = arena.allocI32(5, 3);
+    const f = arena.alloc(2, 1);
+    const b = arena.fromI32([1, -2, 2 ** 31 - 1]);
+    expect(a).toBeInstanceOf(I32Block);
+    expect(a.ptr % 16).toBe(0);
+    expect(b.ptr % 16).toBe(0);
+    expect(a.bytes).toBe(32); // 5·4 = 20, aligned up
+    expect(Array.from(a.view)).toEqual([3, 3, 3, 3, 3]);
+    expect(Array.from(b.toInt32Array())).toEqual([1, -2, 2 ** 31 - 1]);
+    expect(() => b.set([1, 2])).toThrow(/src = .*length 3/);
+    arena.free(a);
+    const c = arena.alloc(4); // an f64 block fits in the i32 block's hole
+    expect(c.ptr).toBe(a.ptr);
+    arena.free(c);
+    arena.free(f);
+    arena.free(b);
+    expect(arena.bytesInUse).toBe(start);
+    expect(() => arena.free(b)).toThrow(/I32Block freed twice/);
+    expect(() => b.view).toThrow(/I32Block used after free/);
+    expect(() => arena.allocI32(-1)).toThrow(/length = -1: .*i32 values/);
+  });
+
+  it('the view is re-taken after memory growth, and works with Atomics (shared memory)', () => {
+    const { arena } = wasm();
+    const start = arena.bytesInUse;
+    const a = arena.allocI32(4, 9);
+    const before = a.view;
+    const big = arena.alloc(Math.ceil(arena.memoryBytes / 8) + 1024);
+    try {
+      expect(a.view).not.toBe(before);
+      expect(a.view.buffer.byteLength).toBe(arena.memoryBytes);
+      expect(Array.from(a.view)).toEqual([9, 9, 9, 9]);
+      expect(Atomics.add(a.view, 1, 1)).toBe(9);
+      expect(Atomics.load(a.view, 1)).toBe(10);
+    } finally {
+      arena.free(big);
+      arena.free(a);
+    }
+    expect(arena.bytesInUse).toBe(start);
+  });
+
+  it('under test, an i32 block allocated without fill starts as I32_POISON; scope frees i32 blocks too', () => {
+    const { arena } = wasm();
+    const start = arena.bytesInUse;
+    arena.scope((s) => s.allocI32(64, 7)); // leave 7s behind
+    arena.scope((s) => {
+      expect(Array.from(s.allocI32(64).view).every((v) => v === I32_POISON)).toBe(true);
+      expect(Array.from(s.allocI32(3, 0).view)).toEqual([0, 0, 0]);
+      expect(Array.from(s.fromI32([4, 5]).view)).toEqual([4, 5]);
+    });
+    expect(arena.bytesInUse).toBe(start);
+    // wasm32 wraps offsets mod 2^32: the poison scaled by 1, 4, 8, 16 stays far above any memory
+    for (const scale of [1, 4, 8, 16]) expect((I32_POISON * scale) % 2 ** 32).toBeGreaterThanOrEqual(2 ** 30 * 1.875);
+  });
+
+  it('offsetOf finds an i32 block (or a subarray of it) in place and refuses a freed one', () => {
+    const { arena } = wasm();
+    const a = arena.allocI32(8, 0);
+    try {
+      expect(arena.offsetOf('T', a.view)).toBe(a.ptr);
+      expect(arena.offsetOf('T', a.view.subarray(3))).toBe(a.ptr + 12);
+      expect(arena.offsetOf('T', new Int32Array(8))).toBeUndefined();
+    } finally {
+      arena.free(a);
+    }
+    expect(() => arena.offsetOf('T', new Int32Array(arena.buffer, a.ptr, 8))).toThrow(/^T = .*not allocated/);
+  });
+});
+
+describe('Symbol.dispose', () => {
+  it('exists at runtime (Node >= 18.18 / 20.4: no polyfill needed)', () => {
+    expect(typeof Symbol.dispose).toBe('symbol');
+  });
+
+  it('`using` frees a block at the end of its block, also when the body throws; disposing after free is a no-op', () => {
+    const { arena } = wasm();
+    const start = arena.bytesInUse;
+    let f: F64Block | undefined;
+    let i: I32Block | undefined;
+    {
+      using a = arena.alloc(10, 1);
+      using b = arena.allocI32(10, 1);
+      f = a;
+      i = b;
+      expect(arena.bytesInUse).toBeGreaterThan(start);
+    }
+    expect(f.freed && i.freed).toBe(true);
+    expect(arena.bytesInUse).toBe(start);
+    expect(() => {
+      using a = arena.alloc(10);
+      f = a;
+      throw new Error('boom');
+    }).toThrow('boom');
+    expect(f.freed).toBe(true);
+    expect(arena.bytesInUse).toBe(start);
+    {
+      using a = arena.alloc(3);
+      arena.free(a); // explicit free inside: the end of the block does not free twice
+    }
+    expect(arena.bytesInUse).toBe(start);
   });
 });
