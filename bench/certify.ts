@@ -26,7 +26,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { certify } from '../src/certify/certify.js';
-import { withGraphLinearization } from '../src/certify/graphAdapter.js';
 import { createScenario } from '../src/graph/scenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import * as linalg from '../src/linalg/index.js';
@@ -104,8 +103,7 @@ async function graphRows() {
   for (const nmax of sizes.length ? sizes : [64, 128, 256, 512]) {
     const t0 = performance.now();
     const scenario = syntheticScenario(nmax, 32);
-    const graph = referenceGraphSystem(scenario);
-    const system = withGraphLinearization(graph);
+    const system = referenceGraphSystem(scenario);
     const setupMs = performance.now() - t0;
     // incorporate every item (30 blends of strength 0.7 leave 0.3^30 ≈ 2e-16 of each
     // displacement: a saturated state, where the Redundancy assumption can hold — MATH.md §6)

@@ -1,6 +1,6 @@
 // An example operator module for `ordergap certify --system examples/systems/linear.mjs`
 // (the contract of docs/ARCHITECTURE.md, plus the optional linearisation fields of
-// docs/certify.md: footprint, lipschitz, consolidateTf, expandTf).
+// docs/ARCHITECTURE.md, operator contract: linearization.footprint and the tfjs forms, lipschitz).
 //
 // θ = (b0, b1, b2, s0, s1, s2): three beliefs b and three structural weights s.
 //   Q(θ)   = (0.5·b + 0.3·M s, s)            beliefs derived from structure; structure kept
@@ -61,8 +61,6 @@ export default {
   subspaces: { beliefs: [0, 1, 2], structure: [3, 4, 5] },
   questions: { 'q:first': [3], 'q:second': [4, 5] },
   describeCoordinate: (i) => (i < 3 ? `b${i}` : `s${i - 3}`),
-  footprint: (id) => [3 + ids.indexOf(id)],
-  lipschitz: { beliefs: 0.5 },
-  consolidateTf,
-  expandTf,
+  linearization: { footprint: (id) => [3 + ids.indexOf(id)], consolidateTf, expandTf },
+  lipschitz: { beliefs: { bound: 0.5, derivation: 'Q scales the beliefs by 0.5' } },
 };

@@ -13,13 +13,10 @@ import { loadTf } from '../linearize/autodiff.js';
 import { crossCheckJacobians, type CrossCheck } from '../linearize/crossCheck.js';
 import { FD_RELATIVE_ACCURACY, type JacobianMethod, type JacobianOperator } from '../linearize/operator.js';
 import { sparseNorm, type SparseVector } from '../linearize/sparse.js';
-import {
-  consolidateJacobian,
-  footprintOf,
-  linearizationExtensions,
-  type EngineChoice,
-} from '../linearize/systemJacobians.js';
-import { basisOf, type NamedBasis, type SubspaceSpec } from './basis.js';
+import { consolidateJacobian, footprintOf, type EngineChoice } from '../linearize/systemJacobians.js';
+import { runRecursive } from '../ordergap/algorithm1.js';
+import type { RunDefaults, StateBox, SubspaceSpec } from '../system/types.js';
+import { basisOf, type NamedBasis } from './basis.js';
 import {
   Linearization,
   commutatorColumns,
@@ -38,10 +35,26 @@ import type { NamedComponent } from './describe.js';
 /** Progress callback: phase name, items done, items in the phase. */
 export type ProgressFn = (phase: string, done: number, total: number) => void;
 
-/** Options of {@link certify}. */
+/**
+ * Algorithm 1's parameters when no system default applies (a system declares its own with
+ * `runDefaults`): the Sec. 9.2 setting ε = 0.025, w = 2, with a budget of 100 steps.
+ */
+export const FALLBACK_RUN_DEFAULTS: RunDefaults = Object.freeze({ epsilon: 0.025, window: 2, maxSteps: 100, seed: 0 });
+
+/** Options of {@link certify}. Every default comes from the system's certification policy when it declares one. */
 export interface CertifyOptions {
-  /** Linearise at this state instead of the fixed point of Q. */
-  at?: ArrayLike<number>;
+  /**
+   * Linearise at this state instead of the fixed point of Q; 'stop' for where Algorithm 1 stops
+   * (run with the system's `runDefaults`, overridden by `run`).
+   */
+  at?: ArrayLike<number> | 'stop';
+  /**
+   * Where the fixed-point iteration starts when `fixedPoint.theta0` is not given: θ0, or where
+   * Algorithm 1 stops. Default: the system's `certification.start`, else 'theta0'.
+   */
+  from?: 'theta0' | 'stop';
+  /** Algorithm 1's parameters for `at: 'stop'` / `from: 'stop'` (default the system's `runDefaults`). */
+  run?: Partial<RunDefaults>;
   /** What the state is, for the report (default 'fixed point' or 'given state'). */
   atLabel?: string;
   /** Fixed-point iteration options (start, tolerance, budget, ρ). */
@@ -49,14 +62,11 @@ export interface CertifyOptions {
   /** Subspaces W to decide (names of system.subspaces, or explicit specs). Default: all declared. */
   subspaces?: readonly (string | SubspaceSpec)[];
   /** Questions (W_q); default the system's questions, or its subspaces as stand-ins. */
-  questions?: readonly (string | SubspaceSpec)[] | ((theta: Float64Array) => SubspaceSpec[]);
-  /** Per contraction block, its box computed at the linearisation state (overrides the others). */
-  contractionBoxAt?: (
-    name: string,
-    theta: Float64Array,
-  ) => { lower: number | ArrayLike<number>; upper: number | ArrayLike<number> } | undefined;
-  /** Per contraction block, its box (overrides lower/upper/radius for that block). */
-  contractionBoxes?: Readonly<Record<string, { lower: number | ArrayLike<number>; upper: number | ArrayLike<number> }>>;
+  questions?: readonly (string | SubspaceSpec)[] | ((theta: Float64Array) => readonly SubspaceSpec[]);
+  /** Per contraction block, its box around the linearisation state (default the system's `certification.boxAt`). */
+  contractionBoxAt?: (name: string, theta: Float64Array, radius: number) => StateBox | undefined;
+  /** Per contraction block, its box (default the system's `certification.boxes`). */
+  contractionBoxes?: Readonly<Record<string, StateBox>>;
   /** 'fd' (default) or 'autodiff' (needs the system's tfjs forms). */
   jacobian?: JacobianMethod;
   /** Eq. (4) where redundancy holds and DF_e elsewhere ('auto', default), or force one. */
@@ -101,7 +111,11 @@ export interface SubspaceReport {
 export interface CertificationReport {
   system: string;
   dim: number;
-  state: { kind: string; theta: number[] | null; norm: number };
+  /**
+   * Where the linearisation happened: `kind` ('fixed point', 'given state', or where Algorithm 1
+   * stopped), `note` how the state was reached when a run was involved, θ itself for d <= 64.
+   */
+  state: { kind: string; note: string | null; theta: number[] | null; norm: number };
   fixedPoint: FixedPointResult & { theta: Float64Array };
   contraction: ContractionResult;
   contractionBySubspace: ContractionResult[];
@@ -125,6 +139,13 @@ export interface CertificationReport {
 
 function now(): number {
   return performance.now();
+}
+
+/** Runs Algorithm 1 with the system's defaults (overridden by `run`) and returns where it stops. */
+function stopState(system: OperatorSystem, run: Partial<RunDefaults> | undefined) {
+  const base = system.capabilities.runDefaults ?? FALLBACK_RUN_DEFAULTS;
+  const r = runRecursive(system, { ...base, ...run, recordStates: false });
+  return { theta: r.finalState, label: `where Algorithm 1 stopped (step ${r.stoppedAt}, ${r.stopReason})` };
 }
 
 function resolveSpec(system: OperatorSystem, s: string | SubspaceSpec, kind: 'subspaces' | 'questions'): SubspaceSpec {
@@ -196,19 +217,41 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   const mode: LinearizationMode = options.linearization ?? 'auto';
   if (!['auto', 'sigma', 'exact'].includes(mode))
     throw new ArgumentError('linearization', mode, "must be 'auto', 'sigma' or 'exact'");
-  const ext = linearizationExtensions(system);
+  const caps = system.capabilities;
+  const policy = caps.certification ?? {};
+  const lin0 = caps.linearization ?? {};
   const seed = options.seed ?? 0;
   const notes: string[] = [];
   const timings: Record<string, number> = {};
-  const at = options.at === undefined ? undefined : checkState('at', system, options.at);
-  const subspaceSpecs = (options.subspaces ?? Object.keys(system.subspaces)).map((s) =>
-    resolveSpec(system, s, 'subspaces'),
-  );
+  const from = options.from ?? policy.start ?? 'theta0';
+  if (from !== 'theta0' && from !== 'stop') throw new ArgumentError('from', from, "must be 'theta0' or 'stop'");
+  let stateNote: string | null = null;
+  let at: Float64Array | undefined;
+  let atLabel = options.atLabel;
+  if (options.at === 'stop') {
+    const s = stopState(system, options.run);
+    at = s.theta;
+    atLabel ??= s.label;
+    stateNote = s.label;
+  } else if (options.at !== undefined) at = checkState('at', system, options.at);
+  let fixedPointOptions = options.fixedPoint;
+  if (at === undefined && from === 'stop' && options.fixedPoint?.theta0 === undefined) {
+    const s = stopState(system, options.run);
+    fixedPointOptions = { ...options.fixedPoint, theta0: s.theta };
+    stateNote = `fixed point of Q iterated from ${s.label}`;
+  }
+  // the contract's default is every coordinate when a system names no subspace
+  const declaredSubspaces = Object.keys(system.subspaces);
+  const defaultSubspaces = policy.subspaces ?? (declaredSubspaces.length ? declaredSubspaces : ['all']);
+  const subspaceSpecs = (options.subspaces ?? defaultSubspaces).map((s) => resolveSpec(system, s, 'subspaces'));
+  const radius = options.radius ?? 0.1;
+  const boxes = options.contractionBoxes ?? policy.boxes;
+  const boxAt = options.contractionBoxAt ?? policy.boxAt;
   let engine: EngineChoice = { method };
   let backend: string | null = null;
   const crossCheckColumns = Math.min(options.crossCheckColumns ?? (system.dim <= 20000 ? 16 : 0), system.dim);
-  if (method === 'autodiff' || (ext.consolidateTf && crossCheckColumns > 0)) {
-    if (method === 'autodiff' && !ext.consolidateTf)
+  if (method === 'autodiff' || (lin0.consolidateTf && crossCheckColumns > 0)) {
+    if (method === 'autodiff' && !lin0.consolidateTf)
       throw new ArgumentError(
         'jacobian',
         'autodiff',
@@ -223,11 +266,10 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   // 1. fixed point
   let t0 = now();
   progress('fixed point', 0, 1);
+  const declaredRho = caps.lipschitz?.['all']?.bound;
   const fixedPoint = findFixedPoint(system, {
-    ...options.fixedPoint,
-    ...(options.fixedPoint?.rho === undefined && ext.lipschitz?.['all'] !== undefined && ext.lipschitz['all'] < 1
-      ? { rho: ext.lipschitz['all'] }
-      : {}),
+    ...fixedPointOptions,
+    ...(fixedPointOptions?.rho === undefined && declaredRho !== undefined && declaredRho < 1 ? { rho: declaredRho } : {}),
   });
   timings['fixedPoint'] = now() - t0;
   if (!fixedPoint.converged)
@@ -235,15 +277,18 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
       `the fixed-point iteration did not converge in ${fixedPoint.iterations} iterations (residual ${fixedPoint.residual.toExponential(3)})`,
     );
   const theta = at ?? fixedPoint.theta;
-  const stateKind = options.atLabel ?? (at ? 'given state' : 'fixed point');
+  const stateKind = atLabel ?? (at ? 'given state' : 'fixed point');
   let questionSpecs: { spec: SubspaceSpec; source: 'question' | 'subspace' }[];
-  if (typeof options.questions === 'function')
-    questionSpecs = options.questions(theta).map((q) => ({ spec: q, source: 'question' as const }));
-  else if (options.questions)
-    questionSpecs = options.questions.map((q) => ({
+  const askedQuestions = options.questions;
+  if (typeof askedQuestions === 'function')
+    questionSpecs = askedQuestions(theta).map((q) => ({ spec: q, source: 'question' as const }));
+  else if (askedQuestions)
+    questionSpecs = askedQuestions.map((q) => ({
       spec: resolveSpec(system, q, 'questions'),
       source: 'question' as const,
     }));
+  else if (policy.questionSpaces)
+    questionSpecs = policy.questionSpaces(theta).map((q) => ({ spec: q, source: 'question' as const }));
   else if (Object.keys(system.questions).length > 0)
     questionSpecs = Object.keys(system.questions).map((q) => ({
       spec: resolveSpec(system, q, 'questions'),
@@ -264,7 +309,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   const contractionNames = options.contractionSubspaces ?? [
     'all',
     ...Object.keys(system.subspaces).filter(
-      (n) => n !== 'all' && (ext.lipschitz?.[n] !== undefined || (options.subspaces ?? []).includes(n)),
+      (n) => n !== 'all' && (caps.lipschitz?.[n] !== undefined || subspaceSpecs.some((s) => s.name === n)),
     ),
   ];
   const contractionBySubspace: ContractionResult[] = [];
@@ -278,11 +323,11 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
         name,
         jacobian: DQ,
         seed: seed + i,
-        ...(options.radius !== undefined ? { radius: options.radius } : {}),
+        radius,
         ...(options.lower !== undefined ? { lower: options.lower } : {}),
         ...(options.upper !== undefined ? { upper: options.upper } : {}),
-        ...(options.contractionBoxes?.[name] ?? {}),
-        ...(options.contractionBoxAt?.(name, theta) ?? {}),
+        ...(boxes?.[name] ?? {}),
+        ...(boxAt?.(name, theta, radius) ?? {}),
         ...(options.samples !== undefined ? { samples: options.samples } : {}),
       }),
     );
@@ -293,7 +338,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   // cross-check FD against autodiff on a few DQ columns
   let crossCheck: CrossCheck | null = null;
   t0 = now();
-  if (engine.tf && ext.consolidateTf && crossCheckColumns > 0) {
+  if (engine.tf && lin0.consolidateTf && crossCheckColumns > 0) {
     const k = crossCheckColumns;
     const cols = Array.from({ length: k }, (_, i) => Math.floor((i * system.dim) / k));
     const other =
@@ -427,7 +472,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   return {
     system: system.name,
     dim: system.dim,
-    state: { kind: stateKind, theta: system.dim <= 64 ? Array.from(theta) : null, norm: referenceNorm(theta) },
+    state: { kind: stateKind, note: stateNote, theta: system.dim <= 64 ? Array.from(theta) : null, norm: referenceNorm(theta) },
     fixedPoint,
     contraction: whole,
     contractionBySubspace,

@@ -155,7 +155,7 @@ export function verifyContraction(
   const ascentSteps = integerInRange('ascentSteps', options.ascentSteps ?? 40, 0);
   const exactColumns = integerInRange('exactColumns', options.exactColumns ?? 1024, 0);
   const rng = createRng(options.seed ?? 0);
-  const declared = (system.spec as unknown as { lipschitz?: Record<string, number> }).lipschitz?.[name];
+  const declared = system.capabilities.lipschitz?.[name]?.bound;
   const analyticBound = options.analyticBound !== undefined ? options.analyticBound : (declared ?? null);
   if (analyticBound !== null && !(finiteNumber('analyticBound', analyticBound) >= 0))
     throw new ArgumentError('analyticBound', analyticBound, 'must be >= 0');

@@ -5,12 +5,12 @@
  */
 import { Command, CommanderError } from 'commander';
 import { isArgumentError } from '../util/errors.js';
-import { buildDemoReport, renderDemoText, type DemoOptions } from './demo.js';
+import { demoReport, renderDemoText, type DemoReportOptions } from '../report/demo.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 import { registerCompareCommand } from './compare.js';
 import { registerRunCommand } from './run.js';
 import { registerCertifyCommand } from './certify.js';
-import { writeDemoPlots } from '../plot/demoPlots.js';
+import { writeDemoPlots } from '../report/demoPlots.js';
 
 /** Version printed by `--version` (kept in step with package.json by a test). */
 export const VERSION = '0.1.0';
@@ -45,8 +45,8 @@ export function createProgram(): Command {
     .option('--seed <n>', 'seed of the evidence sampler (coverage-failure variant)', parseSeed)
     .option('--json', 'print one JSON document (numbers unrounded)')
     .option('--plot <dir>', 'also write the trajectory plots to DIR as SVG and PNG (paths on stderr)')
-    .action(async (opts: DemoOptions & { json?: boolean; plot?: string }) => {
-      const report = buildDemoReport(opts);
+    .action(async (opts: DemoReportOptions & { json?: boolean; plot?: string }) => {
+      const report = demoReport(opts);
       if (opts.plot !== undefined) await writeDemoPlots(opts.plot, report, process.stderr);
       if (opts.json) printJson(report);
       else process.stdout.write(renderDemoText(report) + '\n');

@@ -16,6 +16,8 @@ import { ArgumentError } from '../util/errors.js';
 import { referenceGraphBackend, type GraphBackend } from './backend.js';
 import { evidenceDistribution } from './evidence.js';
 import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
+import { GraphConsolidateJacobian } from './consolidateJacobian.js';
+import { isInitialized } from '../wasm/module.js';
 import { attributeBlock, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
 import { EDGE_TYPES } from './model.js';
 import type { LipschitzBound } from './params.js';
@@ -81,16 +83,17 @@ export function questionBasis(scenario: Scenario, theta: Float64Array, questionI
   return out;
 }
 
-/** A reference-graph system plus the scenario it was built from. */
-export interface ReferenceGraphSystem extends OperatorSystem {
+/** The fields a reference-graph system carries beside the operator contract. */
+export interface ReferenceGraphExtras {
   readonly scenario: Scenario;
   /** The analytic contraction modulus of Q on the confidence block (./params.ts). */
   readonly confidenceBound: LipschitzBound;
   /** Which form runs Q and P_e ('reference' or 'wasm'). */
   readonly backend: string;
-  /** The same operators as tfjs batched maps (float32), for autodiff (./tfjs.ts). */
-  readonly tf: { consolidate: GraphTfMap; expand(evidenceId: string): GraphTfMap };
 }
+
+/** A reference-graph system: the operator contract plus the scenario it was built from. */
+export type ReferenceGraphSystem = OperatorSystem & ReferenceGraphExtras;
 
 /** Options of {@link referenceGraphSystem}. */
 export interface ReferenceGraphOptions {
@@ -100,8 +103,34 @@ export interface ReferenceGraphOptions {
 }
 
 /**
- * The reference operators on `scenario` as a validated {@link OperatorSystem}. P(·|θ) is the
- * adaptive distribution of ./evidence.ts. Cost per Q: O(d + C²·mergeDims); per P_e: O(d).
+ * The certification domain of the reference operators: confidences and edge weights live in
+ * [0, 1] (the sigmoid update and the blends keep them there), attributes are free. The box of
+ * block 'all' around θ is θ ± radius·max(1, |θ_i|) clipped to that domain.
+ */
+function domainBox(layout: Scenario['layout']) {
+  return (block: string, theta: Float64Array, radius: number) => {
+    if (block !== 'all') return undefined;
+    const lower = Float64Array.from(theta, (x) => x - radius * Math.max(1, Math.abs(x)));
+    const upper = Float64Array.from(theta, (x) => x + radius * Math.max(1, Math.abs(x)));
+    const clip = (i: number) => {
+      lower[i] = Math.max(0, lower[i]!);
+      upper[i] = Math.min(1, upper[i]!);
+    };
+    for (const i of confidenceBlock(layout)) clip(i);
+    // the three edge blocks are the contiguous tail of θ after the node block (layout.ts)
+    for (let i = layout.edgeOffset; i < layout.dim; i++) clip(i);
+    return { lower, upper };
+  };
+}
+
+/**
+ * The reference operators on `scenario` as a validated {@link OperatorSystem}, with every
+ * capability of the contract declared: the footprint of each P_e, the graph's resident DQ
+ * engine (wasm, once `init()` has run), the tfjs forms, the analytic Lipschitz bound of Q on
+ * the confidence block, the certification policy (subspaces confidence and footprint, W_q as
+ * item-direction bases, the domain box, fixed point from where Algorithm 1 stops) and the
+ * scenario's run parameters. P(·|θ) is the adaptive distribution of ./evidence.ts.
+ * Cost per Q: O(d + C²·mergeDims); per P_e: O(d).
  * @example
  * ```ts
  * const sys = referenceGraphSystem();           // default scenario
@@ -121,44 +150,60 @@ export function referenceGraphSystem(
     footprint: footprintUnion(scenario),
   };
   for (const t of EDGE_TYPES) subspaces[`edges:${t}`] = edgeBlock(layout, t);
-  const sys = defineSystem({
-    name: 'reference-graph',
-    dim: layout.dim,
-    theta0: scenario.theta0,
-    consolidate: (theta) => backend.consolidate(shape, params, theta),
-    expand: (id, theta) => backend.expand(scenario.itemById.get(id)!, theta),
-    evidence: (theta) => evidenceDistribution(scenario.items, layout, theta, scenario.pool.adaptiveGain),
-    subspaces,
-    questions: questionCoordinates(scenario),
-    describeCoordinate: (i) => describeCoordinate(layout, i),
-  });
-  const known = scenario.itemById;
-  return Object.freeze({
-    ...sys,
-    consolidate: sys.consolidate,
-    expand(id: string, theta: Float64Array): Float64Array {
-      if (!known.has(id))
-        throw new ArgumentError(
-          'evidenceId',
-          id,
-          `is not an evidence item of reference-graph (known: ${[...known.keys()].join(', ')})`,
-        );
-      return sys.expand(id, theta);
-    },
-    evidenceAt: sys.evidenceAt,
-    describeCoordinate: sys.describeCoordinate,
-    scenario,
-    confidenceBound: scenario.bound,
-    backend: backend.name,
-    tf: {
-      consolidate: consolidateTf(shape, params),
-      expand(id: string): GraphTfMap {
-        const item = known.get(id);
-        if (!item) throw new ArgumentError('evidenceId', id, 'is not an evidence item of reference-graph');
-        return expandTf(item, layout.dim);
+  const item = (id: string) => {
+    const it = scenario.itemById.get(id);
+    if (!it)
+      throw new ArgumentError(
+        'evidenceId',
+        id,
+        `is not an evidence item of reference-graph (known: ${[...scenario.itemById.keys()].join(', ')})`,
+      );
+    return it;
+  };
+  let qTf: GraphTfMap | undefined;
+  const eTf = new Map<string, GraphTfMap>();
+  return defineSystem(
+    {
+      name: 'reference-graph',
+      dim: layout.dim,
+      theta0: scenario.theta0,
+      consolidate: (theta) => backend.consolidate(shape, params, theta),
+      expand: (id, theta) => backend.expand(item(id), theta),
+      evidence: (theta) => evidenceDistribution(scenario.items, layout, theta, scenario.pool.adaptiveGain),
+      subspaces,
+      questions: questionCoordinates(scenario),
+      describeCoordinate: (i) => describeCoordinate(layout, i),
+      linearization: {
+        footprint: (id) => Array.from(item(id).footprint),
+        consolidateJacobian: (x) => (isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined),
+        consolidateTf: (tf, X) => (qTf ??= consolidateTf(shape, params))(tf, X),
+        expandTf: (tf, id, X) => {
+          let m = eTf.get(id);
+          if (!m) eTf.set(id, (m = expandTf(item(id), layout.dim)));
+          return m(tf, X);
+        },
       },
+      lipschitz: {
+        confidence: {
+          bound: scenario.bound.modulus,
+          derivation: '(1 − λ) + λ·L_T·L_g on the unit cube (src/graph/params.ts, confidenceLipschitzBound)',
+        },
+      },
+      certification: {
+        subspaces: ['confidence', 'footprint'],
+        questionSpaces: (theta) =>
+          Object.keys(questionCoordinates(scenario)).map((q) => ({
+            name: q,
+            vectors: questionBasis(scenario, theta, q).map((d) => d.vector),
+          })),
+        boxes: { confidence: { lower: 0, upper: 1 } },
+        boxAt: domainBox(layout),
+        start: 'stop',
+      },
+      runDefaults: scenario.run,
     },
-  });
+    { scenario, confidenceBound: scenario.bound, backend: backend.name },
+  );
 }
 
 /** Parameters of the registry factory. */

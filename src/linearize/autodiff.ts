@@ -13,6 +13,7 @@
  * Results are float32 (relative accuracy {@link AUTODIFF_F32_RELATIVE_ACCURACY}).
  */
 import type * as TfCore from '@tensorflow/tfjs-core';
+import type { Tf } from '../system/types.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector } from '../util/validate.js';
 import { finiteCopy } from './finiteDifference.js';
@@ -20,7 +21,7 @@ import { AUTODIFF_F32_RELATIVE_ACCURACY, type JacobianOperator, type JacobianSta
 import { SparseAccumulator, sparseFromDense, type SparseVector } from './sparse.js';
 
 /** The tfjs-core namespace. */
-export type Tf = typeof TfCore;
+export type { Tf };
 
 /**
  * An operator as a tfjs function on a batch: `X` is [batch, n] (one state per row), the result

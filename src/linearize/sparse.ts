@@ -9,12 +9,9 @@
  */
 import { ArgumentError } from '../util/errors.js';
 
-/** A vector of length `dim` with non-zeros at the strictly increasing positions `index`. */
-export interface SparseVector {
-  readonly dim: number;
-  readonly index: Int32Array;
-  readonly value: Float64Array;
-}
+import type { SparseVector } from '../system/types.js';
+
+export type { SparseVector };
 
 /** The unit vector e_j of length dim. */
 export function unitVector(dim: number, j: number): SparseVector {

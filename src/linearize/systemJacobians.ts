@@ -1,77 +1,18 @@
 /**
- * Jacobians of a system's operators, DQ(x) and DP_e(x), from either engine, plus the optional
- * fields a system may add to the operator contract to make linearisation cheaper or exact:
- *
- * ```
- * footprint(evidenceId) -> number[]   coordinates P_e reads and writes: P_e(θ)_i = θ_i off the
- *                                     footprint, and its values on it depend on it only
- * consolidateTf(tf, X) -> Tensor2D    Q on a batch of states (rows), tfjs ops only
- * expandTf(tf, evidenceId, X)         P_e likewise
- * lipschitz: { [subspace]: number }   analytic upper bounds on Q's Lipschitz constant
- * ```
- * They live on the spec (OperatorSystem.spec) so user modules can declare them too.
+ * Jacobians of a system's operators, DQ(x) and DP_e(x), from either engine. A system's declared
+ * `linearization` capability (src/system/types.ts: footprint, its own DQ engine, tfjs forms)
+ * makes them cheaper or possible; without it the generic central differences run on Q and P_e.
  */
-import type * as TfCore from '@tensorflow/tfjs-core';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { TfJacobian, type Tf, type TfBatchMap } from './autodiff.js';
 import { FdJacobian } from './finiteDifference.js';
 import type { JacobianMethod, JacobianOperator } from './operator.js';
 
-/** The optional linearisation fields of a system spec (see the module comment). */
-export interface LinearizationExtensions {
-  footprint?: (evidenceId: string) => readonly number[];
-  consolidateTf?: (tf: Tf, X: TfCore.Tensor2D) => TfCore.Tensor2D;
-  expandTf?: (tf: Tf, evidenceId: string, X: TfCore.Tensor2D) => TfCore.Tensor2D;
-  lipschitz?: Readonly<Record<string, number>>;
-  /** A system-specific FD Jacobian of Q at x (e.g. one that keeps x in wasm memory), or undefined. */
-  consolidateJacobianFd?: (x: Float64Array) => JacobianOperator | undefined;
-}
-
-/**
- * Reads and checks the optional fields from `system.spec`.
- * @throws {ArgumentTypeError} a field is present with the wrong type.
- */
-export function linearizationExtensions(system: OperatorSystem): LinearizationExtensions {
-  const spec = system.spec as unknown as Record<string, unknown>;
-  const out: LinearizationExtensions = {};
-  for (const key of ['footprint', 'consolidateTf', 'expandTf', 'consolidateJacobianFd'] as const) {
-    const v = spec[key];
-    if (v === undefined) continue;
-    if (typeof v !== 'function') throw new ArgumentTypeError(`system.${key}`, v, 'must be a function');
-    (out as Record<string, unknown>)[key] = v;
-  }
-  const lip = spec['lipschitz'];
-  if (lip !== undefined) {
-    if (typeof lip !== 'object' || lip === null)
-      throw new ArgumentTypeError('system.lipschitz', lip, 'must be an object');
-    for (const [k, v] of Object.entries(lip)) {
-      if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v))
-        throw new ArgumentError(`system.lipschitz.${k}`, v, 'must be a finite number >= 0');
-    }
-    out.lipschitz = lip as Record<string, number>;
-  }
-  return out;
-}
-
-/** The footprint of P_e, validated (indices in range, no duplicates), or undefined. */
+/** The footprint of P_e as declared (validated by the contract), or undefined. */
 export function footprintOf(system: OperatorSystem, evidenceId: string): Int32Array | undefined {
-  const ext = linearizationExtensions(system);
-  if (!ext.footprint) return undefined;
-  const f = ext.footprint(evidenceId);
-  if (!Array.isArray(f))
-    throw new ArgumentTypeError(`system.footprint(${JSON.stringify(evidenceId)})`, f, 'must return an array');
-  const seen = new Set<number>();
-  f.forEach((j, k) => {
-    if (!(Number.isInteger(j) && j >= 0 && j < system.dim) || seen.has(j))
-      throw new ArgumentError(
-        `system.footprint(${JSON.stringify(evidenceId)})[${k}]`,
-        j,
-        `must be a distinct index in [0, ${system.dim})`,
-      );
-    seen.add(j);
-  });
-  return Int32Array.from(f);
+  const f = system.capabilities.linearization?.footprint?.(evidenceId);
+  return f === undefined ? undefined : Int32Array.from(f);
 }
 
 /** Which engine to use, and the tfjs runtime when it is autodiff. */
@@ -86,19 +27,18 @@ export interface EngineChoice {
  */
 export function consolidateJacobian(system: OperatorSystem, x: Float64Array, engine: EngineChoice): JacobianOperator {
   if (engine.method === 'fd') {
-    const own = linearizationExtensions(system).consolidateJacobianFd?.(x);
+    const own = system.capabilities.linearization?.consolidateJacobian?.(x);
     if (own) return own;
     const raw = rawOperators(system, { copy: false }); // FdJacobian copies if f reuses its buffer
     return new FdJacobian((t) => raw.consolidate(t), x);
   }
-  const ext = linearizationExtensions(system);
-  if (!ext.consolidateTf || !engine.tf)
+  const fq = system.capabilities.linearization?.consolidateTf;
+  if (!fq || !engine.tf)
     throw new ArgumentError(
       'jacobian',
       'autodiff',
       `${system.name} provides no consolidateTf (tfjs form of Q); use fd`,
     );
-  const fq = ext.consolidateTf;
   const map: TfBatchMap = (tf, X) => fq(tf, X);
   return new TfJacobian(engine.tf, map, x, system.dim);
 }
@@ -118,10 +58,9 @@ export function expandJacobian(
     const raw = rawOperators(system, { copy: false });
     return new FdJacobian((t) => raw.expand(evidenceId, t), x, footprint ? { readSet: footprint } : {});
   }
-  const ext = linearizationExtensions(system);
-  if (!ext.expandTf || !engine.tf)
+  const fe = system.capabilities.linearization?.expandTf;
+  if (!fe || !engine.tf)
     throw new ArgumentError('jacobian', 'autodiff', `${system.name} provides no expandTf (tfjs form of P_e); use fd`);
-  const fe = ext.expandTf;
   return new TfJacobian(engine.tf, (tf, X) => fe(tf, evidenceId, X), x, system.dim);
 }
 

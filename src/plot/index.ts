@@ -47,14 +47,4 @@ export {
   type AccuracyPlotOptions,
 } from './accuracy.js';
 export { writePlotFiles, writeNamedPlots, checkPlotDir, type NamedPlot, type WrittenPlot } from './files.js';
-export { demoPlots, writeDemoPlots, DEMO_PLOT_NAMES } from './demoPlots.js';
-export { runPlots, writeRunPlots, RUN_PLOT_NAMES } from './runPlots.js';
 export { marginSpec, plotMargins, NONPOSITIVE_LABEL, type MarginPoint, type MarginPlotOptions } from './margin.js';
-export {
-  certifyPlots,
-  writeCertifyPlots,
-  subspaceMarginPoints,
-  coverageMarginPoints,
-  CERTIFY_PLOT_NAMES,
-  type CertifyPlotInput,
-} from './certifyPlots.js';

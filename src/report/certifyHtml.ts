@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomicWrite.js';
 import { dirname } from 'node:path';
 import type { CertificationReport } from '../certify/certify.js';
-import { certifyPlots } from '../plot/certifyPlots.js';
+import { certifyPlots } from './certifyPlots.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection } from './html.js';
 

@@ -6,8 +6,23 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector, integerInRange } from '../util/validate.js';
+import { CAPABILITY_KEYS, MOVED_FIELDS, checkCapabilities } from './capabilities.js';
 import { validateDistribution } from './distribution.js';
-import type { EvidenceWeight, OperatorSystem, OperatorSystemSpec } from './types.js';
+import type { EvidenceWeight, OperatorSystem, OperatorSystemSpec, SystemCapabilities } from './types.js';
+
+/** The fields of a spec: the minimal contract, then the capabilities. */
+const SPEC_KEYS: readonly string[] = [
+  'name',
+  'dim',
+  'consolidate',
+  'expand',
+  'evidence',
+  'theta0',
+  'subspaces',
+  'questions',
+  'describeCoordinate',
+  ...CAPABILITY_KEYS,
+];
 
 function checkIndexSets(name: string, sets: unknown, dim: number): Readonly<Record<string, readonly number[]>> {
   if (sets === undefined) return Object.freeze({});
@@ -38,8 +53,12 @@ function checkOutput(what: string, value: unknown, dim: number): Float64Array {
 }
 
 /**
- * Validates a system spec and wraps its operators with output checks.
- * @throws {ArgumentError|ArgumentTypeError} naming the offending field of the spec.
+ * Validates a system spec (the minimal contract and every declared capability) and wraps its
+ * operators with output checks. `extra` attaches read-only fields a system family carries
+ * beside the contract (the reference graph's scenario); they are set on the new frozen object,
+ * so `system.consolidate` and `system.spec.consolidate` are always the same Q.
+ * @throws {ArgumentError|ArgumentTypeError} naming the offending field of the spec; an unknown
+ *   field is an error (a misspelt capability must not be ignored silently).
  * @example
  * ```ts
  * const sys = defineSystem({
@@ -51,8 +70,20 @@ function checkOutput(what: string, value: unknown, dim: number): Float64Array {
  * sys.consolidate(Float64Array.of(2)); // Float64Array [1]
  * ```
  */
-export function defineSystem(spec: OperatorSystemSpec): OperatorSystem {
+export function defineSystem<X extends object = Record<never, never>>(
+  spec: OperatorSystemSpec,
+  extra?: X,
+): OperatorSystem & Readonly<X> {
   if (typeof spec !== 'object' || spec === null) throw new ArgumentTypeError('system', spec, 'must be an object');
+  for (const key of Object.keys(spec)) {
+    if (SPEC_KEYS.includes(key)) continue;
+    const moved = MOVED_FIELDS[key];
+    throw new ArgumentError(
+      `system.${key}`,
+      (spec as unknown as Record<string, unknown>)[key],
+      moved ? `is declared as system.${moved} (docs/ARCHITECTURE.md, operator contract)` : 'is not a field of the operator contract',
+    );
+  }
   if (typeof spec.name !== 'string' || spec.name.length === 0) {
     throw new ArgumentTypeError('system.name', spec.name, 'must be a non-empty string');
   }
@@ -82,6 +113,7 @@ export function defineSystem(spec: OperatorSystemSpec): OperatorSystem {
     );
   }
   const name = spec.name;
+  const capabilities = checkCapabilities(spec, dim, name, Object.keys(subspaces));
   const known = fixedEvidence ? new Set(fixedEvidence.map((e) => e.id)) : undefined;
 
   const evidenceAt = (theta: Float64Array): readonly EvidenceWeight[] => {
@@ -89,12 +121,13 @@ export function defineSystem(spec: OperatorSystemSpec): OperatorSystem {
     return validateDistribution(`${name}: evidence(theta)`, (spec.evidence as (t: Float64Array) => unknown)(theta));
   };
 
-  return Object.freeze({
+  const system: OperatorSystem = {
     name,
     dim,
     theta0,
     subspaces,
     questions,
+    capabilities,
     spec,
     consolidate(theta: Float64Array): Float64Array {
       return checkOutput(`${name}: consolidate(theta)`, spec.consolidate(theta), dim);
@@ -113,7 +146,36 @@ export function defineSystem(spec: OperatorSystemSpec): OperatorSystem {
     describeCoordinate(index: number): string {
       return spec.describeCoordinate ? spec.describeCoordinate(index) : `theta[${index}]`;
     },
-  });
+  };
+  if (extra !== undefined) {
+    for (const key of Object.keys(extra))
+      if (key in system) throw new ArgumentError('extra', key, 'would replace a field of the operator contract');
+    Object.assign(system, extra);
+  }
+  return Object.freeze(system) as OperatorSystem & Readonly<X>;
+}
+
+/**
+ * A new validated system from `system`'s spec with `capabilities` added or replaced: the whole
+ * spec is validated again, so the result obeys the same contract as one built by
+ * {@link defineSystem}. Fields attached with `extra` are not carried over.
+ * @throws as {@link defineSystem}.
+ * @example
+ * ```ts
+ * const fast = extendSystem(mine, { orderGap: (t, e) => myClosedForm(t, e) });
+ * ```
+ */
+export function extendSystem(system: OperatorSystem, capabilities: SystemCapabilities): OperatorSystem {
+  if (typeof capabilities !== 'object' || capabilities === null)
+    throw new ArgumentTypeError('capabilities', capabilities, 'must be an object');
+  for (const key of Object.keys(capabilities))
+    if (!(CAPABILITY_KEYS as readonly string[]).includes(key))
+      throw new ArgumentError(
+        `capabilities.${key}`,
+        (capabilities as Record<string, unknown>)[key],
+        `is not a capability (known: ${CAPABILITY_KEYS.join(', ')})`,
+      );
+  return defineSystem({ ...system.spec, ...capabilities });
 }
 
 /** Checks a state vector against a system: length d, finite entries (copied). */

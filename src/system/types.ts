@@ -1,7 +1,10 @@
 /**
- * The operator-system contract (ARCHITECTURE.md, "Contracts"): what a user supplies so the
- * toolkit can run Algorithm 1 and certify it. Row-major, f64, d = `dim` coordinates.
+ * The operator-system contract (docs/ARCHITECTURE.md, "Operator contract"): what a user
+ * supplies so the toolkit can run Algorithm 1 and certify it, and the optional capabilities a
+ * system that knows more about itself declares so the generic code uses them. Row-major, f64,
+ * d = `dim` coordinates.
  */
+import type * as TfCore from '@tensorflow/tfjs-core';
 
 /** One evidence item and its probability P(e | θ). */
 export interface EvidenceWeight {
@@ -20,8 +23,154 @@ export type EvidenceDistribution = readonly EvidenceWeight[] | ((theta: Float64A
 /** A vector result: operators may return a Float64Array or a plain array. */
 export type VectorLike = Float64Array | readonly number[];
 
-/** What a user writes (the default export of an operator module). */
-export interface OperatorSystemSpec {
+/** A vector of length `dim` with non-zeros at the strictly increasing positions `index`. */
+export interface SparseVector {
+  readonly dim: number;
+  readonly index: Int32Array;
+  readonly value: Float64Array;
+}
+
+/** How a Jacobian was obtained: central differences in f64, or tfjs autodiff in float32. */
+export type JacobianMethod = 'fd' | 'autodiff';
+
+/** Counters of a {@link JacobianOperator}, for reports and benchmarks. */
+export interface JacobianStats {
+  /** Evaluations of the underlying map (FD) or forward/backward passes (autodiff). */
+  evaluations: number;
+  /** Columns J e_j computed (cache misses). */
+  columns: number;
+  /** Directional derivatives J v along non-unit directions. */
+  directional: number;
+}
+
+/**
+ * J = Df(x) at a fixed base point x, matrix-free: applied to sparse vectors, with its columns
+ * J e_j cached (the certification shares DQ's columns across all evidence items).
+ */
+export interface JacobianOperator {
+  /** Input dimension (columns of J). */
+  readonly dim: number;
+  /** Output dimension (rows of J). */
+  readonly outDim: number;
+  readonly method: JacobianMethod;
+  /**
+   * Relative accuracy r of J's entries: |computed − exact| ≲ r · (scale of J). Central
+   * differences with h = eps^(1/3)·max(1, |x_j|): r = eps^(2/3) ≈ 3.7e-11 (truncation h²/6·f‴
+   * and rounding eps·|f|/h balance there); float32 autodiff: r = 1e-6 (unit roundoff 6e-8
+   * times a growth of ~16 over a few dozen operations).
+   */
+  readonly relativeAccuracy: number;
+  /** J e_j (cached). */
+  column(j: number): SparseVector;
+  /** Computes and caches the columns in `cols` (batched where the engine can). */
+  prefetch(cols: readonly number[]): void;
+  /** J v. */
+  apply(v: SparseVector): SparseVector;
+  readonly stats: JacobianStats;
+  /** Frees resources held outside the JS heap (wasm blocks), if any. Idempotent. */
+  release?(): void;
+}
+
+/** The tfjs namespace the tfjs forms of an operator are written against (float32). */
+export type Tf = typeof TfCore;
+
+/** Q as a tfjs function on a batch of states: `X` is [batch, d], the result [batch, d]. */
+export type TfConsolidate = (tf: Tf, X: TfCore.Tensor2D) => TfCore.Tensor2D;
+
+/** P_e as a tfjs function on a batch of states. */
+export type TfExpand = (tf: Tf, evidenceId: string, X: TfCore.Tensor2D) => TfCore.Tensor2D;
+
+/** A subspace by name: coordinate indices or spanning vectors (dense, length d). */
+export type SubspaceSpec =
+  | { name: string; coordinates: readonly number[] }
+  | { name: string; vectors: readonly ArrayLike<number>[] };
+
+/** A box of states: lower and upper bound per coordinate of a block, or one number for all. */
+export interface StateBox {
+  readonly lower: number | ArrayLike<number>;
+  readonly upper: number | ArrayLike<number>;
+}
+
+/** An analytic upper bound on the Lipschitz constant of Q restricted to one block. */
+export interface LipschitzDeclaration {
+  /** The bound L >= 0: ‖Q(x) − Q(y)‖ <= L ‖x − y‖ on the block's domain box. */
+  readonly bound: number;
+  /** How it was derived, for reports. */
+  readonly derivation?: string;
+}
+
+/** Algorithm 1's parameters a system recommends (for a run, and for a certification at 'stop'). */
+export interface RunDefaults {
+  readonly epsilon: number;
+  readonly window: number;
+  readonly maxSteps: number;
+  readonly seed: number;
+}
+
+/** How a system's Jacobians DQ and DP_e (Sec. 5.3) are best obtained. */
+export interface LinearizationCapability {
+  /**
+   * The coordinates P_e reads and writes: P_e(θ)_i = θ_i off the footprint, and its values on
+   * it depend on it only. DP_e is then blockdiag(D_e, I) and off-footprint columns are free.
+   */
+  footprint?(evidenceId: string): readonly number[];
+  /**
+   * A system-specific central-difference engine for DQ at x (for example one that keeps x in
+   * wasm memory), or undefined to fall back to the generic engine. Same accuracy contract as
+   * the generic engine (relative accuracy eps^(2/3)).
+   */
+  consolidateJacobian?(x: Float64Array): JacobianOperator | undefined;
+  /** Q with tfjs ops only (float32), for `jacobian: 'autodiff'` and the FD cross-check. */
+  consolidateTf?: TfConsolidate;
+  /** P_e with tfjs ops only (float32). */
+  expandTf?: TfExpand;
+}
+
+/** The certification policy a system wants by default (every field can be overridden per call). */
+export interface CertificationPolicy {
+  /** Subspaces W decided by default (names of `subspaces`, or 'all'). */
+  readonly subspaces?: readonly string[];
+  /** The per-question subspaces W_q at the linearisation state θ (Remark 5.4). */
+  questionSpaces?(theta: Float64Array): readonly SubspaceSpec[];
+  /** Fixed domain boxes per contraction block (e.g. the unit cube for confidences). */
+  readonly boxes?: Readonly<Record<string, StateBox>>;
+  /**
+   * The box of contraction block `block` around θ with relative half-width `radius`, clipped to
+   * the operators' domain; undefined for the generic θ ± radius·max(1, |θ|).
+   */
+  boxAt?(block: string, theta: Float64Array, radius: number): StateBox | undefined;
+  /** Where the fixed-point iteration starts: θ0, or where Algorithm 1 with `runDefaults` stops. */
+  readonly start?: 'theta0' | 'stop';
+}
+
+/**
+ * What a system may declare beyond the minimal contract. The generic code — the run loop, the
+ * rule comparisons, the agent API, the certification — uses what is declared instead of a
+ * special case for that system; `defineSystem` validates each once.
+ */
+export interface SystemCapabilities {
+  /**
+   * Structure-aware Ω(θ; e) = ‖Q(P_e(θ)) − P_e(Q(θ))‖ (Eq. 2), equal to the generic two-Q
+   * evaluation to the bound the system documents. Must not modify θ.
+   */
+  orderGap?(theta: Float64Array, evidenceId: string): number;
+  /**
+   * One step of Algorithm 1: Ω(θ; e) (Eq. 2) and θ' = Q(P_e(θ)) (Eq. 1), sharing work between
+   * them. `next` must equal `consolidate(expand(e, θ))` bit for bit. Must not modify θ.
+   */
+  step?(theta: Float64Array, evidenceId: string): { readonly omega: number; readonly next: Float64Array };
+  /** Jacobian engines and structure for the linearisation. */
+  linearization?: LinearizationCapability;
+  /** Analytic Lipschitz bounds of Q per block (a name of `subspaces`, or 'all'). */
+  lipschitz?: Readonly<Record<string, LipschitzDeclaration>>;
+  /** The default certification policy. */
+  certification?: CertificationPolicy;
+  /** The Algorithm 1 parameters the system recommends. */
+  runDefaults?: RunDefaults;
+}
+
+/** What a user writes (the default export of an operator module), capabilities optional. */
+export interface OperatorSystemSpec extends SystemCapabilities {
   /** Human-readable name. */
   name: string;
   /** Dimension d of the state θ ∈ R^d. */
@@ -55,12 +204,17 @@ export interface OperatorSystem {
   expand(evidenceId: string, theta: Float64Array): Float64Array;
   /** P(·|θ), validated. */
   evidenceAt(theta: Float64Array): readonly EvidenceWeight[];
-  /** The ids of the evidence pool (all items at θ0, including zero-probability ones). */
+  /** The start state, if declared. */
   readonly theta0: Float64Array | undefined;
   readonly subspaces: Readonly<Record<string, readonly number[]>>;
   readonly questions: Readonly<Record<string, readonly number[]>>;
   /** Names coordinate i (defaults to `theta[i]`). */
   describeCoordinate(index: number): string;
+  /**
+   * The declared capabilities, validated; those that return a result have it checked (finite,
+   * the right length) like Q and P_e.
+   */
+  readonly capabilities: Readonly<SystemCapabilities>;
   /** The spec this system was built from. */
   readonly spec: OperatorSystemSpec;
 }

@@ -85,13 +85,20 @@ export function linearSystem(spec: LinearSpec, name = 'linear-test'): OperatorSy
     subspaces: spec.subspaces ?? {},
     questions: spec.questions ?? {},
     describeCoordinate: (i) => `x${i}`,
-    ...(spec.lipschitz ? { lipschitz: spec.lipschitz } : {}),
-    ...(hasFootprints ? { footprint: (id: string) => byId.get(id)!.footprint! } : {}),
-    consolidateTf: (tf: Tf, X: TfCore.Tensor2D) =>
-      tf.add(tf.matMul(X, tf.tensor2d(flatT(spec.A), [n, n])), tf.tensor1d(a)),
-    expandTf: (tf: Tf, id: string, X: TfCore.Tensor2D) => {
-      const it = byId.get(id)!;
-      return tf.add(tf.matMul(X, tf.tensor2d(flatT(it.B), [n, n])), tf.tensor1d(it.b ?? new Array<number>(n).fill(0)));
+    ...(spec.lipschitz
+      ? { lipschitz: Object.fromEntries(Object.entries(spec.lipschitz).map(([k, bound]) => [k, { bound }])) }
+      : {}),
+    linearization: {
+      ...(hasFootprints ? { footprint: (id: string) => byId.get(id)!.footprint! } : {}),
+      consolidateTf: (tf: Tf, X: TfCore.Tensor2D) =>
+        tf.add(tf.matMul(X, tf.tensor2d(flatT(spec.A), [n, n])), tf.tensor1d(a)),
+      expandTf: (tf: Tf, id: string, X: TfCore.Tensor2D) => {
+        const it = byId.get(id)!;
+        return tf.add(
+          tf.matMul(X, tf.tensor2d(flatT(it.B), [n, n])),
+          tf.tensor1d(it.b ?? new Array<number>(n).fill(0)),
+        );
+      },
     },
-  } as Parameters<typeof defineSystem>[0]);
+  });
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/program.js';
-import { buildRunReport } from '../../src/cli/run.js';
+import { runReport } from '../../src/report/run.js';
 import { DEFAULT_SCENARIO_FILES } from '../../src/graph/scenario.js';
 
 async function cli(...args: string[]): Promise<{ status: number; out: string; err: string }> {
@@ -24,7 +24,7 @@ afterEach(() => vi.restoreAllMocks());
 
 describe('ordergap run (default scenario)', () => {
   it('stops by the order-gap before the budget and explains why', async () => {
-    const r = await buildRunReport();
+    const r = await runReport();
     expect(r.stop.reason).toBe('order-gap');
     expect(r.stop.step).toBeLessThan(r.stop.budget);
     // the stop: the mean of the last w order-gaps is <= ε, recomputed from the trajectory
@@ -34,7 +34,7 @@ describe('ordergap run (default scenario)', () => {
   });
 
   it('ends with the multi-hop answers, no open question, the contradiction resolved toward the reliable source, and the duplicates merged', async () => {
-    const f = (await buildRunReport()).finalState;
+    const f = (await runReport()).finalState;
     const best = Object.fromEntries(f.answers.filter((a) => a.best).map((a) => [a.question, a.answer]));
     expect(best).toEqual({ 'q:author': 'a:author:vance', 'q:birthplace': 'a:birthplace', 'q:country': 'a:country' });
     expect(f.openQuestions).toEqual([]);
@@ -46,7 +46,7 @@ describe('ordergap run (default scenario)', () => {
   });
 
   it('starts with every question open', async () => {
-    const s = (await buildRunReport({ maxSteps: 1 })).initialState;
+    const s = (await runReport({ maxSteps: 1 })).initialState;
     expect(s.openQuestions.sort()).toEqual(['q:author', 'q:birthplace', 'q:country']);
   });
 

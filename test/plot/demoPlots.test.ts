@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEMO_PLOT_NAMES } from '../../src/plot/demoPlots.js';
+import { DEMO_PLOT_NAMES } from '../../src/report/demoPlots.js';
 import { STOP_COLOR, THRESHOLD_COLOR } from '../../src/plot/theme.js';
 import { countColor, decodePng, inkStats } from './png.js';
 import { svgTexts } from './svg.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildDemoReport } from '../../src/cli/demo.js';
+import { demoReport } from '../../src/report/demo.js';
 import { svgToPng } from '../../src/plot/render.js';
 import { STOP_COLOR, THRESHOLD_COLOR } from '../../src/plot/theme.js';
 import { OMEGA_LABEL, plotTrajectory, trajectorySpec, windowedLabel } from '../../src/plot/trajectory.js';
@@ -19,8 +19,8 @@ function interpolate(labels: { text: string; pos: number }[], value: number): nu
   return a.pos + ((value - va) / (vb - va)) * (b.pos - a.pos);
 }
 
-describe('trajectory plot on the Sec. 9.2 run (computed by buildDemoReport)', async () => {
-  const report = buildDemoReport();
+describe('trajectory plot on the Sec. 9.2 run (computed by demoReport)', async () => {
+  const report = demoReport();
   const { epsilon, window } = report.setting;
   const stop = report.orderGapStop.step;
   const plot = await plotTrajectory(report.trajectory, { epsilon, stopStep: stop, window, title: 'Sec. 9.2' });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { buildDemoReport } from '../../src/cli/demo.js';
+import { demoReport } from '../../src/report/demo.js';
 import { plotTrajectory } from '../../src/plot/trajectory.js';
 import {
   escapeHtml,
@@ -73,7 +73,7 @@ describe('HTML building blocks', () => {
 describe('a report page in headless Chromium', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ordergap-html-'));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const demo = buildDemoReport();
+  const demo = demoReport();
   const plot = await plotTrajectory(demo.trajectory, {
     epsilon: demo.setting.epsilon,
     window: demo.setting.window,

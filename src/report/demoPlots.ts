@@ -2,9 +2,9 @@
  * The pictures of `ordergap demo --plot DIR`: the Sec. 9.2 trajectory (Ω_t and Ω̂_t,w against
  * t, ε, the stop of Algorithm 1) and the same for the coverage-failure variant.
  */
-import type { DemoReport } from '../cli/demo.js';
-import { writeNamedPlots, type NamedPlot, type WrittenPlot } from './files.js';
-import { plotTrajectory } from './trajectory.js';
+import type { DemoReport } from './demo.js';
+import { writeNamedPlots, type NamedPlot, type WrittenPlot } from '../plot/files.js';
+import { plotTrajectory } from '../plot/trajectory.js';
 
 /** File stems of the demo's plots. */
 export const DEMO_PLOT_NAMES = ['demo-trajectory', 'demo-coverage-failure'] as const;
@@ -15,7 +15,7 @@ export const DEMO_PLOT_NAMES = ['demo-trajectory', 'demo-coverage-failure'] as c
  * Cost: two vega renderings (tens of milliseconds each after the first).
  * @example
  * ```ts
- * const plots = await demoPlots(buildDemoReport());
+ * const plots = await demoPlots(demoReport());
  * plots.map((p) => p.name); // ['demo-trajectory', 'demo-coverage-failure']
  * ```
  */

@@ -3,9 +3,9 @@
  * against the step, with ε and the stop (log scale when every order-gap is positive: on the
  * reference graph they span several decades).
  */
-import type { RunReport } from '../cli/run.js';
-import { writeNamedPlots, type NamedPlot, type WrittenPlot } from './files.js';
-import { plotTrajectory } from './trajectory.js';
+import type { RunReport } from './run.js';
+import { writeNamedPlots, type NamedPlot, type WrittenPlot } from '../plot/files.js';
+import { plotTrajectory } from '../plot/trajectory.js';
 
 /** File stems of the run's plots. */
 export const RUN_PLOT_NAMES = ['run-trajectory'] as const;
@@ -16,7 +16,7 @@ export const RUN_PLOT_NAMES = ['run-trajectory'] as const;
  * Cost: one vega rendering, linear in the number of steps.
  * @example
  * ```ts
- * (await runPlots(await buildRunReport()))[0].name; // 'run-trajectory'
+ * (await runPlots(await runReport()))[0].name; // 'run-trajectory'
  * ```
  */
 export async function runPlots(report: RunReport): Promise<NamedPlot[]> {

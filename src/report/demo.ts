@@ -1,5 +1,5 @@
 /**
- * `ordergap demo`: the closed-form illustration of Sec. 9.2 — the trajectory table, where
+ * The report of `ordergap demo`: the closed-form illustration of Sec. 9.2 — the trajectory table, where
  * Algorithm 1 stops, the fixed-budget run and the difference, and the coverage-failure variant
  * (pertinent items e2, e3 with probability 0) with the pool diagnostic that exposes it.
  */
@@ -7,10 +7,10 @@ import { runRecursive, type RecursiveRun } from '../ordergap/algorithm1.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
 import { referenceDistance } from '../blas1/dnrm2.js';
 import { SEC92, closedFormAlpha, closedFormOrderGap, closedFormSystem } from '../systems/closedForm.js';
-import { fixed, renderTable } from '../report/table.js';
+import { fixed, renderTable } from './table.js';
 
 /** Options of the demo (defaults: Sec. 9.2). */
-export interface DemoOptions {
+export interface DemoReportOptions {
   epsilon?: number;
   window?: number;
   maxSteps?: number;
@@ -79,7 +79,7 @@ function rows(run: RecursiveRun): DemoRow[] {
  * Computes the demo report.
  * @throws {ArgumentError} bad ε, w, Tmax or seed.
  */
-export function buildDemoReport(options: DemoOptions = {}): DemoReport {
+export function demoReport(options: DemoReportOptions = {}): DemoReport {
   const epsilon = options.epsilon ?? SEC92.epsilon;
   const window = options.window ?? SEC92.window;
   const maxSteps = options.maxSteps ?? SEC92.maxSteps;

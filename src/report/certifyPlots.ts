@@ -6,8 +6,8 @@
  * covered (Prop. 5.2, Remark 5.4). The report holds λ_min and λ_max only, not whole spectra.
  */
 import type { CertificationReport } from '../certify/certify.js';
-import { writeNamedPlots, type NamedPlot, type WrittenPlot } from './files.js';
-import { plotMargins, type MarginPoint } from './margin.js';
+import { writeNamedPlots, type NamedPlot, type WrittenPlot } from '../plot/files.js';
+import { plotMargins, type MarginPoint } from '../plot/margin.js';
 
 /**
  * The certification fields the plots read (the `--json` document has the same shape, with plain

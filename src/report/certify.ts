@@ -1,0 +1,219 @@
+/**
+ * The report of `ordergap certify` from a request in the command's terms (a built-in system
+ * name or an operator module file, graph and evidence files, subspace and question names, a
+ * state as text), and its text rendering. The command prints exactly {@link certifyReport}'s
+ * result; {@link certify} is the same computation on a system object.
+ */
+import { existsSync } from 'node:fs';
+import { certify, type CertificationReport, type CertifyOptions } from '../certify/certify.js';
+import { formatComponents } from '../certify/describe.js';
+import { getSystem, listSystems, loadSystemModule } from '../system/registry.js';
+import type { OperatorSystem } from '../system/types.js';
+import { referenceGraphSystem } from '../graph/system.js';
+import { defaultScenario, loadScenarioFiles } from '../graph/scenario.js';
+import { fixed, renderTable } from './table.js';
+import { ArgumentError } from '../util/errors.js';
+
+/** A certification request in the command's terms (every field optional). */
+export interface CertifyRequest {
+  /** 'reference-graph' (default), 'closed-form', or an operator module file (.mjs). */
+  system?: string;
+  graph?: string;
+  evidence?: string;
+  subspace?: string[];
+  question?: string[];
+  jacobian?: 'fd' | 'autodiff';
+  linearization?: 'auto' | 'sigma' | 'exact';
+  /** 'stop' or comma-separated coordinates. */
+  at?: string;
+  from?: 'theta0' | 'stop';
+  probabilities?: Record<string, number>;
+  epsilon?: number;
+  window?: number;
+  maxSteps?: number;
+  seed?: number;
+  samples?: number;
+  radius?: number;
+}
+
+/** The certification report with where the system came from. */
+export type CertifyReport = CertificationReport & { source: string };
+
+/** The system named by the options, and the graph scenario when it is the reference graph. */
+async function resolveSystem(
+  opts: CertifyRequest,
+): Promise<{ system: OperatorSystem; source: string }> {
+  if ((opts.graph === undefined) !== (opts.evidence === undefined)) {
+    const missing = opts.graph === undefined ? '--graph' : '--evidence';
+    throw new ArgumentError(missing, undefined, 'is required when the other of --graph/--evidence is given');
+  }
+  const name = opts.system ?? (opts.graph ? 'reference-graph' : 'reference-graph');
+  if (opts.graph !== undefined && name !== 'reference-graph')
+    throw new ArgumentError('--graph', opts.graph, 'applies to the reference graph only (drop --system)');
+  if (name === 'reference-graph') {
+    const scenario = opts.graph ? await loadScenarioFiles(opts.graph, opts.evidence!) : defaultScenario();
+    return {
+      system: referenceGraphSystem(scenario),
+      source: opts.graph ? `${opts.graph} + ${opts.evidence}` : 'default scenario',
+    };
+  }
+  const looksLikeFile = /\.(mjs|js|cjs)$/.test(name) || name.includes('/') || existsSync(name);
+  if (looksLikeFile) return { system: await loadSystemModule(name), source: name };
+  if (!listSystems().some((s) => s.name === name))
+    throw new ArgumentError(
+      '--system',
+      name,
+      `is neither a file nor a built-in system (built-in: ${listSystems()
+        .map((s) => s.name)
+        .join(', ')})`,
+    );
+  const params = opts.probabilities ? { probabilities: opts.probabilities } : undefined;
+  return { system: getSystem(name, params), source: 'built-in' };
+}
+
+function parseState(system: OperatorSystem, value: string): Float64Array {
+  const parts = value.split(',').map((s) => Number(s.trim()));
+  if (parts.length !== system.dim || parts.some((x) => !Number.isFinite(x)))
+    throw new ArgumentError(
+      '--at',
+      value,
+      `must be 'stop' or ${system.dim} comma-separated finite numbers (the state of ${system.name})`,
+    );
+  return Float64Array.from(parts);
+}
+
+/**
+ * Resolves the request's system, certifies it with the system's own policy for everything the
+ * request leaves open, and returns the report (no printing).
+ * @throws {ArgumentError} bad options, unknown system/subspace, unreadable files.
+ */
+export async function certifyReport(
+  request: CertifyRequest = {},
+  onProgress?: CertifyOptions['onProgress'],
+): Promise<CertifyReport> {
+  const opts = request;
+  const { system, source } = await resolveSystem(opts);
+  const options: CertifyOptions = {
+    jacobian: opts.jacobian ?? 'fd',
+    linearization: opts.linearization ?? 'auto',
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+    ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
+    ...(opts.radius !== undefined ? { radius: opts.radius } : {}),
+    ...(opts.from !== undefined ? { from: opts.from } : {}),
+    ...(onProgress ? { onProgress } : {}),
+  };
+  const run = {
+    ...(opts.epsilon !== undefined ? { epsilon: opts.epsilon } : {}),
+    ...(opts.window !== undefined ? { window: opts.window } : {}),
+    ...(opts.maxSteps !== undefined ? { maxSteps: opts.maxSteps } : {}),
+    ...(opts.seed !== undefined ? { seed: opts.seed } : {}),
+  };
+  if (Object.keys(run).length) options.run = run;
+  if (opts.subspace?.length) options.subspaces = opts.subspace;
+  if (opts.question?.length) options.questions = opts.question;
+  if (opts.at === 'stop') options.at = 'stop';
+  else if (opts.at !== undefined) options.at = parseState(system, opts.at);
+  const report = await certify(system, options);
+  return { ...report, source };
+}
+
+const cols = (...h: string[]) =>
+  h.map((header, i) => ({ header, align: (i === 0 ? 'left' : 'right') as 'left' | 'right' }));
+
+const g = (x: number): string =>
+  x === 0 ? '0' : Math.abs(x) >= 1e-3 && Math.abs(x) < 1e4 ? fixed(x, 4) : x.toExponential(3);
+
+/** The plain-text report. */
+export function renderCertifyText(r: CertifyReport): string {
+  const out: string[] = [];
+  out.push(`ordergap certify — ${r.system} (${r.source}), d = ${r.dim}`);
+  out.push(
+    `state: ${r.state.note ?? r.state.kind}${r.state.theta ? ` = (${r.state.theta.map((x) => g(x)).join(', ')})` : ''}`,
+  );
+  out.push(
+    `Jacobians: ${r.jacobian.method}${r.jacobian.backend ? ` (tfjs backend ${r.jacobian.backend})` : ''}, relative accuracy ${r.jacobian.relativeAccuracy.toExponential(2)}, ${r.jacobian.evaluations} operator evaluations`,
+  );
+  if (r.jacobian.crossCheck)
+    out.push(
+      `  FD vs autodiff on ${r.jacobian.crossCheck.columnsChecked} columns of DQ: ${r.jacobian.crossCheck.agree ? 'agree' : 'DISAGREE'} (worst ${g(r.jacobian.crossCheck.worstRatio)}× tolerance)`,
+    );
+  out.push('');
+  const fp = r.fixedPoint;
+  out.push(
+    `Fixed point of Q: ${fp.converged ? 'converged' : 'NOT converged'} in ${fp.iterations} iterations, residual ‖Q(θ)−θ‖ = ${g(fp.residual)}` +
+      (fp.aPosterioriBound !== null ? `, ‖θ−θ*‖ <= ${g(fp.aPosterioriBound)} (ρ = ${fp.rho})` : '') +
+      (fp.observedRate !== null ? `, observed rate ${g(fp.observedRate)}` : ''),
+  );
+  out.push('');
+  out.push('Contraction (Sec. 3.1 Assumption):');
+  out.push(
+    renderTable(
+      cols('block', 'dim', 'verdict', 'empirical LB', '‖DQ‖₂ local', 'analytic UB', 'failing / weakest directions'),
+      r.contractionBySubspace.map((c) => [
+        c.subspace,
+        String(c.dim),
+        c.verdict,
+        g(c.empiricalLowerBound),
+        `${g(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
+        c.analyticBound === null ? '—' : g(c.analyticBound),
+        c.verdict === 'certified' ? '' : formatComponents(c.failingDirections.slice(0, 3)),
+      ]),
+    ),
+  );
+  out.push('');
+  const failing = r.redundancy.filter((x) => !x.holds);
+  out.push(
+    `Redundancy P_e(θ) = θ (Sec. 5.3): holds for ${r.redundancy.length - failing.length} of ${r.redundancy.length} items` +
+      (failing.length
+        ? `; fails (exact DF_e used) for: ${failing
+            .map((x) => `${x.evidence} (${g(x.residual)})`)
+            .slice(0, 8)
+            .join(', ')}${failing.length > 8 ? ', …' : ''}`
+        : ''),
+  );
+  out.push('');
+  out.push('Non-degeneracy of the commutator Gramian on subspaces (Prop. 5.2):');
+  out.push(
+    renderTable(
+      cols('subspace', 'dim', 'λ_min', 'λ_max', 'tolerance', 'verdict', 'kernel dim', 'a kernel direction'),
+      r.subspaces.map((s) => [
+        s.name,
+        String(s.dim),
+        g(s.lambdaMin),
+        g(s.lambdaMax),
+        g(s.tolerance),
+        s.nonDegenerate ? 'non-degenerate' : 'DEGENERATE',
+        String(s.kernelDim),
+        s.kernel[0] ? formatComponents(s.kernel[0].slice(0, 2)) : '',
+      ]),
+    ),
+  );
+  if (r.subspaces[0]) out.push(`  tolerance: ${r.subspaces[0].toleranceDerivation}`);
+  out.push('');
+  out.push('Per-question coverage (Remark 5.4):');
+  out.push(
+    renderTable(
+      cols('question', 'dim', 'covered', 'λ_min', 'ratio to pool', 'top items', 'blind items (p = 0)'),
+      r.coverage.map((c) => [
+        c.question,
+        String(c.dim),
+        c.covered ? 'yes' : 'NO',
+        g(c.lambdaMin),
+        c.coverageRatio === null ? '—' : g(c.coverageRatio),
+        c.topContributors
+          .slice(0, 3)
+          .map((t) => t.evidence)
+          .join(', '),
+        c.blindItems.join(', '),
+      ]),
+    ),
+  );
+  for (const c of r.coverage) if (c.blindItems.length || !c.covered) out.push(`  ${c.question}: ${c.summary}`);
+  if (r.notes.length) {
+    out.push('');
+    out.push('Notes:');
+    for (const n of r.notes) out.push(`  - ${n}`);
+  }
+  return out.join('\n');
+}
+
