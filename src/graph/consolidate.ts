@@ -23,6 +23,11 @@
  * The Lipschitz bound of c ↦ c' is in ./params.ts. Cost: O(Nmax²) for the edge sums (two
  * streaming passes over the edge block; exact zeros are skipped, which changes no sum) plus
  * O(C² · mergeDims) for merging C claim slots.
+ *
+ * The passes read edges through an {@link EdgeSource} and add one row at a time
+ * ({@link addRowStructure}, {@link addRowWeighted}); the per-slot updates are
+ * {@link confidenceUpdate} and {@link mergeClaim}. These are the only TypeScript copy of Q's
+ * arithmetic: the structure-aware order-gap and step (./orderGap.ts) call the same functions.
  */
 import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from './shape.js';
@@ -30,6 +35,100 @@ import type { OperatorShape } from './shape.js';
 /** σ(z) = 1/(1 + e^{−z}). */
 export function sigmoid(z: number): number {
   return 1 / (1 + Math.exp(-z));
+}
+
+/** The three edge blocks of θ in their type-major order: Supports, Requires, Contradicts. */
+export type EdgeBlockIndex = 0 | 1 | 2;
+
+/**
+ * A run of present edges of one block: entries [start, end) of `idx` (column of a row, or row of
+ * a column; ascending) and `vals`. Stored zeros may appear; every consumer skips them.
+ */
+export interface EdgeRow {
+  idx: Int32Array;
+  vals: Float64Array;
+  start: number;
+  end: number;
+}
+
+/** The row without edges. */
+export const EMPTY_EDGE_ROW: Readonly<EdgeRow> = Object.freeze({
+  idx: new Int32Array(0),
+  vals: new Float64Array(0),
+  start: 0,
+  end: 0,
+});
+
+/**
+ * The edge blocks of a state as Q reads them: by row, the present edges in ascending column
+ * order — the order in which a streaming pass over a dense row-major block meets its non-zeros.
+ * Every form that stores edges (dense θ: {@link denseEdges}; CSR/CSC: ./orderGap.ts; the edges
+ * of P_e(θ) as a view over θ's) implements it, and Q's passes ({@link structureSums},
+ * {@link weightedSums}) and the structure-aware order-gap are written once over it, so they
+ * give the same sums bit for bit whatever the storage.
+ */
+export interface EdgeSource {
+  /** Nmax (rows and columns of each block). */
+  readonly nmax: number;
+  /** Row j of a block. The returned run is valid until the next `row` call for that block. */
+  row(block: EdgeBlockIndex, j: number): EdgeRow;
+  /**
+   * Column i of a block (rows ascending), for neighbourhood evaluations. The returned run is
+   * valid until the next `column` call for that block.
+   */
+  column(block: EdgeBlockIndex, i: number): EdgeRow;
+  /** The weight of edge j → i of a block (0 if absent). */
+  value(block: EdgeBlockIndex, j: number, i: number): number;
+}
+
+/** The entry of column (or row) i in a run, 0 if absent. Binary search: O(log length). */
+export function edgeRowValue(r: EdgeRow, i: number): number {
+  let lo = r.start;
+  let hi = r.end - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = r.idx[mid]!;
+    if (at === i) return r.vals[mid]!;
+    if (at < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+function scratchRows(n: number): EdgeRow[] {
+  return [0, 1, 2].map(() => ({ idx: new Int32Array(n), vals: new Float64Array(n), start: 0, end: 0 }));
+}
+
+/**
+ * The edges of a dense θ (length d) as an {@link EdgeSource}: `row` scans the Nmax weights of
+ * the row and gathers the non-zeros (O(Nmax)); `column` gathers a column with stride Nmax
+ * (O(Nmax) cache lines: for a few columns only); `value` reads θ. θ is read, never written.
+ */
+export function denseEdges(shape: OperatorShape, theta: Float64Array): EdgeSource {
+  const n = shape.nmax;
+  const nn = n * n;
+  const base = shape.edgeOffset;
+  const rows = scratchRows(n);
+  const cols = scratchRows(n);
+  const gather = (r: EdgeRow, at: number, stride: number): EdgeRow => {
+    const idx = r.idx;
+    const vals = r.vals;
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const w = theta[at + i * stride]!;
+      if (w === 0) continue;
+      idx[m] = i;
+      vals[m++] = w;
+    }
+    r.end = m;
+    return r;
+  };
+  return {
+    nmax: n,
+    row: (t, j) => gather(rows[t]!, base + t * nn + j * n, 1),
+    column: (t, i) => gather(cols[t]!, base + t * nn + i, n),
+    value: (t, j, i) => theta[base + t * nn + j * n + i]!,
+  };
 }
 
 /** Structure sums of the edge block (everything Q needs from edges except the c-weighted sums). */
@@ -50,14 +149,9 @@ export interface StructureSums {
   reliableIn: Float64Array;
 }
 
-/** One streaming pass over the edge block of θ computing {@link StructureSums}. O(Nmax²). */
-export function structureSums(shape: OperatorShape, theta: Float64Array): StructureSums {
-  const n = shape.nmax;
-  const nn = n * n;
-  const sB = shape.edgeOffset;
-  const rB = sB + nn;
-  const xB = sB + 2 * nn;
-  const out: StructureSums = {
+/** Zeroed {@link StructureSums} for Nmax slots. */
+export function emptyStructureSums(n: number): StructureSums {
+  return {
     diag: new Float64Array(n),
     supportOut: new Float64Array(n),
     supportIn: new Float64Array(n),
@@ -66,30 +160,49 @@ export function structureSums(shape: OperatorShape, theta: Float64Array): Struct
     requireIn: new Float64Array(n),
     reliableIn: new Float64Array(n),
   };
-  for (let j = 0; j < n; j++) {
-    const row = j * n;
-    const sjj = theta[sB + row + j]!;
-    out.diag[j] = sjj;
-    for (let i = 0; i < n; i++) {
-      const w = theta[sB + row + i]!;
-      if (w === 0 || i === j) continue;
-      out.supportOut[j] = out.supportOut[j]! + w;
-      out.supportIn[i] = out.supportIn[i]! + w;
-      out.reliableIn[i] = out.reliableIn[i]! + w * sjj;
-    }
-    for (let q = 0; q < n; q++) {
-      const w = theta[rB + row + q]!;
-      if (w === 0) continue;
-      out.requireOut[j] = out.requireOut[j]! + w;
-      out.requireIn[q] = out.requireIn[q]! + w;
-    }
-    for (let i = 0; i < n; i++) {
-      const w = theta[xB + row + i]!;
-      if (w === 0) continue;
-      out.contradictDegree[j] = out.contradictDegree[j]! + w;
-      out.contradictDegree[i] = out.contradictDegree[i]! + w;
-    }
+}
+
+/**
+ * Adds row j's edges (its Supports, Requires and Contradicts rows) to the structure sums and sets
+ * S_jj: the one implementation of the first pass. Contributions to a slot come only from its own
+ * row and from the rows with an edge into it, in the order the rows are visited. O(row lengths).
+ */
+export function addRowStructure(s: StructureSums, j: number, S: EdgeRow, R: EdgeRow, X: EdgeRow): void {
+  const sjj = edgeRowValue(S, j);
+  s.diag[j] = sjj;
+  const { supportOut, supportIn, reliableIn, requireOut, requireIn, contradictDegree } = s;
+  for (let e = S.start; e < S.end; e++) {
+    const w = S.vals[e]!;
+    const i = S.idx[e]!;
+    if (w === 0 || i === j) continue;
+    supportOut[j] = supportOut[j]! + w;
+    supportIn[i] = supportIn[i]! + w;
+    reliableIn[i] = reliableIn[i]! + w * sjj;
   }
+  for (let e = R.start; e < R.end; e++) {
+    const w = R.vals[e]!;
+    if (w === 0) continue;
+    const q = R.idx[e]!;
+    requireOut[j] = requireOut[j]! + w;
+    requireIn[q] = requireIn[q]! + w;
+  }
+  for (let e = X.start; e < X.end; e++) {
+    const w = X.vals[e]!;
+    if (w === 0) continue;
+    const i = X.idx[e]!;
+    contradictDegree[j] = contradictDegree[j]! + w;
+    contradictDegree[i] = contradictDegree[i]! + w;
+  }
+}
+
+/**
+ * One streaming pass over the edges computing {@link StructureSums} (rows in ascending order).
+ * O(Nmax²) for a dense θ, O(nnz + Nmax) for stored edges.
+ */
+export function structureSums(edges: EdgeSource): StructureSums {
+  const n = edges.nmax;
+  const out = emptyStructureSums(n);
+  for (let j = 0; j < n; j++) addRowStructure(out, j, edges.row(0, j), edges.row(1, j), edges.row(2, j));
   return out;
 }
 
@@ -103,51 +216,71 @@ export interface WeightedSums {
   require: Float64Array;
 }
 
-/** Second streaming pass: the c-weighted, normalised sums. O(Nmax²). */
+/** Zeroed {@link WeightedSums} for Nmax slots. */
+export function emptyWeightedSums(n: number): WeightedSums {
+  return { support: new Float64Array(n), contradict: new Float64Array(n), require: new Float64Array(n) };
+}
+
+/**
+ * Adds row j's edges to the c-weighted, normalised sums (sets the Requires sum of j): the one
+ * implementation of the second pass. Reads the structure sums of j and of the row's other
+ * endpoints. O(row lengths).
+ */
+export function addRowWeighted(
+  ws: WeightedSums,
+  s: StructureSums,
+  c: Float64Array,
+  tau: number,
+  j: number,
+  S: EdgeRow,
+  R: EdgeRow,
+  X: EdgeRow,
+): void {
+  const { support, contradict } = ws;
+  const cj = c[j]!;
+  const rj = 1 + s.supportOut[j]!;
+  const sIn = s.supportIn;
+  for (let e = S.start; e < S.end; e++) {
+    const w = S.vals[e]!;
+    const i = S.idx[e]!;
+    if (w === 0 || i === j) continue;
+    support[i] = support[i]! + (w * cj) / (rj + sIn[i]!);
+  }
+  const pj = 1 + s.requireOut[j]!;
+  const rIn = s.requireIn;
+  let acc = 0;
+  for (let e = R.start; e < R.end; e++) {
+    const w = R.vals[e]!;
+    if (w === 0) continue;
+    const q = R.idx[e]!;
+    acc += (w * c[q]!) / (pj + rIn[q]!);
+  }
+  ws.require[j] = acc;
+  const deg = s.contradictDegree;
+  const dj = 1 + deg[j]!;
+  for (let e = X.start; e < X.end; e++) {
+    const w = X.vals[e]!;
+    if (w === 0) continue;
+    const i = X.idx[e]!;
+    const f = w / (dj + deg[i]!);
+    const ci = c[i]!;
+    contradict[j] = contradict[j]! + f * ci * sigmoid((ci - cj) / tau);
+    contradict[i] = contradict[i]! + f * cj * sigmoid((cj - ci) / tau);
+  }
+}
+
+/** Second streaming pass: the c-weighted, normalised sums (rows ascending). O(Nmax²) dense. */
 export function weightedSums(
-  shape: OperatorShape,
+  edges: EdgeSource,
   params: GraphOperatorParams,
-  theta: Float64Array,
   c: Float64Array,
   s: StructureSums,
 ): WeightedSums {
-  const n = shape.nmax;
-  const nn = n * n;
-  const sB = shape.edgeOffset;
-  const rB = sB + nn;
-  const xB = sB + 2 * nn;
-  const support = new Float64Array(n);
-  const contradict = new Float64Array(n);
-  const require = new Float64Array(n);
+  const n = edges.nmax;
+  const ws = emptyWeightedSums(n);
   const tau = params.tauContradict;
-  for (let j = 0; j < n; j++) {
-    const row = j * n;
-    const cj = c[j]!;
-    const rj = 1 + s.supportOut[j]!;
-    for (let i = 0; i < n; i++) {
-      const w = theta[sB + row + i]!;
-      if (w === 0 || i === j) continue;
-      support[i] = support[i]! + (w * cj) / (rj + s.supportIn[i]!);
-    }
-    const pj = 1 + s.requireOut[j]!;
-    let acc = 0;
-    for (let q = 0; q < n; q++) {
-      const w = theta[rB + row + q]!;
-      if (w === 0) continue;
-      acc += (w * c[q]!) / (pj + s.requireIn[q]!);
-    }
-    require[j] = acc;
-    const dj = 1 + s.contradictDegree[j]!;
-    for (let i = 0; i < n; i++) {
-      const w = theta[xB + row + i]!;
-      if (w === 0) continue;
-      const f = w / (dj + s.contradictDegree[i]!);
-      const ci = c[i]!;
-      contradict[j] = contradict[j]! + f * ci * sigmoid((ci - cj) / tau);
-      contradict[i] = contradict[i]! + f * cj * sigmoid((cj - ci) / tau);
-    }
-  }
-  return { support, contradict, require };
+  for (let j = 0; j < n; j++) addRowWeighted(ws, s, c, tau, j, edges.row(0, j), edges.row(1, j), edges.row(2, j));
+  return ws;
 }
 
 /**
@@ -270,7 +403,7 @@ export function mergeClaims(
  * `merged` and returns true, or returns false (writing nothing) when nothing pulls on it (an
  * empty slot, mergeRate 0, or no other claim within the radius). `pull` is scratch of length
  * mergeDims. The one implementation of the merge arithmetic: {@link mergeClaims} and the
- * structure-aware order-gap (./orderGapFast.ts) both call it, so they agree bit for bit.
+ * structure-aware order-gap (./orderGap.ts) both call it, so they agree bit for bit.
  */
 export function mergeClaim(
   shape: OperatorShape,
@@ -318,29 +451,32 @@ export function readConfidences(shape: OperatorShape, theta: Float64Array): Floa
 }
 
 /**
- * Q's node block only: writes the (k+1)·Nmax node coordinates of Q(θ) into `nodeOut` (the
- * edge block of Q(θ) equals θ's). Two streaming passes over the edge block plus the merge.
+ * Q's node block only: writes the (k+1)·Nmax node coordinates of Q(θ) into `nodeOut` (the edge
+ * block of Q(θ) equals θ's). `nodes` holds θ's node block (θ itself will do) and `edges` its
+ * edges in any storage: the result does not depend on the storage. `nodeOut` must not alias
+ * `nodes`. Two passes over the edges plus the merge.
  */
-export function consolidateNodeBlock(
+export function consolidateNodes(
   shape: OperatorShape,
   p: GraphOperatorParams,
-  theta: Float64Array,
+  nodes: Float64Array,
+  edges: EdgeSource,
   nodeOut: Float64Array,
 ): void {
   const k1 = shape.k + 1;
-  const c = readConfidences(shape, theta);
-  const sums = structureSums(shape, theta);
-  const ws = weightedSums(shape, p, theta, c, sums);
+  const c = readConfidences(shape, nodes);
+  const sums = structureSums(edges);
+  const ws = weightedSums(edges, p, c, sums);
   const cNew = new Float64Array(shape.nmax);
   confidenceUpdate(shape, p, c, sums, ws, cNew);
-  for (let i = 0; i < shape.edgeOffset; i++) nodeOut[i] = theta[i]!;
-  mergeClaims(shape, p, theta, sums.diag, nodeOut);
+  for (let i = 0; i < shape.edgeOffset; i++) nodeOut[i] = nodes[i]!;
+  mergeClaims(shape, p, nodes, sums.diag, nodeOut);
   for (let s = 0; s < shape.nmax; s++) nodeOut[s * k1 + shape.k] = cNew[s]!;
 }
 
 /**
- * Q(θ) (reference form): node block from {@link consolidateNodeBlock}, edge block copied.
- * `out` must not alias θ. Cost O(d + C² · mergeDims).
+ * Q(θ) (reference form, MATH.md §6): node block from {@link consolidateNodes} over the dense
+ * edges of θ, edge block copied. `out` must not alias θ. Cost O(d + C² · mergeDims).
  */
 export function referenceConsolidate(
   shape: OperatorShape,
@@ -349,6 +485,6 @@ export function referenceConsolidate(
   out: Float64Array = new Float64Array(shape.dim),
 ): Float64Array {
   out.set(theta);
-  consolidateNodeBlock(shape, p, theta, out);
+  consolidateNodes(shape, p, theta, denseEdges(shape, theta), out);
   return out;
 }

@@ -17,5 +17,5 @@ export * from './describe.js';
 export * from './agent.js';
 export * from './backend.js';
 export * from './tfjs.js';
-export * from './orderGapFast.js';
+export * from './orderGap.js';
 export * from './synthetic.js';

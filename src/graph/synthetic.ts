@@ -6,7 +6,7 @@
  */
 import { embeddingDimension } from './layout.js';
 import type { CompiledItem } from './expand.js';
-import type { CsrBlock, SparseGraphState } from './orderGapFast.js';
+import type { CsrBlock, SparseGraphState } from './orderGap.js';
 import type { OperatorShape } from './shape.js';
 
 /** A synthetic problem. */
@@ -69,7 +69,7 @@ export function syntheticShape(nmax: number, k: number): OperatorShape {
  * @example
  * ```ts
  * const { shape, state, item } = syntheticProblem(1024, 8, 10, 1);
- * orderGapSparse(shape, DEFAULT_PARAMS, state, item);
+ * graphOrderGapSparse(shape, DEFAULT_PARAMS, state, item); // Ω (Eq. 2), ./orderGap.ts
  * ```
  */
 export function syntheticProblem(nmax: number, k: number, edgesPerNode: number, seed: number): SyntheticProblem {
