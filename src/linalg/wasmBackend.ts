@@ -2,86 +2,34 @@
  * The wasm implementation of {@link LinalgBackend}: copies operands into the arena, runs the
  * kernels of assembly/linalg, copies results back, and frees every temporary (arena.scope).
  */
-import { wasm } from '../wasm/module.js';
+import { wasm, type KernelExports } from '../wasm/module.js';
 import type { LinalgBackend } from './backend.js';
 import { countNonFinite, gemmBlocking } from './gemm.js';
 
-/** Typed view of the linalg kernels exported by build/ordergap.wasm (pointers are byte offsets). */
-export interface LinalgKernels {
-  dsyrkDirectRows(
-    A: number,
-    rows: number,
-    cols: number,
-    kc: number,
-    W: number,
-    ib0: number,
-    ib1: number,
-    cached: number,
-  ): number;
-  dscal(x: number, n: number, s: number): void;
-  dsyrkTiles(
-    A: number,
-    rows: number,
-    cols: number,
-    s: number,
-    W: number,
-    P: number,
-    kc: number,
-    ib0: number,
-    ib1: number,
-  ): number;
-  dsyrkRows(
-    A: number,
-    r0: number,
-    r1: number,
-    cols: number,
-    s: number,
-    direct: number,
-    W: number,
-    P: number,
-    kc: number,
-    ready: number,
-  ): number;
-  sumFinishBlocks(cols: number): number;
-  dsyrkSumFinish(
-    W0: number,
-    n: number,
-    cols: number,
-    weight: number,
-    f: number,
-    G: number,
-    i0: number,
-    i1: number,
-  ): number;
-  dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number, i0: number, i1: number): number;
-  dgemm(
-    transA: number,
-    transB: number,
-    M: number,
-    N: number,
-    K: number,
-    alpha: number,
-    A: number,
-    B: number,
-    beta: number,
-    C: number,
-    PA: number,
-    PB: number,
-    T: number,
-    kc: number,
-    mc: number,
-    nc: number,
-  ): void;
-  dsyev(S: number, n: number, values: number, VT: number, work: number): number;
-  dsymmetrize(S: number, n: number, s: number): void;
-  dtranspose(A: number, n: number, B: number): void;
-  dtpqrt(R: number, m: number, B: number, b: number, w: number): void;
-  dgesvj(Y: number, m: number, V: number, norms2: number): number;
-}
+/** The linalg kernels exported by build/ordergap.wasm (pointers are byte offsets). */
+export type LinalgKernels = Pick<
+  KernelExports,
+  | 'dsyrkDirectRows'
+  | 'dscal'
+  | 'dsyrkTiles'
+  | 'dsyrkRows'
+  | 'sumFinishBlocks'
+  | 'dsyrkSumFinish'
+  | 'dsyrkFinish'
+  | 'dgemm'
+  | 'dsyev'
+  | 'dsymmetrize'
+  | 'dtranspose'
+  | 'dtpqrt'
+  | 'dgesvj'
+>;
 
-/** The kernels of the loaded module. @throws Error if `init()` has not completed. */
+/**
+ * The kernels of the loaded module (checked against the generated signatures by `init()`).
+ * @throws Error if `init()` has not completed.
+ */
 export function linalgKernels(): LinalgKernels {
-  return wasm().exports as unknown as LinalgKernels;
+  return wasm().exports;
 }
 
 /** Rows per packed chunk of the Gramian: the packed chunk (kc·mp values) stays within ~256 KiB. */

@@ -9,19 +9,43 @@
  */
 import { readFile } from 'node:fs/promises';
 import { Arena, WASM32_MAX_BYTES, WASM_PAGE_BYTES } from './arena.js';
+import { KERNEL_SIGNATURES, type KernelExports, type KernelSignature } from './kernels.generated.js';
 
-/** Raw kernel exports. Pointers are byte offsets; strides are in f64 elements. */
-export interface KernelExports {
-  heapBase(): number;
-  /** ||x||_2, overflow-safe (assembly/blas1/dnrm2.ts). */
-  dnrm2(n: number, x: number, incx: number): number;
-  /** ||x - y||_2, overflow-safe, contiguous. */
-  ddist(n: number, x: number, y: number): number;
-  /** y <- a x + y. */
-  daxpy(n: number, a: number, x: number, incx: number, y: number, incy: number): void;
-  /** y <- x. */
-  dcopy(n: number, x: number, incx: number, y: number, incy: number): void;
-  [name: string]: unknown;
+export type { KernelExports, KernelName, KernelSignature, KernelValueType } from './kernels.generated.js';
+export { KERNEL_SIGNATURES } from './kernels.generated.js';
+
+/**
+ * The exports of an instance of the kernels, typed: the one checked cast from
+ * `WebAssembly.Exports`. Every kernel of {@link KERNEL_SIGNATURES} must be a function export
+ * taking as many parameters as the raw bindings declare, so a .wasm built from other sources than
+ * src/wasm/kernels.generated.ts was generated from fails here, naming what differs, instead of at
+ * the first call of a missing kernel (`k.dsyrkRows is not a function`) or, worse, by running
+ * with arguments shifted.
+ * @param where the .wasm file, for the message
+ * @throws Error naming every missing export and every parameter-count mismatch.
+ * @example
+ * ```ts
+ * checkKernelExports({}, 'empty.wasm'); // throws: empty.wasm does not export the kernels ... heapBase, dnrm2, ...
+ * ```
+ */
+export function checkKernelExports(exports: WebAssembly.Exports, where: string | URL): KernelExports {
+  const missing: string[] = [];
+  const arity: string[] = [];
+  for (const [name, sig] of Object.entries(KERNEL_SIGNATURES) as [string, KernelSignature][]) {
+    const f = exports[name];
+    if (typeof f !== 'function') missing.push(name);
+    else if (f.length !== sig.params.length)
+      arity.push(`${name} (${f.length} parameters, expected ${sig.params.length})`);
+  }
+  if (missing.length || arity.length) {
+    throw new Error(
+      `${String(where)} does not export the kernels src/wasm/kernels.generated.ts declares` +
+        (missing.length ? `; missing function exports: ${missing.join(', ')}` : '') +
+        (arity.length ? `; different signatures: ${arity.join(', ')}` : '') +
+        ' (rebuild with `npm run build:wasm`, which also regenerates that file)',
+    );
+  }
+  return exports as unknown as KernelExports;
 }
 
 /** What {@link init} sets up. */
@@ -56,7 +80,8 @@ export function kernelImports(memory: WebAssembly.Memory): WebAssembly.Imports {
 /**
  * Loads and instantiates the kernels (idempotent; concurrent calls share one load).
  * @param options.wasm path or URL of the .wasm file (default: the package's build/ordergap.wasm)
- * @throws Error if the file is missing (run `npm run build`) or cannot be compiled.
+ * @throws Error if the file is missing (run `npm run build`), cannot be compiled, or does not export
+ *   every kernel of {@link KERNEL_SIGNATURES} with its parameter count (see {@link checkKernelExports}).
  * @example
  * ```ts
  * import { init, blas1 } from 'ordergap';
@@ -83,7 +108,7 @@ export async function init(options: { wasm?: string | URL } = {}): Promise<WasmR
       shared: true,
     });
     const instance = await WebAssembly.instantiate(module, kernelImports(memory));
-    const exports = instance.exports as unknown as KernelExports;
+    const exports = checkKernelExports(instance.exports, where);
     const arena = new Arena(memory, exports.heapBase() >>> 0);
     // The test suites set this (vitest.config.ts) so every uninitialised block starts as NaN.
     arena.poisonUninitialized = process.env.ORDERGAP_POISON_ARENA === '1';
