@@ -18,16 +18,16 @@ export { validateDistribution, uniformExcept, PROBABILITY_SUM_TOLERANCE } from '
 export { defineSystem, checkState } from './system/define.js';
 export { registerSystem, getSystem, listSystems, loadSystemModule, type SystemFactory } from './system/registry.js';
 export { orderGap, evaluateOrderGap, type OrderGapEvaluation } from './ordergap/orderGap.js';
-export { windowedMean, OrderGapWindow } from './ordergap/window.js';
+export { windowedMean } from './stopping/window.js';
 export { createRng, sampleIndex, seededNormals, type Rng } from './ordergap/rng.js';
 export {
   runRecursive,
   type RunOptions,
   type RecursiveRun,
   type StepRecord,
-  type StopReason,
-  type LoopRule,
+  type AlgorithmRule,
 } from './ordergap/algorithm1.js';
+export { run, type LoopOptions, type LoopRun, type LoopStep, type LoopStop } from './ordergap/run.js';
 export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/poolCheck.js';
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './systems/closedForm.js';
 export * as graph from './graph/index.js';

@@ -1,15 +1,16 @@
 /**
  * The agent-loop API: keep an epistemic state, expand it with evidence as it arrives,
  * consolidate, measure the order-gap, and stop when the windowed order-gap falls below ε
- * (Algorithm 1, Sec. 6) — instead of after a fixed number of steps.
+ * (Algorithm 1, Sec. 6) — instead of after a fixed number of steps. The stopping test is the
+ * package's one order-gap rule (`OrderGapRule`), the same that Algorithm 1 applies.
  *
  * ```ts
  * const state = AgentState.fromGraph(graphDoc);
- * const stopper = new OrderGapStopper({ epsilon: 0.01, window: 4, maxSteps: 100 });
+ * const rule = new OrderGapRule({ epsilon: 0.01, window: 4, maxSteps: 100 }); // src/stopping
  * for (const chunk of retrieve()) {
  *   const omega = state.step(chunk);          // Ω(θ; e), then θ ← Q(P_e(θ))
- *   const verdict = stopper.push(omega);
- *   if (verdict.stop) { console.log(verdict.reason); break; }
+ *   const decision = rule.observe({ t: state.steps, omega });
+ *   if (decision.stop) { console.log(decision.reason, decision.detail); break; }
  * }
  * await state.save('state.json');             // atomic: temp file + rename
  * ```
@@ -20,7 +21,6 @@
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../util/atomicWrite.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
-import { OrderGapWindow } from '../ordergap/window.js';
 import { referenceDistance } from '../blas1/dnrm2.js';
 import { referenceConsolidate } from './consolidate.js';
 import { describeState, type StateSummary } from './describe.js';
@@ -325,65 +325,5 @@ export class AgentState {
    */
   async save(file: string, io: SaveIo = nodeAtomicWriteIo): Promise<void> {
     await writeFileAtomic(file, JSON.stringify(this.toJSON()) + '\n', io);
-  }
-}
-
-/** The stopper's answer. */
-export interface StopVerdict {
-  stop: boolean;
-  /** 'order-gap' (Ω̂ <= ε), 'budget' (maxSteps reached), or 'continue'. */
-  reason: 'order-gap' | 'budget' | 'continue';
-  /** Ω̂ over the last w values (null while fewer than w). */
-  windowed: number | null;
-  steps: number;
-  /** One sentence for people. */
-  message: string;
-}
-
-/**
- * The stopping rule of Algorithm 1 (Eq. 3): stop when the mean of the last w order-gaps is
- * <= ε; optionally also at a step budget.
- */
-export class OrderGapStopper {
-  readonly #window: OrderGapWindow;
-  readonly maxSteps: number | null;
-  /**
-   * @throws {ArgumentError} ε not > 0, w not an integer >= 1, maxSteps not an integer >= 1.
-   */
-  constructor(options: { epsilon: number; window: number; maxSteps?: number }) {
-    this.#window = new OrderGapWindow(options.window, options.epsilon);
-    this.maxSteps = options.maxSteps === undefined ? null : integerInRange('maxSteps', options.maxSteps, 1);
-  }
-  /** Records Ω_t and answers {@link shouldStop}. @throws {ArgumentError} Ω negative or not finite. */
-  push(omega: number): StopVerdict {
-    this.#window.push(omega);
-    return this.shouldStop();
-  }
-  /** Whether to stop now, and why. */
-  shouldStop(): StopVerdict {
-    const windowed = this.#window.mean();
-    const steps = this.#window.values.length;
-    const eps = this.#window.epsilon;
-    const w = this.#window.window;
-    if (windowed !== null && windowed <= eps)
-      return {
-        stop: true,
-        reason: 'order-gap',
-        windowed,
-        steps,
-        message: `stop: mean order-gap of the last ${w} steps ${windowed.toPrecision(3)} <= ε = ${eps}`,
-      };
-    if (this.maxSteps !== null && steps >= this.maxSteps)
-      return { stop: true, reason: 'budget', windowed, steps, message: `stop: step budget ${this.maxSteps} reached` };
-    return {
-      stop: false,
-      reason: 'continue',
-      windowed,
-      steps,
-      message:
-        windowed === null
-          ? `continue: ${steps} of ${w} order-gaps needed for the window`
-          : `continue: mean order-gap ${windowed.toPrecision(3)} > ε = ${eps}`,
-    };
   }
 }

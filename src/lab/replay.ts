@@ -2,7 +2,7 @@
  * Replay of recorded samples under several stopping rules. For each repeat r = 0..R−1 and each
  * item, the item's samples are put in a seeded order ({@link unitSeed}; the same order for every
  * rule), a fresh rule observes them one by one, and the run ends when the rule stops, when the
- * budget N is reached (`'budget'`), when the item has no more samples (`'exhausted'`), or at a
+ * budget N is reached (`'budget'`), when the item has no more samples (`'evidence-exhausted'`), or at a
  * transport failure (`'transport-failure'`: the unit is unresolved for that rule). The answer is
  * always the plurality of the answered samples seen (the same aggregator for every rule, so
  * rules differ only in when they stop); it is null — "no answer", counted apart from wrong —
@@ -13,15 +13,15 @@
  * stream is the full-budget majority vote.
  */
 import { createRule, type RuleSpec } from '../stopping/registry.js';
-import type { RuleReason } from '../stopping/rule.js';
+import type { StopReason } from '../stopping/rule.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { answerIsExtractor, type AnswerExtractor } from './extractors.js';
 import { buildStream, type ObservationStream } from './observations.js';
 import type { SampleSet } from './samples.js';
 
-/** How a unit run ended. */
-export type UnitStopReason = Exclude<RuleReason, 'continue'> | 'exhausted' | 'transport-failure';
+/** How a unit run ended (the package's one {@link StopReason} vocabulary). */
+export type UnitStopReason = StopReason;
 
 /** How a unit is scored. */
 export type UnitOutcome = 'correct' | 'wrong' | 'no-answer' | 'unresolved';
@@ -155,7 +155,7 @@ export function runUnit(
       reason = 'budget';
       detail = `budget N = ${meta.budget} reached`;
     } else {
-      reason = 'exhausted';
+      reason = 'evidence-exhausted';
       detail = `the item has ${meta.available} samples`;
     }
   }

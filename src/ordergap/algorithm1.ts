@@ -11,19 +11,17 @@
  * return (θ_Tmax, Tmax)
  * ```
  */
-import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
-import { checkState } from '../system/define.js';
 import type { OperatorSystem } from '../system/types.js';
-import { evaluateOrderGapUnchecked } from './orderGap.js';
-import { createRng, sampleIndex } from './rng.js';
-import { OrderGapWindow } from './window.js';
+import { FixedBudgetRule } from '../stopping/fixedBudget.js';
+import { OrderGapRule } from '../stopping/orderGapRule.js';
+import type { StopReason } from '../stopping/rule.js';
+import { windowedMeanUnchecked } from '../stopping/window.js';
+import { run } from './run.js';
 
-/** Why a run ended. */
-export type StopReason = 'order-gap' | 'budget' | 'evidence-exhausted';
-
-/** Which stopping rule the loop applies: Algorithm 1's, or none (a fixed budget). */
-export type LoopRule = 'order-gap' | 'budget';
+/** Which stopping test Algorithm 1 applies: its own (Eq. 3), or none (a fixed budget). */
+export type AlgorithmRule = 'order-gap' | 'budget';
 
 /** Options of {@link runRecursive}. */
 export interface RunOptions {
@@ -40,7 +38,7 @@ export interface RunOptions {
   /** Start state (default: the system's θ0). */
   theta0?: ArrayLike<number>;
   /** 'order-gap' (default) applies Algorithm 1's test; 'budget' runs to Tmax regardless. */
-  rule?: LoopRule;
+  rule?: AlgorithmRule;
   /** Keep θ_t of every step (default true; set false for large d). */
   recordStates?: boolean;
 }
@@ -70,7 +68,7 @@ export interface RecursiveRun {
     window: number;
     maxSteps: number;
     seed: number;
-    rule: LoopRule;
+    rule: AlgorithmRule;
     sequence: readonly string[] | null;
   };
   theta0: Float64Array;
@@ -84,52 +82,13 @@ export interface RecursiveRun {
   finalWindowed: number | null;
 }
 
-/** Validates the options of {@link runRecursive}; returns them with defaults filled in. */
-export function validateRunOptions(
-  system: OperatorSystem,
-  options: RunOptions,
-): Required<Omit<RunOptions, 'sequence' | 'theta0'>> & {
-  sequence: readonly string[] | null;
-  theta0: Float64Array;
-} {
-  if (typeof options !== 'object' || options === null)
-    throw new ArgumentTypeError('options', options, 'must be an object');
-  const epsilon = finiteNumber('epsilon', options.epsilon);
-  if (!(epsilon > 0)) throw new ArgumentError('epsilon', epsilon, 'must be > 0');
-  const window = integerInRange('window', options.window, 1);
-  const maxSteps = integerInRange('maxSteps', options.maxSteps, 1);
-  const seed = integerInRange('seed', options.seed ?? 0, 0, 2 ** 32 - 1);
-  const rule = options.rule ?? 'order-gap';
-  if (rule !== 'order-gap' && rule !== 'budget')
-    throw new ArgumentError('rule', rule, "must be 'order-gap' or 'budget'");
-  const theta0Raw = options.theta0 ?? system.theta0;
-  if (theta0Raw === undefined)
-    throw new ArgumentError('theta0', theta0Raw, `is required: ${system.name} declares no theta0`);
-  const theta0 = checkState('theta0', system, theta0Raw);
-  let sequence: readonly string[] | null = null;
-  if (options.sequence !== undefined) {
-    if (!Array.isArray(options.sequence))
-      throw new ArgumentTypeError('sequence', options.sequence, 'must be an array of evidence ids');
-    const pool = new Set(system.evidenceAt(theta0).map((e) => e.id));
-    options.sequence.forEach((id, i) => {
-      if (typeof id !== 'string' || !pool.has(id)) {
-        throw new ArgumentError(
-          `sequence[${i}]`,
-          id,
-          `is not an evidence item of ${system.name} (known: ${[...pool].join(', ')})`,
-        );
-      }
-    });
-    sequence = [...options.sequence];
-  }
-  return { epsilon, window, maxSteps, seed, rule, recordStates: options.recordStates ?? true, sequence, theta0 };
-}
-
 /**
- * Runs Algorithm 1 and returns the whole trajectory. Identical seeds give identical runs.
+ * Runs Algorithm 1 — the package's one loop ({@link run}) with the order-gap rule — and returns
+ * the whole trajectory. Identical seeds give identical runs.
  * When a `sequence` is given and ends before Tmax, the run ends with reason
  * 'evidence-exhausted'.
- * Cost per step: 2 Q + 2 P_e applications (both orderings) + one O(d) distance.
+ * Cost per step: the system's step (its `step` or `orderGap` capability, else 2 Q + 2 P_e and
+ * one O(d) distance) + O(w) for Ω̂.
  * @throws {ArgumentError} bad ε, w, Tmax, seed, θ0 or sequence (nothing runs).
  * @example
  * ```ts
@@ -141,57 +100,45 @@ export function validateRunOptions(
  * ```
  */
 export function runRecursive(system: OperatorSystem, options: RunOptions): RecursiveRun {
-  const o = validateRunOptions(system, options);
-  const rng = createRng(o.seed);
-  const buffer = new OrderGapWindow(o.window, o.epsilon);
-  const steps: StepRecord[] = [];
-  let theta = o.theta0;
-  let stopReason: StopReason = 'budget';
-  for (let t = 0; t < o.maxSteps; t++) {
-    let evidence: string;
-    let probability: number | null = null;
-    if (o.sequence) {
-      if (t >= o.sequence.length) {
-        stopReason = 'evidence-exhausted';
-        break;
-      }
-      evidence = o.sequence[t]!;
-    } else {
-      const dist = system.evidenceAt(theta);
-      const i = sampleIndex(
-        dist.map((e) => e.p),
-        rng.next(),
-      );
-      evidence = dist[i]!.id;
-      probability = dist[i]!.p;
-    }
-    const ev = evaluateOrderGapUnchecked(system, theta, evidence);
-    theta = ev.expandThenConsolidate;
-    const windowed = buffer.push(ev.omega);
-    const rec: StepRecord = { t: t + 1, evidence, probability, omega: ev.omega, windowed };
-    if (o.recordStates) rec.theta = theta;
-    steps.push(rec);
-    if (o.rule === 'order-gap' && buffer.shouldStop()) {
-      stopReason = 'order-gap';
-      break;
-    }
-  }
+  if (typeof options !== 'object' || options === null) throw new ArgumentError('options', options, 'must be an object');
+  const epsilon = finiteNumber('epsilon', options.epsilon);
+  if (!(epsilon > 0)) throw new ArgumentError('epsilon', epsilon, 'must be > 0');
+  const window = integerInRange('window', options.window, 1);
+  const maxSteps = integerInRange('maxSteps', options.maxSteps, 1);
+  const rule = options.rule ?? 'order-gap';
+  if (rule !== 'order-gap' && rule !== 'budget')
+    throw new ArgumentError('rule', rule, "must be 'order-gap' or 'budget'");
+  const stopping = rule === 'order-gap' ? new OrderGapRule({ epsilon, window }) : new FixedBudgetRule({ budget: maxSteps });
+  const r = run(system, stopping, {
+    maxSteps,
+    recordStates: options.recordStates ?? true,
+    ...(options.seed !== undefined ? { seed: options.seed } : {}),
+    ...(options.sequence !== undefined ? { sequence: options.sequence } : {}),
+    ...(options.theta0 !== undefined ? { theta0: options.theta0 } : {}),
+  });
+  // Ω̂_{t,w} of Eq. (3) for every step, whichever rule decided
+  const omegas: number[] = [];
+  const steps: StepRecord[] = r.steps.map((s) => {
+    omegas.push(s.omega);
+    const rec: StepRecord = {
+      t: s.t,
+      evidence: s.evidence,
+      probability: s.probability,
+      omega: s.omega,
+      windowed: windowedMeanUnchecked(omegas, window),
+    };
+    if (s.theta) rec.theta = s.theta;
+    return rec;
+  });
   return {
     system: system.name,
     dim: system.dim,
-    options: {
-      epsilon: o.epsilon,
-      window: o.window,
-      maxSteps: o.maxSteps,
-      seed: o.seed,
-      rule: o.rule,
-      sequence: o.sequence,
-    },
-    theta0: o.theta0,
+    options: { epsilon, window, maxSteps, seed: r.seed, rule, sequence: r.sequence },
+    theta0: r.theta0,
     steps,
-    stoppedAt: steps.length,
-    stopReason,
-    finalState: theta,
-    finalWindowed: buffer.mean(),
+    stoppedAt: r.stop.step,
+    stopReason: r.stop.reason,
+    finalState: r.finalState,
+    finalWindowed: windowedMeanUnchecked(omegas, window),
   };
 }

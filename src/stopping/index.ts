@@ -10,4 +10,3 @@ export * from './answerStability.js';
 export * from './pluralityAgreement.js';
 export * from './betaRule.js';
 export * from './registry.js';
-export * from './runWithRule.js';

@@ -1,9 +1,10 @@
 /**
  * The windowed order-gap rule (Algorithm 1, Eq. 3): push Ω_t into the buffer B and stop once
- * |B| >= w and the mean of the last w values is <= ε. Reuses {@link OrderGapWindow}, the same
- * buffer {@link runRecursive} uses, so the rule and Algorithm 1 stop at the same step.
+ * |B| >= w and the mean of the last w values is <= ε. It is the one representation of that
+ * test: Algorithm 1 (`runRecursive`), the rule comparisons and the agent loop all use it.
  */
-import { OrderGapWindow } from '../ordergap/window.js';
+import { ArgumentError } from '../util/errors.js';
+import { windowedMeanUnchecked } from './window.js';
 import { positiveNumber, integerInRange } from '../util/validate.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps, requireField } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
@@ -33,7 +34,9 @@ export interface OrderGapRuleParams {
 export class OrderGapRule extends BaseRule {
   readonly name = 'order-gap';
   readonly params: RuleParams;
-  #buffer: OrderGapWindow;
+  readonly #epsilon: number;
+  readonly #window: number;
+  #values: number[] = [];
   constructor(params: OrderGapRuleParams) {
     checkKnownParams('order-gap', params, ['epsilon', 'window', 'maxSteps']);
     const maxSteps = optionalMaxSteps(params.maxSteps);
@@ -41,19 +44,31 @@ export class OrderGapRule extends BaseRule {
     const epsilon = positiveNumber('epsilon', params.epsilon);
     const window = integerInRange('window', params.window, 1);
     this.params = Object.freeze({ epsilon, window, ...(maxSteps === undefined ? {} : { maxSteps }) });
-    this.#buffer = new OrderGapWindow(window, epsilon);
+    this.#epsilon = epsilon;
+    this.#window = window;
+  }
+
+  /** Ω̂ over the last w observed values (Eq. 3), or null while fewer than w were observed. */
+  get windowed(): number | null {
+    return windowedMeanUnchecked(this.#values, this.#window);
+  }
+
+  /** The order-gaps observed since the last reset. */
+  get values(): readonly number[] {
+    return this.#values;
   }
 
   protected decide(obs: StepObservation): StopDecision {
     const omega = requireField(obs, 'omega', this.name);
-    const mean = this.#buffer.push(omega);
-    if (this.#buffer.shouldStop()) {
-      return { stop: true, reason: 'criterion', detail: `Ω̂ = ${mean} <= ε = ${this.#buffer.epsilon}` };
-    }
-    return CONTINUE;
+    if (omega < 0) throw new ArgumentError('obs.omega', omega, 'an order-gap is a norm and cannot be negative');
+    this.#values.push(omega);
+    const mean = this.windowed;
+    if (mean !== null && mean <= this.#epsilon)
+      return { stop: true, reason: 'order-gap', statistic: mean, detail: `Ω̂ = ${mean} <= ε = ${this.#epsilon}` };
+    return { ...CONTINUE, statistic: mean };
   }
 
   protected clear(): void {
-    this.#buffer = new OrderGapWindow(this.#buffer.window, this.#buffer.epsilon);
+    this.#values = [];
   }
 }

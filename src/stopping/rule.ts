@@ -25,16 +25,31 @@ export interface StepObservation {
 }
 
 /**
- * Why a rule answered as it did: `'continue'`; `'criterion'` (the rule's own test fired);
- * `'budget'` (a step cap — the rule's `maxSteps`, or the fixed budget itself); `'empty-output'`
- * (the patience rule's stop on an empty output).
+ * Why a run, a replayed unit or a rule stopped — one vocabulary for the whole package:
+ * - `'order-gap'`: the windowed order-gap fell to ε (Algorithm 1, Eq. 3);
+ * - `'criterion'`: another rule's own test fired (agreement, confidence, patience, ...);
+ * - `'budget'`: a step cap (the rule's `maxSteps`, Tmax, or the fixed budget itself);
+ * - `'evidence-exhausted'`: a fixed evidence sequence, or an item's recorded samples, ran out;
+ * - `'empty-output'`: the patience rule's stop on an empty output (seed 002);
+ * - `'transport-failure'`: a recorded sample stream failed to deliver (replays).
  */
-export type RuleReason = 'continue' | 'criterion' | 'budget' | 'empty-output';
+export type StopReason =
+  | 'order-gap'
+  | 'criterion'
+  | 'budget'
+  | 'evidence-exhausted'
+  | 'empty-output'
+  | 'transport-failure';
+
+/** A rule's answer: continue, or one of the {@link StopReason}s a rule can give. */
+export type RuleReason = 'continue' | Extract<StopReason, 'order-gap' | 'criterion' | 'budget' | 'empty-output'>;
 
 /** The answer to one observation. */
 export interface StopDecision {
   readonly stop: boolean;
   readonly reason: RuleReason;
+  /** The rule's test statistic after this observation, when it has one (Ω̂ for the order-gap rule). */
+  readonly statistic?: number | null;
   /** Human-readable account of the test (e.g. `Ω̂ = 0.012 <= ε = 0.05`); empty when continuing. */
   readonly detail: string;
 }
@@ -88,9 +103,14 @@ export abstract class BaseRule implements StoppingRule {
     const own = this.decide(obs);
     if (own.stop) return own;
     if (this.maxSteps !== undefined && obs.t >= this.maxSteps) {
-      return { stop: true, reason: 'budget', detail: `t = ${obs.t} reached maxSteps = ${this.maxSteps}` };
+      return {
+        stop: true,
+        reason: 'budget',
+        detail: `t = ${obs.t} reached maxSteps = ${this.maxSteps}`,
+        ...(own.statistic !== undefined ? { statistic: own.statistic } : {}),
+      };
     }
-    return CONTINUE;
+    return own;
   }
 
   reset(): void {

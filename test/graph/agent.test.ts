@@ -3,7 +3,9 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AgentState, OrderGapStopper, type SaveIo } from '../../src/graph/agent.js';
+import { AgentState, type SaveIo } from '../../src/graph/agent.js';
+import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
+import type { StopDecision } from '../../src/stopping/rule.js';
 import { defaultScenario, DEFAULT_SCENARIO_FILES } from '../../src/graph/scenario.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
@@ -136,33 +138,20 @@ describe('consolidation scheduling in the agent loop', () => {
   });
 });
 
-describe('OrderGapStopper', () => {
-  it('answers with a reason: window filling, above ε, order-gap stop, budget', () => {
-    const st = new OrderGapStopper({ epsilon: 0.1, window: 2, maxSteps: 5 });
-    expect(st.shouldStop()).toMatchObject({ stop: false, reason: 'continue', windowed: null });
-    expect(st.push(0.5).message).toMatch(/1 of 2 order-gaps needed/);
-    expect(st.push(0.3)).toMatchObject({ stop: false, reason: 'continue', windowed: 0.4 });
-    expect(st.push(0.1)).toMatchObject({ stop: false, windowed: 0.2 });
-    const v = st.push(0.1);
-    expect(v).toMatchObject({ stop: true, reason: 'order-gap', steps: 4 });
-    expect(v.windowed).toBeCloseTo(0.1, 15);
-    const b = new OrderGapStopper({ epsilon: 1e-9, window: 1, maxSteps: 2 });
-    b.push(1);
-    expect(b.push(1)).toMatchObject({ stop: true, reason: 'budget' });
-    expect(() => new OrderGapStopper({ epsilon: 0, window: 1 })).toThrow(/epsilon = 0/);
-    expect(() => st.push(-1)).toThrow(/omega = -1/);
-  });
-
+describe('the agent loop with the order-gap rule', () => {
   it('drives the default scenario to the same stop as Algorithm 1', () => {
     const run = runRecursive(referenceGraphSystem(sc), { ...sc.run, recordStates: false });
     const s = AgentState.fromScenario(sc);
-    const stopper = new OrderGapStopper({ epsilon: sc.run.epsilon, window: sc.run.window, maxSteps: sc.run.maxSteps });
-    let verdict = stopper.shouldStop();
+    const rule = new OrderGapRule({ epsilon: sc.run.epsilon, window: sc.run.window, maxSteps: sc.run.maxSteps });
+    let decision: StopDecision | undefined;
     for (const step of run.steps) {
-      verdict = stopper.push(s.step(itemDoc(step.evidence)));
-      if (verdict.stop) break;
+      const omega = s.step(itemDoc(step.evidence));
+      decision = rule.observe({ t: s.steps, omega });
+      if (decision.stop) break;
     }
-    expect(verdict).toMatchObject({ stop: true, reason: 'order-gap', steps: run.stoppedAt });
+    expect(decision).toMatchObject({ stop: true, reason: 'order-gap' });
+    expect(s.steps).toBe(run.stoppedAt);
+    expect(decision!.statistic).toBe(run.finalWindowed);
     expect(s.theta).toEqual(run.finalState);
   });
 });

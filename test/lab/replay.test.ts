@@ -48,7 +48,7 @@ describe('replay', () => {
     // item 3: no answer at all — counted apart from wrong, with its empty/unparseable samples
     expect(base![3]).toMatchObject({ outcome: 'no-answer', answer: null, emptySamples: 4, unparseableSamples: 1 });
     // item 4: 3 samples < budget 5 → exhausted; plurality y is wrong
-    expect(base![4]).toMatchObject({ stopReason: 'exhausted', samplesUsed: 3, answer: 'y', outcome: 'wrong' });
+    expect(base![4]).toMatchObject({ stopReason: 'evidence-exhausted', samplesUsed: 3, answer: 'y', outcome: 'wrong' });
   });
 
   it('paired scoring drops exactly the units some rule left unresolved', () => {
@@ -163,7 +163,7 @@ describe('replay invariants on random sample files', () => {
           if (u.outcome === 'correct') expect(u.answer).toBe(u.gold);
           if (u.outcome === 'wrong') expect(u.answer === null || u.answer === u.gold).toBe(false);
           if (u.outcome === 'no-answer') expect(u.answer).toBeNull();
-          if (u.stopReason === 'exhausted') expect(u.samplesUsed).toBe(available);
+          if (u.stopReason === 'evidence-exhausted') expect(u.samplesUsed).toBe(available);
         }
       }
       for (const u of r.rules[0]!.units) {

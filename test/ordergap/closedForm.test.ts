@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { SEC92, closedFormOrderGap, closedFormSystem } from '../../src/systems/closedForm.js';
 import { orderGap } from '../../src/ordergap/orderGap.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
-import { windowedMean } from '../../src/ordergap/window.js';
+import { windowedMean } from '../../src/stopping/window.js';
 import { checkPoolAtStop } from '../../src/ordergap/poolCheck.js';
 import { EPS } from '../util/compare.js';
 

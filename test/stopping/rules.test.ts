@@ -40,7 +40,7 @@ describe('order-gap rule', () => {
     );
     expect(run.stoppedAt).toBe(4);
     expect(r.t).toBe(4);
-    expect(r.d?.reason).toBe('criterion');
+    expect(r.d?.reason).toBe('order-gap');
   });
   it('hand case: window means 0.3, 0.15, 0.05 against ε = 0.1', () => {
     // means of the last 2: (0.5+0.1)/2 = 0.3, (0.1+0.2)/2 = 0.15, (0.2+0)/2 = 0.1 <= 0.1 → stop at t = 4
@@ -70,7 +70,7 @@ describe('order-gap rule', () => {
     expect(r2.observe({ t: 2, omega: 0 }).stop).toBe(true);
     r2.reset();
     expect(r2.observe({ t: 1, omega: 0 }).stop).toBe(false); // buffer emptied: |B| = 1 < w
-    expect(() => r2.observe({ t: 2, omega: -1 })).toThrow(/^omega = -1/);
+    expect(() => r2.observe({ t: 2, omega: -1 })).toThrow(/^obs.omega = -1/);
   });
 });
 
