@@ -4,8 +4,8 @@
  * the fast path). Both are unchecked (θ has length d, the item was compiled for this layout).
  * The tfjs form (float32, for autodiff) is in ./tfjs.ts.
  */
-import { wasm } from '../wasm/module.js';
-import type { F64Block } from '../wasm/arena.js';
+import type { ArenaScope, F64Block } from '../wasm/arena.js';
+import { wasm, type KernelExports } from '../wasm/module.js';
 import { referenceConsolidate } from './consolidate.js';
 import { referenceExpand, type CompiledItem } from './expand.js';
 import type { GraphOperatorParams } from './params.js';
@@ -30,38 +30,8 @@ export const referenceGraphBackend: GraphBackend = {
   expand: (item, theta, out) => referenceExpand(item, theta, out),
 };
 
-/** Raw graph kernels of the wasm module (assembly/graph). */
-export interface GraphKernels {
-  gqsums(theta: number, n: number, eoff: number, sums: number): void;
-  gqweighted(theta: number, n: number, eoff: number, c: number, sums: number, tau: number, ws: number): void;
-  gqbelief(
-    n: number,
-    claims: number,
-    firstQuestion: number,
-    c: number,
-    sums: number,
-    ws: number,
-    p: number,
-    ngroups: number,
-    gstart: number,
-    gans: number,
-    qgroup: number,
-    scratch: number,
-    cout: number,
-  ): void;
-  gqmerge(
-    theta: number,
-    k1: number,
-    claims: number,
-    md: number,
-    diag: number,
-    mu: number,
-    h2: number,
-    pull: number,
-    out: number,
-  ): void;
-  gpblend(x: number, footprint: number, target: number, rates: number, m: number): void;
-}
+/** The graph kernels of the wasm module (assembly/graph). */
+export type GraphKernels = Pick<KernelExports, 'gqsums' | 'gqweighted' | 'gqbelief' | 'gqmerge' | 'gpblend'>;
 
 /** The 16 parameters in the order the kernels read them. */
 export function packParams(p: GraphOperatorParams): Float64Array {
@@ -97,25 +67,20 @@ export function groupTables(shape: OperatorShape): { gstart: Int32Array; gans: I
   return { gstart, gans: Int32Array.from(list), qgroup: shape.questionGroup };
 }
 
-/** Allocates an i32 array in the arena (as an f64 block of ⌈n/2⌉) and copies `src` in. */
-function int32Block(s: { alloc(n: number): F64Block }, src: Int32Array): F64Block {
-  const b = s.alloc(Math.max(1, Math.ceil(src.length / 2)));
-  new Int32Array(wasm().memory.buffer, b.ptr, src.length).set(src);
-  return b;
-}
-
 /**
- * Q's node block by the wasm kernels, for θ already in wasm memory at `thetaPtr`; writes the
- * (k+1)·Nmax node coordinates at `nodeOutPtr`. Temporaries come from the scope `s`.
+ * Q's node block by the wasm kernels, for θ already in wasm memory (the block `theta`, of length
+ * d); writes the (k+1)·Nmax node coordinates into `nodeOut` (at least that long; may be `theta`
+ * itself, for Q in place). Temporaries, the i32 group tables among them, come from the scope `s`
+ * and are freed with it.
  */
 export function wasmConsolidateNodeBlock(
-  s: { alloc(n: number): F64Block; from(a: ArrayLike<number>): F64Block },
+  s: ArenaScope,
   shape: OperatorShape,
   params: GraphOperatorParams,
-  thetaPtr: number,
-  nodeOutPtr: number,
+  theta: F64Block,
+  nodeOut: F64Block,
 ): void {
-  const k = wasm().exports as unknown as GraphKernels;
+  const k: GraphKernels = wasm().exports;
   const n = shape.nmax;
   const k1 = shape.k + 1;
   const tables = groupTables(shape);
@@ -127,15 +92,15 @@ export function wasmConsolidateNodeBlock(
   const scratch = s.alloc(n + 4 * maxGroup + 1);
   const pull = s.alloc(Math.max(1, shape.mergeDims));
   const p = s.from(packParams(params));
-  const gstart = int32Block(s, tables.gstart);
-  const gans = int32Block(s, tables.gans);
-  const qgroup = int32Block(s, tables.qgroup);
-  const mem = new Float64Array(wasm().memory.buffer);
-  const t0 = thetaPtr / 8;
+  const gstart = s.fromI32(tables.gstart);
+  const gans = s.fromI32(tables.gans);
+  const qgroup = s.fromI32(tables.qgroup);
+  // every allocation is done: the views below stay valid until the end
+  const tv = theta.view;
   const cv = c.view;
-  for (let sl = 0; sl < n; sl++) cv[sl] = mem[t0 + sl * k1 + shape.k]!;
-  k.gqsums(thetaPtr, n, shape.edgeOffset, sums.ptr);
-  k.gqweighted(thetaPtr, n, shape.edgeOffset, c.ptr, sums.ptr, params.tauContradict, ws.ptr);
+  for (let sl = 0; sl < n; sl++) cv[sl] = tv[sl * k1 + shape.k]!;
+  k.gqsums(theta.ptr, n, shape.edgeOffset, sums.ptr);
+  k.gqweighted(theta.ptr, n, shape.edgeOffset, c.ptr, sums.ptr, params.tauContradict, ws.ptr);
   k.gqbelief(
     n,
     shape.claims,
@@ -151,10 +116,10 @@ export function wasmConsolidateNodeBlock(
     scratch.ptr,
     cNew.ptr,
   );
-  const mem2 = new Float64Array(wasm().memory.buffer);
-  if (nodeOutPtr !== thetaPtr) mem2.copyWithin(nodeOutPtr / 8, t0, t0 + shape.edgeOffset);
+  const ov = nodeOut.view;
+  if (nodeOut !== theta) ov.set(tv.subarray(0, shape.edgeOffset));
   k.gqmerge(
-    thetaPtr,
+    theta.ptr,
     k1,
     shape.claims,
     shape.mergeDims,
@@ -162,11 +127,10 @@ export function wasmConsolidateNodeBlock(
     params.mergeRate,
     params.mergeRadius * params.mergeRadius,
     pull.ptr,
-    nodeOutPtr,
+    nodeOut.ptr,
   );
-  const o0 = nodeOutPtr / 8;
   const cn = cNew.view;
-  for (let sl = 0; sl < n; sl++) mem2[o0 + sl * k1 + shape.k] = cn[sl]!;
+  for (let sl = 0; sl < n; sl++) ov[sl * k1 + shape.k] = cn[sl]!;
 }
 
 /** WebAssembly implementation (copies θ into the arena, runs the kernels, copies back). */
@@ -177,7 +141,7 @@ export const wasmGraphBackend: GraphBackend = {
     arena.scope((s) => {
       const t = s.from(theta);
       const node = s.alloc(shape.edgeOffset);
-      wasmConsolidateNodeBlock(s, shape, params, t.ptr, node.ptr);
+      wasmConsolidateNodeBlock(s, shape, params, t, node);
       out.set(theta);
       out.set(node.view, 0);
     });
@@ -185,12 +149,12 @@ export const wasmGraphBackend: GraphBackend = {
   },
   expand(item, theta, out = new Float64Array(theta.length)) {
     const { arena, exports } = wasm();
-    const k = exports as unknown as GraphKernels;
+    const k: GraphKernels = exports;
     arena.scope((s) => {
       const x = s.from(theta);
       const target = s.from(item.target);
       const rates = s.from(item.rates);
-      const fp = int32Block(s, item.footprint instanceof Int32Array ? item.footprint : Int32Array.from(item.footprint));
+      const fp = s.fromI32(item.footprint);
       k.gpblend(x.ptr, fp.ptr, target.ptr, rates.ptr, item.footprint.length);
       out.set(x.view);
     });

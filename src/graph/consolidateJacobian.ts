@@ -19,11 +19,20 @@ import type { F64Block } from '../wasm/arena.js';
 import { wasm } from '../wasm/module.js';
 
 /**
- * DQ(x) for the reference graph (see the module comment). Call {@link release} when done: it
- * frees the two wasm blocks (θ and the node block).
+ * DQ(x) for the reference graph (see the module comment). It holds two wasm blocks (the resident
+ * θ and the node block) from its first evaluation on; {@link release} frees them, and so does
+ * `[Symbol.dispose]()`, so `using J = new GraphConsolidateJacobian(scenario, x)` frees them when
+ * the enclosing block ends, however it ends. A method that throws has freed them already (and
+ * left no shifted coordinate behind): the operator stays usable and re-creates them on demand.
  * @throws {ArgumentError} x of the wrong length or not finite; wasm not initialised.
+ * @example
+ * ```ts
+ * await init();
+ * using J = new GraphConsolidateJacobian(system.scenario, theta);
+ * J.column(0); // DQ e_0 (sparse); the blocks are freed at the end of the block
+ * ```
  */
-export class GraphConsolidateJacobian implements JacobianOperator {
+export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
   readonly method = 'fd' as const;
   readonly relativeAccuracy = FD_RELATIVE_ACCURACY;
   readonly dim: number;
@@ -35,7 +44,10 @@ export class GraphConsolidateJacobian implements JacobianOperator {
   readonly #cache = new Map<number, SparseVector>();
   #theta: F64Block | undefined;
   #node: F64Block | undefined;
+  /** Accumulates apply()'s sums. */
   #acc: SparseAccumulator | undefined;
+  /** Accumulates one column's quotients (not #acc: apply() calls column() mid-sum). */
+  #colAcc: SparseAccumulator | undefined;
 
   constructor(scenario: Scenario, x: ArrayLike<number>) {
     this.#scenario = scenario;
@@ -53,11 +65,27 @@ export class GraphConsolidateJacobian implements JacobianOperator {
     return { theta: this.#theta, node: this.#node };
   }
 
+  /**
+   * Runs `fn` on the resident blocks; if it throws, frees them (so an exception cannot leave
+   * them allocated, nor θ shifted: the next call re-creates θ from x), drops the accumulators
+   * (which may hold a partial sum) and rethrows.
+   */
+  #withBlocks<T>(fn: (theta: F64Block, node: F64Block) => T): T {
+    try {
+      const { theta, node } = this.#blocks();
+      return fn(theta, node);
+    } catch (e) {
+      this.#acc = undefined;
+      this.#colAcc = undefined;
+      this.release();
+      throw e;
+    }
+  }
+
   /** Node block of Q at the resident θ (copied out). */
-  #evalNode(): Float64Array {
-    const { theta, node } = this.#blocks();
+  #evalNode(theta: F64Block, node: F64Block): Float64Array {
     const { arena } = wasm();
-    arena.scope((s) => wasmConsolidateNodeBlock(s, this.#scenario.shape, this.#scenario.params, theta.ptr, node.ptr));
+    arena.scope((s) => wasmConsolidateNodeBlock(s, this.#scenario.shape, this.#scenario.params, theta, node));
     this.stats.evaluations++;
     return Float64Array.from(node.view);
   }
@@ -79,20 +107,21 @@ export class GraphConsolidateJacobian implements JacobianOperator {
     if (hit) return hit;
     if (!(Number.isInteger(j) && j >= 0 && j < this.dim))
       throw new ArgumentError('column', j, `must be an index in [0, ${this.dim})`);
-    const { theta } = this.#blocks();
     const xj = this.#x[j]!;
     const h = centralStep(xj);
     const p = xj + h;
     const m = xj - h;
-    theta.view[j] = p;
-    const fp = this.#evalNode();
-    theta.view[j] = m;
-    const fm = this.#evalNode();
-    theta.view[j] = xj;
-    this.#acc ??= new SparseAccumulator(this.dim);
-    this.#quotient(fp, fm, p - m, this.#acc);
-    if (j >= this.#nodeLen) this.#acc.addEntry(j, (p - m) / (p - m));
-    const col = this.#acc.take();
+    const acc = (this.#colAcc ??= new SparseAccumulator(this.dim));
+    const col = this.#withBlocks((theta, node) => {
+      theta.view[j] = p;
+      const fp = this.#evalNode(theta, node);
+      theta.view[j] = m;
+      const fm = this.#evalNode(theta, node);
+      theta.view[j] = xj;
+      this.#quotient(fp, fm, p - m, acc);
+      if (j >= this.#nodeLen) acc.addEntry(j, (p - m) / (p - m));
+      return acc.take();
+    });
     this.stats.columns++;
     this.#cache.set(j, col);
     return col;
@@ -112,30 +141,45 @@ export class GraphConsolidateJacobian implements JacobianOperator {
       return this.#acc.take();
     }
     // one directional difference: shift the resident θ along v, evaluate, restore
-    const { theta } = this.#blocks();
+    const acc = this.#acc;
     const t = directionalStep(this.#x, v);
-    const set = (s: number) => {
-      const view = theta.view;
-      for (let k = 0; k < v.index.length; k++) view[v.index[k]!] = this.#x[v.index[k]!]! + s * v.value[k]!;
-    };
-    set(t);
-    const fp = this.#evalNode();
-    set(-t);
-    const fm = this.#evalNode();
-    set(0);
-    this.stats.directional++;
-    this.#quotient(fp, fm, 2 * t, this.#acc);
-    for (let k = 0; k < v.index.length; k++)
-      if (v.index[k]! >= this.#nodeLen) this.#acc.addEntry(v.index[k]!, v.value[k]!);
-    return this.#acc.take();
+    return this.#withBlocks((theta, node) => {
+      const set = (s: number) => {
+        const view = theta.view;
+        for (let k = 0; k < v.index.length; k++) view[v.index[k]!] = this.#x[v.index[k]!]! + s * v.value[k]!;
+      };
+      set(t);
+      const fp = this.#evalNode(theta, node);
+      set(-t);
+      const fm = this.#evalNode(theta, node);
+      set(0);
+      this.stats.directional++;
+      this.#quotient(fp, fm, 2 * t, acc);
+      for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= this.#nodeLen) acc.addEntry(v.index[k]!, v.value[k]!);
+      return acc.take();
+    });
   }
 
-  /** Frees the wasm blocks (the operator can still be used: they are re-created on demand). */
+  /**
+   * Frees the wasm blocks (the operator can still be used: they are re-created on demand).
+   * Idempotent.
+   */
   release(): void {
-    const { arena } = wasm();
-    if (this.#theta) arena.free(this.#theta);
-    if (this.#node) arena.free(this.#node);
+    const theta = this.#theta;
+    const node = this.#node;
     this.#theta = undefined;
     this.#node = undefined;
+    if (!theta && !node) return;
+    const { arena } = wasm();
+    try {
+      if (theta && !theta.freed) arena.free(theta);
+    } finally {
+      if (node && !node.freed) arena.free(node);
+    }
+  }
+
+  /** Same as {@link release}: lets a caller write `using J = new GraphConsolidateJacobian(...)`. */
+  [Symbol.dispose](): void {
+    this.release();
   }
 }

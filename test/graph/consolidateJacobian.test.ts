@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GraphConsolidateJacobian } from '../../src/graph/consolidateJacobian.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { referenceConsolidate } from '../../src/graph/consolidate.js';
@@ -44,5 +44,114 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
     expect(wasm().arena.bytesInUse).toBeGreaterThan(before);
     fast.release();
     expect(wasm().arena.bytesInUse).toBe(before);
+  });
+
+  describe('resident blocks are freed on every path', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    const setup = async () => {
+      await init();
+      const sys = referenceGraphSystem();
+      let theta: Float64Array = sys.scenario.theta0;
+      for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
+      return { sys, theta, start: wasm().arena.bytesInUse };
+    };
+
+    /** Makes the arena's n-th allocation from now on throw (the earlier ones succeed). */
+    const failAllocation = (n: number): void => {
+      const { arena } = wasm();
+      const alloc = arena.alloc.bind(arena);
+      let calls = 0;
+      vi.spyOn(arena, 'alloc').mockImplementation((length, fill) => {
+        if (++calls === n) throw new Error('injected allocation failure');
+        return alloc(length, fill);
+      });
+    };
+
+    it('`using` frees both blocks at the end of the block', async () => {
+      const { sys, theta, start } = await setup();
+      {
+        using J = new GraphConsolidateJacobian(sys.scenario, theta);
+        J.column(0);
+        expect(wasm().arena.bytesInUse).toBeGreaterThan(start);
+      }
+      expect(wasm().arena.bytesInUse).toBe(start);
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      J.column(1);
+      J.release();
+      J[Symbol.dispose](); // after release: nothing left to free, no double free
+      J.release();
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+
+    it('an exception mid-way through a column frees the blocks and leaves θ unshifted', async () => {
+      const { sys, theta, start } = await setup();
+      const j = sys.subspaces['confidence']![2]!;
+      const fresh = new GraphConsolidateJacobian(sys.scenario, theta);
+      const spy = vi.spyOn(wasm().arena, 'alloc');
+      const expected = fresh.column(j);
+      // f64 allocations of one column: θ, the node block, then two evaluations' temporaries
+      const perEvaluation = (spy.mock.calls.length - 2) / 2;
+      expect(Number.isInteger(perEvaluation) && perEvaluation > 0).toBe(true);
+      vi.restoreAllMocks();
+      fresh.release();
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      for (const failAt of [3, 2 + perEvaluation + 1]) {
+        // in the first evaluation (θ_j shifted to θ_j + h), then in the second (θ_j − h)
+        failAllocation(failAt);
+        expect(() => J.column(j)).toThrow('injected allocation failure');
+        expect(wasm().arena.bytesInUse).toBe(start);
+        vi.restoreAllMocks();
+      }
+      expect(J.column(j)).toEqual(expected); // re-created from x: no shifted coordinate left behind
+      J.release();
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+
+    it('an exception mid-way through a directional difference frees the blocks; apply still agrees afterwards', async () => {
+      const { sys, theta, start } = await setup();
+      const v = sparseFromDense(Float64Array.from(theta, (_, i) => (i % 5 === 0 ? 1e-3 * Math.cos(i) : 0)));
+      expect(v.index.length).toBeGreaterThan(64); // the directional path
+      const fresh = new GraphConsolidateJacobian(sys.scenario, theta);
+      const expected = fresh.apply(v);
+      fresh.release();
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      failAllocation(5); // inside the first evaluation, θ shifted along v
+      expect(() => J.apply(v)).toThrow('injected allocation failure');
+      expect(wasm().arena.bytesInUse).toBe(start);
+      vi.restoreAllMocks();
+      expect(J.apply(v)).toEqual(expected);
+      J.release();
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+
+    it('an exception while creating the blocks leaves nothing allocated', async () => {
+      const { sys, theta, start } = await setup();
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      failAllocation(2); // θ succeeds, the node block fails
+      expect(() => J.column(0)).toThrow('injected allocation failure');
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+  });
+
+  it('apply of a short vector over columns not yet computed is the combination of those columns', async () => {
+    await init();
+    const sys = referenceGraphSystem();
+    let theta: Float64Array = sys.scenario.theta0;
+    for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
+    const conf = sys.subspaces['confidence']!;
+    const [a, b] = [conf[1]!, conf[3]!];
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    // a fresh operator: apply computes both columns while it sums
+    const dense = new Float64Array(sys.dim);
+    dense[a] = 2;
+    dense[b] = -3;
+    const jv = J.apply(sparseFromDense(dense));
+    using K = new GraphConsolidateJacobian(sys.scenario, theta);
+    const expected = sparseCombine(2, K.column(a), -3, K.column(b));
+    expect(jv).toEqual(expected);
+    expect(J.column(b)).toEqual(K.column(b)); // and the cached column is the column alone
   });
 });
