@@ -116,11 +116,7 @@ export function registerCertifyCommand(program: Command): void {
         bar?.stop();
         if (opts.plot !== undefined) await writeCertifyPlots(opts.plot, report, process.stderr);
         if (opts.json)
-          // the state vector is printed only for small systems (d <= 64), like `state.theta`
-          printJson({
-            ...report,
-            fixedPoint: { ...report.fixedPoint, theta: report.dim <= 64 ? report.fixedPoint.theta : null },
-          });
+          printJson(report);
         else process.stdout.write(renderCertifyText(report) + '\n');
         if (opts.report !== undefined)
           await writeCertifyReport(

@@ -3,6 +3,7 @@
  * program turns into a one-line message and exit status 2.
  */
 import { InvalidArgumentError } from 'commander';
+import { reportJson } from '../report/json.js';
 
 /** A finite number. */
 export function parseFinite(value: string): number {
@@ -36,9 +37,7 @@ export function parseSeed(value: string): number {
   return x;
 }
 
-/** Prints a JSON document (Float64Arrays as arrays, numbers unrounded). */
+/** Prints a report's `--json` document ({@link reportJson}). */
 export function printJson(value: unknown): void {
-  process.stdout.write(
-    JSON.stringify(value, (_k, v: unknown) => (v instanceof Float64Array ? Array.from(v) : v), 2) + '\n',
-  );
+  process.stdout.write(reportJson(value) + '\n');
 }

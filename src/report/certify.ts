@@ -36,8 +36,14 @@ export interface CertifyRequest {
   radius?: number;
 }
 
-/** The certification report with where the system came from. */
-export type CertifyReport = CertificationReport & { source: string };
+/**
+ * The certification report with where the system came from; the fixed point's θ is kept only
+ * for small systems (d <= 64, like `state.theta`), so the document stays readable at large d.
+ */
+export type CertifyReport = Omit<CertificationReport, 'fixedPoint'> & {
+  fixedPoint: Omit<CertificationReport['fixedPoint'], 'theta'> & { theta: Float64Array | null };
+  source: string;
+};
 
 /** The system named by the options, and the graph scenario when it is the reference graph. */
 async function resolveSystem(
@@ -114,7 +120,11 @@ export async function certifyReport(
   if (opts.at === 'stop') options.at = 'stop';
   else if (opts.at !== undefined) options.at = parseState(system, opts.at);
   const report = await certify(system, options);
-  return { ...report, source };
+  return {
+    ...report,
+    fixedPoint: { ...report.fixedPoint, theta: report.dim <= 64 ? report.fixedPoint.theta : null },
+    source,
+  };
 }
 
 const cols = (...h: string[]) =>

@@ -14,14 +14,13 @@ import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection } from '
 
 /**
  * What the page reads: a {@link CertificationReport} or the `--json` document of `ordergap
- * certify` (same fields, plain arrays; the CLI adds `source` and `stateNote`).
+ * certify` (same fields, plain arrays; the CLI adds `source`).
  */
 export type CertifyReportInput = Pick<
   CertificationReport,
   | 'system'
   | 'dim'
   | 'state'
-  | 'fixedPoint'
   | 'contraction'
   | 'contractionBySubspace'
   | 'redundancy'
@@ -29,7 +28,11 @@ export type CertifyReportInput = Pick<
   | 'coverage'
   | 'jacobian'
   | 'notes'
-> & { source?: string; stateNote?: string; timings?: Record<string, number> };
+> & {
+  fixedPoint: Omit<CertificationReport['fixedPoint'], 'theta'>;
+  source?: string;
+  timings?: Record<string, number>;
+};
 
 const num = (x: number | null | undefined): string | number | null => (x === undefined ? null : x);
 const names = (xs: readonly { name: string; value: number }[], k = 3): string =>
@@ -85,7 +88,7 @@ export async function certifySections(report: CertifyReportInput): Promise<HtmlS
           kind: 'text',
           text:
             `System ${report.system}${report.source ? ` (${report.source})` : ''}, d = ${report.dim}; ` +
-            `linearised at: ${report.stateNote ?? report.state.kind} (‖θ‖ = ${formatCell(report.state.norm)}). ` +
+            `linearised at: ${report.state.note ?? report.state.kind} (‖θ‖ = ${formatCell(report.state.norm)}). ` +
             `Jacobians: ${report.jacobian.method}, relative accuracy ${formatCell(report.jacobian.relativeAccuracy)}, ` +
             `${report.jacobian.evaluations} operator evaluations.`,
         },
@@ -290,7 +293,7 @@ export async function renderCertifyReport(report: CertifyReportInput): Promise<s
   const sections = await certifySections(report);
   return renderHtmlReport({
     title: `Certification of ${report.system}`,
-    subtitle: `d = ${report.dim}; ${report.stateNote ?? report.state.kind}`,
+    subtitle: `d = ${report.dim}; ${report.state.note ?? report.state.kind}`,
     sections,
   });
 }
