@@ -3,9 +3,13 @@
  *
  * `await startThreads(n)` starts n − 1 workers; each instantiates the already compiled
  * `wasm().module` over `wasm().memory` (a shared WebAssembly.Memory), so a kernel running in a
- * worker reads and writes the same bytes as the main thread. A job is published through a small
- * SharedArrayBuffer (arguments + a generation counter) and Atomics.notify; the main thread runs
- * its own share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
+ * worker reads and writes the same bytes as the main thread. A job is one kernel called once per
+ * unit: {@link encodeJob} writes every unit's arguments by name into typed slots of a small
+ * SharedArrayBuffer ({@link JobArgs}: f64, i32 and u32 tables, positions and types from the
+ * kernel's generated signature), a control block holds the generation counter and claim word,
+ * and Atomics.notify wakes the workers. Workers and the main thread run units through one
+ * decoder (the same source), so they cannot read a job differently; the main thread runs its own
+ * share and then Atomics.wait()s for the workers, so {@link gram} stays synchronous.
  *
  * Gramian work split (dynamic, reproducible): the rows of A are cut into U units (ranges of whole
  * row chunks, largest first — see unitRows — at most 8 per thread and ~16 MiB of accumulators).
@@ -43,7 +47,8 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
-import { wasm } from '../wasm/module.js';
+import type { F64Block } from '../wasm/arena.js';
+import { KERNEL_SIGNATURES, wasm, type KernelExports, type KernelName, type KernelValueType } from '../wasm/module.js';
 import { countNonFinite, gemmBlocking } from './gemm.js';
 import type { SyrkAccept } from './backend.js';
 import { linalgKernels, residentOffset, syrkChunkRows, syrkReadsInPlace } from './wasmBackend.js';
@@ -61,27 +66,8 @@ export interface ThreadOption {
 /** Below this many flops (rows·cols²) the default stays on one thread: waking workers costs ~50 µs. */
 export const PARALLEL_MIN_FLOPS = 2 ** 22;
 
-/**
- * Job arguments. a[0] = kind (0: Gramian, 1: GEMM, 2: Gramian sum and finish), a[6] = U (units) for
- * every kind.
- * Gramian: a[1] = A, a[2] = cols, a[3] = scale, a[4] = 1 for the no-pack kernel, a[5] = the
- * accumulators (one mp×mp per unit), a[7] = the pack buffers (kc·mp per unit), a[8] = kc, a[9] =
- * address of the rows-copied counter, a[10] = mp; a[13..13+U] = row bounds, then the units' max|a_ij|.
- * Gramian sum and finish (2): a[1] = the accumulators, a[2] = their count, a[3] = cols, a[4] =
- * weight, a[5] = 1/s², a[7] = G; a[13..13+U] = bounds of ranges of blocks (dsyrkSumFinish), then
- * the units' non-finite counts.
- * GEMM: a[1] = transB, a[2] = N, a[3] = K, a[4] = alpha, a[5] = A, a[7] = B, a[8] = beta,
- * a[9] = C, a[10..12] = kc, mc, nc; a[13..13+U] = row bounds; then PA, PB, T per unit.
- */
-const ARG_KIND = 0;
-const ARG_UNITS = 6;
-const GEMM_BOUNDS = 13;
+/** Most units a job can have (bounds of the argument tables). */
 const MAX_UNITS = 256;
-const KIND_SYRK = 0;
-const KIND_GEMM = 1;
-const KIND_SUM_FINISH = 2;
-/** Gramian jobs: unit bounds from a[13] (U + 1 of them), then one result (max|a_ij|) per unit. */
-const SYRK_BOUNDS = 13;
 /**
  * Most units per thread in the Gramian's jobs (unitRows sizes them largest first): enough that a
  * thread slowed down by the machine (the host shares these cores) hands its later units to the
@@ -109,13 +95,167 @@ const CTL_SLOTS = 5;
  */
 const SPIN_MS = 0.05;
 
+/**
+ * The kernels a job may run: a job is one call of one of them per unit, with every argument of
+ * every unit written into {@link JobArgs} by {@link encodeJob}.
+ */
+export const JOB_KERNELS = ['dsyrkRows', 'dsyrkSumFinish', 'dgemm'] as const;
+
+/** A kernel a job may run. */
+export type JobKernel = (typeof JOB_KERNELS)[number];
+
+/**
+ * The named arguments of kernel K (a `bool` is 0 or 1). Names and order come from
+ * src/wasm/kernels.generated.ts (asc's own declarations), the same table the workers decode by.
+ */
+export type KernelArgs<K extends KernelName> = {
+  readonly [P in (typeof KERNEL_SIGNATURES)[K]['params'][number] as P[0]]: number;
+};
+
+/** Which typed table holds an argument or result: f64, i32 (also bool), u32 (usize), none (void). */
+const SLOT_F64 = 0;
+const SLOT_I32 = 1;
+const SLOT_U32 = 2;
+const SLOT_NONE = 3;
+
+function slotOf(type: KernelValueType | 'void'): number {
+  if (type === 'f64') return SLOT_F64;
+  if (type === 'i32' || type === 'bool') return SLOT_I32;
+  if (type === 'usize') return SLOT_U32;
+  if (type === 'void') return SLOT_NONE;
+  throw new Error(`threads: no argument slot for the AssemblyScript type ${type}`);
+}
+
+/** Each job kernel's parameter slots and result slot, in {@link JOB_KERNELS} order (sent to the workers). */
+const JOB_SIGNATURES = JOB_KERNELS.map((name) => ({
+  name,
+  slots: KERNEL_SIGNATURES[name].params.map(([, type]) => slotOf(type)),
+  result: slotOf(KERNEL_SIGNATURES[name].result),
+}));
+
+/** Most parameters of a job kernel (dgemm's 16): the width of a unit's row of argument slots. */
+const MAX_ARGS = Math.max(...JOB_SIGNATURES.map((k) => k.slots.length));
+
+/** header[H_KERNEL] = index of the job's kernel in JOB_KERNELS; header[H_UNITS] = its unit count. */
+const H_KERNEL = 0;
+const H_UNITS = 1;
+
+/**
+ * The arguments and results of the current job, in one SharedArrayBuffer that the main thread
+ * and every worker see through these same views (they are passed to the workers as they are):
+ * unit u's argument i is slot u·MAX_ARGS + i of `f64`, `i32` or `u32` (`i32` and `u32` share
+ * bytes), by the AssemblyScript type of the kernel's parameter i; its result goes to `f64Result[u]`
+ * or `i32Result[u]`. Pointers are u32, so none is stored as a double or read back negative.
+ */
+export interface JobArgs {
+  readonly header: Int32Array;
+  readonly f64: Float64Array;
+  readonly i32: Int32Array;
+  readonly u32: Uint32Array;
+  readonly f64Result: Float64Array;
+  readonly i32Result: Int32Array;
+}
+
+/** Fresh job argument views over a new SharedArrayBuffer. @internal */
+export function newJobArgs(): JobArgs {
+  const slots = MAX_UNITS * MAX_ARGS;
+  const buf = new SharedArrayBuffer(8 * (slots + MAX_UNITS) + 4 * (4 + slots + MAX_UNITS));
+  let at = 0;
+  const take = <T>(make: (offset: number) => T, bytes: number): T => {
+    const v = make(at);
+    at += bytes;
+    return v;
+  };
+  const f64 = take((o) => new Float64Array(buf, o, slots), 8 * slots);
+  const f64Result = take((o) => new Float64Array(buf, o, MAX_UNITS), 8 * MAX_UNITS);
+  const header = take((o) => new Int32Array(buf, o, 4), 16);
+  const intAt = at;
+  const i32 = take((o) => new Int32Array(buf, o, slots), 4 * slots);
+  const u32 = new Uint32Array(buf, intAt, slots);
+  const i32Result = take((o) => new Int32Array(buf, o, MAX_UNITS), 4 * MAX_UNITS);
+  return { header, f64, i32, u32, f64Result, i32Result };
+}
+
+/**
+ * Writes a job: kernel `kernel` once per unit u < `units`, with the named arguments
+ * `unitArgs(u)`, each into the slot its parameter's position and type give (see
+ * {@link JobArgs}). An integer argument must be exactly representable in its slot (i32, or u32
+ * for a pointer): a value that would change is an error, not a silent wrap.
+ * @throws Error units outside [0, 256], or an argument missing or not representable in its slot.
+ */
+export function encodeJob<K extends JobKernel>(
+  job: JobArgs,
+  kernel: K,
+  units: number,
+  unitArgs: (u: number) => KernelArgs<K>,
+): void {
+  if (!(Number.isInteger(units) && units >= 0 && units <= MAX_UNITS))
+    throw new Error(`threads: a job has between 0 and ${MAX_UNITS} units, not ${units}`);
+  const params: readonly (readonly [string, KernelValueType])[] = KERNEL_SIGNATURES[kernel].params;
+  for (let u = 0; u < units; u++) {
+    const named = unitArgs(u) as Readonly<Record<string, number | undefined>>;
+    const base = u * MAX_ARGS;
+    for (let i = 0; i < params.length; i++) {
+      const [name, type] = params[i]!;
+      const x = named[name];
+      const slot = slotOf(type);
+      const exact =
+        x !== undefined &&
+        (slot === SLOT_F64 ||
+          (slot === SLOT_U32 ? x >>> 0 === x : type === 'bool' ? x === 0 || x === 1 : (x | 0) === x));
+      if (!exact)
+        throw new Error(`threads: ${kernel} unit ${u}: argument ${name} = ${String(x)} does not fit its ${type} slot`);
+      if (slot === SLOT_F64) job.f64[base + i] = x;
+      else if (slot === SLOT_U32) job.u32[base + i] = x;
+      else job.i32[base + i] = x;
+    }
+  }
+  job.header[H_KERNEL] = JOB_KERNELS.indexOf(kernel);
+  job.header[H_UNITS] = units;
+}
+
+/**
+ * Runs unit u of the job in `job`: decodes its arguments by the kernel's slots and stores the
+ * result. The one decoder of both sides: the workers run this source, and the main thread runs a
+ * function compiled from it ({@link callUnit}), so they cannot read a job differently.
+ */
+const CALL_UNIT_SOURCE = `function callUnit(fns, signatures, job, u) {
+  const kernel = job.header[${H_KERNEL}];
+  const sig = signatures[kernel];
+  const base = u * ${MAX_ARGS};
+  const argv = new Array(sig.slots.length);
+  for (let i = 0; i < argv.length; i++) {
+    const slot = sig.slots[i];
+    argv[i] = slot === ${SLOT_F64} ? job.f64[base + i] : slot === ${SLOT_U32} ? job.u32[base + i] : job.i32[base + i];
+  }
+  const r = fns[kernel].apply(undefined, argv);
+  if (sig.result === ${SLOT_F64}) job.f64Result[u] = r;
+  else if (sig.result !== ${SLOT_NONE}) job.i32Result[u] = r;
+}`;
+
+type CallUnit = (
+  fns: readonly ((...args: number[]) => number | void)[],
+  signatures: typeof JOB_SIGNATURES,
+  job: JobArgs,
+  u: number,
+) => void;
+
+/** {@link CALL_UNIT_SOURCE} compiled on the main thread. */
+const callUnit = new Function(`return ${CALL_UNIT_SOURCE}`)() as CallUnit;
+
+/** The job kernels of the loaded instance, in {@link JOB_KERNELS} order. */
+function jobFunctions(): ((...args: number[]) => number | void)[] {
+  const k: Pick<KernelExports, JobKernel> = wasm().exports;
+  return JOB_KERNELS.map((name): ((...args: number[]) => number | void) => k[name]);
+}
+
 const WORKER_SOURCE = `
 const { workerData, parentPort } = require('node:worker_threads');
-const { module, memory, ctl, args } = workerData;
+const { module, memory, ctl: c, job, signatures } = workerData;
 const imports = { env: { memory, abort(_m, _f, line, col) { throw new Error('wasm kernel aborted at ' + line + ':' + col); } } };
 const k = new WebAssembly.Instance(module, imports).exports;
-const c = new Int32Array(ctl);
-const a = new Float64Array(args);
+const fns = signatures.map((s) => k[s.name]);
+${CALL_UNIT_SOURCE}
 parentPort.postMessage('ready');
 let seen = 0;
 for (;;) {
@@ -125,26 +265,14 @@ for (;;) {
   seen = Atomics.load(c, ${SEQ});
   if (Atomics.load(c, ${STOP}) !== 0) break;
   const gen = seen & 0x7fff;
-  const units = a[${ARG_UNITS}];
+  const units = job.header[${H_UNITS}];
   for (;;) {
     const v = Atomics.load(c, ${NEXT});
     const u = v & 0xffff;
     if ((v >>> 16) !== gen || u >= units) break;
     if (Atomics.compareExchange(c, ${NEXT}, v, v + 1) !== v) continue;
     try {
-      if (a[${ARG_KIND}] === ${KIND_SUM_FINISH}) {
-        a[${SYRK_BOUNDS} + units + 1 + u] = k.dsyrkSumFinish(a[1], a[2], a[3], a[4], a[5], a[7], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1]);
-      } else if (a[${ARG_KIND}] === ${KIND_SYRK}) {
-        const mp = a[10];
-        a[${SYRK_BOUNDS} + units + 1 + u] = k.dsyrkRows(a[1], a[${SYRK_BOUNDS} + u], a[${SYRK_BOUNDS} + u + 1], a[2], a[3], a[4],
-          a[5] + u * mp * mp * 8, a[4] ? 0 : a[7] + u * a[8] * mp * 8, a[8], a[9]);
-      } else {
-        const m0 = a[${GEMM_BOUNDS} + u];
-        const m1 = a[${GEMM_BOUNDS} + u + 1];
-        const buf = ${GEMM_BOUNDS} + units + 1 + 3 * u;
-        k.dgemm(0, a[1], m1 - m0, a[2], a[3], a[4], a[5] + m0 * a[3] * 8, a[7], a[8], a[9] + m0 * a[2] * 8,
-          a[buf], a[buf + 1], a[buf + 2], a[10], a[11], a[12]);
-      }
+      callUnit(fns, signatures, job, u);
     } catch (e) {
       Atomics.add(c, ${FAILED}, 1);
     }
@@ -154,14 +282,23 @@ for (;;) {
 }
 `;
 
-/** The pool's shared state (exported for the protocol's tests). @internal */
+/**
+ * The pool's control words and workers (exported for the protocol's tests, which build one on a
+ * private control block). `args` is the f64 argument table of the running pool's jobs
+ * (`job.f64`); the protocol functions read only `ctl`. @internal
+ */
 export interface Pool {
   readonly workers: Worker[];
   readonly ctl: Int32Array;
   readonly args: Float64Array;
 }
 
-let pool: Pool | undefined;
+/** A started pool: its jobs' arguments and results. */
+interface RunningPool extends Pool {
+  readonly job: JobArgs;
+}
+
+let pool: RunningPool | undefined;
 let lastStolen = 0;
 
 /** Units (of about 4·threads) the calling thread ran itself in the last threaded Gramian. */
@@ -192,14 +329,15 @@ export async function startThreads(threads: number = availableParallelism()): Pr
   await stopThreads();
   if (threads === 1) return 1;
   const { module, memory } = wasm();
-  const ctlBuf = new SharedArrayBuffer(4 * CTL_SLOTS);
-  const argBuf = new SharedArrayBuffer(8 * (GEMM_BOUNDS + 4 * MAX_UNITS + 1));
+  const ctl = new Int32Array(new SharedArrayBuffer(4 * CTL_SLOTS));
+  const job = newJobArgs();
   const workers: Worker[] = [];
   try {
     for (let i = 0; i < threads - 1; i++) {
       const w = new Worker(WORKER_SOURCE, {
         eval: true,
-        workerData: { module, memory, ctl: ctlBuf, args: argBuf },
+        // typed arrays over SharedArrayBuffers arrive as views onto the same bytes
+        workerData: { module, memory, ctl, job, signatures: JOB_SIGNATURES },
       });
       workers.push(w);
       await new Promise<void>((resolve, reject) => {
@@ -212,7 +350,7 @@ export async function startThreads(threads: number = availableParallelism()): Pr
     await Promise.all(workers.map((w) => w.terminate()));
     throw e;
   }
-  pool = { workers, ctl: new Int32Array(ctlBuf), args: new Float64Array(argBuf) };
+  pool = { workers, ctl, job, args: job.f64 };
   return threads;
 }
 
@@ -294,41 +432,48 @@ export function gramThreaded(
   return arena.scope((s) => {
     const aBlock = at === undefined ? s.alloc(rows * cols) : undefined;
     const a = aBlock?.ptr ?? at!;
-    const readyBlock = s.alloc(1, 0);
-    const ready = readyBlock.ptr;
-    const readyView = new Int32Array(readyBlock.view.buffer, ready, 1);
+    const ready = s.allocI32(1, 0); // rows of A copied so far; the kernels wait on it
+    const readyView = ready.view;
     if (!aBlock) Atomics.store(readyView, 0, rows); // resident A: every row is ready
     const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
-    // one accumulator per unit, written (not added to) by its first chunk
-    const W = s.alloc(units * mp * mp).ptr;
-    const P = direct ? 0 : s.alloc(units * kc * mp).ptr; // one pack buffer per unit
-    const Wu = (u: number): number => W + u * mp * mp * 8;
-    const Pu = (u: number): number => (direct ? 0 : P + u * kc * mp * 8);
+    // one accumulator per unit (contiguous: dsyrkSumFinish walks them), written (not added to) by
+    // its first chunk; one pack buffer per unit
+    const W = s.alloc(units * mp * mp);
+    const P = direct ? undefined : s.alloc(units * kc * mp);
     // A is copied in after the job is published, one row chunk at a time: the workers start on
     // the first chunks (waiting in the kernel for `ready`) while the caller copies the rest.
     const copyIn = (): void => {
       if (!aBlock) return;
-      const view = aBlock.view;
-      for (let r0 = 0; r0 < rows; r0 += kc) {
-        const r1 = Math.min(rows, r0 + kc);
-        view.set(A.subarray(r0 * cols, r1 * cols), r0 * cols);
-        if (direct && scale !== 1) k.dscal(a + r0 * cols * 8, (r1 - r0) * cols, scale);
-        Atomics.store(readyView, 0, r1);
+      try {
+        const view = aBlock.view;
+        for (let r0 = 0; r0 < rows; r0 += kc) {
+          const r1 = Math.min(rows, r0 + kc);
+          view.set(A.subarray(r0 * cols, r1 * cols), r0 * cols);
+          if (direct && scale !== 1) k.dscal(aBlock.ptrAt(r0 * cols), (r1 - r0) * cols, scale);
+          Atomics.store(readyView, 0, r1);
+        }
+      } catch (e) {
+        // release the workers waiting for rows, so that the job can finish (its result is dropped)
+        Atomics.store(readyView, 0, rows);
+        throw e;
       }
     };
-    const out = SYRK_BOUNDS + units + 1;
-    p.args.set([KIND_SYRK, a, cols, scale, +direct, W, units, P, kc, ready, mp], 0);
-    p.args.set(rb, SYRK_BOUNDS);
-    lastStolen = runJob(
-      p,
-      units,
-      (u) => {
-        p.args[out + u] = k.dsyrkRows(a, rb[u]!, rb[u + 1]!, cols, scale, +direct, Wu(u), Pu(u), kc, ready);
-      },
-      copyIn,
-    );
+    const job = p.job;
+    encodeJob(job, 'dsyrkRows', units, (u) => ({
+      A: a,
+      r0: rb[u]!,
+      r1: rb[u + 1]!,
+      cols,
+      s: scale,
+      direct: +direct,
+      W: W.ptrAt(u * mp * mp),
+      P: P ? P.ptrAt(u * kc * mp) : 0,
+      kc,
+      ready: ready.ptr,
+    }));
+    lastStolen = runJob(p, units, copyIn);
     let amax = 0;
-    for (let u = 0; u < units; u++) amax = Math.max(amax, p.args[out + u]! / (direct ? scale : 1));
+    for (let u = 0; u < units; u++) amax = Math.max(amax, job.f64Result[u]! / (direct ? scale : 1));
     // The units' sum (in unit order, so the result does not depend on which thread ran which
     // unit) and G += W·weight/s² with its mirror, by ranges of 32×32 blocks on the pool.
     const blocks = k.sumFinishBlocks(cols);
@@ -336,14 +481,19 @@ export function gramThreaded(
     const fb: number[] = [];
     for (let u = 0; u <= fu; u++) fb.push(Math.round((u * blocks) / fu));
     const f = 1 / (scale * scale);
-    const fout = SYRK_BOUNDS + fu + 1;
-    p.args.set(fb, SYRK_BOUNDS);
-    p.args.set([KIND_SUM_FINISH, W, units, cols, weight, f, fu, g.ptr], 0); // a[6]: unit count
-    runJob(p, fu, (u) => {
-      p.args[fout + u] = k.dsyrkSumFinish(W, units, cols, weight, f, g.ptr, fb[u]!, fb[u + 1]!);
-    });
+    encodeJob(job, 'dsyrkSumFinish', fu, (u) => ({
+      W0: W.ptr,
+      n: units,
+      cols,
+      weight,
+      f,
+      G: g.ptr,
+      b0: fb[u]!,
+      b1: fb[u + 1]!,
+    }));
+    runJob(p, fu);
     let nonFinite = 0;
-    for (let u = 0; u < fu; u++) nonFinite += p.args[fout + u]!;
+    for (let u = 0; u < fu; u++) nonFinite += job.i32Result[u]!;
     if (!accept(amax, nonFinite)) return false;
     G.set(g.view);
     return true;
@@ -376,7 +526,6 @@ export function gemmThreaded(
   if (threads <= 1 || !pool || transA || M < 8 || N === 0) return undefined;
   const p = pool;
   const { arena } = wasm();
-  const k = linalgKernels();
   const { kc, mc, nc } = gemmBlocking(M, N, K);
   // Row blocks on multiples of mc (or of 4 when M is small) so each unit sees the same blocking.
   const step = M >= threads * mc ? mc : 4;
@@ -385,22 +534,36 @@ export function gemmThreaded(
   for (let u = 1; u < units; u++) bounds.push(Math.min(M, Math.round((u * M) / units / step) * step));
   bounds.push(M);
   return arena.scope((s) => {
-    const a = s.from(A).ptr;
-    const b = s.from(B).ptr;
+    const a = s.from(A);
+    const b = s.from(B);
     const c = beta === 0 ? s.alloc(M * N) : s.from(C); // β = 0: C is not read
-    const buffers: number[] = [];
+    const buffers: [F64Block, F64Block, F64Block][] = [];
     for (let u = 0; u < units; u++) {
-      buffers.push(s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr, s.alloc(kc * Math.ceil(nc / 4) * 4).ptr, s.alloc(16).ptr);
+      buffers.push([s.alloc(Math.ceil(mc / 4) * 4 * kc), s.alloc(kc * Math.ceil(nc / 4) * 4), s.alloc(16)]);
     }
-    p.args.set([KIND_GEMM, +transB, N, K, alpha, a, units, b, beta, c.ptr, kc, mc, nc], 0);
-    p.args.set(bounds, GEMM_BOUNDS);
-    p.args.set(buffers, GEMM_BOUNDS + units + 1);
-    runJob(p, units, (u) => {
+    encodeJob(p.job, 'dgemm', units, (u) => {
       const m0 = bounds[u]!;
-      const m1 = bounds[u + 1]!;
-      const [PA, PB, T] = buffers.slice(3 * u, 3 * u + 3) as [number, number, number];
-      k.dgemm(0, +transB, m1 - m0, N, K, alpha, a + m0 * K * 8, b, beta, c.ptr + m0 * N * 8, PA, PB, T, kc, mc, nc);
+      const [PA, PB, T] = buffers[u]!;
+      return {
+        transA: 0,
+        transB: +transB,
+        M: bounds[u + 1]! - m0,
+        N,
+        K,
+        alpha,
+        A: a.ptrAt(m0 * K),
+        B: b.ptr,
+        beta,
+        C: c.ptrAt(m0 * N),
+        PA: PA.ptr,
+        PB: PB.ptr,
+        T: T.ptr,
+        kc,
+        mc,
+        nc,
+      };
     });
+    runJob(p, units);
     if (!accept(countNonFinite(c.view))) return false;
     C.set(c.view);
     return true;
@@ -423,30 +586,32 @@ function resolveThreads(options: ThreadOption | undefined, work: number): number
 }
 
 /**
- * Publishes the job whose arguments are already in p.args, runs `beforeClaiming` (work only the
- * caller can do, such as copying A in, while the workers start), runs units on the calling thread
- * too, and returns once all `units` have finished (see the module comment for the protocol).
- * Returns how many units the calling thread ran.
+ * Publishes the job already written into p.job ({@link encodeJob}), runs `beforeClaiming` (work
+ * only the caller can do, such as copying A in, while the workers start), runs units on the
+ * calling thread too (through the workers' own decoder), and returns once all `units` have
+ * finished, also when the caller's part threw (see the module comment for the protocol), so the
+ * caller may free the job's blocks. Returns how many units the calling thread ran.
  * @throws Error if a worker's kernel failed.
  */
-function runJob(p: Pool, units: number, runUnit: (u: number) => void, beforeClaiming?: () => void): number {
-  const job = publishJob(p);
+function runJob(p: RunningPool, units: number, beforeClaiming?: () => void): number {
+  const fns = jobFunctions();
+  const gen = publishJob(p);
   let mine = 0;
   try {
     beforeClaiming?.();
     for (;;) {
-      const u = claimUnit(p, job, units);
+      const u = claimUnit(p, gen, units);
       if (u < 0) break;
-      runUnit(u);
-      mine++;
+      mine++; // counted before it runs: finishJob must count a unit that threw as finished
+      callUnit(fns, JOB_SIGNATURES, p.job, u);
     }
   } finally {
-    finishJob(p, job, units, mine);
+    finishJob(p, gen, units, mine);
   }
   return mine;
 }
 
-/** Publishes the job whose arguments are already in p.args; returns its generation. @internal */
+/** Publishes the job whose arguments are already in place; returns its generation. @internal */
 export function publishJob(p: Pool): number {
   const seq = (Atomics.load(p.ctl, SEQ) + 1) | 0;
   Atomics.store(p.ctl, FAILED, 0);

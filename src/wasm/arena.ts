@@ -73,6 +73,20 @@ export abstract class ArenaBlock<V extends BlockView = BlockView> {
     return this.#freed;
   }
 
+  /**
+   * The byte offset of value `index` (0 <= index <= length; `length` is one past the end), for a
+   * kernel that takes a pointer into the block: no byte offsets computed by hand.
+   * @throws {ArgumentError} index not an integer in [0, length].
+   */
+  ptrAt(index: number): number {
+    if (!(Number.isInteger(index) && index >= 0 && index <= this.length))
+      throw new ArgumentError('index', index, `must be an integer in [0, ${this.length}]`);
+    return this.ptr + index * this.BYTES_PER_ELEMENT;
+  }
+
+  /** Bytes per value (8 for f64, 4 for i32). */
+  protected abstract get BYTES_PER_ELEMENT(): number;
+
   /** Copies `src` into the block (lengths must match). */
   set(src: ArrayLike<number>): this {
     if (src.length !== this.length) throw new ArgumentError('src', src, `must have length ${this.length}`);
@@ -102,6 +116,10 @@ export class F64Block extends ArenaBlock<Float64Array> {
     return 'F64Block';
   }
 
+  protected get BYTES_PER_ELEMENT(): number {
+    return 8;
+  }
+
   protected viewOf(buf: ArrayBuffer | SharedArrayBuffer): Float64Array {
     return new Float64Array(buf, this.ptr, this.length);
   }
@@ -121,6 +139,10 @@ export class F64Block extends ArenaBlock<Float64Array> {
 export class I32Block extends ArenaBlock<Int32Array> {
   protected get kind(): string {
     return 'I32Block';
+  }
+
+  protected get BYTES_PER_ELEMENT(): number {
+    return 4;
   }
 
   protected viewOf(buf: ArrayBuffer | SharedArrayBuffer): Int32Array {
