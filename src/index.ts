@@ -29,7 +29,7 @@ export {
 } from './ordergap/algorithm1.js';
 export { run, type LoopOptions, type LoopRun, type LoopStep, type LoopStop } from './ordergap/run.js';
 export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/poolCheck.js';
-export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './systems/closedForm.js';
+export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './closedForm/system.js';
 export * as graph from './graph/index.js';
 export { referenceGraphSystem, questionBasis, type ReferenceGraphSystem } from './graph/system.js';
 export { confidenceLipschitzBound, DEFAULT_PARAMS as GRAPH_DEFAULT_PARAMS } from './graph/params.js';

@@ -21,7 +21,6 @@
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../util/atomicWrite.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
-import { referenceDistance } from '../blas1/dnrm2.js';
 import { referenceConsolidate } from './consolidate.js';
 import { describeState, type StateSummary } from './describe.js';
 import {
@@ -32,6 +31,7 @@ import {
   type EvidenceItem,
 } from './evidence.js';
 import { referenceExpand } from './expand.js';
+import { graphOrderGap, graphStep } from './orderGap.js';
 import { createLayout, type Layout, type ReservedNode } from './layout.js';
 import type { EpistemicGraph } from './model.js';
 import { confidenceLipschitzBound, resolveParams, type GraphOperatorParams, type LipschitzBound } from './params.js';
@@ -237,16 +237,17 @@ export class AgentState {
    * @throws as {@link expand}.
    */
   orderGap(evidence: EvidenceInput): number {
-    return this.#evaluate(evidence).omega;
+    const { item, layout } = this.#prepare(evidence);
+    const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
+    return graphOrderGap(shape, this.#params, this.#theta, item);
   }
 
   #evaluate(evidence: EvidenceInput) {
     const { item, reserved, layout } = this.#prepare(evidence);
     const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
-    const pe = referenceExpand(item, this.#theta);
-    const qpe = referenceConsolidate(shape, this.#params, pe);
-    const peq = referenceExpand(item, referenceConsolidate(shape, this.#params, this.#theta));
-    return { omega: referenceDistance(qpe, peq), next: qpe, reserved, layout };
+    // the graph's fused step (./orderGap.ts): Ω and Q(P_e θ) bit for bit as two full Q's give them
+    const { omega, next } = graphStep(shape, this.#params, this.#theta, item);
+    return { omega, next, reserved, layout };
   }
 
   /**

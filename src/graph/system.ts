@@ -17,6 +17,7 @@ import { referenceGraphBackend, type GraphBackend } from './backend.js';
 import { evidenceDistribution } from './evidence.js';
 import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
 import { GraphConsolidateJacobian } from './consolidateJacobian.js';
+import { graphOrderGap, graphStep } from './orderGap.js';
 import { isInitialized } from '../wasm/module.js';
 import { attributeBlock, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
 import { EDGE_TYPES } from './model.js';
@@ -125,7 +126,8 @@ function domainBox(layout: Scenario['layout']) {
 
 /**
  * The reference operators on `scenario` as a validated {@link OperatorSystem}, with every
- * capability of the contract declared: the footprint of each P_e, the graph's resident DQ
+ * capability of the contract declared: the structure-aware order-gap and the fused step of
+ * ./orderGap.ts (bit for bit the generic evaluation), the footprint of each P_e, the graph's resident DQ
  * engine (wasm, once `init()` has run), the tfjs forms, the analytic Lipschitz bound of Q on
  * the confidence block, the certification policy (subspaces confidence and footprint, W_q as
  * item-direction bases, the domain box, fixed point from where Algorithm 1 stops) and the
@@ -173,6 +175,13 @@ export function referenceGraphSystem(
       subspaces,
       questions: questionCoordinates(scenario),
       describeCoordinate: (i) => describeCoordinate(layout, i),
+      // the structure-aware Ω of ./orderGap.ts: bit for bit the generic evaluation with the
+      // reference operators; the fused step only when Q runs as the reference (its `next`
+      // must be this system's Q(P_e θ) bit for bit)
+      orderGap: (theta, id) => graphOrderGap(shape, params, theta, item(id)),
+      ...(backend === referenceGraphBackend
+        ? { step: (theta: Float64Array, id: string) => graphStep(shape, params, theta, item(id)) }
+        : {}),
       linearization: {
         footprint: (id) => Array.from(item(id).footprint),
         consolidateJacobian: (x) => (isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined),

@@ -7,14 +7,13 @@
 import { referenceGemm, type Transpose } from './gemm.js';
 import { referenceGesvj } from './gesvj.js';
 import { referenceSyev } from './syev.js';
-import { referenceSyrk } from './syrk.js';
+import { referenceSyrk, type SyrkAccept } from './syrk.js';
 import { referenceTpqrt } from './tpqrt.js';
 
 /** Which implementation runs a kernel. */
 export type LinalgBackendName = 'reference' | 'wasm';
 
-/** Commit predicate of {@link LinalgBackend.syrk}: (max|a_ij| as read, non-finite entries of G). */
-export type SyrkAccept = (amax: number, nonFinite: number) => boolean;
+export type { SyrkAccept };
 
 /** The dense kernels of the linalg area (row-major, f64). */
 export interface LinalgBackend {

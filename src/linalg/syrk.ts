@@ -8,8 +8,10 @@
  * (recursive summation bound) plus one rounding for the final scaling.
  */
 
-import type { SyrkAccept } from './backend.js';
 import { maxAbsOrNaN } from './shape.js';
+
+/** Commit predicate of the Gramian kernel: (max|a_ij| as read, non-finite entries of G) -> write G? */
+export type SyrkAccept = (amax: number, nonFinite: number) => boolean;
 
 /**
  * G (cols×cols, row-major, full) ← weight·AᵀA or G + weight·AᵀA for A rows×cols (row-major),

@@ -6,7 +6,7 @@
 import { runRecursive, type RecursiveRun } from '../ordergap/algorithm1.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
 import { referenceDistance } from '../blas1/dnrm2.js';
-import { SEC92, closedFormAlpha, closedFormOrderGap, closedFormSystem } from '../systems/closedForm.js';
+import { SEC92, closedFormAlpha, closedFormOrderGap, closedFormSystem } from '../closedForm/system.js';
 import { fixed, renderTable } from './table.js';
 
 /** Options of the demo (defaults: Sec. 9.2). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { certify, findFixedPoint, ratioSlack, verifyContraction } from '../../src/certify/index.js';
 import { FdJacobian } from '../../src/linearize/index.js';
-import { closedFormSystem } from '../../src/systems/closedForm.js';
+import { closedFormSystem } from '../../src/closedForm/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { ArgumentError } from '../../src/util/errors.js';
 import { init, wasm } from '../../src/wasm/module.js';

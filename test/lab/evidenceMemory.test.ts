@@ -3,7 +3,7 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { EvidenceMemory, contentHash, reweightEvidence, withEvidenceMemory } from '../../src/lab/evidenceMemory.js';
 import { betaTailInt } from '../../src/stopping/betaTail.js';
-import { closedFormSystem } from '../../src/systems/closedForm.js';
+import { closedFormSystem } from '../../src/closedForm/system.js';
 import { expectCloseInEps } from '../util/compare.js';
 
 const add = (

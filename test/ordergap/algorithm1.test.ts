@@ -2,7 +2,7 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { createRng, sampleIndex, seededNormals } from '../../src/ordergap/rng.js';
-import { closedFormSystem } from '../../src/systems/closedForm.js';
+import { closedFormSystem } from '../../src/closedForm/system.js';
 import { defineSystem } from '../../src/system/define.js';
 
 /** Algorithm 1 unrolled by hand from the paper's pseudocode, sharing only the sampler. */

@@ -1,6 +1,6 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { SEC92, closedFormOrderGap, closedFormSystem } from '../../src/systems/closedForm.js';
+import { SEC92, closedFormOrderGap, closedFormSystem } from '../../src/closedForm/system.js';
 import { orderGap } from '../../src/ordergap/orderGap.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { windowedMean } from '../../src/stopping/window.js';

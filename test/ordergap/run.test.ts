@@ -11,7 +11,7 @@ import { PatienceConvergenceRule } from '../../src/stopping/patienceConvergence.
 import { windowedMean } from '../../src/stopping/window.js';
 import { extendSystem } from '../../src/system/define.js';
 import type { OperatorSystem } from '../../src/system/types.js';
-import { closedFormOrderGap, closedFormSystem, SEC92 } from '../../src/systems/closedForm.js';
+import { closedFormOrderGap, closedFormSystem, SEC92 } from '../../src/closedForm/system.js';
 
 /** Algorithm 1 written out from its pseudocode (Sec. 6), independently of src/ordergap/run.ts. */
 function algorithm1Oracle(sys: OperatorSystem, epsilon: number, window: number, maxSteps: number, seed: number) {

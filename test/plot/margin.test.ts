@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { certify } from '../../src/certify/certify.js';
 import { certifyPlots, coverageMarginPoints, subspaceMarginPoints } from '../../src/report/certifyPlots.js';
 import { marginSpec, NONPOSITIVE_LABEL, plotMargins } from '../../src/plot/margin.js';
-import { closedFormSystem } from '../../src/systems/closedForm.js';
+import { closedFormSystem } from '../../src/closedForm/system.js';
 import { groupOf, svgItems, svgTexts } from './svg.js';
 
 const pointsOf = (svg: string) =>

@@ -5,7 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { certify } from '../../src/certify/certify.js';
 import { toJsonValue } from '../../src/report/table.js';
 import { renderCertifyReport, writeCertifyReport, type CertifyReportInput } from '../../src/report/certifyHtml.js';
-import { closedFormSystem } from '../../src/systems/closedForm.js';
+import { closedFormSystem } from '../../src/closedForm/system.js';
 import { decodePng, inkStats } from '../plot/png.js';
 import { visit } from './browser.js';
 

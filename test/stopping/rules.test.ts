@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
-import { closedFormSystem } from '../../src/systems/closedForm.js';
+import { closedFormSystem } from '../../src/closedForm/system.js';
 import { AnswerStabilityRule } from '../../src/stopping/answerStability.js';
 import { BetaStoppingRule } from '../../src/stopping/betaRule.js';
 import { ConfidenceThresholdRule } from '../../src/stopping/confidenceThreshold.js';

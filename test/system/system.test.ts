@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { PROBABILITY_SUM_TOLERANCE, uniformExcept, validateDistribution } from '../../src/system/distribution.js';
 import { defineSystem } from '../../src/system/define.js';
 import { getSystem, listSystems, loadSystemModule } from '../../src/system/registry.js';
-import '../../src/systems/closedForm.js';
+import '../../src/closedForm/system.js';
 
 describe('evidence distribution validation', () => {
   it('accepts a distribution summing to 1 within sqrt(eps), rejects beyond', () => {

@@ -1,0 +1,55 @@
+/**
+ * Layering of src/ (docs/ARCHITECTURE.md, "Dependency picture"), checked by `npm run check`.
+ * Each area may import only the areas listed for it (and itself); there are no import cycles;
+ * nothing imports src/cli, and only the public entry src/index.ts re-exports the areas.
+ */
+const allowed = {
+  util: [],
+  wasm: ['util'],
+  blas1: ['wasm', 'util'],
+  linalg: ['blas1', 'wasm', 'util'],
+  system: ['util'],
+  stopping: ['util'],
+  ordergap: ['system', 'stopping', 'blas1', 'util'],
+  linearize: ['system', 'linalg', 'blas1', 'wasm', 'util'],
+  certify: ['linearize', 'ordergap', 'system', 'stopping', 'linalg', 'blas1', 'wasm', 'util'],
+  closedForm: ['system', 'util'],
+  graph: ['ordergap', 'stopping', 'linearize', 'system', 'linalg', 'blas1', 'wasm', 'util'],
+  lab: ['ordergap', 'stopping', 'system', 'blas1', 'util'],
+  plot: ['util'],
+  report: ['plot', 'lab', 'graph', 'closedForm', 'certify', 'linearize', 'ordergap', 'stopping', 'system', 'blas1', 'util', 'wasm'],
+};
+const areas = Object.keys(allowed);
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', comment: 'no import cycles', from: {}, to: { circular: true } },
+    {
+      name: 'nothing-imports-cli',
+      severity: 'error',
+      comment: 'src/cli is a shell over the library: it may import the library, nothing imports it',
+      from: { pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    ...areas.map((area) => ({
+      name: `layer-${area}`,
+      severity: 'error',
+      comment: `src/${area} may import only ${allowed[area].join(', ') || 'nothing else in src'}`,
+      from: { path: `^src/${area}/` },
+      to: { path: '^src/', pathNot: [`^src/(${[area, ...allowed[area]].join('|')})/`] },
+    })),
+    {
+      name: 'no-unknown-area',
+      severity: 'error',
+      comment: 'every folder of src/ has a declared layer',
+      from: { path: '^src/[^/]+/' , pathNot: [`^src/(${[...areas, 'cli'].join('|')})/`] },
+      to: {},
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+};
