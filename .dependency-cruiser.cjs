@@ -1,3 +1,4 @@
+/* global module */
 /**
  * Layering of src/ (docs/ARCHITECTURE.md, "Dependency picture"), checked by `npm run check`.
  * Each area may import only the areas listed for it (and itself); there are no import cycles;
@@ -17,7 +18,20 @@ const allowed = {
   graph: ['ordergap', 'stopping', 'linearize', 'system', 'linalg', 'blas1', 'wasm', 'util'],
   lab: ['ordergap', 'stopping', 'system', 'blas1', 'util'],
   plot: ['util'],
-  report: ['plot', 'lab', 'graph', 'closedForm', 'certify', 'linearize', 'ordergap', 'stopping', 'system', 'blas1', 'util', 'wasm'],
+  report: [
+    'plot',
+    'lab',
+    'graph',
+    'closedForm',
+    'certify',
+    'linearize',
+    'ordergap',
+    'stopping',
+    'system',
+    'blas1',
+    'util',
+    'wasm',
+  ],
 };
 const areas = Object.keys(allowed);
 
@@ -42,7 +56,7 @@ module.exports = {
       name: 'no-unknown-area',
       severity: 'error',
       comment: 'every folder of src/ has a declared layer',
-      from: { path: '^src/[^/]+/' , pathNot: [`^src/(${[...areas, 'cli'].join('|')})/`] },
+      from: { path: '^src/[^/]+/', pathNot: [`^src/(${[...areas, 'cli'].join('|')})/`] },
       to: {},
     },
   ],

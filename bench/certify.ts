@@ -29,7 +29,8 @@ import { certify } from '../src/certify/certify.js';
 import { createScenario } from '../src/graph/scenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import * as linalg from '../src/linalg/index.js';
-import { jacobianByVjp, jacobianCentral, loadTf, rawOperators, type Tf } from '../src/linearize/index.js';
+import { jacobianByVjp, jacobianCentral, loadTf, rawOperators } from '../src/linearize/index.js';
+import type { Tf } from '../src/system/types.js';
 import { createRng } from '../src/ordergap/rng.js';
 import { init } from '../src/wasm/module.js';
 

@@ -13,9 +13,23 @@ export type {
   OperatorSystemSpec,
   OperatorSystem,
   VectorLike,
+  SystemCapabilities,
+  LinearizationCapability,
+  CertificationPolicy,
+  LipschitzDeclaration,
+  RunDefaults,
+  StateBox,
+  SubspaceSpec,
+  SparseVector,
+  JacobianOperator,
+  JacobianMethod,
+  JacobianStats,
+  Tf,
+  TfConsolidate,
+  TfExpand,
 } from './system/types.js';
 export { validateDistribution, uniformExcept, PROBABILITY_SUM_TOLERANCE } from './system/distribution.js';
-export { defineSystem, checkState } from './system/define.js';
+export { defineSystem, extendSystem, checkState } from './system/define.js';
 export { registerSystem, getSystem, listSystems, loadSystemModule, type SystemFactory } from './system/registry.js';
 export { orderGap, evaluateOrderGap, type OrderGapEvaluation } from './ordergap/orderGap.js';
 export { windowedMean } from './stopping/window.js';
@@ -32,7 +46,6 @@ export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/po
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './closedForm/system.js';
 export * as graph from './graph/index.js';
 export { referenceGraphSystem, questionBasis, type ReferenceGraphSystem } from './graph/system.js';
-export { confidenceLipschitzBound, DEFAULT_PARAMS as GRAPH_DEFAULT_PARAMS } from './graph/params.js';
 export * as plot from './plot/index.js';
 export * as stopping from './stopping/index.js';
 export * as lab from './lab/index.js';
@@ -46,4 +59,25 @@ export {
 } from './report/certifyHtml.js';
 export * as linearize from './linearize/index.js';
 export * as certification from './certify/index.js';
-export { certify, type CertificationReport, type CertifyOptions, type SubspaceReport } from './certify/certify.js';
+export {
+  certify,
+  FALLBACK_RUN_DEFAULTS,
+  type CertificationReport,
+  type CertifyOptions,
+  type SubspaceReport,
+} from './certify/certify.js';
+export { reportJson } from './report/json.js';
+export { runReport, renderRunText, type RunReport, type RunReportOptions, type RunRow } from './report/run.js';
+export { runPlots, writeRunPlots, RUN_PLOT_NAMES } from './report/runPlots.js';
+export { demoReport, renderDemoText, type DemoReport, type DemoReportOptions, type DemoRow } from './report/demo.js';
+export { demoPlots, writeDemoPlots, DEMO_PLOT_NAMES } from './report/demoPlots.js';
+export { certifyReport, renderCertifyText, type CertifyReport, type CertifyRequest } from './report/certify.js';
+export {
+  certifyPlots,
+  writeCertifyPlots,
+  subspaceMarginPoints,
+  coverageMarginPoints,
+  CERTIFY_PLOT_NAMES,
+  type CertifyPlotInput,
+} from './report/certifyPlots.js';
+export { compareReport, renderCompareText, type CompareReport, type CompareReportOptions } from './report/compare.js';

@@ -269,7 +269,9 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   const declaredRho = caps.lipschitz?.['all']?.bound;
   const fixedPoint = findFixedPoint(system, {
     ...fixedPointOptions,
-    ...(fixedPointOptions?.rho === undefined && declaredRho !== undefined && declaredRho < 1 ? { rho: declaredRho } : {}),
+    ...(fixedPointOptions?.rho === undefined && declaredRho !== undefined && declaredRho < 1
+      ? { rho: declaredRho }
+      : {}),
   });
   timings['fixedPoint'] = now() - t0;
   if (!fixedPoint.converged)
@@ -306,190 +308,202 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   t0 = now();
   const DQ = consolidateJacobian(system, theta, engine);
   const lin = new Linearization(system, theta, engine, DQ);
-  const contractionNames = options.contractionSubspaces ?? [
-    'all',
-    ...Object.keys(system.subspaces).filter(
-      (n) => n !== 'all' && (caps.lipschitz?.[n] !== undefined || subspaceSpecs.some((s) => s.name === n)),
-    ),
-  ];
-  const contractionBySubspace: ContractionResult[] = [];
-  contractionNames.forEach((name, i) => {
-    progress('contraction', i, contractionNames.length);
-    const spec = resolveSpec(system, name, 'subspaces');
-    if (!('coordinates' in spec)) return;
-    contractionBySubspace.push(
-      verifyContraction(system, theta, {
-        coordinates: spec.coordinates,
-        name,
-        jacobian: DQ,
-        seed: seed + i,
-        radius,
-        ...(options.lower !== undefined ? { lower: options.lower } : {}),
-        ...(options.upper !== undefined ? { upper: options.upper } : {}),
-        ...(boxes?.[name] ?? {}),
-        ...(boxAt?.(name, theta, radius) ?? {}),
-        ...(options.samples !== undefined ? { samples: options.samples } : {}),
-      }),
-    );
-  });
-  const whole = contractionBySubspace.find((c) => c.subspace === 'all') ?? contractionBySubspace[0]!;
-  timings['contraction'] = now() - t0;
-
-  // cross-check FD against autodiff on a few DQ columns
-  let crossCheck: CrossCheck | null = null;
-  t0 = now();
-  if (engine.tf && lin0.consolidateTf && crossCheckColumns > 0) {
-    const k = crossCheckColumns;
-    const cols = Array.from({ length: k }, (_, i) => Math.floor((i * system.dim) / k));
-    const other =
-      method === 'fd'
-        ? consolidateJacobian(system, theta, { method: 'autodiff', tf: engine.tf })
-        : consolidateJacobian(system, theta, { method: 'fd' });
-    crossCheck = crossCheckJacobians(method === 'fd' ? DQ : other, method === 'fd' ? other : DQ, cols);
-    other.release?.();
-    if (!crossCheck.agree)
-      notes.push(
-        `FD and autodiff Jacobians of Q disagree on ${crossCheck.disagreements.length} of ${k} columns (worst ${crossCheck.worstRatio.toPrecision(3)}× the tolerance): a kink in Q near the state?`,
+  // every Jacobian (wasm-resident ones included) is released on every path, errors too
+  try {
+    const contractionNames = options.contractionSubspaces ?? [
+      'all',
+      ...Object.keys(system.subspaces).filter(
+        (n) => n !== 'all' && (caps.lipschitz?.[n] !== undefined || subspaceSpecs.some((s) => s.name === n)),
+      ),
+    ];
+    const contractionBySubspace: ContractionResult[] = [];
+    contractionNames.forEach((name, i) => {
+      progress('contraction', i, contractionNames.length);
+      const spec = resolveSpec(system, name, 'subspaces');
+      if (!('coordinates' in spec)) return;
+      contractionBySubspace.push(
+        verifyContraction(system, theta, {
+          coordinates: spec.coordinates,
+          name,
+          jacobian: DQ,
+          seed: seed + i,
+          radius,
+          ...(options.lower !== undefined ? { lower: options.lower } : {}),
+          ...(options.upper !== undefined ? { upper: options.upper } : {}),
+          ...(boxes?.[name] ?? {}),
+          ...(boxAt?.(name, theta, radius) ?? {}),
+          ...(options.samples !== undefined ? { samples: options.samples } : {}),
+        }),
       );
-  }
+    });
+    const whole = contractionBySubspace.find((c) => c.subspace === 'all') ?? contractionBySubspace[0]!;
+    timings['contraction'] = now() - t0;
 
-  timings['crossCheck'] = now() - t0;
-
-  // 3. redundancy and the evidence distribution
-  t0 = now();
-  const pool: readonly EvidenceWeight[] = system.evidenceAt(theta);
-  const redundancy = measureRedundancy(lin, pool, mode);
-  const failing = redundancy.filter((r) => !r.holds);
-  if (failing.length)
-    notes.push(
-      `redundancy P_e(θ) = θ fails for ${failing.length} of ${pool.length} items (${failing
-        .slice(0, 6)
-        .map((r) => r.evidence)
-        .join(
-          ', ',
-        )}${failing.length > 6 ? ', …' : ''}): ${mode === 'sigma' ? 'Σ_e of Eq. (4) forced anyway' : 'the exact DF_e is used for them'}`,
-    );
-  timings['redundancy'] = now() - t0;
-
-  // global scale: ‖DQ‖ and max_e ‖DP_e‖
-  t0 = now();
-  let normDQ = whole.localNorm;
-  let normDP = 0;
-  pool.forEach((it, i) => {
-    normDP = Math.max(normDP, expandNormEstimate(system, lin.expand(it.id), it.id, seed + 100 + i));
-  });
-  timings['expandNorms'] = now() - t0;
-  const source =
-    method === 'fd' ? 'central differences: eps^(2/3)' : 'float32 autodiff: 1e-6 (unit roundoff 6e-8 × growth ~16)';
-  const r = lin.relativeAccuracy;
-
-  // 4. subspaces: DQ b for every basis first, so the global scale ‖DQ‖ is fixed before any decision
-  let t1 = now();
-  const bases = new Map<string, NamedBasis>();
-  const images = new Map<string, SparseVector[]>();
-  const decided = subspaceSpecs.filter((spec) => {
-    if (spec.name === 'all' && system.dim > (options.maxWholeSpace ?? 2048)) {
-      notes.push(`subspace 'all' (d = ${system.dim}) skipped: larger than maxWholeSpace`);
-      return false;
+    // cross-check FD against autodiff on a few DQ columns
+    let crossCheck: CrossCheck | null = null;
+    t0 = now();
+    if (engine.tf && lin0.consolidateTf && crossCheckColumns > 0) {
+      const k = crossCheckColumns;
+      const cols = Array.from({ length: k }, (_, i) => Math.floor((i * system.dim) / k));
+      const other =
+        method === 'fd'
+          ? consolidateJacobian(system, theta, { method: 'autodiff', tf: engine.tf })
+          : consolidateJacobian(system, theta, { method: 'fd' });
+      try {
+        crossCheck = crossCheckJacobians(method === 'fd' ? DQ : other, method === 'fd' ? other : DQ, cols);
+      } finally {
+        other.release?.();
+      }
+      if (!crossCheck.agree)
+        notes.push(
+          `FD and autodiff Jacobians of Q disagree on ${crossCheck.disagreements.length} of ${k} columns (worst ${crossCheck.worstRatio.toPrecision(3)}× the tolerance): a kink in Q near the state?`,
+        );
     }
-    return true;
-  });
-  const keyOf = (kind: string, name: string): string => `${kind}:${name}`;
-  for (const [kind, spec] of [
-    ...decided.map((s) => ['s', s] as const),
-    ...questionSpecs.map((q) => ['q', q.spec] as const),
-  ]) {
-    const basis = basisOf(system.dim, spec);
-    const q = consolidateImages(lin, basis.vectors);
-    for (const v of q) normDQ = Math.max(normDQ, sparseNorm(v));
-    bases.set(keyOf(kind, spec.name), basis);
-    images.set(keyOf(kind, spec.name), q);
-  }
-  timings['columns'] = now() - t1;
-  const columnsFor = (key: string, phase: string): { evidence: string; p: number; columns: SparseVector[] }[] => {
-    const basis = bases.get(key)!;
-    const q = images.get(key)!;
-    return pool.map((it, i) => {
-      progress(phase, i, pool.length);
-      const kind = redundancy[i]!.linearization;
-      return { evidence: it.id, p: it.p, columns: commutatorColumns(lin, it.id, basis.vectors, q, kind) };
-    });
-  };
-  const tolFor = (rows: number, m: number) =>
-    nondegeneracyTolerance(r, normDQ, Math.max(normDP, 1e-300), rows, m, source);
-  const subspaces: SubspaceReport[] = [];
-  timings['gramian'] = 0;
-  for (const spec of decided) {
-    t1 = now();
-    const key = keyOf('s', spec.name);
-    const basis = bases.get(key)!;
-    const items = columnsFor(key, `Σ_e on ${spec.name}`);
-    timings['columns'] += now() - t1;
-    t1 = now();
-    const dec: NonDegeneracyDecision = decideNonDegeneracy(
-      system,
-      basis.vectors,
-      items.map((it) => ({ evidence: it.evidence, weight: it.p, columns: it.columns })),
-      tolFor,
-    );
-    timings['gramian'] += now() - t1;
-    subspaces.push({
-      name: spec.name,
-      dim: dec.dim,
-      lambdaMin: dec.lambdaMin,
-      lambdaMax: dec.lambdaMax,
-      tolerance: dec.tolerance,
-      toleranceDerivation: dec.derivation.text,
-      nonDegenerate: dec.nonDegenerate,
-      margin: dec.margin,
-      kernelDim: dec.kernelDim,
-      eigenvalues: dec.singularValues.map((sv) => sv * sv).sort((a, b) => b - a),
-      kernel: dec.kernel.slice(0, 8),
-      topContributors: dec.contributions
-        .filter((c) => c.share > 0)
-        .slice(0, 5)
-        .map((c) => ({ evidence: c.evidence, p: c.weight, share: c.share })),
-    });
-  }
 
-  // 5. coverage
-  t0 = now();
-  const coverage: QuestionCoverage[] = [];
-  for (const { spec, source: src } of questionSpecs) {
-    const key = keyOf('q', spec.name);
-    const items = columnsFor(key, `coverage ${spec.name}`);
-    const { decision: _d, ...cov } = questionCoverage(system, spec.name, src, bases.get(key)!.vectors, items, tolFor);
-    coverage.push(cov);
+    timings['crossCheck'] = now() - t0;
+
+    // 3. redundancy and the evidence distribution
+    t0 = now();
+    const pool: readonly EvidenceWeight[] = system.evidenceAt(theta);
+    const redundancy = measureRedundancy(lin, pool, mode);
+    const failing = redundancy.filter((r) => !r.holds);
+    if (failing.length)
+      notes.push(
+        `redundancy P_e(θ) = θ fails for ${failing.length} of ${pool.length} items (${failing
+          .slice(0, 6)
+          .map((r) => r.evidence)
+          .join(
+            ', ',
+          )}${failing.length > 6 ? ', …' : ''}): ${mode === 'sigma' ? 'Σ_e of Eq. (4) forced anyway' : 'the exact DF_e is used for them'}`,
+      );
+    timings['redundancy'] = now() - t0;
+
+    // global scale: ‖DQ‖ and max_e ‖DP_e‖
+    t0 = now();
+    let normDQ = whole.localNorm;
+    let normDP = 0;
+    pool.forEach((it, i) => {
+      normDP = Math.max(normDP, expandNormEstimate(system, lin.expand(it.id), it.id, seed + 100 + i));
+    });
+    timings['expandNorms'] = now() - t0;
+    const source =
+      method === 'fd' ? 'central differences: eps^(2/3)' : 'float32 autodiff: 1e-6 (unit roundoff 6e-8 × growth ~16)';
+    const r = lin.relativeAccuracy;
+
+    // 4. subspaces: DQ b for every basis first, so the global scale ‖DQ‖ is fixed before any decision
+    let t1 = now();
+    const bases = new Map<string, NamedBasis>();
+    const images = new Map<string, SparseVector[]>();
+    const decided = subspaceSpecs.filter((spec) => {
+      if (spec.name === 'all' && system.dim > (options.maxWholeSpace ?? 2048)) {
+        notes.push(`subspace 'all' (d = ${system.dim}) skipped: larger than maxWholeSpace`);
+        return false;
+      }
+      return true;
+    });
+    const keyOf = (kind: string, name: string): string => `${kind}:${name}`;
+    for (const [kind, spec] of [
+      ...decided.map((s) => ['s', s] as const),
+      ...questionSpecs.map((q) => ['q', q.spec] as const),
+    ]) {
+      const basis = basisOf(system.dim, spec);
+      const q = consolidateImages(lin, basis.vectors);
+      for (const v of q) normDQ = Math.max(normDQ, sparseNorm(v));
+      bases.set(keyOf(kind, spec.name), basis);
+      images.set(keyOf(kind, spec.name), q);
+    }
+    timings['columns'] = now() - t1;
+    const columnsFor = (key: string, phase: string): { evidence: string; p: number; columns: SparseVector[] }[] => {
+      const basis = bases.get(key)!;
+      const q = images.get(key)!;
+      return pool.map((it, i) => {
+        progress(phase, i, pool.length);
+        const kind = redundancy[i]!.linearization;
+        return { evidence: it.id, p: it.p, columns: commutatorColumns(lin, it.id, basis.vectors, q, kind) };
+      });
+    };
+    const tolFor = (rows: number, m: number) =>
+      nondegeneracyTolerance(r, normDQ, Math.max(normDP, 1e-300), rows, m, source);
+    const subspaces: SubspaceReport[] = [];
+    timings['gramian'] = 0;
+    for (const spec of decided) {
+      t1 = now();
+      const key = keyOf('s', spec.name);
+      const basis = bases.get(key)!;
+      const items = columnsFor(key, `Σ_e on ${spec.name}`);
+      timings['columns'] += now() - t1;
+      t1 = now();
+      const dec: NonDegeneracyDecision = decideNonDegeneracy(
+        system,
+        basis.vectors,
+        items.map((it) => ({ evidence: it.evidence, weight: it.p, columns: it.columns })),
+        tolFor,
+      );
+      timings['gramian'] += now() - t1;
+      subspaces.push({
+        name: spec.name,
+        dim: dec.dim,
+        lambdaMin: dec.lambdaMin,
+        lambdaMax: dec.lambdaMax,
+        tolerance: dec.tolerance,
+        toleranceDerivation: dec.derivation.text,
+        nonDegenerate: dec.nonDegenerate,
+        margin: dec.margin,
+        kernelDim: dec.kernelDim,
+        eigenvalues: dec.singularValues.map((sv) => sv * sv).sort((a, b) => b - a),
+        kernel: dec.kernel.slice(0, 8),
+        topContributors: dec.contributions
+          .filter((c) => c.share > 0)
+          .slice(0, 5)
+          .map((c) => ({ evidence: c.evidence, p: c.weight, share: c.share })),
+      });
+    }
+
+    // 5. coverage
+    t0 = now();
+    const coverage: QuestionCoverage[] = [];
+    for (const { spec, source: src } of questionSpecs) {
+      const key = keyOf('q', spec.name);
+      const items = columnsFor(key, `coverage ${spec.name}`);
+      const { decision: _d, ...cov } = questionCoverage(system, spec.name, src, bases.get(key)!.vectors, items, tolFor);
+      coverage.push(cov);
+    }
+    timings['coverage'] = now() - t0;
+    const allVanish = subspaces.length > 0 && subspaces.every((s) => s.lambdaMax <= s.tolerance);
+    if (allVanish)
+      notes.push(
+        'every Σ_e vanishes (to tolerance) on every decided subspace at this state: the linearised order-gap is blind here; certify at another state (--at, or --at stop for where a run stopped)',
+      );
+    const ops = lin.operators();
+    return {
+      system: system.name,
+      dim: system.dim,
+      state: {
+        kind: stateKind,
+        note: stateNote,
+        theta: system.dim <= 64 ? Array.from(theta) : null,
+        norm: referenceNorm(theta),
+      },
+      fixedPoint,
+      contraction: whole,
+      contractionBySubspace,
+      redundancy,
+      subspaces,
+      coverage,
+      jacobian: {
+        method,
+        relativeAccuracy: method === 'fd' ? FD_RELATIVE_ACCURACY : r,
+        backend,
+        crossCheck,
+        evaluations: ops.reduce((s, o) => s + o.stats.evaluations, 0),
+        columns: ops.reduce((s, o) => s + o.stats.columns, 0),
+        normDQ,
+        normDP,
+      },
+      timings,
+      notes,
+    };
+  } finally {
+    for (const op of lin.operators()) op.release?.();
   }
-  timings['coverage'] = now() - t0;
-  const allVanish = subspaces.length > 0 && subspaces.every((s) => s.lambdaMax <= s.tolerance);
-  if (allVanish)
-    notes.push(
-      'every Σ_e vanishes (to tolerance) on every decided subspace at this state: the linearised order-gap is blind here; certify at another state (--at, or --at stop for where a run stopped)',
-    );
-  const ops = lin.operators();
-  for (const op of ops) op.release?.();
-  return {
-    system: system.name,
-    dim: system.dim,
-    state: { kind: stateKind, note: stateNote, theta: system.dim <= 64 ? Array.from(theta) : null, norm: referenceNorm(theta) },
-    fixedPoint,
-    contraction: whole,
-    contractionBySubspace,
-    redundancy,
-    subspaces,
-    coverage,
-    jacobian: {
-      method,
-      relativeAccuracy: method === 'fd' ? FD_RELATIVE_ACCURACY : r,
-      backend,
-      crossCheck,
-      evaluations: ops.reduce((s, o) => s + o.stats.evaluations, 0),
-      columns: ops.reduce((s, o) => s + o.stats.columns, 0),
-      normDQ,
-      normDP,
-    },
-    timings,
-    notes,
-  };
 }

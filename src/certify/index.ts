@@ -3,11 +3,37 @@
  * commutator Σ_e (Eq. 4) and non-degeneracy of its Gramian (Eq. 5, Prop. 5.2) on subspaces,
  * per-question coverage (Remark 5.4). Re-exports only.
  */
-export * from './fixedPoint.js';
-export * from './contraction.js';
-export * from './describe.js';
-export * from './basis.js';
-export * from './commutator.js';
-export * from './nondegeneracy.js';
-export * from './coverage.js';
-export * from './certify.js';
+export { findFixedPoint, type FixedPointOptions, type FixedPointResult } from './fixedPoint.js';
+export {
+  type ContractionOptions,
+  type ContractionResult,
+  type ContractionVerdict,
+  type CounterexamplePair,
+  ratioSlack,
+  spectralLowerBoundJvp,
+  spectralNormDense,
+  verifyContraction,
+} from './contraction.js';
+export { formatComponents, type NamedComponent, namedComponents } from './describe.js';
+export { basisOf, coordinateBasis, type NamedBasis, orthonormalBasis, type SubspaceSpec } from './basis.js';
+export {
+  commutatorColumns,
+  consolidateImages,
+  frobenius,
+  Linearization,
+  type LinearizationKind,
+  type LinearizationMode,
+  measureRedundancy,
+  type RedundancyItem,
+  redundancyTolerance,
+} from './commutator.js';
+export {
+  type Contribution,
+  decideNonDegeneracy,
+  type NonDegeneracyDecision,
+  nondegeneracyTolerance,
+  type ToleranceDerivation,
+  type WeightedColumns,
+} from './nondegeneracy.js';
+export { questionCoverage, type QuestionCoverage } from './coverage.js';
+export { type ProgressFn } from './certify.js';

@@ -111,19 +111,13 @@ export function registerCertifyCommand(program: Command): void {
       if (opts.plot !== undefined) checkPlotDir(opts.plot);
       try {
         if (opts.from !== undefined && opts.from !== 'stop' && opts.from !== 'theta0')
-        throw new ArgumentError('--from', opts.from, "must be 'stop' or 'theta0'");
-      const report = await certifyReport(opts as CertifyRequest, onProgress);
+          throw new ArgumentError('--from', opts.from, "must be 'stop' or 'theta0'");
+        const report = await certifyReport(opts as CertifyRequest, onProgress);
         bar?.stop();
         if (opts.plot !== undefined) await writeCertifyPlots(opts.plot, report, process.stderr);
-        if (opts.json)
-          printJson(report);
+        if (opts.json) printJson(report);
         else process.stdout.write(renderCertifyText(report) + '\n');
-        if (opts.report !== undefined)
-          await writeCertifyReport(
-            opts.report,
-            report,
-            process.stderr,
-          );
+        if (opts.report !== undefined) await writeCertifyReport(opts.report, report, process.stderr);
       } finally {
         bar?.stop();
       }

@@ -3,19 +3,134 @@
  * (MATH.md §6), the evidence pool, scenarios and the reference-graph operator system.
  * Re-exports only.
  */
-export * from './model.js';
-export * from './schema.js';
-export * from './layout.js';
-export * from './shape.js';
-export * from './params.js';
-export * from './consolidate.js';
-export * from './expand.js';
-export * from './evidence.js';
-export * from './scenario.js';
-export * from './system.js';
-export * from './describe.js';
-export * from './agent.js';
-export * from './backend.js';
-export * from './tfjs.js';
-export * from './orderGap.js';
-export * from './synthetic.js';
+export {
+  type Capacities,
+  checkConsistency,
+  type ConsistencyReport,
+  type ConsistencyViolation,
+  EDGE_TYPE_RULES,
+  EDGE_TYPES,
+  type EdgeType,
+  edgeTypeFits,
+  type EpistemicGraph,
+  type GraphEdge,
+  type GraphNode,
+  nmaxOf,
+  NODE_TYPES,
+  type NodeType,
+} from './model.js';
+export {
+  edgeSchema,
+  type FormatIssue,
+  GraphFormatError,
+  graphSchema,
+  graphToJson,
+  jsonPath,
+  loadGraphFile,
+  nodeSchema,
+  parseGraph,
+  readJsonFile,
+  toFormatIssues,
+  valueAtPath,
+} from './schema.js';
+export {
+  attributeBlock,
+  canonicalGraph,
+  confidenceBlock,
+  confidenceIndex,
+  createLayout,
+  decode,
+  describeCoordinate,
+  edgeBlock,
+  edgeIndex,
+  edgeTypeIndex,
+  embed,
+  embeddingDimension,
+  type Layout,
+  nodeOffset,
+  nodeSubspace,
+  type ReservedNode,
+  type SlotInfo,
+  slotOfId,
+} from './layout.js';
+export { operatorShape, type OperatorShape } from './shape.js';
+export {
+  confidenceLipschitzBound,
+  DEFAULT_PARAMS,
+  type GraphOperatorParams,
+  type LipschitzBound,
+  resolveParams,
+} from './params.js';
+export {
+  confidenceUpdate,
+  consolidateNodes,
+  denseEdges,
+  type EdgeBlockIndex,
+  type EdgeRow,
+  type EdgeSource,
+  mergeClaim,
+  mergeClaims,
+  referenceConsolidate,
+  structureSums,
+  type StructureSums,
+  weightedSums,
+  type WeightedSums,
+} from './consolidate.js';
+export { blendFootprintInPlace, type CompiledItem, expansionResidual, referenceExpand } from './expand.js';
+export {
+  type CompiledEvidence,
+  compileItem,
+  ConsolidationSchedule,
+  evidenceDistribution,
+  type EvidenceItem,
+  type EvidencePool,
+  type EvidencePoolDocument,
+  evidencePoolSchema,
+  parseEvidencePool,
+  reservedNodes,
+} from './evidence.js';
+export {
+  createScenario,
+  DEFAULT_SCENARIO_FILES,
+  defaultScenario,
+  loadScenarioFiles,
+  type RunDefaults,
+  type Scenario,
+  type ScenarioOptions,
+} from './scenario.js';
+export {
+  footprintUnion,
+  questionCoordinates,
+  type QuestionDirection,
+  type ReferenceGraphExtras,
+  type ReferenceGraphFactoryParams,
+  type ReferenceGraphOptions,
+} from './system.js';
+export {
+  type AnswerSummary,
+  type ContradictionSummary,
+  describeState,
+  type MergeSummary,
+  type QuestionSummary,
+  type StateSummary,
+} from './describe.js';
+export { AgentState, type EvidenceInput, type SaveIo, STATE_FORMAT, type StateDocument } from './agent.js';
+export { type GraphBackend, type GraphBackendName, referenceGraphBackend, wasmGraphBackend } from './backend.js';
+export { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
+export {
+  type CscBlock,
+  type CsrBlock,
+  csrEdges,
+  densify,
+  extractCsr,
+  graphOrderGap,
+  graphOrderGapSparse,
+  graphStep,
+  type GraphStep,
+  type IndexedGraphState,
+  orderGapOver,
+  type OrderGapRegion,
+  type SparseGraphState,
+  withColumns,
+} from './orderGap.js';
+export { syntheticProblem, type SyntheticProblem, syntheticShape } from './synthetic.js';

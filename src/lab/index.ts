@@ -3,14 +3,87 @@
  * paired scoring, archives and budget-preserving admission, run records, evidence memory, and
  * the accuracy-against-samples SVG.
  */
-export * from './voteSystem.js';
-export * from './extractors.js';
-export * from './samples.js';
-export * from './observations.js';
-export * from './replay.js';
-export * from './pairedScoring.js';
-export * from './admission.js';
-export * from './archive.js';
-export * from './atomicWrite.js';
-export * from './runRecord.js';
-export * from './evidenceMemory.js';
+export {
+  answerChangeBound,
+  answerEvidence,
+  consolidatedAnswer,
+  EMPTY_EVIDENCE,
+  pluralitySet,
+  TIE_TOLERANCE,
+  type VoteStateLayout,
+  type VoteStateOptions,
+  voteStateSystem,
+  type VoteStateSystem,
+} from './voteSystem.js';
+export {
+  afterLastMarker,
+  type AnswerExtractor,
+  answerIsExtractor,
+  BUILTIN_EXTRACTORS,
+  canonicalNumber,
+  type Extraction,
+  getExtractor,
+  normalizeLetters,
+  numericExtractor,
+  userExtractor,
+} from './extractors.js';
+export { loadSamples, parseSamples, SampleFileError, type SampleItem, type SampleSet } from './samples.js';
+export { buildStream, type ObservationStream, seededPermutation, type StreamStep, unitSeed } from './observations.js';
+export {
+  baselineSpec,
+  type ReplayConfig,
+  type ReplayOptions,
+  type ReplayResult,
+  replaySamples,
+  runUnit,
+  type UnitOutcome,
+  type UnitRecord,
+  type UnitStopReason,
+  validateReplayOptions,
+} from './replay.js';
+export {
+  pairedSummary,
+  type PairedSummary,
+  pairedUnitKeys,
+  perItemScores,
+  type RuleSummary,
+  summarizeReplay,
+} from './pairedScoring.js';
+export { type AdmissionDecision, BudgetLedger } from './admission.js';
+export {
+  type ArchiveEntry,
+  archiveFromReplay,
+  ConfigurationArchive,
+  replayEvaluationLaw,
+  type SelectionReport,
+  type TargetConfiguration,
+} from './archive.js';
+export { writeFileAtomic } from './atomicWrite.js';
+export {
+  loadRunRecord,
+  makeRunRecord,
+  packageVersion,
+  type RecordReplay,
+  replayRunRecord,
+  RUN_RECORD_FORMAT,
+  RUN_RECORD_VERSION,
+  type RunRecord,
+  saveRunRecord,
+} from './runRecord.js';
+export {
+  contentHash,
+  EvidenceMemory,
+  type EvidenceProfile,
+  type ExclusionDecision,
+  loadEvidenceMemory,
+  poolContentOf,
+  type ProfileFilter,
+  type ReweightedEvidence,
+  reweightEvidence,
+  type ReweightOptions,
+  type RunOutcome,
+  saveEvidenceMemory,
+  type Verdict,
+  type VerdictRecord,
+  withEvidenceMemory,
+} from './evidenceMemory.js';

@@ -108,7 +108,8 @@ export function runRecursive(system: OperatorSystem, options: RunOptions): Recur
   const rule = options.rule ?? 'order-gap';
   if (rule !== 'order-gap' && rule !== 'budget')
     throw new ArgumentError('rule', rule, "must be 'order-gap' or 'budget'");
-  const stopping = rule === 'order-gap' ? new OrderGapRule({ epsilon, window }) : new FixedBudgetRule({ budget: maxSteps });
+  const stopping =
+    rule === 'order-gap' ? new OrderGapRule({ epsilon, window }) : new FixedBudgetRule({ budget: maxSteps });
   const r = run(system, stopping, {
     maxSteps,
     recordStates: options.recordStates ?? true,

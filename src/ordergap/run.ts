@@ -130,7 +130,11 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
  * Ω(θ; e) and θ' = Q(P_e(θ)) by the best means the system declares (see the module comment).
  * The result is unvalidated only where the system's capability wrapper already checked it.
  */
-export function stepSystem(system: OperatorSystem, theta: Float64Array, evidence: string): { omega: number; next: Float64Array } {
+export function stepSystem(
+  system: OperatorSystem,
+  theta: Float64Array,
+  evidence: string,
+): { omega: number; next: Float64Array } {
   const caps = system.capabilities;
   if (caps.step) return caps.step(theta, evidence);
   if (caps.orderGap) {

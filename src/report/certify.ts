@@ -46,9 +46,7 @@ export type CertifyReport = Omit<CertificationReport, 'fixedPoint'> & {
 };
 
 /** The system named by the options, and the graph scenario when it is the reference graph. */
-async function resolveSystem(
-  opts: CertifyRequest,
-): Promise<{ system: OperatorSystem; source: string }> {
+async function resolveSystem(opts: CertifyRequest): Promise<{ system: OperatorSystem; source: string }> {
   if ((opts.graph === undefined) !== (opts.evidence === undefined)) {
     const missing = opts.graph === undefined ? '--graph' : '--evidence';
     throw new ArgumentError(missing, undefined, 'is required when the other of --graph/--evidence is given');
@@ -226,4 +224,3 @@ export function renderCertifyText(r: CertifyReport): string {
   }
   return out.join('\n');
 }
-

@@ -124,4 +124,3 @@ export async function compareReport(opts: CompareReportOptions): Promise<Compare
   if (opts.record && record) await saveRunRecord(opts.record, record);
   return report;
 }
-

@@ -223,4 +223,3 @@ export function renderRunText(r: RunReport): string {
   );
   return out.join('\n');
 }
-

@@ -114,7 +114,8 @@ function checkCertification(v: unknown, subspaces: readonly string[]): Certifica
   const out: { -readonly [K in keyof CertificationPolicy]: CertificationPolicy[K] } = {};
   if (o['subspaces'] !== undefined) {
     const s = o['subspaces'];
-    if (!Array.isArray(s)) throw new ArgumentTypeError('system.certification.subspaces', s, 'must be an array of names');
+    if (!Array.isArray(s))
+      throw new ArgumentTypeError('system.certification.subspaces', s, 'must be an array of names');
     s.forEach((n, i) => {
       if (n !== 'all' && !subspaces.includes(n as string))
         throw new ArgumentError(
@@ -176,7 +177,11 @@ export function checkCapabilities(
     out.orderGap = (theta, id) => {
       const omega = og(theta, id);
       if (typeof omega !== 'number' || !(omega >= 0) || !Number.isFinite(omega))
-        throw new ArgumentError(`${name}: orderGap(theta, ${JSON.stringify(id)})`, omega, 'must be a finite number >= 0');
+        throw new ArgumentError(
+          `${name}: orderGap(theta, ${JSON.stringify(id)})`,
+          omega,
+          'must be a finite number >= 0',
+        );
       return omega;
     };
   const st = spec.step;

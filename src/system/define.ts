@@ -81,7 +81,9 @@ export function defineSystem<X extends object = Record<never, never>>(
     throw new ArgumentError(
       `system.${key}`,
       (spec as unknown as Record<string, unknown>)[key],
-      moved ? `is declared as system.${moved} (docs/ARCHITECTURE.md, operator contract)` : 'is not a field of the operator contract',
+      moved
+        ? `is declared as system.${moved} (docs/ARCHITECTURE.md, operator contract)`
+        : 'is not a field of the operator contract',
     );
   }
   if (typeof spec.name !== 'string' || spec.name.length === 0) {

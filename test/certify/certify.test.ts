@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { certify, findFixedPoint, ratioSlack, verifyContraction } from '../../src/certify/index.js';
+import { findFixedPoint, ratioSlack, verifyContraction } from '../../src/certify/index.js';
+import { certify } from '../../src/certify/certify.js';
 import { FdJacobian } from '../../src/linearize/index.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';

@@ -9,7 +9,8 @@ import {
   nondegeneracyTolerance,
   measureRedundancy,
 } from '../../src/certify/index.js';
-import { FD_RELATIVE_ACCURACY, sparseDot, toDense, type SparseVector } from '../../src/linearize/index.js';
+import { FD_RELATIVE_ACCURACY, sparseDot, toDense } from '../../src/linearize/index.js';
+import type { SparseVector } from '../../src/system/types.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 import {
   commutator,

@@ -5,7 +5,7 @@
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { defineSystem } from '../../src/system/define.js';
 import type { OperatorSystem } from '../../src/system/types.js';
-import type { Tf } from '../../src/linearize/index.js';
+import type { Tf } from '../../src/system/types.js';
 import { createRng } from '../../src/ordergap/rng.js';
 
 /** Row-major n×n matrices as number[][]. */

@@ -10,8 +10,8 @@ import {
   sparseFromDense,
   toDense,
   vjpBatch,
-  type Tf,
 } from '../../src/linearize/index.js';
+import type { Tf } from '../../src/system/types.js';
 import { createRng } from '../../src/ordergap/rng.js';
 
 let tf: Tf;

@@ -20,10 +20,13 @@ function algorithm1Oracle(sys: OperatorSystem, epsilon: number, window: number, 
   const B: number[] = [];
   for (let t = 0; t < maxSteps; t++) {
     const dist = sys.evidenceAt(theta);
-    const e = dist[sampleIndex(
-      dist.map((x) => x.p),
-      rng.next(),
-    )]!.id;
+    const e =
+      dist[
+        sampleIndex(
+          dist.map((x) => x.p),
+          rng.next(),
+        )
+      ]!.id;
     const qp = sys.consolidate(sys.expand(e, theta));
     const pq = sys.expand(e, sys.consolidate(theta));
     B.push(referenceDistance(qp, pq));
