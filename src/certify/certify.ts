@@ -504,6 +504,6 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
       notes,
     };
   } finally {
-    for (const op of lin.operators()) op.release?.();
+    lin.release();
   }
 }

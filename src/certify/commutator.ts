@@ -109,6 +109,19 @@ export class Linearization {
   operators(): JacobianOperator[] {
     return [this.DQ, ...this.#expand.values(), ...this.#expandAtQ.values(), ...this.#consolidateAtP.values()];
   }
+
+  /**
+   * Releases every Jacobian operator created so far (wasm-resident ones hold arena blocks), DQ
+   * included. Idempotent; counters stay readable afterwards.
+   */
+  release(): void {
+    for (const op of this.operators()) op.release?.();
+  }
+
+  /** {@link release}, for `using lin = new Linearization(...)`. */
+  [Symbol.dispose](): void {
+    this.release();
+  }
 }
 
 /**

@@ -32,7 +32,7 @@ function sigmaColumns(
   e: string,
   kind: 'sigma' | 'exact' = 'sigma',
 ): SparseVector[] {
-  const lin = new Linearization(sys, theta, { method: 'fd' });
+  using lin = new Linearization(sys, theta, { method: 'fd' });
   const basis = coordinateBasis(
     sys.dim,
     Array.from({ length: sys.dim }, (_, i) => i),
@@ -112,7 +112,7 @@ describe('Σ_e on affine systems (Eq. 4 as a matrix product)', () => {
       items: [{ id: 'e1', p: 1, B, b: [0, 0.6, 0, 0, 0, 0], footprint: [1] }],
     });
     const theta = Float64Array.from({ length: n }, () => 0.2);
-    const lin = new Linearization(sys, theta, { method: 'fd' });
+    using lin = new Linearization(sys, theta, { method: 'fd' });
     const basis = coordinateBasis(n, [0, 2, 3]);
     commutatorColumns(lin, 'e1', basis, consolidateImages(lin, basis), 'sigma');
     // only column 1 of DP_e (the footprint) is evaluated: 2 evaluations
@@ -182,7 +182,7 @@ describe('the commutator Gramian (Eq. 5) and Prop. 5.2', () => {
         ],
       });
       const theta = Float64Array.of(0.1, 0.2, 0.3, 0.4);
-      const lin = new Linearization(sys, theta, { method: 'fd' });
+      using lin = new Linearization(sys, theta, { method: 'fd' });
       const basis = coordinateBasis(n, [0, 1, 2, 3]);
       const q = consolidateImages(lin, basis);
       const dec = decideNonDegeneracy(
@@ -227,7 +227,7 @@ describe('the commutator Gramian (Eq. 5) and Prop. 5.2', () => {
       }));
       const sys = linearSystem({ A, items });
       const theta = Float64Array.from({ length: n }, (_, i) => 0.1 * i);
-      const lin = new Linearization(sys, theta, { method: 'fd' });
+      using lin = new Linearization(sys, theta, { method: 'fd' });
       const basis = coordinateBasis(n, Wc);
       const q = consolidateImages(lin, basis);
       const dec = decideNonDegeneracy(
@@ -273,7 +273,7 @@ describe('redundancy', () => {
         { id: 'moving', p: 0.5, B: identity(n), b: [0.1, 0, 0] }, // shifts by 0.1
       ],
     });
-    const lin = new Linearization(sys, Float64Array.of(0.2, 0.3, 0.4), { method: 'fd' });
+    using lin = new Linearization(sys, Float64Array.of(0.2, 0.3, 0.4), { method: 'fd' });
     const red = measureRedundancy(lin, sys.evidenceAt(lin.theta));
     expect(red[0]).toMatchObject({ evidence: 'fixed', residual: 0, holds: true, linearization: 'sigma' });
     expect(red[1]!.holds).toBe(false);
