@@ -1,16 +1,29 @@
 /**
- * Test helper: opens a local HTML file in Debian's headless Chromium through playwright-core
- * (no downloaded browser), started as this machine needs it (no sandbox as root, no GPU, no
+ * Test helper: opens a local HTML file in a headless Chromium through playwright-core — the
+ * binary that ships inside the @sparticuz/chromium npm package (so `npm install && npm test`
+ * needs no system browser and no download), or the one named by ORDERGAP_CHROMIUM — started as
+ * this machine needs it (no sandbox as root, no GPU, no
  * background networking; playwright gives it a fresh profile directory), and returns what a
  * person would notice: console errors and warnings, uncaught page errors, requests other than
  * the page itself, a full-page screenshot, and facts read from the DOM.
  */
 import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
+import packagedChromium from '@sparticuz/chromium';
 import { chromium } from 'playwright-core';
 
-/** Debian's chromium package installs here (.ci/run installs it). */
-export const CHROMIUM = process.env.ORDERGAP_CHROMIUM ?? '/usr/bin/chromium';
+/**
+ * The Chromium executable: ORDERGAP_CHROMIUM if set, else the npm package's own binary
+ * (unpacked to the temp folder on first use).
+ */
+export async function chromiumExecutable(): Promise<string> {
+  const own = process.env.ORDERGAP_CHROMIUM;
+  if (own !== undefined) {
+    if (!existsSync(own)) throw new Error(`ORDERGAP_CHROMIUM = ${own}: no such file`);
+    return own;
+  }
+  return packagedChromium.executablePath();
+}
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
@@ -37,8 +50,11 @@ export async function visit<T>(
   facts: () => T,
   viewport = { width: 1200, height: 900 },
 ): Promise<PageVisit<T>> {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} not found: apt-get install chromium (.ci/run does)`);
-  const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+  const browser = await chromium.launch({
+    executablePath: await chromiumExecutable(),
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
   try {
     const page = await browser.newPage({ viewport });
     const url = pathToFileURL(file).href;
