@@ -13,6 +13,7 @@ import { referenceGraphSystem } from '../graph/system.js';
 import { defaultScenario, loadScenarioFiles } from '../graph/scenario.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
+import { init } from '../wasm/module.js';
 
 /** A certification request in the command's terms (every field optional). */
 export interface CertifyRequest {
@@ -96,6 +97,7 @@ export async function certifyReport(
   onProgress?: CertifyOptions['onProgress'],
 ): Promise<CertifyReport> {
   const opts = request;
+  await init(); // before the system is built, so the graph's Q runs on the wasm kernels
   const { system, source } = await resolveSystem(opts);
   const options: CertifyOptions = {
     jacobian: opts.jacobian ?? 'fd',

@@ -12,6 +12,7 @@ import { defaultScenario, loadScenarioFiles, DEFAULT_SCENARIO_FILES, type Scenar
 import { referenceGraphSystem } from '../graph/system.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
+import { init } from '../wasm/module.js';
 
 /** Options of {@link runReport}; unset ones come from the scenario's `run` defaults. Files are paths. */
 export interface RunReportOptions {
@@ -74,6 +75,7 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
     opts.graph !== undefined
       ? `${opts.graph} + ${opts.evidence}`
       : `default (${DEFAULT_SCENARIO_FILES.graph.replace(/.*\/examples\//, 'examples/')}, evidence.json)`;
+  await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
   const system = referenceGraphSystem(scenario);
   const setting = {
     epsilon: opts.epsilon ?? scenario.run.epsilon,
