@@ -19,11 +19,11 @@
  *    write into reused outputs (`out`), and are also timed with fresh ones.
  *    Target: within 4× of the floor.
  *
- * The machine has 2 cores and is shared with other sessions: timings are noisy; we report the
+ * The machine has 2 cores and is shared with other workloads: timings are noisy; we report the
  * median of several repetitions where affordable and the load average.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
+import { availableParallelism, loadavg } from 'node:os';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { certify } from '../src/certify/certify.js';
 import { createScenario } from '../src/graph/scenario.js';
@@ -292,9 +292,11 @@ async function main() {
   console.log(`batched FD Jacobian, n = 1024:`, floor);
   const doc = {
     date: new Date().toISOString(),
+    node: process.version,
+    cores: availableParallelism(),
     tfBackend: backend,
     loadAverage: { before: load0.map((x) => round(x, 2)), after: loadavg().map((x) => round(x, 2)) },
-    caveat: '2 cores shared with other sessions: timings are noisy',
+    caveat: '2 cores shared with other workloads: timings are noisy',
     referenceGraph: graph,
     fdVsAutodiff: compare,
     denseJacobianVsGemmFloor: floor,

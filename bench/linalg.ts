@@ -17,7 +17,7 @@
  *   materialises a rows×rows Q, which fails at 65536 rows (recorded), so tfjs is also timed on a
  *   2048-row slice against ours on the same slice.
  *
- * The machine has 2 cores and is shared with other sessions: timings are noisy. Before and after the
+ * The machine has 2 cores and is shared with other workloads: timings are noisy. Before and after the
  * Gramian rows a CPU probe measures the host: one kernel alone and two at once (cpuProbe), and each
  * vCPU alone, pinned with taskset (vcpuSpeeds). We report the
  * median and the best of several repetitions (one repetition for slow baselines) and the load
@@ -40,7 +40,7 @@ interface Timing {
   medianMs: number;
   bestMs: number;
   /** Median CPU time of the whole process (all threads) per repetition: less sensitive to the
-   * other sessions on the machine than wall time for single-threaded work. */
+   * other workloads on the machine than wall time for single-threaded work. */
   cpuMedianMs: number;
   reps: number;
 }
@@ -260,7 +260,7 @@ async function main(): Promise<void> {
     threads,
     tfjsBackend: tf ? tf.getBackend() : null,
     caveat:
-      'Shared 2-core machine with other sessions running: timings are noisy; medians and bests of repeated runs in one process. tfjs timings are float32.',
+      'Shared 2-core machine with other workloads running: timings are noisy; medians and bests of repeated runs in one process. tfjs timings are float32.',
     loadAverageBefore: loadBefore.map((x) => round(x)),
   };
   out.cpuProbeBefore = await cpuProbe();
