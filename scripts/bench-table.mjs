@@ -568,6 +568,99 @@ function renderOrderGapNmax(doc, ctx) {
   return out.join('\n');
 }
 
+function renderStopping(doc, ctx) {
+  const out = [];
+  const env = field(ctx, doc, 'environment', 'object', { optional: true }) ?? {};
+  const ec = { ...ctx, prefix: 'environment' };
+  out.push(
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
+    ]),
+  );
+  const sc = { ...ctx, prefix: 'samples' };
+  const samples = field(ctx, doc, 'samples', 'object');
+  const pct = fmt;
+  const signed = (x) => `${x > 0 ? '+' : ''}${fmt(x)}`;
+  out.push(
+    '',
+    para(
+      `**Stopping rules on recorded samples** (\`${field(sc, samples, 'file', 'string')}\`, ` +
+        `${fmt(field(sc, samples, 'items', 'number'))} items, sha256 ${field(sc, samples, 'sha256', 'string')}; ` +
+        `${fmt(field(ctx, doc, 'repeats', 'number'))} seeded sample orders, seed ${fmt(field(ctx, doc, 'seed', 'number'))}, ` +
+        `budget ${fmt(field(ctx, doc, 'budget', 'number'))}; ${fmt(field(ctx, doc, 'pairedUnits', 'number'))} paired units). ` +
+        'Accuracy, agreement and false stops are fractions of the paired units; ' +
+        '"Δ 95% CI": paired interval for the accuracy difference to the full budget, clustered by item; ' +
+        '"false stops": share of units whose answer differs from the full-budget vote (1 − agreement). ' +
+        `Plot: \`bench/results/${field(ctx, doc, 'plot', 'string')}\`.`,
+    ),
+    '',
+    table(
+      ['rule', 'accuracy', 'Δ vs full', 'Δ 95% CI', 'mean samples', 'agrees w/ full vote', 'false stops', 'note'],
+      rows(ctx, doc, 'rules').map(({ item: r, ctx: c }) => {
+        const ci = field(c, r, 'accuracyDifference', 'object', { optional: true });
+        const cc = { ...c, prefix: `${c.prefix}.accuracyDifference` };
+        const name = field(c, r, 'name', 'string');
+        return [
+          field(c, r, 'label', 'string'),
+          pct(field(c, r, 'accuracy', 'number')),
+          signed(field(c, r, 'accuracyChange', 'number')),
+          ci ? `[${signed(field(cc, ci, 'low', 'number'))}, ${signed(field(cc, ci, 'high', 'number'))}]` : '—',
+          fmt(field(c, r, 'meanSamples', 'number')),
+          pct(field(c, r, 'agreement', 'number')),
+          pct(field(c, r, 'falseStopRate', 'number')),
+          name === 'patience'
+            ? 'does not fit votes (docs/stopping.md)'
+            : name === 'anytime'
+              ? 'P(false stop) <= δ'
+              : '',
+        ];
+      }),
+    ),
+  );
+  const syn = field(ctx, doc, 'synthetic', 'object');
+  const yc = { ...ctx, prefix: 'synthetic' };
+  const trials = rows(yc, syn, 'results');
+  const dists = [...new Set(trials.map(({ item, ctx: c }) => field(c, item, 'distribution', 'string')))];
+  const ruleLabels = [...new Set(trials.map(({ item, ctx: c }) => field(c, item, 'rule', 'string')))];
+  out.push(
+    '',
+    para(
+      `**False stops on synthetic streams with a known answer** (${fmt(field(yc, syn, 'streams', 'number'))} independent ` +
+        `streams per distribution, at most ${fmt(field(yc, syn, 'maxSteps', 'number'))} samples): share of streams the rule ` +
+        'stopped by its own test on an answer other than the most likely one, and (after the slash) mean samples.',
+    ),
+    '',
+    table(
+      ['rule', ...dists],
+      ruleLabels.map((label) => [
+        label,
+        ...dists.map((d) => {
+          const t = trials.find(({ item, ctx: c }) => item.rule === label && item.distribution === d);
+          if (!t) return '—';
+          return `${pct(field(t.ctx, t.item, 'falseStopRate', 'number'))} / ${fmt(field(t.ctx, t.item, 'meanSamples', 'number'))}`;
+        }),
+      ]),
+    ),
+  );
+  const cal = field(ctx, doc, 'calibration', 'object');
+  const kc = { ...ctx, prefix: 'calibration' };
+  const chosen = field(kc, cal, 'chosen', 'object', { optional: true });
+  out.push(
+    '',
+    para(
+      'The order-gap default is the cheapest grid point whose paired accuracy loss to the full budget is not ' +
+        'significant on 1000 synthetic items (src/lab/calibrate.ts); chosen here: ' +
+        (chosen ? `ε = ${fmt(chosen.epsilon)}, w = ${fmt(chosen.window)}.` : 'none.') +
+        ' The timings: replay and plot ' +
+        `${fmt(field(ctx, doc, 'timings.replayAndPlotMs', 'number'))} ms, synthetic streams ` +
+        `${fmt(field(ctx, doc, 'timings.syntheticMs', 'number'))} ms, selection ${fmt(field(ctx, doc, 'timings.calibrationMs', 'number'))} ms.`,
+    ),
+  );
+  return out.join('\n');
+}
+
 /** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
 const BENCHMARKS = [
   { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
@@ -577,6 +670,12 @@ const BENCHMARKS = [
     title: 'The order-gap at large Nmax',
     script: 'bench/ordergap-nmax.ts',
     render: renderOrderGapNmax,
+  },
+  {
+    file: 'stopping.json',
+    title: 'Stopping rules on real samples',
+    script: 'bench/stopping.ts',
+    render: renderStopping,
   },
 ];
 

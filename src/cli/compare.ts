@@ -5,7 +5,7 @@
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { compareReport, renderCompareText, type CompareReportOptions } from '../report/compare.js';
-import { listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
+import { defaultRuleSpecs, listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
 import { isArgumentError } from '../util/errors.js';
 import { parseIntAtLeast, parseSeed, printJson } from './options.js';
 
@@ -28,7 +28,7 @@ export function registerCompareCommand(program: Command): void {
     .requiredOption('--samples <file>', 'JSONL: {"question", "answer", "generated_answer": [...]} per line')
     .option(
       '--rules <spec>',
-      'a rule as name[:key=value,...] (repeat the flag for several), e.g. order-gap:epsilon=0.05,window=3',
+      'a rule as name[:key=value,...] (repeat the flag for several); parameters left out take the defaults listed below, e.g. order-gap or beta:threshold=0.99',
       parseRule,
     )
     .option('--repeats <n>', 'R seeded shuffles of each item (default 10)', parseIntAtLeast(1))
@@ -43,7 +43,19 @@ export function registerCompareCommand(program: Command): void {
     .option('--json', 'print one JSON document (numbers unrounded)')
     .addHelpText(
       'after',
-      ['', 'Rules:', ...listRules().map((r) => `  ${r.name.padEnd(13)} ${r.description}`)].join('\n'),
+      [
+        '',
+        'Rules (name: what it tests (parameter=default, ...); "off" = unused unless given):',
+        ...listRules().map((r) => `  ${r.name.padEnd(13)} ${r.description}`),
+        '',
+        'Without --rules (N = --budget):',
+        ...defaultRuleSpecs(0).map(
+          (r) =>
+            `  ${r.name}${Object.keys(r.params).length ? ':' : ''}${Object.entries(r.params)
+              .map(([k, v]) => `${k}=${v === 0 ? 'N' : String(v)}`)
+              .join(',')}`,
+        ),
+      ].join('\n'),
     )
     .action(async (opts: CompareReportOptions & { json?: boolean }) => {
       const report = await compareReport(opts);

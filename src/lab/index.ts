@@ -1,6 +1,7 @@
 /**
  * The stopping-rule lab: the vote-state system, replay of recorded samples with extractors,
- * paired scoring, archives and budget-preserving admission, run records, evidence memory, and
+ * paired scoring (with paired intervals), false stops on synthetic streams, the order-gap default's
+ * selection, archives and budget-preserving admission, run records, evidence memory, and
  * the accuracy-against-samples SVG.
  */
 export {
@@ -42,13 +43,25 @@ export {
   validateReplayOptions,
 } from './replay.js';
 export {
+  differenceInterval,
+  type DifferenceInterval,
   pairedSummary,
   type PairedSummary,
   pairedUnitKeys,
   perItemScores,
   type RuleSummary,
   summarizeReplay,
+  tQuantile975,
 } from './pairedScoring.js';
+export {
+  type AnswerDistribution,
+  binomialUpperQuantile,
+  EMPTY_ANSWER,
+  type FalseStopResult,
+  falseStopTrial,
+  SYNTHETIC_DISTRIBUTIONS,
+} from './syntheticStreams.js';
+export { type Calibration, type CalibrationCandidate, calibrateOrderGap, ORDER_GAP_GRID } from './calibrate.js';
 export { type AdmissionDecision, BudgetLedger } from './admission.js';
 export {
   type ArchiveEntry,

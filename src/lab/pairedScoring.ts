@@ -12,8 +12,16 @@
  * - answeredAccuracy: correct / (correct + wrong), pooled;
  * - meanSamples: per repeat, mean samples used; mean and variance across repeats the same way;
  *   unitSamplesVariance: the variance of samples used over all paired units;
- * - agreement: share of paired units whose answer equals the full-budget majority vote;
- * - samplesSaved = 1 − meanSamples / baseline meanSamples; accuracyChange = accuracy − baseline.
+ * - agreement: share of the paired units whose full-budget vote has an answer in which the rule's
+ *   answer equals it (a unit whose full vote has no answer — every sample empty or unreadable —
+ *   has nothing to agree with and is left out, so the full budget agrees with itself 100%);
+ *   falseStopRate = 1 − agreement: how often the rule stopped on an answer the full budget would
+ *   not give;
+ * - samplesSaved = 1 − meanSamples / baseline meanSamples; accuracyChange = accuracy − baseline;
+ * - accuracyDifference: a paired confidence interval for the accuracy difference to the baseline,
+ *   clustered by item: per item, d_i = mean over its paired repeats of (correct − baseline
+ *   correct); the interval is mean(d) ± t_{0.975, m−1}·sd(d)/√m over the m paired items (the
+ *   repeats of one item share its difficulty, so they are not independent; the items are).
  */
 import { ArgumentError } from '../util/errors.js';
 import type { ReplayResult, UnitRecord } from './replay.js';
@@ -31,6 +39,10 @@ export interface RuleSummary {
   /** Unbiased variance of samples used across all paired units (the spread of per-item cost). */
   readonly unitSamplesVariance: number | null;
   readonly agreement: number;
+  /** Paired units whose full-budget vote has an answer (the denominator of agreement). */
+  readonly agreementUnits: number;
+  /** 1 − agreement. */
+  readonly falseStopRate: number;
   readonly correct: number;
   readonly wrong: number;
   readonly noAnswer: number;
@@ -40,8 +52,22 @@ export interface RuleSummary {
   readonly samplesSaved: number;
   /** accuracy − baseline accuracy. */
   readonly accuracyChange: number;
+  /** Paired 95% confidence interval for the accuracy difference to the baseline (null: fewer than 2 items). */
+  readonly accuracyDifference: DifferenceInterval | null;
   /** Stop reasons over the paired units. */
   readonly stopReasons: Readonly<Record<string, number>>;
+}
+
+/** A confidence interval for a mean difference over items. */
+export interface DifferenceInterval {
+  /** Mean over items of the per-item difference. */
+  readonly mean: number;
+  readonly low: number;
+  readonly high: number;
+  /** Coverage level (0.95). */
+  readonly level: number;
+  /** Items the interval is over. */
+  readonly items: number;
 }
 
 /** Result of {@link pairedSummary}. */
@@ -80,6 +106,72 @@ function meanAndVariance(xs: readonly number[]): { mean: number; variance: numbe
 }
 
 /**
+ * P(|T| <= t) for Student's t with an integer ν >= 1, from the finite series of Abramowitz &
+ * Stegun 26.7.3 in θ = atan(t/√ν) (every term positive, so no cancellation).
+ */
+function tTwoSided(t: number, nu: number): number {
+  const theta = Math.atan(t / Math.sqrt(nu));
+  const c2 = Math.cos(theta) ** 2;
+  const sin = Math.sin(theta);
+  if (nu % 2 === 0) {
+    let term = 1;
+    let sum = 1;
+    for (let k = 2; k <= nu - 2; k += 2) {
+      term *= ((k - 1) / k) * c2;
+      sum += term;
+    }
+    return sin * sum;
+  }
+  if (nu === 1) return (2 / Math.PI) * theta;
+  let term = Math.cos(theta);
+  let sum = term;
+  for (let k = 3; k <= nu - 2; k += 2) {
+    term *= ((k - 1) / k) * c2;
+    sum += term;
+  }
+  return (2 / Math.PI) * (theta + sin * sum);
+}
+
+/**
+ * The 0.975 quantile of Student's t distribution with ν >= 1 degrees of freedom (the half-width
+ * factor of a two-sided 95% interval): the root of P(|T| <= t) = 0.95 by bisection on the exact
+ * series of A&S 26.7.3 (60 halvings of [0, 13] leave an interval below 1e-16·13, so the result
+ * is the root to rounding) for ν <= 10^4; above, the normal quantile with the first Cornish–Fisher
+ * term, z + (z³ + z)/(4ν), whose error (the next term, 2.8/ν²) is below 3e-8 there.
+ * @example
+ * ```ts
+ * tQuantile975(10); // 2.228139 (tabulated)
+ * ```
+ */
+export function tQuantile975(nu: number): number {
+  if (!(Number.isInteger(nu) && nu >= 1)) throw new ArgumentError('nu', nu, 'must be an integer >= 1');
+  if (nu > 1e4) {
+    const z = 1.959963984540054;
+    return z + (z * z * z + z) / (4 * nu);
+  }
+  let lo = 0;
+  let hi = 13; // P(|T| <= 13) > 0.95 for every ν >= 1 (ν = 1: 2·atan(13)/π = 0.951)
+  for (let i = 0; i < 60; i++) {
+    const mid = (lo + hi) / 2;
+    if (tTwoSided(mid, nu) < 0.95) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/**
+ * Paired 95% interval for the mean of per-item differences (see the module comment); null for
+ * fewer than two items.
+ */
+export function differenceInterval(perItem: readonly number[]): DifferenceInterval | null {
+  const m = perItem.length;
+  if (m < 2) return null;
+  const { mean, variance } = meanAndVariance(perItem);
+  const half = tQuantile975(m - 1) * Math.sqrt((variance ?? 0) / m);
+  return { mean, low: mean - half, high: mean + half, level: 0.95, items: m };
+}
+
+/**
  * Paired summary of a replay (or of rule records loaded from a run record). The first rule is
  * the baseline.
  * @throws {ArgumentError} no rules, or no unit that every rule resolved.
@@ -110,6 +202,7 @@ export function pairedSummary(
     const smp = meanAndVariance(perRepeatSamples);
     const correct = units.filter((u) => u.outcome === 'correct').length;
     const wrong = units.filter((u) => u.outcome === 'wrong').length;
+    const agreeing = units.filter((u) => u.fullMajority !== null);
     const stopReasons: Record<string, number> = {};
     for (const u of units) stopReasons[u.stopReason] = (stopReasons[u.stopReason] ?? 0) + 1;
     return {
@@ -122,7 +215,10 @@ export function pairedSummary(
       meanSamples: smp.mean,
       samplesVariance: smp.variance,
       unitSamplesVariance: meanAndVariance(units.map((u) => u.samplesUsed)).variance,
-      agreement: units.filter((u) => u.answer !== null && u.answer === u.fullMajority).length / units.length,
+      agreement: agreeing.filter((u) => u.answer === u.fullMajority).length / Math.max(agreeing.length, 1),
+      agreementUnits: agreeing.length,
+      falseStopRate: 1 - agreeing.filter((u) => u.answer === u.fullMajority).length / Math.max(agreeing.length, 1),
+      units,
       correct,
       wrong,
       noAnswer: units.filter((u) => u.outcome === 'no-answer').length,
@@ -132,18 +228,36 @@ export function pairedSummary(
     };
   });
   const base = raw[0]!;
+  const baseCorrect = correctByUnit(base.units);
   return {
     pairedUnits: keep.size,
     droppedUnits: all.size - keep.size,
     pairedItems: new Set([...keep].map((k) => k.split(':')[0])).size,
     repeats: repeats.length,
     baseline: base.label,
-    rules: raw.map((r) => ({
+    rules: raw.map(({ units, ...r }) => ({
       ...r,
       samplesSaved: 1 - r.meanSamples / base.meanSamples,
       accuracyChange: r.accuracy - base.accuracy,
+      accuracyDifference: differenceInterval(perItemDifferences(units, baseCorrect)),
     })),
   };
+}
+
+function correctByUnit(units: readonly UnitRecord[]): Map<string, number> {
+  return new Map(units.map((u) => [key(u), u.outcome === 'correct' ? 1 : 0]));
+}
+
+/** Per item (ascending index): mean over its units of (correct − baseline correct). */
+function perItemDifferences(units: readonly UnitRecord[], base: ReadonlyMap<string, number>): number[] {
+  const acc = new Map<number, [number, number]>();
+  for (const u of units) {
+    const a = acc.get(u.item) ?? [0, 0];
+    a[0] += (u.outcome === 'correct' ? 1 : 0) - base.get(key(u))!;
+    a[1] += 1;
+    acc.set(u.item, a);
+  }
+  return [...acc.keys()].sort((x, y) => x - y).map((i) => acc.get(i)![0] / acc.get(i)![1]);
 }
 
 /** {@link pairedSummary} of a {@link ReplayResult}. */

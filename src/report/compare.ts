@@ -11,7 +11,7 @@ import { loadSamples } from '../lab/samples.js';
 import { plotAccuracy } from '../plot/accuracy.js';
 import { writeNamedPlots } from '../plot/files.js';
 import { fixed, renderTable } from './table.js';
-import { defaultRuleSpecs, type RuleSpec } from '../stopping/registry.js';
+import { defaultRuleSpecs, listRules, type RuleSpec } from '../stopping/registry.js';
 
 /** Options of {@link compareReport}: the samples file, the rules and, optionally, where to write the plot and the run record. */
 export interface CompareReportOptions {
@@ -37,7 +37,11 @@ export interface CompareReport {
   summary: PairedSummary;
 }
 
-/** Renders the comparison table (rule, accuracy, change, mean samples, saved, agreement, no answer). */
+/**
+ * Renders the comparison table (rule, accuracy, change with its paired 95% interval, mean
+ * samples, saved, agreement with the full-budget vote, no answer) and a note for every rule the
+ * registry marks as not fitting repeated sampling.
+ */
 export function renderCompareText(r: CompareReport): string {
   const s = r.summary;
   const head = [
@@ -47,11 +51,16 @@ export function renderCompareText(r: CompareReport): string {
     '',
   ];
   const pct = (x: number, signed = false): string => `${signed && x >= 0 ? '+' : ''}${(100 * x).toFixed(1)}%`;
+  const ci = (x: (typeof s.rules)[number]): string =>
+    x.accuracyDifference === null
+      ? '—'
+      : `[${pct(x.accuracyDifference.low, true)}, ${pct(x.accuracyDifference.high, true)}]`;
   const rows = s.rules.map((x, i) => [
     String(i + 1),
     x.label,
     pct(x.accuracy),
     pct(x.accuracyChange, true),
+    ci(x),
     fixed(x.meanSamples, 2),
     pct(x.samplesSaved),
     pct(x.agreement),
@@ -63,6 +72,7 @@ export function renderCompareText(r: CompareReport): string {
       { header: 'rule' },
       { header: 'accuracy', align: 'right' },
       { header: 'Δ vs full', align: 'right' },
+      { header: '95% CI of Δ', align: 'right' },
       { header: 'mean samples', align: 'right' },
       { header: 'saved', align: 'right' },
       { header: 'agrees w/ full vote', align: 'right' },
@@ -70,7 +80,18 @@ export function renderCompareText(r: CompareReport): string {
     ],
     rows,
   );
-  return [...head, table].join('\n');
+  const notes = listRules().filter((r) => r.note !== undefined && s.rules.some((x) => x.name === r.name));
+  const tail = notes.length ? ['', ...notes.map((r) => `note: ${r.name}: ${r.note}`)] : [];
+  return [...head, table, ...tail].join('\n');
+}
+
+/** `name(k=v, ...)` with only the parameters that differ from the registry's defaults. */
+export function shortLabel(name: string, params: Readonly<Record<string, number | boolean>>): string {
+  const info = listRules().find((r) => r.name === name);
+  const changed = Object.entries(params).filter(
+    ([k, v]) => info === undefined || info.params.find((p) => p.name === k)?.default !== v,
+  );
+  return changed.length ? `${name}(${changed.map(([k, v]) => `${k}=${String(v)}`).join(', ')})` : name;
 }
 
 /**
@@ -105,9 +126,10 @@ export async function compareReport(opts: CompareReportOptions): Promise<Compare
   const svg = opts.plot
     ? (
         await plotAccuracy(
-          // short labels keep the points readable; the numbers match the `#` column of the table
+          // short labels (the parameters that differ from the defaults) keep the points readable;
+          // the numbers match the `#` column of the table
           report.summary.rules.map((x, i) => ({
-            rule: `${i + 1} ${x.name}`,
+            rule: `${i + 1} ${shortLabel(x.name, x.params)}`,
             meanSamples: x.meanSamples,
             accuracy: x.accuracy,
           })),

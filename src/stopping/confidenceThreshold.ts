@@ -9,10 +9,13 @@ import { finiteNumber, integerInRange } from '../util/validate.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps, requireField } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 
+/** Default threshold of {@link ConfidenceThresholdRule}. */
+export const CONFIDENCE_DEFAULT_THRESHOLD = 0.85;
+
 /** Parameters of {@link ConfidenceThresholdRule}. */
 export interface ConfidenceThresholdParams {
-  /** Stop when confidence >= threshold; threshold in (0, 1]. */
-  threshold: number;
+  /** Stop when confidence >= threshold; threshold in (0, 1] (default {@link CONFIDENCE_DEFAULT_THRESHOLD}). */
+  threshold?: number;
   /** Do not stop before this step (default 1). */
   minSteps?: number;
   /** Optional step cap. */
@@ -36,11 +39,11 @@ export class ConfidenceThresholdRule extends BaseRule {
   readonly params: RuleParams;
   readonly #threshold: number;
   readonly #minSteps: number;
-  constructor(params: ConfidenceThresholdParams) {
+  constructor(params: ConfidenceThresholdParams = {}) {
     checkKnownParams('confidence', params, ['threshold', 'minSteps', 'maxSteps']);
     const maxSteps = optionalMaxSteps(params.maxSteps);
     super(maxSteps);
-    const threshold = finiteNumber('threshold', params.threshold);
+    const threshold = finiteNumber('threshold', params.threshold ?? CONFIDENCE_DEFAULT_THRESHOLD);
     if (!(threshold > 0 && threshold <= 1)) throw new ArgumentError('threshold', threshold, 'must lie in (0, 1]');
     const minSteps = integerInRange('minSteps', params.minSteps ?? 1, 1);
     this.#threshold = threshold;

@@ -3,10 +3,13 @@ import { integerInRange } from '../util/validate.js';
 import { BaseRule, CONTINUE, checkKnownParams } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 
+/** Default N of {@link FixedBudgetRule}: 40, the budget of ESC and Adaptive-Consistency. */
+export const FIXED_BUDGET_DEFAULT = 40;
+
 /** Parameters of {@link FixedBudgetRule}. */
 export interface FixedBudgetParams {
-  /** N >= 1 steps. */
-  budget: number;
+  /** N >= 1 steps (default {@link FIXED_BUDGET_DEFAULT}). */
+  budget?: number;
 }
 
 /**
@@ -22,9 +25,9 @@ export interface FixedBudgetParams {
 export class FixedBudgetRule extends BaseRule {
   readonly name = 'fixed-budget';
   readonly params: RuleParams;
-  constructor(params: FixedBudgetParams) {
+  constructor(params: FixedBudgetParams = {}) {
     checkKnownParams('fixed-budget', params, ['budget']);
-    const budget = integerInRange('budget', params.budget, 1);
+    const budget = integerInRange('budget', params.budget ?? FIXED_BUDGET_DEFAULT, 1);
     super(budget);
     this.params = Object.freeze({ budget });
   }

@@ -1,4 +1,4 @@
-/** Stopping rules: one interface, seven rules, the Beta tail numerics, and the rule registry. */
+/** Stopping rules: one interface, eight rules, the Beta tail numerics, and the rule registry with every parameter's default. */
 export {
   BaseRule,
   checkKnownParams,
@@ -15,11 +15,28 @@ export {
 } from './rule.js';
 export { VoteTally } from './votes.js';
 export { betaTailInt, betaTailIntUnchecked, leaderProbability, type TailPair } from './betaTail.js';
-export { OrderGapRule, type OrderGapRuleParams } from './orderGapRule.js';
-export { type FixedBudgetParams, FixedBudgetRule } from './fixedBudget.js';
-export { type ConfidenceThresholdParams, ConfidenceThresholdRule } from './confidenceThreshold.js';
-export { type PatienceConvergenceParams, PatienceConvergenceRule } from './patienceConvergence.js';
+export { ORDER_GAP_DEFAULTS, OrderGapRule, type OrderGapRuleParams } from './orderGapRule.js';
+export { FIXED_BUDGET_DEFAULT, type FixedBudgetParams, FixedBudgetRule } from './fixedBudget.js';
+export {
+  CONFIDENCE_DEFAULT_THRESHOLD,
+  type ConfidenceThresholdParams,
+  ConfidenceThresholdRule,
+} from './confidenceThreshold.js';
+export { PATIENCE_DEFAULTS, type PatienceConvergenceParams, PatienceConvergenceRule } from './patienceConvergence.js';
 export { type AnswerStabilityParams, AnswerStabilityRule } from './answerStability.js';
-export { type PluralityAgreementParams, PluralityAgreementRule } from './pluralityAgreement.js';
+export {
+  PLURALITY_DEFAULT_WINDOW,
+  type PluralityAgreementParams,
+  PluralityAgreementRule,
+} from './pluralityAgreement.js';
+export { ANYTIME_DEFAULT_DELTA, anytimeBet, type AnytimeVoteParams, AnytimeVoteRule } from './anytimeVote.js';
 export { type BetaStoppingParams, BetaStoppingRule } from './betaRule.js';
-export { createRule, defaultRuleSpecs, listRules, parseRuleSpec, type RuleSpec } from './registry.js';
+export {
+  createRule,
+  defaultRuleSpecs,
+  listRules,
+  parseRuleSpec,
+  type RuleInfo,
+  type RuleParamInfo,
+  type RuleSpec,
+} from './registry.js';

@@ -9,12 +9,23 @@ import { positiveNumber, integerInRange } from '../util/validate.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps, requireField } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 
+/**
+ * The default configuration of {@link OrderGapRule} for repeated sampling: the cheapest (ε, w)
+ * of a fixed grid whose paired accuracy loss to the full budget is not significant, on synthetic
+ * samples only (the generator of examples/samples/synthetic.jsonl at 1000 items; src/lab/calibrate.ts
+ * states the rule, test/lab/calibrate.test.ts recomputes the choice).
+ */
+export const ORDER_GAP_DEFAULTS: Readonly<{ epsilon: number; window: number }> = Object.freeze({
+  epsilon: 0.03,
+  window: 3,
+});
+
 /** Parameters of {@link OrderGapRule}. */
 export interface OrderGapRuleParams {
-  /** ε > 0: stop when Ω̂_{t,w} <= ε. */
-  epsilon: number;
-  /** w >= 1: window length. */
-  window: number;
+  /** ε > 0: stop when Ω̂_{t,w} <= ε (default {@link ORDER_GAP_DEFAULTS}). */
+  epsilon?: number;
+  /** w >= 1: window length (default {@link ORDER_GAP_DEFAULTS}). */
+  window?: number;
   /** Optional step cap (Tmax). */
   maxSteps?: number;
 }
@@ -37,12 +48,12 @@ export class OrderGapRule extends BaseRule {
   readonly #epsilon: number;
   readonly #window: number;
   #values: number[] = [];
-  constructor(params: OrderGapRuleParams) {
+  constructor(params: OrderGapRuleParams = {}) {
     checkKnownParams('order-gap', params, ['epsilon', 'window', 'maxSteps']);
     const maxSteps = optionalMaxSteps(params.maxSteps);
     super(maxSteps);
-    const epsilon = positiveNumber('epsilon', params.epsilon);
-    const window = integerInRange('window', params.window, 1);
+    const epsilon = positiveNumber('epsilon', params.epsilon ?? ORDER_GAP_DEFAULTS.epsilon);
+    const window = integerInRange('window', params.window ?? ORDER_GAP_DEFAULTS.window, 1);
     this.params = Object.freeze({ epsilon, window, ...(maxSteps === undefined ? {} : { maxSteps }) });
     this.#epsilon = epsilon;
     this.#window = window;

@@ -9,16 +9,23 @@ import { finiteNumber, integerInRange, positiveNumber } from '../util/validate.j
 import { BaseRule, CONTINUE, checkKnownParams, requireField } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 
+/** Defaults of {@link PatienceConvergenceRule}: ε = 0.01, P = 3, D = 40 (range 1, stopOnEmpty true). */
+export const PATIENCE_DEFAULTS: Readonly<{ epsilon: number; patience: number; maxDepth: number }> = Object.freeze({
+  epsilon: 0.01,
+  patience: 3,
+  maxDepth: 40,
+});
+
 /** Parameters of {@link PatienceConvergenceRule}. */
 export interface PatienceConvergenceParams {
-  /** ε > 0: an improvement must exceed ε·R. */
-  epsilon: number;
+  /** ε > 0: an improvement must exceed ε·R (default 0.01). */
+  epsilon?: number;
   /** R > 0: the score range (default 1, scores in [0, 1]). */
   range?: number;
-  /** P >= 1 consecutive non-improving steps. */
-  patience: number;
-  /** D >= 1: maximum depth (step cap). */
-  maxDepth: number;
+  /** P >= 1 consecutive non-improving steps (default 3). */
+  patience?: number;
+  /** D >= 1: maximum depth (step cap; default 40). */
+  maxDepth?: number;
   /** Stop when a step's output is empty (default true, as in seed 002). */
   stopOnEmpty?: boolean;
 }
@@ -43,13 +50,13 @@ export class PatienceConvergenceRule extends BaseRule {
   readonly #stopOnEmpty: boolean;
   #best: number | null = null;
   #stale = 0;
-  constructor(params: PatienceConvergenceParams) {
+  constructor(params: PatienceConvergenceParams = {}) {
     checkKnownParams('patience', params, ['epsilon', 'range', 'patience', 'maxDepth', 'stopOnEmpty']);
-    const maxDepth = integerInRange('maxDepth', params.maxDepth, 1);
+    const maxDepth = integerInRange('maxDepth', params.maxDepth ?? PATIENCE_DEFAULTS.maxDepth, 1);
     super(maxDepth);
-    const epsilon = positiveNumber('epsilon', params.epsilon);
+    const epsilon = positiveNumber('epsilon', params.epsilon ?? PATIENCE_DEFAULTS.epsilon);
     const range = positiveNumber('range', params.range ?? 1);
-    const patience = integerInRange('patience', params.patience, 1);
+    const patience = integerInRange('patience', params.patience ?? PATIENCE_DEFAULTS.patience, 1);
     const stopOnEmpty = params.stopOnEmpty ?? true;
     if (typeof stopOnEmpty !== 'boolean') finiteNumber('stopOnEmpty', stopOnEmpty);
     this.#tol = epsilon * range;

@@ -13,7 +13,10 @@ import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps } from './rule.j
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 import { VoteTally } from './votes.js';
 
-/** Parameters of {@link PluralityAgreementRule}; give `ratio`, `window`, or both. */
+/** Default ESC window of {@link PluralityAgreementRule} when neither ratio nor window is given (ESC's published w = 5). */
+export const PLURALITY_DEFAULT_WINDOW = 5;
+
+/** Parameters of {@link PluralityAgreementRule}: `ratio`, `window`, or both; neither means `window: 5`. */
 export interface PluralityAgreementParams {
   /** Agreement ratio in (0, 1]. */
   ratio?: number;
@@ -27,7 +30,7 @@ export interface PluralityAgreementParams {
 
 /**
  * Reads `obs.answer`. Cost O(number of distinct answers) per observation.
- * @throws {ArgumentError} neither ratio nor window given, ratio outside (0, 1], minSamples or
+ * @throws {ArgumentError} ratio outside (0, 1], minSamples or
  *   window not integers >= 1.
  * @example
  * ```ts
@@ -44,20 +47,22 @@ export class PluralityAgreementRule extends BaseRule {
   readonly #window: number | undefined;
   readonly #tally = new VoteTally();
   #windowAnswers: Array<string | null> = [];
-  constructor(params: PluralityAgreementParams) {
+  constructor(params: PluralityAgreementParams = {}) {
     checkKnownParams('plurality', params, ['ratio', 'minSamples', 'window', 'maxSteps']);
     const maxSteps = optionalMaxSteps(params.maxSteps);
     super(maxSteps);
-    if (params.ratio === undefined && params.window === undefined) {
-      throw new ArgumentError('plurality', params, 'needs a ratio, a window, or both');
-    }
     let ratio: number | undefined;
     if (params.ratio !== undefined) {
       ratio = finiteNumber('ratio', params.ratio);
       if (!(ratio > 0 && ratio <= 1)) throw new ArgumentError('ratio', ratio, 'must lie in (0, 1]');
     }
     const minSamples = integerInRange('minSamples', params.minSamples ?? 1, 1);
-    const window = params.window === undefined ? undefined : integerInRange('window', params.window, 1);
+    const window =
+      params.window === undefined
+        ? ratio === undefined
+          ? PLURALITY_DEFAULT_WINDOW
+          : undefined
+        : integerInRange('window', params.window, 1);
     this.#ratio = ratio;
     this.#minSamples = minSamples;
     this.#window = window;

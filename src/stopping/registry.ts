@@ -4,12 +4,13 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { AnswerStabilityRule } from './answerStability.js';
+import { ANYTIME_DEFAULT_DELTA, AnytimeVoteRule } from './anytimeVote.js';
 import { BetaStoppingRule } from './betaRule.js';
-import { ConfidenceThresholdRule } from './confidenceThreshold.js';
-import { FixedBudgetRule } from './fixedBudget.js';
-import { OrderGapRule } from './orderGapRule.js';
-import { PatienceConvergenceRule } from './patienceConvergence.js';
-import { PluralityAgreementRule } from './pluralityAgreement.js';
+import { CONFIDENCE_DEFAULT_THRESHOLD, ConfidenceThresholdRule } from './confidenceThreshold.js';
+import { FIXED_BUDGET_DEFAULT, FixedBudgetRule } from './fixedBudget.js';
+import { ORDER_GAP_DEFAULTS, OrderGapRule } from './orderGapRule.js';
+import { PATIENCE_DEFAULTS, PatienceConvergenceRule } from './patienceConvergence.js';
+import { PLURALITY_DEFAULT_WINDOW, PluralityAgreementRule } from './pluralityAgreement.js';
 import type { StoppingRule } from './rule.js';
 
 /** A rule configuration: registered name and parameters (what archives and run records store). */
@@ -20,39 +21,129 @@ export interface RuleSpec {
 
 type Factory = (params: Record<string, number | boolean>) => StoppingRule;
 
+/** One parameter of a registered rule: its name, its default (null: off unless given) and what it does. */
+export interface RuleParamInfo {
+  readonly name: string;
+  readonly default: number | boolean | null;
+  readonly text: string;
+}
+
+/** A registered rule: name, one-line summary and its parameters with their defaults. */
+export interface RuleInfo {
+  readonly name: string;
+  readonly summary: string;
+  readonly params: readonly RuleParamInfo[];
+  /** `summary (k=default, ...)`: what `--help` prints. */
+  readonly description: string;
+  /** A measured limitation a comparison table should show next to the rule. */
+  readonly note?: string;
+}
+
+const MAX_STEPS: RuleParamInfo = { name: 'maxSteps', default: null, text: 'step cap (off)' };
+
 /* eslint-disable @typescript-eslint/no-explicit-any */
-const FACTORIES: Readonly<Record<string, { factory: Factory; description: string }>> = {
-  'order-gap': {
+const RULES: ReadonlyArray<{
+  name: string;
+  summary: string;
+  params: RuleParamInfo[];
+  factory: Factory;
+  note?: string;
+}> = [
+  {
+    name: 'order-gap',
+    summary: 'windowed order-gap, Algorithm 1: stop when the mean of the last w Ω is <= ε',
+    params: [
+      {
+        name: 'epsilon',
+        default: ORDER_GAP_DEFAULTS.epsilon,
+        text: 'ε > 0 (chosen on synthetic data, docs/stopping.md)',
+      },
+      { name: 'window', default: ORDER_GAP_DEFAULTS.window, text: 'w >= 1' },
+      MAX_STEPS,
+    ],
     factory: (p) => new OrderGapRule(p as any),
-    description: 'windowed order-gap, Algorithm 1 (epsilon, window, maxSteps)',
   },
-  'fixed-budget': { factory: (p) => new FixedBudgetRule(p as any), description: 'exactly N steps (budget)' },
-  confidence: {
+  {
+    name: 'fixed-budget',
+    summary: 'exactly N steps',
+    params: [
+      { name: 'budget', default: FIXED_BUDGET_DEFAULT, text: 'N >= 1 (the budget of ESC and Adaptive-Consistency)' },
+    ],
+    factory: (p) => new FixedBudgetRule(p as any),
+  },
+  {
+    name: 'confidence',
+    summary: 'stop when the confidence of the best answer is >= threshold',
+    params: [
+      { name: 'threshold', default: CONFIDENCE_DEFAULT_THRESHOLD, text: 'in (0, 1]' },
+      { name: 'minSteps', default: 1, text: 'no stop before this step' },
+      MAX_STEPS,
+    ],
     factory: (p) => new ConfidenceThresholdRule(p as any),
-    description: 'confidence >= threshold (threshold, minSteps, maxSteps)',
   },
-  patience: {
+  {
+    name: 'patience',
+    summary: 'seed 002: no improvement of the best score by more than ε·R for P steps, an empty output, or depth D',
+    params: [
+      { name: 'epsilon', default: PATIENCE_DEFAULTS.epsilon, text: 'ε > 0' },
+      { name: 'range', default: 1, text: 'score range R > 0' },
+      { name: 'patience', default: PATIENCE_DEFAULTS.patience, text: 'P >= 1' },
+      { name: 'maxDepth', default: PATIENCE_DEFAULTS.maxDepth, text: 'depth cap D >= 1' },
+      { name: 'stopOnEmpty', default: true, text: 'stop at an empty output' },
+    ],
     factory: (p) => new PatienceConvergenceRule(p as any),
-    description: 'seed 002 convergence rule (epsilon, range, patience, maxDepth, stopOnEmpty)',
+    note: 'does not fit votes: the vote score (the leader confidence) falls when a sample disagrees, which counts as no improvement, so the rule stops on contested items and samples longest on unanimous ones (docs/stopping.md)',
   },
-  stability: {
+  {
+    name: 'stability',
+    summary: 'GROW: k consecutive equal answers',
+    params: [{ name: 'consecutive', default: 2, text: 'k >= 2' }, MAX_STEPS],
     factory: (p) => new AnswerStabilityRule(p as any),
-    description: 'GROW: k consecutive equal answers (consecutive, maxSteps)',
   },
-  plurality: {
+  {
+    name: 'plurality',
+    summary: 'ESC window of w identical answers and/or BRANCH agreement ratio',
+    params: [
+      { name: 'window', default: PLURALITY_DEFAULT_WINDOW, text: 'ESC window w (the default when no ratio is given)' },
+      { name: 'ratio', default: null, text: 'agreement ratio in (0, 1] (off)' },
+      { name: 'minSamples', default: 1, text: 'answered samples before the ratio test' },
+      MAX_STEPS,
+    ],
     factory: (p) => new PluralityAgreementRule(p as any),
-    description: 'BRANCH early stop: agreement ratio and/or ESC window (ratio, minSamples, window, maxSteps)',
   },
-  beta: {
+  {
+    name: 'beta',
+    summary: 'Adaptive-Consistency: stop when P(p1 > p2) >= threshold',
+    params: [
+      { name: 'threshold', default: 0.95, text: 'in (1/2, 1) (the published default)' },
+      { name: 'minSamples', default: 1, text: 'answered samples before testing' },
+      MAX_STEPS,
+    ],
     factory: (p) => new BetaStoppingRule(p as any),
-    description: 'Adaptive-Consistency: P(p1 > p2) >= threshold (threshold, minSamples, maxSteps)',
   },
-};
+  {
+    name: 'anytime',
+    summary: 'anytime-valid: P(ever stopping on a non-majority answer) <= δ (betting e-process)',
+    params: [{ name: 'delta', default: ANYTIME_DEFAULT_DELTA, text: 'δ in (0, 1)' }, MAX_STEPS],
+    factory: (p) => new AnytimeVoteRule(p as any),
+  },
+];
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
-/** The registered rule names with one-line descriptions. */
-export function listRules(): Array<{ name: string; description: string }> {
-  return Object.entries(FACTORIES).map(([name, v]) => ({ name, description: v.description }));
+const BY_NAME = new Map(RULES.map((r) => [r.name, r]));
+
+/**
+ * The registered rules with their parameters and defaults (what `ordergap compare --help` and
+ * docs/stopping.md show; a parameter whose default is null is off unless given).
+ */
+export function listRules(): RuleInfo[] {
+  return RULES.map(({ name, summary, params, note }) => ({
+    name,
+    summary,
+    params,
+    description: `${summary} (${params.map((p) => `${p.name}=${p.default === null ? 'off' : String(p.default)}`).join(', ')})`,
+    ...(note === undefined ? {} : { note }),
+  }));
 }
 
 /**
@@ -65,9 +156,9 @@ export function listRules(): Array<{ name: string; description: string }> {
  */
 export function createRule(spec: RuleSpec): StoppingRule {
   if (typeof spec !== 'object' || spec === null) throw new ArgumentTypeError('rule', spec, 'must be {name, params}');
-  const entry = Object.hasOwn(FACTORIES, spec.name) ? FACTORIES[spec.name] : undefined;
+  const entry = typeof spec.name === 'string' ? BY_NAME.get(spec.name) : undefined;
   if (!entry) {
-    throw new ArgumentError('rule', spec.name, `is not a stopping rule (known: ${Object.keys(FACTORIES).join(', ')})`);
+    throw new ArgumentError('rule', spec.name, `is not a stopping rule (known: ${[...BY_NAME.keys()].join(', ')})`);
   }
   return entry.factory({ ...(spec.params ?? {}) });
 }
@@ -107,19 +198,20 @@ export function parseRuleSpec(text: string): RuleSpec {
 
 /**
  * The configurations `ordergap compare` runs when no `--rules` are given, capped at `budget`
- * samples: the full budget, the order-gap rule (two ε), the Beta rule, ESC, the agreement
- * ratio, answer stability, confidence and patience.
+ * samples: the full budget, the order-gap rule at its default, Adaptive-Consistency's Beta rule
+ * at its published 0.95, ESC's window at its published w = 5, the BRANCH agreement ratio, answer
+ * stability, confidence, patience and the anytime-valid rule at δ = 0.05.
  */
 export function defaultRuleSpecs(budget: number): RuleSpec[] {
   return [
     { name: 'fixed-budget', params: { budget } },
-    { name: 'order-gap', params: { epsilon: 0.05, window: 3 } },
-    { name: 'order-gap', params: { epsilon: 0.02, window: 3 } },
+    { name: 'order-gap', params: {} },
     { name: 'beta', params: { threshold: 0.95 } },
     { name: 'plurality', params: { window: 5 } },
     { name: 'plurality', params: { ratio: 0.7, minSamples: 5 } },
     { name: 'stability', params: { consecutive: 3 } },
-    { name: 'confidence', params: { threshold: 0.85 } },
-    { name: 'patience', params: { epsilon: 0.01, patience: 3, maxDepth: budget } },
+    { name: 'confidence', params: {} },
+    { name: 'patience', params: { maxDepth: budget } },
+    { name: 'anytime', params: {} },
   ];
 }

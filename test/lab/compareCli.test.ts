@@ -20,10 +20,47 @@ describe('ordergap compare (built CLI)', () => {
     expect(r.stdout).toMatch(/60 items, sha256 [0-9a-f]{12}\), 2 repeats, seed 0, budget 40, extractor answer-is/);
     expect(r.stdout).toMatch(/paired units \(item × repeat resolved by every rule\): 116, dropped 4; paired items 58/);
     expect(r.stdout).toMatch(
-      /^#\s+rule\s+accuracy\s+Δ vs full\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
+      /^#\s+rule\s+accuracy\s+Δ vs full\s+95% CI of Δ\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
     );
-    expect(r.stdout).toMatch(/^1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m);
-    expect(r.stdout).toMatch(/^2\s+order-gap\(epsilon=0\.05, window=3\)/m);
+    expect(r.stdout).toMatch(
+      /^1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+\[\+0\.0%, \+0\.0%\]\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m,
+    );
+    // the one order-gap configuration is the documented default
+    expect(r.stdout).toMatch(
+      /^2\s+order-gap\(epsilon=0\.03, window=3\)\s+\d+\.\d%\s+[-+]\d+\.\d%\s+\[-\d+\.\d%, \+\d+\.\d%\]/m,
+    );
+    expect(r.stdout).toMatch(/^9\s+anytime\(delta=0\.05\)/m);
+    expect(r.stdout).toMatch(/^note: patience: does not fit votes/m);
+  });
+
+  it('--rules NAME alone uses the documented defaults; --help lists every default', async () => {
+    const r = run(
+      'compare',
+      '--samples',
+      EXAMPLE,
+      '--repeats',
+      '1',
+      '--rules',
+      'order-gap',
+      '--rules',
+      'anytime',
+      '--json',
+    );
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).summary.rules.map((x: { label: string }) => x.label)).toEqual([
+      'fixed-budget(budget=40)',
+      'order-gap(epsilon=0.03, window=3)',
+      'anytime(delta=0.05)',
+    ]);
+    const help = run('compare', '--help');
+    expect(help.status).toBe(0);
+    const { listRules } = await import('../../src/stopping/registry.js');
+    for (const rule of listRules()) {
+      const line = help.stdout.split('\n').find((l) => l.trimStart().startsWith(`${rule.name} `));
+      expect(line, rule.name).toBeDefined();
+      for (const p of rule.params)
+        expect(line).toContain(`${p.name}=${p.default === null ? 'off' : String(p.default)}`);
+    }
   });
 
   it('--json, --rules, --budget, --seed, --plot and --record', async () => {

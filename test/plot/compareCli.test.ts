@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { absentMessage, ESC_LAST_LETTERS, sharedDataFile } from '../../bench/_data.js';
 import { decodePng, inkStats } from './png.js';
 import { groupOf, svgItems } from './svg.js';
 
@@ -34,4 +35,24 @@ describe('ordergap compare --plot DIR (built CLI)', () => {
     const png = decodePng(readFileSync(join(dir, 'compare-accuracy.png')));
     expect(inkStats(png.rgba).inkFraction).toBeGreaterThan(0.02);
   });
+
+  const real = sharedDataFile(ESC_LAST_LETTERS);
+  if (real === null)
+    console.warn(`test/plot/compareCli.test.ts: real-data plot skipped, ${absentMessage(ESC_LAST_LETTERS)}`);
+  it.skipIf(real === null)(
+    'on the real ESC samples: one point per rule of the default comparison, named by what differs from the defaults',
+    () => {
+      const file = join(root, 'real.svg');
+      const r = run('compare', '--samples', real!, '--repeats', '1', '--json', '--plot', file);
+      expect(r.status, r.stderr).toBe(0);
+      const rules = JSON.parse(r.stdout).summary.rules as { name: string }[];
+      const svg = readFileSync(file, 'utf8');
+      const points = svgItems(groupOf(svg, 'mark-symbol role-mark')).filter((i) => i.aria?.includes('accuracy'));
+      expect(points).toHaveLength(rules.length);
+      expect(rules.map((x) => x.name)).toContain('anytime');
+      // the two ESC-family configurations stay apart: the default window and the agreement ratio
+      expect(svg).toContain('4 plurality');
+      expect(svg).toContain('5 plurality(ratio=0.7, minSamples=5)');
+    },
+  );
 });

@@ -191,10 +191,54 @@ const ordergapNmax = {
   fits: { denseExponent: 2.1281, baselineExponent: 2.0878, sparseExponent: 0.8589, localExponent: 0.7336 },
 };
 
+const stopping = {
+  date: '2031-01-05T06:07:08.000Z',
+  environment: { node: 'v99.4.5', cpus: 5 },
+  samples: { file: 'fixture-samples.jsonl', sha256: '0123456789abcdef', items: 321 },
+  repeats: 23,
+  seed: 7,
+  budget: 41,
+  pairedUnits: 7383,
+  plot: 'fixture-accuracy.svg',
+  timings: { replayAndPlotMs: 1234.5, syntheticMs: 2345.6, calibrationMs: 3456.7 },
+  rules: [
+    {
+      label: 'fixed-budget(budget=41)',
+      name: 'fixed-budget',
+      accuracy: 0.8123,
+      accuracyChange: 0,
+      accuracyDifference: { low: 0, high: 0 },
+      meanSamples: 41,
+      agreement: 1,
+      falseStopRate: 0,
+    },
+    {
+      label: 'anytime(delta=0.07)',
+      name: 'anytime',
+      accuracy: 0.8071,
+      accuracyChange: -0.0052,
+      accuracyDifference: { low: -0.0113, high: 0.0034 },
+      meanSamples: 12.34,
+      agreement: 0.9912,
+      falseStopRate: 0.0088,
+    },
+  ],
+  synthetic: {
+    streams: 678,
+    maxSteps: 199,
+    results: [
+      { rule: 'anytime(delta=0.07)', distribution: 'fixture 0.6/0.4', falseStopRate: 0.0123, meanSamples: 87.6 },
+      { rule: 'anytime(delta=0.07)', distribution: 'fixture easy', falseStopRate: 0.0234, meanSamples: 15.4 },
+    ],
+  },
+  calibration: { chosen: { epsilon: 0.0456, window: 6 } },
+};
+
 const fixtures: Record<string, unknown> = {
   'linalg.json': linalg,
   'certify.json': certify,
   'ordergap-nmax.json': ordergapNmax,
+  'stopping.json': stopping,
 };
 
 /** Every number and every string leaf of a document. */
@@ -236,8 +280,9 @@ describe('scripts/bench-table.mjs', () => {
     for (const [name, doc] of Object.entries(fixtures)) {
       const { numbers } = leaves(doc);
       for (const x of numbers) {
-        // the page rounds to ~3 significant digits: within 0.5 % of the recorded value
-        const found = printed.some((p) => Math.abs(p - x) <= 5e-3 * Math.abs(x));
+        // the page rounds to ~3 significant digits: within 0.5 % of the recorded value (the number
+        // pattern reads no sign, since hyphens also join dates, so a negative figure is matched by size)
+        const found = printed.some((p) => Math.abs(p - Math.abs(x)) <= 5e-3 * Math.abs(x));
         expect(found, `${name}: ${x} is not on the page`).toBe(true);
       }
     }
@@ -258,20 +303,28 @@ describe('scripts/bench-table.mjs', () => {
     );
     // a field the JSON does not record is said to be missing, not invented
     expect(page).toMatch(/\| node \| not recorded \|/);
-    for (const heading of ['## Linear algebra', '## Certification', '## The order-gap at large Nmax']) {
+    for (const heading of [
+      '## Linear algebra',
+      '## Certification',
+      '## The order-gap at large Nmax',
+      '## Stopping rules on real samples',
+    ]) {
       expect(page).toContain(heading);
     }
   });
 
-  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json'])('a missing %s is one line naming it', (name) => {
-    unlinkSync(join(results, name));
-    const r = run(['--results', results, '--out', out]);
-    expect(r.status).toBe(1);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(name);
-    expect(r.stderr).toMatch(/missing/);
-    expect(existsSync(out)).toBe(false);
-  });
+  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json', 'stopping.json'])(
+    'a missing %s is one line naming it',
+    (name) => {
+      unlinkSync(join(results, name));
+      const r = run(['--results', results, '--out', out]);
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(name);
+      expect(r.stderr).toMatch(/missing/);
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 
   it('malformed JSON is one line naming the file, and nothing is written', () => {
     writeFileSync(join(results, 'certify.json'), '{ "referenceGraph": [ ');

@@ -159,7 +159,9 @@ describe('plurality agreement (BRANCH early stopping)', () => {
     expect(drive(new PluralityAgreementRule({ ratio: 0.75, minSamples: 3 }), answers(['a', 'b', 'a', 'a'])).t).toBe(4);
     // empties do not count as answered
     expect(drive(new PluralityAgreementRule({ ratio: 1, minSamples: 2 }), answers(['a', null, 'a'])).t).toBe(3);
-    expect(() => new PluralityAgreementRule({})).toThrow(/needs a ratio, a window, or both/);
+    // neither criterion given: ESC's published window w = 5
+    expect(new PluralityAgreementRule({}).params).toEqual({ window: 5 });
+    expect(drive(new PluralityAgreementRule(), answers(['a', 'a', 'a', 'a', 'a'])).t).toBe(5);
     expect(() => new PluralityAgreementRule({ ratio: 1.5 })).toThrow(/^ratio = 1.5/);
   });
 });
@@ -216,7 +218,44 @@ describe('registry', () => {
       'stability',
       'plurality',
       'beta',
+      'anytime',
     ]);
     for (const s of defaultRuleSpecs(40)) expect(createRule(s).label.startsWith(s.name)).toBe(true);
+  });
+
+  it('every parameter has a documented default: a bare name builds the rule with those values', () => {
+    for (const info of listRules()) {
+      const spec = parseRuleSpec(info.name); // `--rules order-gap` and friends need no parameters
+      const rule = createRule(spec);
+      for (const p of info.params) {
+        if (p.default === null) expect(rule.params[p.name], `${info.name}.${p.name}`).toBeUndefined();
+        // plurality's minSamples belongs to the ratio test and is shown only with a ratio
+        else if (p.name in rule.params) expect(rule.params[p.name], `${info.name}.${p.name}`).toBe(p.default);
+        else expect(`${info.name}.${p.name}`).toBe('plurality.minSamples');
+      }
+      // and the rule knows no parameter the registry does not list
+      for (const k of Object.keys(rule.params)) expect(info.params.map((p) => p.name)).toContain(k);
+      for (const p of info.params)
+        expect(info.description).toContain(`${p.name}=${p.default === null ? 'off' : String(p.default)}`);
+    }
+    expect(createRule(parseRuleSpec('order-gap')).label).toBe('order-gap(epsilon=0.03, window=3)');
+    expect(createRule(parseRuleSpec('plurality:ratio=0.7')).params.window).toBeUndefined();
+  });
+
+  it('the patience rule samples longest on unanimous votes and stops early on contested ones', () => {
+    // score s_t = (t + 1)/(t + 2) on unanimous votes; the best score moves when s_t − best > 0.01:
+    // at t = 1..8 (one-step gains 1/((t+1)(t+2)) >= 1/90), t = 10 (11/12 − 9/10 = 1/60),
+    // t = 12 (13/14 − 11/12 = 1/84), t = 15 (16/17 − 13/14 = 3/238); then 17/18, 18/19, 19/20
+    // gain 1/306, 2/323, 3/340 < 0.01 over 16/17: three stale steps, stop at t = 18.
+    const conf = (xs: string[]) => {
+      const counts = new Map<string, number>();
+      return xs.map((a, i) => {
+        counts.set(a, (counts.get(a) ?? 0) + 1);
+        return { score: (Math.max(...counts.values()) + 1) / (i + 3) };
+      });
+    };
+    expect(drive(new PatienceConvergenceRule(), conf(Array(30).fill('a'))).t).toBe(18);
+    // alternating a, b: every disagreement lowers the score, so patience 3 runs out at t = 4
+    expect(drive(new PatienceConvergenceRule(), conf(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b'])).t).toBe(4);
   });
 });
