@@ -637,7 +637,7 @@ function renderStopping(doc, ctx) {
       ruleLabels.map((label) => [
         label,
         ...dists.map((d) => {
-          const t = trials.find(({ item, ctx: c }) => item.rule === label && item.distribution === d);
+          const t = trials.find(({ item }) => item.rule === label && item.distribution === d);
           if (!t) return '—';
           return `${pct(field(t.ctx, t.item, 'falseStopRate', 'number'))} / ${fmt(field(t.ctx, t.item, 'meanSamples', 'number'))}`;
         }),
