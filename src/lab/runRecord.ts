@@ -17,8 +17,11 @@ import type { RuleSpec } from '../stopping/registry.js';
 
 /** Format tag of run records. */
 export const RUN_RECORD_FORMAT = 'ordergap-run-record';
-/** Version of the record layout. */
-export const RUN_RECORD_VERSION = 1;
+/**
+ * Version of the record layout. 2: the summary's agreement leaves out units whose full vote has
+ * no answer and carries agreementUnits, falseStopRate and the paired interval accuracyDifference.
+ */
+export const RUN_RECORD_VERSION = 2;
 
 /** A run record (JSON). */
 export interface RunRecord {

@@ -64,8 +64,11 @@ describe('run records', () => {
   it('load errors name the field', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ordergap-rec-'));
     const p = join(dir, 'bad.json');
-    await writeFile(p, '{"format":"ordergap-run-record","formatVersion":1}');
+    await writeFile(p, '{"format":"ordergap-run-record","formatVersion":2}');
     await expect(loadRunRecord(p)).rejects.toThrow(/bad.json: packageVersion = undefined: is missing/);
+    // a record of the earlier layout (agreement counted units without a full vote) is refused, not misread
+    await writeFile(p, '{"format":"ordergap-run-record","formatVersion":1}');
+    await expect(loadRunRecord(p)).rejects.toThrow(/bad.json: formatVersion = 1: must be 2/);
     await writeFile(p, '{"format":"other"}');
     await expect(loadRunRecord(p)).rejects.toThrow(/bad.json: format = "other"/);
     await writeFile(p, '{');
