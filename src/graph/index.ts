@@ -134,3 +134,9 @@ export {
   withColumns,
 } from './orderGap.js';
 export { syntheticProblem, type SyntheticProblem, syntheticShape } from './synthetic.js';
+export {
+  answerAccuracy,
+  syntheticScenario,
+  type SyntheticScenario,
+  type SyntheticScenarioOptions,
+} from './syntheticScenario.js';
