@@ -50,6 +50,9 @@ export {
   type CoverageCheck,
   type CoveragePolicy,
   type CoverageRunOptions,
+  OrderGapStopper,
+  type StopperOptions,
+  type StopReport,
 } from './coverageStop/index.js';
 export * as coverageStop from './coverageStop/index.js';
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './closedForm/system.js';

@@ -20,3 +20,4 @@ export {
   redirectWeights,
   runCoverageAware,
 } from './run.js';
+export { OrderGapStopper, type StopperOptions, type StopReport } from './agent.js';

@@ -134,6 +134,15 @@ export {
   withColumns,
 } from './orderGap.js';
 export { syntheticProblem, type SyntheticProblem, syntheticShape } from './synthetic.js';
+export { embedClaim, type Embedder, hashingEmbedder, words } from './embed.js';
+export { grownCapacities, layoutWithGrowth, relayout } from './grow.js';
+export {
+  type LlmEvidence,
+  llmEvidenceJsonSchema,
+  llmEvidenceSchema,
+  toEvidenceItem,
+  type ToEvidenceOptions,
+} from './llmEvidence.js';
 export {
   answerAccuracy,
   syntheticScenario,
