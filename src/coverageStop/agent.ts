@@ -67,6 +67,8 @@ export class OrderGapStopper {
   readonly #checkOptions: CoverageCheckOptions;
   readonly #gain: number;
   #step = 0;
+  /** Observations since the rule's last reset (the rule counts from 1 after each). */
+  #window = 0;
   #last: StopReport | null = null;
   #checks: CoverageCheck[] = [];
 
@@ -109,7 +111,7 @@ export class OrderGapStopper {
    */
   async observe(state: AgentState, omega: number, candidates: readonly EvidenceInput[] = []): Promise<StopReport> {
     const t = this.#step + 1;
-    const d = this.#rule.observe({ t, omega });
+    const d = this.#rule.observe({ t: ++this.#window, omega });
     this.#step = t;
     const windowed = this.#rule.windowed;
     const budget = this.maxSteps !== null && t >= this.maxSteps;
@@ -155,6 +157,7 @@ export class OrderGapStopper {
       });
     // refused: a fresh window must fall below ε again
     this.#rule.reset();
+    this.#window = 0;
     const redirect = this.coverage === 'redirect' ? redirectTargets(check) : [];
     return budget
       ? report({
@@ -179,6 +182,7 @@ export class OrderGapStopper {
   reset(): void {
     this.#rule.reset();
     this.#step = 0;
+    this.#window = 0;
     this.#last = null;
     this.#checks = [];
   }
