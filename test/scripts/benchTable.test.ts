@@ -191,7 +191,30 @@ const ordergapNmax = {
   fits: { denseExponent: 2.1281, baselineExponent: 2.0878, sparseExponent: 0.8589, localExponent: 0.7336 },
 };
 
+const coverage = {
+  date: '2031-01-02T03:04:05.000Z',
+  node: 'v99.1.2',
+  cores: 3,
+  loadAverage: { before: [0.61, 0.72, 0.83], after: [1.14, 1.25, 1.36] },
+  caveat: 'fixture machine, coverage figures invented',
+  summary: [
+    {
+      scenario: 'fixture-scenario',
+      stop: 'paper',
+      runs: 4,
+      meanStep: 23.5,
+      meanAccuracy: 0.167,
+      meanTrueConfidence: 0.312,
+      meanEvidenceUsed: 8.75,
+      blindStops: 3,
+      convergedStops: 1,
+      meanMs: 731,
+    },
+  ],
+};
+
 const fixtures: Record<string, unknown> = {
+  'coverage.json': coverage,
   'linalg.json': linalg,
   'certify.json': certify,
   'ordergap-nmax.json': ordergapNmax,
@@ -263,15 +286,18 @@ describe('scripts/bench-table.mjs', () => {
     }
   });
 
-  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json'])('a missing %s is one line naming it', (name) => {
-    unlinkSync(join(results, name));
-    const r = run(['--results', results, '--out', out]);
-    expect(r.status).toBe(1);
-    expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(name);
-    expect(r.stderr).toMatch(/missing/);
-    expect(existsSync(out)).toBe(false);
-  });
+  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json', 'coverage.json'])(
+    'a missing %s is one line naming it',
+    (name) => {
+      unlinkSync(join(results, name));
+      const r = run(['--results', results, '--out', out]);
+      expect(r.status).toBe(1);
+      expect(r.stderr.trim().split('\n')).toHaveLength(1);
+      expect(r.stderr).toContain(name);
+      expect(r.stderr).toMatch(/missing/);
+      expect(existsSync(out)).toBe(false);
+    },
+  );
 
   it('malformed JSON is one line naming the file, and nothing is written', () => {
     writeFileSync(join(results, 'certify.json'), '{ "referenceGraph": [ ');
