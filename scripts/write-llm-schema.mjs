@@ -3,8 +3,20 @@
 // test/graph/llmEvidence.test.ts fails when the committed file differs from the generated one.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import * as prettier from 'prettier';
 import { graph } from '../dist/index.js';
 
 const file = fileURLToPath(new URL('../schema/llm-evidence.schema.json', import.meta.url));
-writeFileSync(file, JSON.stringify(graph.llmEvidenceJsonSchema(), null, 2) + '\n');
-process.stdout.write(`${file}\n`);
+
+async function main() {
+  // formatted as the repository formats JSON, so `prettier --check` holds after a regeneration
+  const options = (await prettier.resolveConfig(file)) ?? {};
+  const text = JSON.stringify(graph.llmEvidenceJsonSchema(), null, 2);
+  writeFileSync(file, await prettier.format(text, { ...options, filepath: file }));
+  process.stdout.write(`${file}\n`);
+}
+
+main().catch((e) => {
+  process.stderr.write(`write-llm-schema: ${e instanceof Error ? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
