@@ -662,6 +662,52 @@ function renderStopping(doc, ctx) {
 }
 
 /** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
+function renderCoverage(doc, ctx) {
+  const load = field(ctx, doc, 'loadAverage', 'object', { optional: true });
+  const lc = { ...ctx, prefix: 'loadAverage' };
+  const out = [
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+      ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
+      ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
+      ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
+    ]),
+    '',
+    para(
+      "**Stopping on the order-gap with and without the coverage check** (means over the seeds): the paper's " +
+        'rule (first Ω̂ <= ε), the coverage-aware policies continue and redirect, and the fixed budget; ' +
+        'accuracy is the share of questions with competing answers whose best answer is the true one:',
+    ),
+    '',
+    table(
+      [
+        'scenario',
+        'stop',
+        'runs',
+        'stop step',
+        'accuracy',
+        'true-answer confidence',
+        'evidence used',
+        'blind / converged stops',
+        'ms',
+      ],
+      rows(ctx, doc, 'summary').map(({ item: r, ctx: c }) => [
+        field(c, r, 'scenario', 'string'),
+        field(c, r, 'stop', 'string'),
+        fmt(field(c, r, 'runs', 'number')),
+        fmt(field(c, r, 'meanStep', 'number')),
+        fmt(field(c, r, 'meanAccuracy', 'number')),
+        fmt(field(c, r, 'meanTrueConfidence', 'number')),
+        fmt(field(c, r, 'meanEvidenceUsed', 'number')),
+        `${fmt(field(c, r, 'blindStops', 'number'))} / ${fmt(field(c, r, 'convergedStops', 'number'))}`,
+        fmt(field(c, r, 'meanMs', 'number', { optional: true })),
+      ]),
+    ),
+  ];
+  return out.join('\n');
+}
+
 const BENCHMARKS = [
   { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
   { file: 'certify.json', title: 'Certification', script: 'bench/certify.ts', render: renderCertify },
@@ -677,6 +723,7 @@ const BENCHMARKS = [
     script: 'bench/stopping.ts',
     render: renderStopping,
   },
+  { file: 'coverage.json', title: 'Coverage-aware stopping', script: 'bench/coverage.ts', render: renderCoverage },
 ];
 
 function readResults(dir, name) {

@@ -43,6 +43,18 @@ export {
 } from './ordergap/algorithm1.js';
 export { run, type LoopOptions, type LoopRun, type LoopStep, type LoopStop } from './ordergap/run.js';
 export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/poolCheck.js';
+export {
+  checkCoverageAtStop,
+  runCoverageAware,
+  type CoverageAwareRun,
+  type CoverageCheck,
+  type CoveragePolicy,
+  type CoverageRunOptions,
+  OrderGapStopper,
+  type StopperOptions,
+  type StopReport,
+} from './coverageStop/index.js';
+export * as coverageStop from './coverageStop/index.js';
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './closedForm/system.js';
 export * as graph from './graph/index.js';
 export { referenceGraphSystem, questionBasis, type ReferenceGraphSystem } from './graph/system.js';

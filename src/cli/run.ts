@@ -6,12 +6,19 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { renderRunText, runReport, type RunReportOptions } from '../report/run.js';
 import { writeRunPlots } from '../report/runPlots.js';
+import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/run.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 
 function parseUnitOpen(value: string): number {
   const x = Number(value);
   if (value.trim() === '' || !(x > 0 && x < 1)) throw new InvalidArgumentError(`'${value}' must lie in (0, 1).`);
   return x;
+}
+
+function parseCoveragePolicy(value: string): CoveragePolicy {
+  if (!(COVERAGE_POLICIES as readonly string[]).includes(value))
+    throw new InvalidArgumentError(`'${value}' must be one of ${COVERAGE_POLICIES.join(', ')}.`);
+  return value as CoveragePolicy;
 }
 
 /** Registers `ordergap run` on the program. */
@@ -28,6 +35,11 @@ export function registerRunCommand(program: Command): void {
     .option('--max-steps <n>', 'step budget Tmax', parseIntAtLeast(1))
     .option('--seed <n>', 'seed of the evidence sampler', parseSeed)
     .option('--delta <number>', 'consistency / openness threshold δ in (0, 1) (default 0.5)', parseUnitOpen)
+    .option(
+      '--coverage <policy>',
+      "also run the coverage-aware stop beside the paper's rule: stop (the paper's rule, reporting converged or blind), continue (refuse a blind stop up to the budget) or redirect (refuse it and weight toward the items the check names)",
+      parseCoveragePolicy,
+    )
     .option('--json', 'print one JSON document (numbers unrounded)')
     .option('--plot <dir>', 'also write the trajectory plot to DIR as SVG and PNG (paths on stderr)')
     .action(async (opts: RunReportOptions & { json?: boolean; plot?: string }) => {

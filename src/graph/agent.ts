@@ -15,8 +15,9 @@
  * await state.save('state.json');             // atomic: temp file + rename
  * ```
  * New claims an evidence item adds take free claim slots of the graph's capacities (ids keep
- * their slots for the life of the state). Every method validates first and changes nothing on
- * error.
+ * their slots for the life of the state); when none is free the capacities grow (./grow.ts:
+ * re-layout with every coordinate's name kept). Every method validates first and changes
+ * nothing on error.
  */
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../util/atomicWrite.js';
 import { ArgumentError } from '../util/errors.js';
@@ -39,6 +40,7 @@ import { graphToJson, parseGraph } from './schema.js';
 import { operatorShape, type OperatorShape } from './shape.js';
 import { embed } from './layout.js';
 import type { Scenario } from './scenario.js';
+import { layoutWithGrowth, relayout } from './grow.js';
 
 /** Version tag of the exported state document. */
 export const STATE_FORMAT = 'ordergap-state/1';
@@ -171,7 +173,13 @@ export class AgentState {
    * Validates an evidence item against the current state and compiles it; new claims get free
    * claim slots in a tentative layout. Nothing is committed.
    */
-  #prepare(evidence: EvidenceInput): { item: CompiledEvidence; reserved: ReservedNode[]; layout: Layout } {
+  #prepare(evidence: EvidenceInput): {
+    item: CompiledEvidence;
+    reserved: ReservedNode[];
+    layout: Layout;
+    graph: EpistemicGraph;
+    theta: Float64Array;
+  } {
     // Claims this item declares that the state already holds as reserved claims: the same
     // evidence drawn again (re-application), not a duplicate id.
     const declared = new Set<string>();
@@ -203,15 +211,31 @@ export class AgentState {
       if (c.source !== undefined) r.source = c.source;
       reserved.push(r);
     }
-    const layout = reserved.length === this.#reserved.length ? this.#layout : createLayout(this.#graph, reserved);
-    return { item: compileItem(it, layout, this.#attributeStrength), reserved, layout };
+    if (reserved.length === this.#reserved.length)
+      return {
+        item: compileItem(it, this.#layout, this.#attributeStrength),
+        reserved,
+        layout: this.#layout,
+        graph: this.#graph,
+        theta: this.#theta,
+      };
+    const grown = layoutWithGrowth(this.#graph, reserved);
+    const theta = grown.grew ? relayout(this.#theta, this.#layout, grown.layout) : this.#theta;
+    return {
+      item: compileItem(it, grown.layout, this.#attributeStrength),
+      reserved,
+      layout: grown.layout,
+      graph: grown.graph,
+      theta,
+    };
   }
 
-  #commitLayout(reserved: ReservedNode[], layout: Layout): void {
-    if (layout === this.#layout) return;
-    this.#reserved = reserved;
-    this.#layout = layout;
-    this.#shape = operatorShape(layout, this.#params.mergeDims);
+  #commitLayout(p: { reserved: ReservedNode[]; layout: Layout; graph: EpistemicGraph }): void {
+    if (p.layout === this.#layout) return;
+    this.#reserved = p.reserved;
+    this.#layout = p.layout;
+    this.#graph = p.graph;
+    this.#shape = operatorShape(p.layout, this.#params.mergeDims);
   }
 
   /**
@@ -221,9 +245,9 @@ export class AgentState {
    *   the state is unchanged.
    */
   expand(evidence: EvidenceInput): void {
-    const { item, reserved, layout } = this.#prepare(evidence);
-    const next = referenceExpand(item, this.#theta);
-    this.#commitLayout(reserved, layout);
+    const p = this.#prepare(evidence);
+    const next = referenceExpand(p.item, p.theta);
+    this.#commitLayout(p);
     this.#theta = next;
   }
 
@@ -237,17 +261,17 @@ export class AgentState {
    * @throws as {@link expand}.
    */
   orderGap(evidence: EvidenceInput): number {
-    const { item, layout } = this.#prepare(evidence);
+    const { item, layout, theta } = this.#prepare(evidence);
     const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
-    return graphOrderGap(shape, this.#params, this.#theta, item);
+    return graphOrderGap(shape, this.#params, theta, item);
   }
 
   #evaluate(evidence: EvidenceInput) {
-    const { item, reserved, layout } = this.#prepare(evidence);
-    const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
+    const p = this.#prepare(evidence);
+    const shape = p.layout === this.#layout ? this.#shape : operatorShape(p.layout, this.#params.mergeDims);
     // the graph's fused step (./orderGap.ts): Ω and Q(P_e θ) bit for bit as two full Q's give them
-    const { omega, next } = graphStep(shape, this.#params, this.#theta, item);
-    return { omega, next, reserved, layout };
+    const { omega, next } = graphStep(shape, this.#params, p.theta, p.item);
+    return { omega, next, prepared: p };
   }
 
   /**
@@ -256,7 +280,7 @@ export class AgentState {
    */
   step(evidence: EvidenceInput): number {
     const r = this.#evaluate(evidence);
-    this.#commitLayout(r.reserved, r.layout);
+    this.#commitLayout(r.prepared);
     this.#theta = r.next;
     this.#steps++;
     return r.omega;
@@ -277,6 +301,69 @@ export class AgentState {
       schedule.consolidated();
     }
     return { omega, consolidated: due };
+  }
+
+  /**
+   * A scenario at the current state whose pool is `candidates` — the items the loop could still
+   * draw (drawn already or not): its layout holds the state's nodes and the candidates' new
+   * claims (capacities grow if needed, names kept), its θ0 is the current θ carried over, and
+   * P(·|θ) is the adaptive distribution with gain `adaptiveGain` (default 2, as the default
+   * scenario). `referenceGraphSystem(scenario)` makes it an operator system for the pool check,
+   * the coverage check and certify. Nothing is committed.
+   * @throws {GraphFormatError} an invalid candidate (JSON paths `evidence.items[i]...`).
+   */
+  scenarioWith(candidates: readonly EvidenceInput[], options: { adaptiveGain?: number } = {}): Scenario {
+    const declared = new Set<string>();
+    for (const e of candidates) {
+      const raw = (e as { claims?: unknown } | null)?.claims;
+      if (Array.isArray(raw))
+        for (const c of raw as Array<{ id?: unknown } | null>) if (typeof c?.id === 'string') declared.add(c.id);
+    }
+    const known: EpistemicGraph = {
+      ...this.#graph,
+      nodes: [
+        ...this.#graph.nodes,
+        ...this.#reserved
+          .filter((r) => !(r.type === 'claim' && declared.has(r.id)))
+          .map((r) => ({
+            id: r.id,
+            type: r.type,
+            attributes: new Array<number>(this.#graph.k).fill(0),
+            confidence: 1,
+          })),
+      ],
+    };
+    const pool = parseEvidencePool(
+      { items: [...candidates], adaptiveGain: options.adaptiveGain ?? 2, attributeStrength: this.#attributeStrength },
+      known,
+    );
+    const reserved = [...this.#reserved];
+    const have = new Set(reserved.map((r) => r.id));
+    for (const it of pool.items)
+      for (const c of it.claims) {
+        if (have.has(c.id)) continue;
+        have.add(c.id);
+        const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
+        if (c.text !== undefined) r.text = c.text;
+        if (c.source !== undefined) r.source = c.source;
+        reserved.push(r);
+      }
+    const grown = layoutWithGrowth(this.#graph, reserved);
+    const theta = relayout(this.#theta, this.#layout, grown.layout);
+    const shape = operatorShape(grown.layout, this.#params.mergeDims);
+    const items = pool.items.map((it) => compileItem(it, grown.layout, this.#attributeStrength));
+    return Object.freeze({
+      graph: grown.graph,
+      pool,
+      layout: grown.layout,
+      shape,
+      params: this.#params,
+      items: Object.freeze(items),
+      itemById: new Map(items.map((it) => [it.id, it])),
+      theta0: theta,
+      run: { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0, ...pool.run },
+      bound: confidenceLipschitzBound(this.#params, shape.maxAnswersPerQuestion),
+    });
   }
 
   /** The state in words (answers, open questions, contradictions, merged claims) at δ. */

@@ -134,3 +134,18 @@ export {
   withColumns,
 } from './orderGap.js';
 export { syntheticProblem, type SyntheticProblem, syntheticShape } from './synthetic.js';
+export { embedClaim, type Embedder, hashingEmbedder, words } from './embed.js';
+export { grownCapacities, layoutWithGrowth, relayout } from './grow.js';
+export {
+  type LlmEvidence,
+  llmEvidenceJsonSchema,
+  llmEvidenceSchema,
+  toEvidenceItem,
+  type ToEvidenceOptions,
+} from './llmEvidence.js';
+export {
+  answerAccuracy,
+  syntheticScenario,
+  type SyntheticScenario,
+  type SyntheticScenarioOptions,
+} from './syntheticScenario.js';

@@ -13,7 +13,7 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
-import type { OperatorSystem } from '../system/types.js';
+import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
 import { FixedBudgetRule } from '../stopping/fixedBudget.js';
 import { OrderGapRule } from '../stopping/orderGapRule.js';
 import type { StopReason } from '../stopping/rule.js';
@@ -41,6 +41,8 @@ export interface RunOptions {
   rule?: AlgorithmRule;
   /** Keep θ_t of every step (default true; set false for large d). */
   recordStates?: boolean;
+  /** Sampling weights in place of P(·|θ), changeable during the run (see `LoopOptions.sampleWeights`). */
+  sampleWeights?: (dist: readonly EvidenceWeight[], t: number) => ArrayLike<number>;
 }
 
 /** One step of the loop (t counts from 1: the state after t steps is θ_t). */
@@ -116,6 +118,7 @@ export function runRecursive(system: OperatorSystem, options: RunOptions): Recur
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.sequence !== undefined ? { sequence: options.sequence } : {}),
     ...(options.theta0 !== undefined ? { theta0: options.theta0 } : {}),
+    ...(options.sampleWeights !== undefined ? { sampleWeights: options.sampleWeights } : {}),
   });
   // Ω̂_{t,w} of Eq. (3) for every step, whichever rule decided
   const omegas: number[] = [];

@@ -27,8 +27,12 @@ export interface PoolCheck {
   items: PoolItemGap[];
   /** Ids of blind items; non-empty means the stop is not evidence of convergence. */
   blindItems: string[];
-  /** 'converged' when no blind item exists, else 'blind'. */
-  verdict: 'converged' | 'blind';
+  /**
+   * 'blind' when some zero-probability item would still move the state by more than ε, else
+   * 'not-blind'. 'not-blind' is not convergence: reachable items (p > 0) may still have Ω > ε
+   * and questions may be open — the coverage-aware stop (src/coverageStop) decides that.
+   */
+  verdict: 'not-blind' | 'blind';
 }
 
 /**
@@ -45,5 +49,5 @@ export function checkPoolAtStop(system: OperatorSystem, theta: ArrayLike<number>
     return { evidence: id, p, omega, blind: p === 0 && omega > epsilon };
   });
   const blindItems = items.filter((i) => i.blind).map((i) => i.evidence);
-  return { epsilon, items, blindItems, verdict: blindItems.length ? 'blind' : 'converged' };
+  return { epsilon, items, blindItems, verdict: blindItems.length ? 'blind' : 'not-blind' };
 }

@@ -12,7 +12,7 @@
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import { checkState } from '../system/define.js';
-import type { OperatorSystem } from '../system/types.js';
+import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
 import type { StepObservation, StoppingRule, StopReason } from '../stopping/rule.js';
 import { evaluateOrderGapUnchecked } from './orderGap.js';
 import { createRng, sampleIndex } from './rng.js';
@@ -37,6 +37,14 @@ export interface LoopOptions {
   scoreOf?: (theta: Float64Array) => number;
   /** Called after every step with the step's record and the new state (do not keep `theta`). */
   observe?: (step: LoopStep, theta: Float64Array) => void;
+  /**
+   * Sampling weights in place of P(·|θ) (Sec. 7.3, adaptive extraction): called before every
+   * draw with P(·|θ_t) and the step t about to run (from 1), it returns one non-negative weight
+   * per item in the same order, and the item is drawn proportionally to them. Called every
+   * step, so the weights may change during a run. Ignored with a `sequence`. The step records
+   * the drawn item's weight share as its probability.
+   */
+  sampleWeights?: (dist: readonly EvidenceWeight[], t: number) => ArrayLike<number>;
 }
 
 /** One step of the loop (t counts from 1: the state after t steps is θ_t). */
@@ -103,7 +111,7 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
   if (theta0Raw === undefined)
     throw new ArgumentError('theta0', theta0Raw, `is required: ${system.name} declares no theta0`);
   const theta0 = checkState('theta0', system, theta0Raw);
-  for (const f of ['answerOf', 'confidenceOf', 'scoreOf', 'observe'] as const) {
+  for (const f of ['answerOf', 'confidenceOf', 'scoreOf', 'observe', 'sampleWeights'] as const) {
     if (options[f] !== undefined && typeof options[f] !== 'function')
       throw new ArgumentTypeError(f, options[f], 'must be a function');
   }
@@ -124,6 +132,20 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
     sequence = [...options.sequence];
   }
   return { maxSteps, seed, sequence, theta0, recordStates: options.recordStates ?? false };
+}
+
+/** The weights a `sampleWeights` callback returned, checked: n finite values >= 0, positive total. */
+function checkedWeights(w: ArrayLike<number>, n: number): number[] {
+  if (w == null || typeof w.length !== 'number' || w.length !== n)
+    throw new ArgumentError('sampleWeights()', w, `must return ${n} weights, one per evidence item`);
+  const out = Array.from(w);
+  let total = 0;
+  out.forEach((x, i) => {
+    if (!(Number.isFinite(x) && x >= 0)) throw new ArgumentError(`sampleWeights()[${i}]`, x, 'must be finite and >= 0');
+    total += x;
+  });
+  if (!(total > 0)) throw new ArgumentError('sampleWeights()', w, 'must have a positive total');
+  return out;
 }
 
 /**
@@ -180,12 +202,10 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
       evidence = o.sequence[t]!;
     } else {
       const dist = system.evidenceAt(theta);
-      const i = sampleIndex(
-        dist.map((e) => e.p),
-        rng.next(),
-      );
+      const w = options.sampleWeights ? checkedWeights(options.sampleWeights(dist, t + 1), dist.length) : null;
+      const i = sampleIndex(w ?? dist.map((e) => e.p), rng.next());
       evidence = dist[i]!.id;
-      probability = dist[i]!.p;
+      probability = w ? w[i]! / w.reduce((a, b) => a + b, 0) : dist[i]!.p;
     }
     const s = stepSystem(system, theta, evidence);
     theta = s.next;

@@ -51,7 +51,8 @@ export interface DemoReport {
     trajectory: DemoRow[];
     stop: { step: number; reason: string; windowed: number | null; c: number; u: number };
     poolCheck: PoolCheck;
-    converged: boolean;
+    /** The pool check found no blind item (not a claim of convergence). */
+    notBlind: boolean;
     message: string;
   };
 }
@@ -92,7 +93,7 @@ export function demoReport(options: DemoReportOptions = {}): DemoReport {
   const blindSystem = closedFormSystem({ probabilities });
   const blindRun = runRecursive(blindSystem, { epsilon, window, maxSteps, seed, rule: 'order-gap' });
   const poolCheck = checkPoolAtStop(blindSystem, blindRun.finalState, epsilon);
-  const converged = poolCheck.verdict === 'converged';
+  const notBlind = poolCheck.verdict === 'not-blind';
   const st = stopRun.finalState;
   const bt = budgetRun.finalState;
   const blindNames = poolCheck.blindItems.join(', ');
@@ -119,9 +120,9 @@ export function demoReport(options: DemoReportOptions = {}): DemoReport {
         u: blindRun.finalState[1]!,
       },
       poolCheck,
-      converged,
-      message: converged
-        ? 'no unreachable item would still move the state: the stop is consistent with convergence'
+      notBlind,
+      message: notBlind
+        ? 'no unreachable item would still move the state: the stop is not blind'
         : `NOT CONVERGENCE: the order-gap is small only because ${blindNames} (probability 0) were never sampled; ` +
           `at the stopping state they would still move the state by more than ε`,
     },

@@ -38,7 +38,7 @@ export async function demoPlots(report: DemoReport): Promise<NamedPlot[]> {
     window: s.window,
     stopStep: cf.stop.reason === 'order-gap' ? cf.stop.step : null,
     title: 'Coverage failure: pertinent items never sampled',
-    subtitle: cf.converged
+    subtitle: cf.notBlind
       ? 'the pool check finds no unreachable item that would move the state'
       : `NOT convergence: ${blind.join(', ')} (probability 0) would still move the state by more than ε`,
   });

@@ -13,6 +13,8 @@ import { referenceGraphSystem } from '../graph/system.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
 import { init } from '../wasm/module.js';
+import type { CoveragePolicy } from '../coverageStop/run.js';
+import { coverageComparison, renderCoverageText, type CoverageComparison } from './coverage.js';
 
 /** Options of {@link runReport}; unset ones come from the scenario's `run` defaults. Files are paths. */
 export interface RunReportOptions {
@@ -24,6 +26,8 @@ export interface RunReportOptions {
   seed?: number;
   /** Consistency / openness threshold δ (default 0.5). */
   delta?: number;
+  /** Also run the coverage-aware stop under this policy beside the paper's rule (./coverage.ts). */
+  coverage?: CoveragePolicy;
 }
 
 /** One step of the printed trajectory. */
@@ -58,6 +62,8 @@ export interface RunReport {
   poolCheck: PoolCheck;
   initialState: StateSummary;
   finalState: StateSummary;
+  /** With `coverage`: the paper's stop and the coverage-aware stop side by side. */
+  coverage?: CoverageComparison;
 }
 
 /**
@@ -136,6 +142,7 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
     poolCheck: checkPoolAtStop(system, run.finalState, setting.epsilon),
     initialState: describeState(scenario, scenario.theta0, setting.delta),
     finalState: describeState(scenario, run.finalState, setting.delta),
+    ...(opts.coverage !== undefined ? { coverage: await coverageComparison(system, setting, opts.coverage) } : {}),
   };
 }
 
@@ -223,5 +230,6 @@ export function renderRunText(r: RunReport): string {
             .join('; ')
     }`,
   );
+  if (r.coverage) out.push('', renderCoverageText(r.coverage));
   return out.join('\n');
 }

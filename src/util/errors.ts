@@ -4,13 +4,26 @@
  * `value` carry the same information for programs.
  */
 
-/** Short, safe rendering of a value for an error message (never throws, never huge). */
+/**
+ * The longest string {@link describeValue} shows whole: Linux's PATH_MAX, so every path the
+ * operating system accepts (a file argument in a deep checkout included) appears in full.
+ */
+export const MAX_SHOWN_STRING = 4096;
+
+/**
+ * Short, safe rendering of a value for an error message (never throws, never huge). Strings are
+ * JSON-quoted and shown whole up to {@link MAX_SHOWN_STRING} characters; a longer one keeps its
+ * first and last 2000 characters around "…".
+ */
 export function describeValue(value: unknown): string {
   if (typeof value === 'number') {
     if (Number.isNaN(value)) return 'NaN';
     return Object.is(value, -0) ? '-0' : String(value);
   }
-  if (typeof value === 'string') return JSON.stringify(value.length > 60 ? value.slice(0, 57) + '...' : value);
+  if (typeof value === 'string')
+    return JSON.stringify(
+      value.length > MAX_SHOWN_STRING ? `${value.slice(0, 2000)}…${value.slice(value.length - 2000)}` : value,
+    );
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (typeof value === 'function') return 'a function';

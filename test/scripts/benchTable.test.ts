@@ -234,7 +234,30 @@ const stopping = {
   calibration: { chosen: { epsilon: 0.0456, window: 6 } },
 };
 
+const coverage = {
+  date: '2031-01-02T03:04:05.000Z',
+  node: 'v99.1.2',
+  cores: 3,
+  loadAverage: { before: [0.61, 0.72, 0.83], after: [1.14, 1.25, 1.36] },
+  caveat: 'fixture machine, coverage figures invented',
+  summary: [
+    {
+      scenario: 'fixture-scenario',
+      stop: 'paper',
+      runs: 4,
+      meanStep: 23.5,
+      meanAccuracy: 0.167,
+      meanTrueConfidence: 0.312,
+      meanEvidenceUsed: 8.75,
+      blindStops: 3,
+      convergedStops: 1,
+      meanMs: 731,
+    },
+  ],
+};
+
 const fixtures: Record<string, unknown> = {
+  'coverage.json': coverage,
   'linalg.json': linalg,
   'certify.json': certify,
   'ordergap-nmax.json': ordergapNmax,
@@ -313,7 +336,7 @@ describe('scripts/bench-table.mjs', () => {
     }
   });
 
-  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json', 'stopping.json'])(
+  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json', 'stopping.json', 'coverage.json'])(
     'a missing %s is one line naming it',
     (name) => {
       unlinkSync(join(results, name));

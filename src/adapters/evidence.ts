@@ -1,0 +1,55 @@
+/**
+ * What the adapters share: recognising evidence items among tool results, and feeding them to an
+ * `AgentState` and an `OrderGapStopper` one step at a time.
+ */
+import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent.js';
+
+/** True for the JSON form of an evidence item: an object with a string `id`, a numeric `strength` and `claims` or `edges`. */
+export function isEvidenceItem(x: unknown): x is Record<string, unknown> {
+  if (x === null || typeof x !== 'object' || Array.isArray(x)) return false;
+  const o = x as Record<string, unknown>;
+  return (
+    typeof o['id'] === 'string' &&
+    typeof o['strength'] === 'number' &&
+    (Array.isArray(o['claims']) || Array.isArray(o['edges']))
+  );
+}
+
+/** Feeds evidence items to the state and the stopper (module comment). */
+export class EvidenceFeed {
+  readonly #state: AgentState;
+  readonly #stopper: OrderGapStopper;
+  readonly #candidates: (() => readonly EvidenceInput[]) | undefined;
+  readonly #seen = new Map<string, EvidenceInput>();
+  readonly omegas: number[] = [];
+
+  constructor(state: AgentState, stopper: OrderGapStopper, candidates?: () => readonly EvidenceInput[]) {
+    this.#state = state;
+    this.#stopper = stopper;
+    this.#candidates = candidates;
+  }
+
+  /** The candidates of the coverage check: the given ones, else every evidence item seen so far. */
+  candidates(): readonly EvidenceInput[] {
+    return this.#candidates ? this.#candidates() : [...this.#seen.values()];
+  }
+
+  /**
+   * One step per item: Ω = state.step(item), then the stopper's decision. Stops at the first
+   * report that says stop (later items of the same batch are not applied).
+   * @throws as `AgentState.step` for an invalid item (the state is unchanged).
+   */
+  async feed(items: readonly EvidenceInput[]): Promise<StopReport | null> {
+    let last: StopReport | null = null;
+    for (const item of items) {
+      const omega = this.#state.step(item);
+      this.omegas.push(omega);
+      const id = (item as { id?: unknown }).id;
+      if (typeof id === 'string') this.#seen.set(id, item);
+      last = await this.#stopper.observe(this.#state, omega, this.candidates());
+      if (last.stop) break;
+    }
+    return last;
+  }
+}

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { OrderGapStopper } from '../../src/coverageStop/agent.js';
+import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
+import { AgentState } from '../../src/graph/agent.js';
+import { referenceGraphBackend } from '../../src/graph/backend.js';
+import { referenceGraphSystem } from '../../src/graph/system.js';
+import { itemDoc, paper, pool, scenario, sequence } from '../adapters/fixtures.js';
+
+describe('the agent API: AgentState.scenarioWith and OrderGapStopper', () => {
+  it('scenarioWith(pool) at θ0 is the scenario itself: same layout, θ and P(·|θ)', () => {
+    const state = AgentState.fromScenario(scenario);
+    const s = state.scenarioWith(pool);
+    expect(s.layout.dim).toBe(scenario.layout.dim);
+    expect(s.theta0).toEqual(scenario.theta0);
+    const a = referenceGraphSystem(s, { backend: referenceGraphBackend }).evidenceAt(s.theta0);
+    const b = referenceGraphSystem(scenario, { backend: referenceGraphBackend }).evidenceAt(scenario.theta0);
+    expect(a).toEqual(b);
+  });
+
+  it("stops where Algorithm 1 stops and its check equals the system-level check at Algorithm 1's θ_T", async () => {
+    const state = AgentState.fromScenario(scenario);
+    const stopper = new OrderGapStopper({ ...scenario.run, coverage: 'stop' });
+    let report = null;
+    for (const id of sequence) {
+      report = await stopper.observe(state, state.step(itemDoc(id)), pool);
+      if (report.stop) break;
+    }
+    expect(report!.step).toBe(paper.stoppedAt);
+    expect(report!.reason).toBe('order-gap');
+    const direct = await checkCoverageAtStop(
+      referenceGraphSystem(scenario, { backend: referenceGraphBackend }),
+      paper.finalState,
+      scenario.run.epsilon,
+    );
+    expect(report!.verdict).toBe(direct.verdict);
+    expect(report!.check!.movingItems.map((m) => m.evidence)).toEqual(direct.movingItems.map((m) => m.evidence));
+    expect(report!.check!.uncoveredQuestions).toEqual(direct.uncoveredQuestions);
+  });
+
+  it('bad options and Ω are refused naming them', async () => {
+    expect(() => new OrderGapStopper({ epsilon: 0, window: 4 })).toThrow(/^epsilon = 0/);
+    expect(() => new OrderGapStopper({ epsilon: 0.01, window: 4, coverage: 'often' as never })).toThrow(
+      /^coverage = "often"/,
+    );
+    const s = new OrderGapStopper({ epsilon: 0.01, window: 1 });
+    await expect(s.observe(AgentState.fromScenario(scenario), Number.NaN)).rejects.toThrow(/omega/);
+  });
+});
