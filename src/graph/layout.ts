@@ -26,6 +26,8 @@ import {
   type NodeType,
 } from './model.js';
 import { parseGraph } from './schema.js';
+import { coordinateRange } from '../system/coordinates.js';
+import type { CoordinateRange } from '../system/types.js';
 
 /** What the layout knows about one slot. */
 export interface SlotInfo {
@@ -327,10 +329,17 @@ export function attributeBlock(layout: Layout): number[] {
   return out;
 }
 
-/** Indices of one edge type's Nmax² block. */
-export function edgeBlock(layout: Layout, type: EdgeType): number[] {
-  const start = edgeIndex(layout, type, 0, 0);
-  return Array.from({ length: layout.nmax * layout.nmax }, (_, i) => start + i);
+/** The indices of one edge type's Nmax² block, as a range (never enumerated). */
+export function edgeBlock(layout: Layout, type: EdgeType): CoordinateRange {
+  return coordinateRange(edgeIndex(layout, type, 0, 0), layout.nmax * layout.nmax);
+}
+
+/** Indices of every attribute coordinate (k·Nmax of them) as a typed index array. */
+export function attributeIndices(layout: Layout): Int32Array {
+  const out = new Int32Array(layout.k * layout.nmax);
+  let m = 0;
+  for (let s = 0; s < layout.nmax; s++) for (let j = 0; j < layout.k; j++) out[m++] = nodeOffset(layout, s) + j;
+  return out;
 }
 
 /** Indices of one node's k+1 coordinates (attributes, then confidence). */
