@@ -620,3 +620,13 @@ export function structuredConsolidate(
   state.nodes = out;
   refreshNear(shape, params, state, claimsMoved(shape, before, out, [...state.nearClaims]));
 }
+
+/** ‖P_e(θ) − θ‖₂ of the structured state (as `expansionResidual` on the dense θ). O(|F_e| log row). */
+export function structuredResidual(shape: OperatorShape, state: StructuredGraphState, item: CompiledItem): number {
+  let s = 0;
+  for (let i = 0; i < item.footprint.length; i++) {
+    const d = item.rates[i]! * (item.target[i]! - structuredValue(shape, state, item.footprint[i]!));
+    s += d * d;
+  }
+  return Math.sqrt(s);
+}
