@@ -186,6 +186,22 @@ export function slotOfId(layout: Layout, id: string, argument = 'id'): number {
  *   node's type differs from its slot's type.
  */
 export function embed(graph: EpistemicGraph, layout: Layout, out?: Float64Array): Float64Array {
+  const pairs = graphEntries(graph, layout);
+  const theta = out ?? new Float64Array(layout.dim);
+  if (theta.length !== layout.dim) throw new ArgumentError('out', theta, `must have length d = ${layout.dim}`);
+  theta.fill(0);
+  for (const [i, v] of pairs) theta[i] = v;
+  return theta;
+}
+
+/**
+ * φ (Def. 2.2) as coordinates [index, value] instead of a dense vector: every coordinate of
+ * every node (attributes, then confidence, zeros included) in slot order of the graph's node
+ * list, then every edge weight; the dense θ is zero elsewhere. The one implementation behind
+ * {@link embed} and the structured state (./state.ts). Cost O(|V| k + |E|), no O(d) memory.
+ * @throws as {@link embed}.
+ */
+export function graphEntries(graph: EpistemicGraph, layout: Layout): Array<[number, number]> {
   if (graph.k !== layout.k) throw new ArgumentError('graph.k', graph.k, `differs from the layout's k = ${layout.k}`);
   for (const key of ['claims', 'answers', 'questions'] as const) {
     if (graph.capacities[key] !== layout.capacities[key])
@@ -195,24 +211,21 @@ export function embed(graph: EpistemicGraph, layout: Layout, out?: Float64Array)
         `differs from the layout's ${layout.capacities[key]}`,
       );
   }
-  const theta = out ?? new Float64Array(layout.dim);
-  if (theta.length !== layout.dim) throw new ArgumentError('out', theta, `must have length d = ${layout.dim}`);
   const slots = graph.nodes.map((n, i) => {
     const s = slotOfId(layout, n.id, `graph.nodes[${i}].id`);
     if (layout.slots[s]!.type !== n.type)
       throw new ArgumentError(`graph.nodes[${i}].type`, n.type, `slot ${s} holds a ${layout.slots[s]!.type}`);
     return s;
   });
-  theta.fill(0);
+  const out: Array<[number, number]> = [];
   graph.nodes.forEach((n, i) => {
     const o = nodeOffset(layout, slots[i]!);
-    for (let j = 0; j < layout.k; j++) theta[o + j] = n.attributes[j]!;
-    theta[o + layout.k] = n.confidence;
+    for (let j = 0; j < layout.k; j++) out.push([o + j, n.attributes[j]!]);
+    out.push([o + layout.k, n.confidence]);
   });
-  for (const e of graph.edges) {
-    theta[edgeIndex(layout, e.type, layout.slotOf.get(e.source)!, layout.slotOf.get(e.target)!)] = e.weight;
-  }
-  return theta;
+  for (const e of graph.edges)
+    out.push([edgeIndex(layout, e.type, layout.slotOf.get(e.source)!, layout.slotOf.get(e.target)!), e.weight]);
+  return out;
 }
 
 /**

@@ -630,3 +630,46 @@ export function structuredResidual(shape: OperatorShape, state: StructuredGraphS
   }
   return Math.sqrt(s);
 }
+
+/**
+ * A structured state from its non-zero coordinates [index, value] (any order; later pairs win):
+ * the inverse of {@link structuredEntries}. O(pairs log pairs + Nmax + C·candidates).
+ * @throws {ArgumentError} an index outside [0, d) or a non-finite value, naming `pairs[i]`.
+ */
+export function structuredFromEntries(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  pairs: ReadonlyArray<readonly [number, number]>,
+  name = 'entries',
+): StructuredGraphState {
+  const n = shape.nmax;
+  const nn = n * n;
+  const nodes = new Float64Array(shape.edgeOffset);
+  const edges = [new Map<number, number>(), new Map<number, number>(), new Map<number, number>()];
+  pairs.forEach(([x, v], i) => {
+    if (!(Number.isInteger(x) && x >= 0 && x < shape.dim))
+      throw new ArgumentError(`${name}[${i}][0]`, x, `must be an integer in [0, ${shape.dim})`);
+    if (!Number.isFinite(v)) throw new ArgumentError(`${name}[${i}][1]`, v, 'must be finite');
+    if (x < shape.edgeOffset) nodes[x] = v;
+    else {
+      const rel = x - shape.edgeOffset;
+      const t = Math.floor(rel / nn);
+      edges[t]!.set(rel - t * nn, v);
+    }
+  });
+  const blocks = edges.map((m): CsrBlock => {
+    const keys = [...m.keys()].filter((key) => m.get(key) !== 0).sort((a, b) => a - b);
+    const rowStart = new Int32Array(n + 1);
+    const cols = new Int32Array(keys.length);
+    const vals = new Float64Array(keys.length);
+    keys.forEach((key, e) => {
+      const j = Math.floor(key / n);
+      rowStart[j + 1]!++;
+      cols[e] = key - j * n;
+      vals[e] = m.get(key)!;
+    });
+    for (let j = 0; j < n; j++) rowStart[j + 1] = rowStart[j + 1]! + rowStart[j]!;
+    return { rowStart, cols, vals };
+  });
+  return structuredFromSparse(shape, params, { nodes, edges: blocks as [CsrBlock, CsrBlock, CsrBlock] });
+}

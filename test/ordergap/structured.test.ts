@@ -84,7 +84,7 @@ describe('structured state: bit for bit the dense run', () => {
 describe('consolidation scheduling (Sec. 7.3)', () => {
   /** Replays a scheduled run's evidence and consolidation pattern with the dense generic operators. */
   function replay(sys: OperatorSystem, r: RecursiveRun) {
-    let theta = Float64Array.from(sys.theta0!);
+    let theta: Float64Array = Float64Array.from(sys.theta0!);
     const omegas: number[] = [];
     for (const s of r.steps) {
       omegas.push(evaluateOrderGap(sys, theta, s.evidence).omega);
