@@ -240,8 +240,30 @@ export function graphEntries(graph: EpistemicGraph, layout: Layout): Array<[numb
  */
 export function decode(theta: ArrayLike<number>, layout: Layout): EpistemicGraph {
   const x = finiteVector('theta', theta, layout.dim);
+  const { nmax } = layout;
+  return decodeParts(x.subarray(0, layout.edgeOffset), layout, (visit) => {
+    for (let t = 0; t < EDGE_TYPES.length; t++)
+      for (let s = 0; s < nmax; s++) {
+        const row = layout.edgeOffset + t * nmax * nmax + s * nmax;
+        for (let u = 0; u < nmax; u++) if (x[row + u] !== 0) visit(t, s, u, x[row + u]!);
+      }
+  });
+}
+
+/**
+ * φ⁻¹ from a state's node block and its non-zero edges, visited in (type, source slot, target
+ * slot) order: the one decoder behind {@link decode} (dense θ) and the structured state's
+ * (./state.ts), so both give the same graph and the same errors. Cost O(Nmax·k + edges).
+ * @throws as {@link decode}.
+ */
+export function decodeParts(
+  nodes: ArrayLike<number>,
+  layout: Layout,
+  edgesOf: (visit: (type: number, source: number, target: number, weight: number) => void) => void,
+): EpistemicGraph {
   const { k, nmax } = layout;
-  const nodes: Record<string, unknown>[] = [];
+  const x = nodes;
+  const nodeList: Record<string, unknown>[] = [];
   const present = new Array<boolean>(nmax).fill(false);
   for (let s = 0; s < nmax; s++) {
     const o = nodeOffset(layout, s);
@@ -262,29 +284,23 @@ export function decode(theta: ArrayLike<number>, layout: Layout): EpistemicGraph
     const node: Record<string, unknown> = {
       id: info.id,
       type: info.type,
-      attributes: Array.from(x.subarray(o, o + k)),
+      attributes: Array.from({ length: k }, (_, j) => x[o + j]!),
       confidence: c,
     };
     if (info.questionSlot !== undefined) node.question = layout.slots[info.questionSlot]!.id;
     if (info.text !== undefined) node.text = info.text;
     if (info.source !== undefined) node.source = info.source;
-    nodes.push(node);
+    nodeList.push(node);
   }
   const edges: GraphEdge[] = [];
-  for (let t = 0; t < EDGE_TYPES.length; t++) {
-    for (let s = 0; s < nmax; s++) {
-      const row = layout.edgeOffset + t * nmax * nmax + s * nmax;
-      for (let u = 0; u < nmax; u++) {
-        const w = x[row + u]!;
-        if (w === 0) continue;
-        const where = `theta[${row + u}] (${describeCoordinate(layout, row + u)})`;
-        if (!present[s] || !present[u]) throw new ArgumentError(where, w, 'an edge joins an empty slot');
-        if (!(w > 0 && w <= 1)) throw new ArgumentError(where, w, 'an edge weight must lie in (0, 1]');
-        edges.push({ type: EDGE_TYPES[t]!, source: layout.slots[s]!.id!, target: layout.slots[u]!.id!, weight: w });
-      }
-    }
-  }
-  return parseGraph({ k, capacities: { ...layout.capacities }, nodes, edges });
+  edgesOf((t, s, u, w) => {
+    const at = layout.edgeOffset + t * nmax * nmax + s * nmax + u;
+    const where = `theta[${at}] (${describeCoordinate(layout, at)})`;
+    if (!present[s] || !present[u]) throw new ArgumentError(where, w, 'an edge joins an empty slot');
+    if (!(w > 0 && w <= 1)) throw new ArgumentError(where, w, 'an edge weight must lie in (0, 1]');
+    edges.push({ type: EDGE_TYPES[t]!, source: layout.slots[s]!.id!, target: layout.slots[u]!.id!, weight: w });
+  });
+  return parseGraph({ k, capacities: { ...layout.capacities }, nodes: nodeList, edges });
 }
 
 /**

@@ -26,7 +26,6 @@ import {
   expandEdgeWrites,
   orderGapOver,
   stepOver,
-  withColumns,
   type CsrBlock,
   type CscBlock,
   type EdgeWrite,
@@ -35,6 +34,8 @@ import {
 } from './orderGap.js';
 import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from './shape.js';
+import { decodeParts, graphEntries, type Layout } from './layout.js';
+import type { EpistemicGraph } from './model.js';
 
 /** One edge type's block: CSR and its by-column index. */
 interface Block {
@@ -672,4 +673,23 @@ export function structuredFromEntries(
     return { rowStart, cols, vals };
   });
   return structuredFromSparse(shape, params, { nodes, edges: blocks as [CsrBlock, CsrBlock, CsrBlock] });
+}
+
+/**
+ * φ⁻¹ of the structured state: the graph it embeds — the same decoder as `decode` on the dense θ
+ * (`decodeParts`), so the same graph and the same errors. O(Nmax·k + nnz).
+ * @throws as `decode`.
+ */
+export function decodeStructured(state: StructuredGraphState, layout: Layout): EpistemicGraph {
+  return decodeParts(state.nodes, layout, (visit) => forEachStructuredEdge(state, visit));
+}
+
+/** φ (Def. 2.2) of a graph straight into a structured state (no dense θ). @throws as `embed`. */
+export function embedStructured(
+  graph: EpistemicGraph,
+  layout: Layout,
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+): StructuredGraphState {
+  return structuredFromEntries(shape, params, graphEntries(graph, layout));
 }

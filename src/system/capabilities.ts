@@ -127,7 +127,11 @@ function checkState(v: unknown, name: string): StateCapability {
     for (let i = 0; i < h.length; i++) z += h[i]! * 0;
     if (z !== 0) {
       const i = h.findIndex((x) => !Number.isFinite(x));
-      throw new ArgumentError(`${name}: ${what} -> theta[${i}]`, h[i], 'must be finite (NaN and ±Infinity are rejected)');
+      throw new ArgumentError(
+        `${name}: ${what} -> theta[${i}]`,
+        h[i],
+        'must be finite (NaN and ±Infinity are rejected)',
+      );
     }
   };
   const out: StateCapability = {

@@ -30,7 +30,8 @@ export function coordinateAt(set: CoordinateSet, i: number): number {
 
 /** Whether `index` is in the set: O(1) for a range, O(size) for a list. */
 export function coordinateHas(set: CoordinateSet, index: number): boolean {
-  if (!isCoordinateRange(set)) return (set as ArrayLike<number>).length > 0 && Array.prototype.includes.call(set, index);
+  if (!isCoordinateRange(set))
+    return (set as ArrayLike<number>).length > 0 && Array.prototype.includes.call(set, index);
   const r = index - set.start;
   return r >= 0 && r % set.stride === 0 && r / set.stride < set.count;
 }

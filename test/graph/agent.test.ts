@@ -30,7 +30,7 @@ describe('agent-loop API', () => {
     expect(state.steps).toBe(10);
   });
 
-  it('the structured state against the dense oracle: the same Ω_t and θ_t as the dense run, and the exported document entry for entry the dense vector\'s non-zeros', () => {
+  it("the structured state against the dense oracle: the same Ω_t and θ_t as the dense run, and the exported document entry for entry the dense vector's non-zeros", () => {
     const sys = referenceGraphSystem(sc, { backend: referenceGraphBackend });
     const dense = runRecursive(sys, { epsilon: 1e-12, window: 1, maxSteps: 10, sequence, representation: 'dense' });
     const state = AgentState.fromScenario(sc);

@@ -23,7 +23,10 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
     const fast = new GraphConsolidateJacobian(sys.scenario, theta);
     const ref = new FdJacobian((t) => referenceConsolidate(shape, params, t), theta);
     // confidence, attribute and edge columns (edges: identity entry + node-block coupling)
-    const cols = [...coordinateArray(sys.subspaces['confidence']!).slice(0, 6), ...coordinateArray(sys.subspaces['footprint']!)];
+    const cols = [
+      ...coordinateArray(sys.subspaces['confidence']!).slice(0, 6),
+      ...coordinateArray(sys.subspaces['footprint']!),
+    ];
     let worst = 0;
     for (const j of cols) {
       const a = fast.column(j);
