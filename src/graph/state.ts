@@ -25,7 +25,6 @@ import {
   csrEdges,
   expandEdgeWrites,
   orderGapOver,
-  stepOver,
   type CsrBlock,
   type CscBlock,
   type EdgeWrite,
@@ -550,9 +549,12 @@ function claimsMoved(
 
 /**
  * One step of Algorithm 1 on the state in place: returns Ω(θ; e) (Eq. 2) and sets θ ←
- * Q(P_e(θ)) (Eq. 1) — bit for bit {@link graphStep} on the dense θ. Cost: two passes over the
- * present edges + O(Nmax + |F_e|) + the merge's moved claims; memory: one node-block scratch
- * (and the sums of the pass), no copy of the edges unless e adds an edge.
+ * Q(P_e(θ)) (Eq. 1) — bit for bit {@link graphStep} on the dense θ. Ω comes from the
+ * neighbourhood pass ({@link structuredOrderGap}: exact, and only e's neighbourhood is read), then
+ * P_e and Q are applied in place; so one step reads the stored edges twice (Q's two passes) where
+ * the fused dense step reads them four times. Cost: two passes over the present edges + e's
+ * neighbourhood + O(Nmax + |F_e|) + the merge's moved claims; memory: one node-block scratch and
+ * the passes' per-slot sums, no copy of the edges unless e adds an edge.
  */
 export function structuredStep(
   shape: OperatorShape,
@@ -560,20 +562,10 @@ export function structuredStep(
   state: StructuredGraphState,
   item: CompiledItem,
 ): number {
-  const written = claimsWritten(shape, item);
-  const before = state.nodes;
-  const edges = csrEdges(state.indexed());
-  const writes = expandEdgeWrites(shape, edges, item);
-  // the neighbour lists of P_e θ: e's writes applied first (they are θ′'s edges too)
-  const r = stepOver(shape, params, before, edges, item, (expanded) => {
-    applyEdgeWrites(shape, state, writes);
-    state.nodes = expanded;
-    refreshNear(shape, params, state, written);
-    return mergeIndexOf(state);
-  });
-  state.nodes = r.nextNodes;
-  refreshNear(shape, params, state, claimsMoved(shape, r.expandedNodes, r.nextNodes, [...state.nearClaims]));
-  return r.omega;
+  const omega = structuredOrderGap(shape, params, state, item);
+  structuredExpand(shape, params, state, item);
+  structuredConsolidate(shape, params, state);
+  return omega;
 }
 
 /**
