@@ -14,7 +14,7 @@
  *
  * Scenarios: the default scenario (truth: Mira Vance wrote it — the encyclopedia and the
  * publisher agree, the fan-forum claim for Holt is contradicted; its other questions have a single
- * answer and do not count), and synthetic ones (src/graph/syntheticScenario.ts: 3 questions whose
+ * answer and do not count), and synthetic ones (src/graph/hiddenTruthScenario.ts: 3 questions whose
  * true answers are supported only by rarely retrieved reliable items).
  *
  * The machine has 2 cores shared with other workloads: times are indicative only; steps,
@@ -24,7 +24,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { runCoverageAware, type CoveragePolicy } from '../src/coverageStop/run.js';
 import { defaultScenario, type Scenario } from '../src/graph/scenario.js';
-import { answerAccuracy, syntheticScenario } from '../src/graph/syntheticScenario.js';
+import { answerAccuracy, hiddenTruthScenario } from '../src/graph/hiddenTruthScenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import { confidenceIndex } from '../src/graph/layout.js';
 import { runRecursive } from '../src/ordergap/algorithm1.js';
@@ -112,7 +112,7 @@ async function main() {
     rows.push(...(await measure('default', def, { 'q:author': 'a:author:vance' }, seed, defSetting)));
   const synSetting = { epsilon: 0.01, window: 4, maxSteps: 150 };
   for (const seed of [1, 2, 3, 4]) {
-    const s = syntheticScenario(seed, { questions: 3 });
+    const s = hiddenTruthScenario(seed, { questions: 3 });
     rows.push(...(await measure('synthetic', s.scenario, { ...s.truth }, seed, synSetting)));
   }
   const summary: Array<Record<string, string | number>> = [];

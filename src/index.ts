@@ -20,6 +20,9 @@ export type {
   RunDefaults,
   StateBox,
   SubspaceSpec,
+  CoordinateRange,
+  CoordinateSet,
+  StateCapability,
   SparseVector,
   JacobianOperator,
   JacobianMethod,
@@ -30,6 +33,14 @@ export type {
 } from './system/types.js';
 export { validateDistribution, uniformExcept, PROBABILITY_SUM_TOLERANCE } from './system/distribution.js';
 export { defineSystem, extendSystem, checkState } from './system/define.js';
+export {
+  coordinateArray,
+  coordinateAt,
+  coordinateCount,
+  coordinateHas,
+  coordinateRange,
+  isCoordinateRange,
+} from './system/coordinates.js';
 export { registerSystem, getSystem, listSystems, loadSystemModule, type SystemFactory } from './system/registry.js';
 export { orderGap, evaluateOrderGap, type OrderGapEvaluation } from './ordergap/orderGap.js';
 export { windowedMean } from './stopping/window.js';
@@ -57,7 +68,12 @@ export {
 export * as coverageStop from './coverageStop/index.js';
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './closedForm/system.js';
 export * as graph from './graph/index.js';
-export { referenceGraphSystem, questionBasis, type ReferenceGraphSystem } from './graph/system.js';
+export {
+  referenceGraphSystem,
+  syntheticGraphSystem,
+  questionBasis,
+  type ReferenceGraphSystem,
+} from './graph/system.js';
 export * as plot from './plot/index.js';
 export * as stopping from './stopping/index.js';
 export * as lab from './lab/index.js';

@@ -6,6 +6,7 @@
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import { checkState } from '../system/define.js';
+import { coordinateArray } from '../system/coordinates.js';
 import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
 import { init } from '../wasm/module.js';
 import { ArgumentError } from '../util/errors.js';
@@ -161,7 +162,7 @@ function resolveSpec(system: OperatorSystem, s: string | SubspaceSpec, kind: 'su
       `is not declared by ${system.name} (known: ${known.join(', ')})`,
     );
   }
-  return { name: s, coordinates: coords };
+  return { name: s, coordinates: coordinateArray(coords, kind === 'questions' ? 'question' : 'subspace') };
 }
 
 /** Estimate of ‖DP_e‖₂: exact on a declared footprint (DP_e = blockdiag(D_e, I)) or for small d. */

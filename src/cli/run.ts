@@ -1,12 +1,16 @@
 /**
- * `ordergap run`: parses the options, prints {@link runReport}'s result (text or `--json`) and
- * writes the plots on request.
+ * `ordergap run`: parses the options, prints {@link runReport}'s result (text or `--json`),
+ * shows a progress bar on stderr for long runs, writes the plots and, on request, every state.
  */
+import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
+import { SingleBar } from 'cli-progress';
 import { renderRunText, runReport, type RunReportOptions } from '../report/run.js';
 import { writeRunPlots } from '../report/runPlots.js';
 import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/run.js';
+import { ArgumentError } from '../util/errors.js';
 import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
 
 function parseUnitOpen(value: string): number {
@@ -21,15 +25,27 @@ function parseCoveragePolicy(value: string): CoveragePolicy {
   return value as CoveragePolicy;
 }
 
+type RunCommandOptions = Omit<RunReportOptions, 'onStep' | 'onState'> & {
+  json?: boolean;
+  plot?: string;
+  progress?: boolean;
+  recordStates?: string;
+};
+
+/** Steps after which a run shows its progress bar (shorter runs finish before it would help). */
+const PROGRESS_AFTER_MS = 500;
+
 /** Registers `ordergap run` on the program. */
 export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description(
-      'Algorithm 1 with the reference graph operators on the default scenario (or --graph/--evidence): trajectory, stop, final state in words',
+      'Algorithm 1 with the reference graph operators on the default scenario (or --graph/--evidence, or --synthetic NMAX): trajectory, stop, final state in words',
     )
     .option('--graph <file>', 'graph JSON file (with --evidence)')
     .option('--evidence <file>', 'evidence pool JSON file (with --graph)')
+    .option('--synthetic <nmax>', 'a synthetic scenario with NMAX slots (k = 8) instead', parseIntAtLeast(20))
+    .option('--edges-per-node <k>', 'edges per node of the synthetic scenario (default 10)', parseIntAtLeast(4))
     .option('--epsilon <number>', 'stopping threshold ε', parsePositive)
     .option('--window <n>', 'window length w', parseIntAtLeast(1))
     .option('--max-steps <n>', 'step budget Tmax', parseIntAtLeast(1))
@@ -40,12 +56,70 @@ export function registerRunCommand(program: Command): void {
       "also run the coverage-aware stop beside the paper's rule: stop (the paper's rule, reporting converged or blind), continue (refuse a blind stop up to the budget) or redirect (refuse it and weight toward the items the check names)",
       parseCoveragePolicy,
     )
+    .option(
+      '--schedule <threshold>',
+      'consolidation scheduling (Sec. 7.3): apply Q only when the accumulated Ω exceeds THRESHOLD',
+      parsePositive,
+    )
+    .option('--record-states <file>', 'also write every θ_t to FILE as JSON lines {t, theta: [[index, value], ...]}')
     .option('--json', 'print one JSON document (numbers unrounded)')
     .option('--plot <dir>', 'also write the trajectory plot to DIR as SVG and PNG (paths on stderr)')
-    .action(async (opts: RunReportOptions & { json?: boolean; plot?: string }) => {
-      const report = await runReport(opts);
-      if (opts.plot !== undefined) await writeRunPlots(opts.plot, report, process.stderr);
-      if (opts.json) printJson(report);
-      else process.stdout.write(renderRunText(report) + '\n');
+    .option('--no-progress', 'no progress bar')
+    .action(async (opts: RunCommandOptions) => {
+      let recordFd: number | undefined;
+      let recordTmp: string | undefined;
+      let target: string | undefined;
+      if (opts.recordStates !== undefined) {
+        // the destination is checked before any work; lines go to a temporary file renamed at the end
+        target = resolve(opts.recordStates);
+        const parent = dirname(target);
+        if (!existsSync(parent) || !statSync(parent).isDirectory())
+          throw new ArgumentError('--record-states', opts.recordStates, `its folder ${parent} does not exist`);
+        if (existsSync(target) && statSync(target).isDirectory())
+          throw new ArgumentError('--record-states', opts.recordStates, 'is a folder');
+        recordTmp = join(parent, `.${basename(target)}.${process.pid}.tmp`);
+      }
+      const showBar = !opts.json && opts.progress !== false && process.stderr.isTTY === true;
+      let bar: SingleBar | undefined;
+      const started = Date.now();
+      const onStep = showBar
+        ? (t: number, total: number) => {
+            if (!bar && Date.now() - started > PROGRESS_AFTER_MS) {
+              bar = new SingleBar(
+                { format: 'Algorithm 1 [{bar}] {value}/{total} steps, {duration_formatted}', stream: process.stderr },
+                undefined,
+              );
+              bar.start(total, t);
+            } else bar?.update(t);
+          }
+        : undefined;
+      try {
+        if (recordTmp !== undefined) recordFd = openSync(recordTmp, 'w');
+        const report = await runReport({
+          ...opts,
+          ...(onStep ? { onStep } : {}),
+          ...(recordFd !== undefined
+            ? {
+                onState: (t: number, theta: Array<[number, number]>) =>
+                  writeSync(recordFd!, JSON.stringify({ t, theta }) + '\n'),
+              }
+            : {}),
+        });
+        bar?.stop();
+        bar = undefined;
+        if (recordFd !== undefined) {
+          closeSync(recordFd);
+          recordFd = undefined;
+          renameSync(recordTmp!, target!);
+          recordTmp = undefined;
+        }
+        if (opts.plot !== undefined) await writeRunPlots(opts.plot, report, process.stderr);
+        if (opts.json) printJson(report);
+        else process.stdout.write(renderRunText(report) + '\n');
+      } finally {
+        bar?.stop();
+        if (recordFd !== undefined) closeSync(recordFd);
+        if (recordTmp !== undefined) rmSync(recordTmp, { force: true });
+      }
     });
 }

@@ -135,6 +135,7 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
   let targets: ReadonlySet<string> = new Set();
   let first: RecursiveRun | null = null;
   let last: RecursiveRun | null = null;
+  let consolidations = 0;
   let stop: CoverageStop | null = null;
   for (let segment = 0; steps.length < maxSteps && stop === null; segment++) {
     const redirect = targets.size > 0;
@@ -151,6 +152,7 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
     });
     first ??= r;
     last = r;
+    consolidations += r.consolidations;
     const offset = steps.length;
     for (const s of r.steps) steps.push({ ...s, t: s.t + offset });
     theta = r.finalState;
@@ -188,7 +190,9 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
   const run: RecursiveRun = {
     system: first!.system,
     dim: first!.dim,
-    options: { epsilon, window, maxSteps, seed, rule: 'order-gap', sequence: null },
+    representation: first!.representation,
+    consolidations,
+    options: { epsilon, window, maxSteps, seed, rule: 'order-gap', sequence: null, schedule: null },
     theta0: first!.theta0,
     steps,
     stoppedAt: T,

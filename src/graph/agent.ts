@@ -22,7 +22,6 @@
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../util/atomicWrite.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
-import { referenceConsolidate } from './consolidate.js';
 import { describeState, type StateSummary } from './describe.js';
 import {
   compileItem,
@@ -31,16 +30,25 @@ import {
   type ConsolidationSchedule,
   type EvidenceItem,
 } from './evidence.js';
-import { referenceExpand } from './expand.js';
-import { graphOrderGap, graphStep } from './orderGap.js';
+import {
+  structuredConsolidate,
+  structuredEntries,
+  structuredExpand,
+  structuredFromDense,
+  structuredFromEntries,
+  structuredOrderGap,
+  structuredStep,
+  structuredToDense,
+  type StructuredGraphState,
+} from './state.js';
 import { createLayout, type Layout, type ReservedNode } from './layout.js';
 import type { EpistemicGraph } from './model.js';
 import { confidenceLipschitzBound, resolveParams, type GraphOperatorParams, type LipschitzBound } from './params.js';
 import { graphToJson, parseGraph } from './schema.js';
 import { operatorShape, type OperatorShape } from './shape.js';
-import { embed } from './layout.js';
-import type { Scenario } from './scenario.js';
+import { graphEntries } from './layout.js';
 import { layoutWithGrowth, relayout } from './grow.js';
+import type { Scenario } from './scenario.js';
 
 /** Version tag of the exported state document. */
 export const STATE_FORMAT = 'ordergap-state/1';
@@ -65,14 +73,19 @@ export type EvidenceInput = unknown;
 /** File operations used by {@link AgentState.save} (replaceable in tests to simulate crashes). */
 export type SaveIo = AtomicWriteIo;
 
-/** A mutable epistemic state θ with the reference operators. */
+/**
+ * A mutable epistemic state θ with the reference operators, held structured (./state.ts: the
+ * node block dense, the edges sparse), so a step costs what it touches, not d. Every operation is
+ * bit for bit the same operation on the dense θ; {@link theta} and {@link describe} build the
+ * dense θ (O(d): for small capacities).
+ */
 export class AgentState {
   #graph: EpistemicGraph;
   #reserved: ReservedNode[];
   #layout: Layout;
   #shape: OperatorShape;
   #params: GraphOperatorParams;
-  #theta: Float64Array;
+  #state: StructuredGraphState;
   #attributeStrength: number;
   #steps = 0;
 
@@ -89,7 +102,9 @@ export class AgentState {
     this.#attributeStrength = attributeStrength;
     this.#layout = createLayout(graph, reserved);
     this.#shape = operatorShape(this.#layout, params.mergeDims);
-    this.#theta = theta ?? embed(graph, this.#layout);
+    this.#state = theta
+      ? structuredFromDense(this.#shape, params, theta)
+      : structuredFromEntries(this.#shape, params, graphEntries(graph, this.#layout));
   }
 
   /**
@@ -140,21 +155,26 @@ export class AgentState {
     if (d.dim !== st.#layout.dim)
       throw new ArgumentError('state.dim', d.dim, `must equal the layout's d = ${st.#layout.dim}`);
     if (!Array.isArray(d.theta)) throw new ArgumentError('state.theta', d.theta, 'must be an array of [index, value]');
-    const theta = new Float64Array(st.#layout.dim);
-    d.theta.forEach((pair, i) => {
+    const pairs: Array<[number, number]> = d.theta.map((pair, i) => {
       if (!Array.isArray(pair) || pair.length !== 2)
         throw new ArgumentError(`state.theta[${i}]`, pair, 'must be [index, value]');
-      const idx = integerInRange(`state.theta[${i}][0]`, pair[0], 0, theta.length - 1);
-      theta[idx] = finiteNumber(`state.theta[${i}][1]`, pair[1]);
+      return [
+        integerInRange(`state.theta[${i}][0]`, pair[0], 0, st.#layout.dim - 1),
+        finiteNumber(`state.theta[${i}][1]`, pair[1]),
+      ];
     });
-    st.#theta = theta;
+    st.#state = structuredFromEntries(st.#shape, st.#params, pairs, 'state.theta');
     st.#steps = typeof d.steps === 'number' ? d.steps : 0;
     return st;
   }
 
-  /** A copy of θ. */
+  /** A copy of θ, dense (length d). */
   get theta(): Float64Array {
-    return Float64Array.from(this.#theta);
+    return structuredToDense(this.#shape, this.#state);
+  }
+  /** The bytes the structured state holds. */
+  get stateBytes(): number {
+    return this.#state.bytes;
   }
   /** The layout (slots of every id known so far). */
   get layout(): Layout {
@@ -178,7 +198,7 @@ export class AgentState {
     reserved: ReservedNode[];
     layout: Layout;
     graph: EpistemicGraph;
-    theta: Float64Array;
+    state: StructuredGraphState;
   } {
     // Claims this item declares that the state already holds as reserved claims: the same
     // evidence drawn again (re-application), not a duplicate id.
@@ -217,25 +237,38 @@ export class AgentState {
         reserved,
         layout: this.#layout,
         graph: this.#graph,
-        theta: this.#theta,
+        state: this.#state,
       };
     const grown = layoutWithGrowth(this.#graph, reserved);
-    const theta = grown.grew ? relayout(this.#theta, this.#layout, grown.layout) : this.#theta;
+    // growth re-lays θ out by coordinate name (O(d), once per doubling of a capacity)
+    const state = grown.grew
+      ? structuredFromDense(
+          operatorShape(grown.layout, this.#params.mergeDims),
+          this.#params,
+          relayout(this.theta, this.#layout, grown.layout),
+        )
+      : this.#state;
     return {
       item: compileItem(it, grown.layout, this.#attributeStrength),
       reserved,
       layout: grown.layout,
       graph: grown.graph,
-      theta,
+      state,
     };
   }
 
-  #commitLayout(p: { reserved: ReservedNode[]; layout: Layout; graph: EpistemicGraph }): void {
+  #commitLayout(p: {
+    reserved: ReservedNode[];
+    layout: Layout;
+    graph: EpistemicGraph;
+    state: StructuredGraphState;
+  }): void {
     if (p.layout === this.#layout) return;
     this.#reserved = p.reserved;
     this.#layout = p.layout;
     this.#graph = p.graph;
     this.#shape = operatorShape(p.layout, this.#params.mergeDims);
+    this.#state = p.state;
   }
 
   /**
@@ -246,50 +279,44 @@ export class AgentState {
    */
   expand(evidence: EvidenceInput): void {
     const p = this.#prepare(evidence);
-    const next = referenceExpand(p.item, p.theta);
     this.#commitLayout(p);
-    this.#theta = next;
+    structuredExpand(this.#shape, this.#params, this.#state, p.item);
   }
 
-  /** θ ← Q(θ). */
+  /** θ ← Q(θ): two passes over the present edges and the merge. */
   consolidate(): void {
-    this.#theta = referenceConsolidate(this.#shape, this.#params, this.#theta);
+    structuredConsolidate(this.#shape, this.#params, this.#state);
   }
 
   /**
-   * Ω(θ; e) = ‖Q(P_e(θ)) − P_e(Q(θ))‖ (Eq. 2) for one evidence item; the state is not changed.
+   * Ω(θ; e) = ‖Q(P_e(θ)) − P_e(Q(θ))‖ (Eq. 2) for one evidence item, exactly, by the
+   * neighbourhood pass (no pass of Q over the whole state); the state is not changed.
    * @throws as {@link expand}.
    */
   orderGap(evidence: EvidenceInput): number {
-    const { item, layout, theta } = this.#prepare(evidence);
+    const { item, layout, state } = this.#prepare(evidence);
     const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
-    return graphOrderGap(shape, this.#params, theta, item);
-  }
-
-  #evaluate(evidence: EvidenceInput) {
-    const p = this.#prepare(evidence);
-    const shape = p.layout === this.#layout ? this.#shape : operatorShape(p.layout, this.#params.mergeDims);
-    // the graph's fused step (./orderGap.ts): Ω and Q(P_e θ) bit for bit as two full Q's give them
-    const { omega, next } = graphStep(shape, this.#params, p.theta, p.item);
-    return { omega, next, prepared: p };
+    return structuredOrderGap(shape, this.#params, state, item);
   }
 
   /**
-   * One step of Algorithm 1: returns Ω(θ; e), then θ ← Q(P_e(θ)).
+   * One step of Algorithm 1: returns Ω(θ; e), then θ ← Q(P_e(θ)) — the graph's fused step on the
+   * structured state (./state.ts), bit for bit as two full Q's give them.
    * @throws as {@link expand}; the state is unchanged on error.
    */
   step(evidence: EvidenceInput): number {
-    const r = this.#evaluate(evidence);
-    this.#commitLayout(r.prepared);
-    this.#theta = r.next;
+    const p = this.#prepare(evidence);
+    this.#commitLayout(p);
+    const omega = structuredStep(this.#shape, this.#params, this.#state, p.item);
     this.#steps++;
-    return r.omega;
+    return omega;
   }
 
   /**
-   * Expansion with consolidation scheduling (Sec. 7.3): measures Ω(θ; e), applies P_e, records Ω
-   * in `schedule`, and runs Q (then resets the schedule) only once the order-gap accumulated since
-   * the last consolidation exceeds its threshold.
+   * Expansion with consolidation scheduling (Sec. 7.3): measures Ω(θ; e) exactly without running
+   * Q ({@link orderGap}), applies P_e, records Ω in `schedule`, and runs Q (then resets the
+   * schedule) only once the order-gap accumulated since the last consolidation exceeds its
+   * threshold — so a step that does not consolidate costs no pass of Q.
    * @throws as {@link expand}; nothing changes on error.
    */
   expandScheduled(evidence: EvidenceInput, schedule: ConsolidationSchedule): { omega: number; consolidated: boolean } {
@@ -349,7 +376,7 @@ export class AgentState {
         reserved.push(r);
       }
     const grown = layoutWithGrowth(this.#graph, reserved);
-    const theta = relayout(this.#theta, this.#layout, grown.layout);
+    const theta = relayout(this.theta, this.#layout, grown.layout);
     const shape = operatorShape(grown.layout, this.#params.mergeDims);
     const items = pool.items.map((it) => compileItem(it, grown.layout, this.#attributeStrength));
     return Object.freeze({
@@ -368,7 +395,7 @@ export class AgentState {
 
   /** The state in words (answers, open questions, contradictions, merged claims) at δ. */
   describe(delta = 0.5): StateSummary {
-    return describeState(this.#asScenario(), this.#theta, delta);
+    return describeState(this.#asScenario(), this.theta, delta);
   }
 
   #asScenario(): Scenario {
@@ -380,7 +407,7 @@ export class AgentState {
       params: this.#params,
       items: [],
       itemById: new Map(),
-      theta0: this.#theta,
+      theta0: this.theta,
       run: { epsilon: 0.01, window: 1, maxSteps: 1, seed: 0 },
       bound: this.confidenceBound,
     };
@@ -388,10 +415,8 @@ export class AgentState {
 
   /** The state as a JSON document (see {@link StateDocument}). */
   toJSON(): StateDocument {
-    const theta: Array<[number, number]> = [];
-    this.#theta.forEach((v, i) => {
-      if (v !== 0) theta.push([i, v]);
-    });
+    // the non-zeros in ascending index order: entry for entry the dense vector's
+    const theta = structuredEntries(this.#shape, this.#state);
     return {
       format: STATE_FORMAT,
       graph: graphToJson(this.#graph),

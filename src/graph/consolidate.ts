@@ -380,7 +380,10 @@ export function confidenceUpdate(
  * Smooth merge of near-duplicate claims: reads the attributes of θ, writes the merged ones
  * into `out` (only the first mergeDims attributes of claim slots change). Compactly supported
  * kernel (1 − r²/h²)_+³ (C²), gated by S_ii S_jj, so distinct claims (distance >= h) and empty
- * slots never interact. O(C² · mergeDims).
+ * slots never interact. With a {@link MergeIndex} only the claims that have candidates are
+ * merged, each against its candidates: the claims and pairs left out contribute exactly nothing
+ * (a claim with no other claim within h is not pulled), so the result is bit for bit the
+ * all-pairs loop. O(C² · mergeDims); with an index O(Σ candidates · mergeDims).
  */
 export function mergeClaims(
   shape: OperatorShape,
@@ -388,22 +391,42 @@ export function mergeClaims(
   theta: Float64Array,
   diag: Float64Array,
   out: Float64Array,
+  index?: MergeIndex,
 ): void {
   const k1 = shape.k + 1;
   const md = shape.mergeDims;
   const pull = new Float64Array(md);
   const merged = new Float64Array(md);
+  if (index) {
+    for (const i of index.claims())
+      if (mergeClaim(shape, p, theta, diag, i, pull, merged, index)) out.set(merged, i * k1);
+    return;
+  }
   for (let i = 0; i < shape.claims; i++) {
     if (mergeClaim(shape, p, theta, diag, i, pull, merged)) out.set(merged, i * k1);
   }
 }
 
 /**
+ * Which claims can pull on which, for θ's current attributes: every pair of claims within the
+ * merge radius h of each other (on the first mergeDims attributes) must be listed; extra pairs
+ * are allowed (the distance test rejects them). ./state.ts keeps one up to date as claims move.
+ */
+export interface MergeIndex {
+  /** Claims with at least one candidate, ascending. */
+  claims(): Iterable<number>;
+  /** Ascending candidates of claim i (other claims possibly within h). */
+  candidates(i: number): ArrayLike<number>;
+}
+
+/**
  * The merge of one claim slot i: writes its first mergeDims attributes after the merge into
  * `merged` and returns true, or returns false (writing nothing) when nothing pulls on it (an
  * empty slot, mergeRate 0, or no other claim within the radius). `pull` is scratch of length
- * mergeDims. The one implementation of the merge arithmetic: {@link mergeClaims} and the
- * structure-aware order-gap (./orderGap.ts) both call it, so they agree bit for bit.
+ * mergeDims. With `index`, only its candidates for i are visited (in ascending order, as the
+ * full loop visits them; the others contribute nothing). The one implementation of the merge
+ * arithmetic: {@link mergeClaims} and the structure-aware order-gap (./orderGap.ts) both call
+ * it, so they agree bit for bit.
  */
 export function mergeClaim(
   shape: OperatorShape,
@@ -413,6 +436,7 @@ export function mergeClaim(
   i: number,
   pull: Float64Array,
   merged: Float64Array,
+  index?: MergeIndex,
 ): boolean {
   const k1 = shape.k + 1;
   const md = shape.mergeDims;
@@ -422,7 +446,10 @@ export function mergeClaim(
   const oi = i * k1;
   pull.fill(0);
   let total = 0;
-  for (let j = 0; j < shape.claims; j++) {
+  const cand = index ? index.candidates(i) : undefined;
+  const count = cand ? cand.length : shape.claims;
+  for (let r = 0; r < count; r++) {
+    const j = cand ? cand[r]! : r;
     const mj = diag[j]!;
     if (j === i || mj === 0) continue;
     const oj = j * k1;
@@ -454,7 +481,7 @@ export function readConfidences(shape: OperatorShape, theta: Float64Array): Floa
  * Q's node block only: writes the (k+1)·Nmax node coordinates of Q(θ) into `nodeOut` (the edge
  * block of Q(θ) equals θ's). `nodes` holds θ's node block (θ itself will do) and `edges` its
  * edges in any storage: the result does not depend on the storage. `nodeOut` must not alias
- * `nodes`. Two passes over the edges plus the merge.
+ * `nodes`. `index` as for {@link mergeClaims}. Two passes over the edges plus the merge.
  */
 export function consolidateNodes(
   shape: OperatorShape,
@@ -462,6 +489,7 @@ export function consolidateNodes(
   nodes: Float64Array,
   edges: EdgeSource,
   nodeOut: Float64Array,
+  index?: MergeIndex,
 ): void {
   const k1 = shape.k + 1;
   const c = readConfidences(shape, nodes);
@@ -470,7 +498,7 @@ export function consolidateNodes(
   const cNew = new Float64Array(shape.nmax);
   confidenceUpdate(shape, p, c, sums, ws, cNew);
   for (let i = 0; i < shape.edgeOffset; i++) nodeOut[i] = nodes[i]!;
-  mergeClaims(shape, p, nodes, sums.diag, nodeOut);
+  mergeClaims(shape, p, nodes, sums.diag, nodeOut, index);
   for (let s = 0; s < shape.nmax; s++) nodeOut[s * k1 + shape.k] = cNew[s]!;
 }
 

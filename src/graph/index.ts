@@ -40,6 +40,9 @@ export {
   confidenceIndex,
   createLayout,
   decode,
+  decodeParts,
+  graphEntries,
+  attributeIndices,
   describeCoordinate,
   edgeBlock,
   edgeIndex,
@@ -127,13 +130,49 @@ export {
   graphOrderGapSparse,
   graphStep,
   type GraphStep,
+  stepOver,
+  type NodeStep,
+  type EdgeWrite,
+  expandEdgeWrites,
   type IndexedGraphState,
   orderGapOver,
   type OrderGapRegion,
   type SparseGraphState,
   withColumns,
 } from './orderGap.js';
-export { syntheticProblem, type SyntheticProblem, syntheticShape } from './synthetic.js';
+export {
+  syntheticProblem,
+  type SyntheticProblem,
+  syntheticShape,
+  syntheticScenario,
+  type SyntheticScenario,
+  type SyntheticScenarioOptions,
+} from './synthetic.js';
+export {
+  copyStructured,
+  decodeStructured,
+  embedStructured,
+  StructuredGraphState,
+  structuredConsolidate,
+  structuredEdge,
+  structuredEntries,
+  structuredExpand,
+  structuredFromDense,
+  structuredFromEntries,
+  structuredFromSparse,
+  structuredOrderGap,
+  structuredResidual,
+  structuredStep,
+  structuredToDense,
+  structuredValue,
+} from './state.js';
+export {
+  graphStateCapability,
+  syntheticGraphSystem,
+  SYNTHETIC_DENSE_LIMIT,
+  type SyntheticGraphSystem,
+  type SyntheticSystemOptions,
+} from './system.js';
 export { embedClaim, type Embedder, hashingEmbedder, words } from './embed.js';
 export { grownCapacities, layoutWithGrowth, relayout } from './grow.js';
 export {
@@ -145,7 +184,7 @@ export {
 } from './llmEvidence.js';
 export {
   answerAccuracy,
-  syntheticScenario,
-  type SyntheticScenario,
-  type SyntheticScenarioOptions,
-} from './syntheticScenario.js';
+  hiddenTruthScenario,
+  type HiddenTruthScenario,
+  type HiddenTruthScenarioOptions,
+} from './hiddenTruthScenario.js';

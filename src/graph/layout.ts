@@ -26,6 +26,8 @@ import {
   type NodeType,
 } from './model.js';
 import { parseGraph } from './schema.js';
+import { coordinateRange } from '../system/coordinates.js';
+import type { CoordinateRange } from '../system/types.js';
 
 /** What the layout knows about one slot. */
 export interface SlotInfo {
@@ -184,6 +186,22 @@ export function slotOfId(layout: Layout, id: string, argument = 'id'): number {
  *   node's type differs from its slot's type.
  */
 export function embed(graph: EpistemicGraph, layout: Layout, out?: Float64Array): Float64Array {
+  const pairs = graphEntries(graph, layout);
+  const theta = out ?? new Float64Array(layout.dim);
+  if (theta.length !== layout.dim) throw new ArgumentError('out', theta, `must have length d = ${layout.dim}`);
+  theta.fill(0);
+  for (const [i, v] of pairs) theta[i] = v;
+  return theta;
+}
+
+/**
+ * φ (Def. 2.2) as coordinates [index, value] instead of a dense vector: every coordinate of
+ * every node (attributes, then confidence, zeros included) in slot order of the graph's node
+ * list, then every edge weight; the dense θ is zero elsewhere. The one implementation behind
+ * {@link embed} and the structured state (./state.ts). Cost O(|V| k + |E|), no O(d) memory.
+ * @throws as {@link embed}.
+ */
+export function graphEntries(graph: EpistemicGraph, layout: Layout): Array<[number, number]> {
   if (graph.k !== layout.k) throw new ArgumentError('graph.k', graph.k, `differs from the layout's k = ${layout.k}`);
   for (const key of ['claims', 'answers', 'questions'] as const) {
     if (graph.capacities[key] !== layout.capacities[key])
@@ -193,24 +211,21 @@ export function embed(graph: EpistemicGraph, layout: Layout, out?: Float64Array)
         `differs from the layout's ${layout.capacities[key]}`,
       );
   }
-  const theta = out ?? new Float64Array(layout.dim);
-  if (theta.length !== layout.dim) throw new ArgumentError('out', theta, `must have length d = ${layout.dim}`);
   const slots = graph.nodes.map((n, i) => {
     const s = slotOfId(layout, n.id, `graph.nodes[${i}].id`);
     if (layout.slots[s]!.type !== n.type)
       throw new ArgumentError(`graph.nodes[${i}].type`, n.type, `slot ${s} holds a ${layout.slots[s]!.type}`);
     return s;
   });
-  theta.fill(0);
+  const out: Array<[number, number]> = [];
   graph.nodes.forEach((n, i) => {
     const o = nodeOffset(layout, slots[i]!);
-    for (let j = 0; j < layout.k; j++) theta[o + j] = n.attributes[j]!;
-    theta[o + layout.k] = n.confidence;
+    for (let j = 0; j < layout.k; j++) out.push([o + j, n.attributes[j]!]);
+    out.push([o + layout.k, n.confidence]);
   });
-  for (const e of graph.edges) {
-    theta[edgeIndex(layout, e.type, layout.slotOf.get(e.source)!, layout.slotOf.get(e.target)!)] = e.weight;
-  }
-  return theta;
+  for (const e of graph.edges)
+    out.push([edgeIndex(layout, e.type, layout.slotOf.get(e.source)!, layout.slotOf.get(e.target)!), e.weight]);
+  return out;
 }
 
 /**
@@ -225,8 +240,30 @@ export function embed(graph: EpistemicGraph, layout: Layout, out?: Float64Array)
  */
 export function decode(theta: ArrayLike<number>, layout: Layout): EpistemicGraph {
   const x = finiteVector('theta', theta, layout.dim);
+  const { nmax } = layout;
+  return decodeParts(x.subarray(0, layout.edgeOffset), layout, (visit) => {
+    for (let t = 0; t < EDGE_TYPES.length; t++)
+      for (let s = 0; s < nmax; s++) {
+        const row = layout.edgeOffset + t * nmax * nmax + s * nmax;
+        for (let u = 0; u < nmax; u++) if (x[row + u] !== 0) visit(t, s, u, x[row + u]!);
+      }
+  });
+}
+
+/**
+ * φ⁻¹ from a state's node block and its non-zero edges, visited in (type, source slot, target
+ * slot) order: the one decoder behind {@link decode} (dense θ) and the structured state's
+ * (./state.ts), so both give the same graph and the same errors. Cost O(Nmax·k + edges).
+ * @throws as {@link decode}.
+ */
+export function decodeParts(
+  nodes: ArrayLike<number>,
+  layout: Layout,
+  edgesOf: (visit: (type: number, source: number, target: number, weight: number) => void) => void,
+): EpistemicGraph {
   const { k, nmax } = layout;
-  const nodes: Record<string, unknown>[] = [];
+  const x = nodes;
+  const nodeList: Record<string, unknown>[] = [];
   const present = new Array<boolean>(nmax).fill(false);
   for (let s = 0; s < nmax; s++) {
     const o = nodeOffset(layout, s);
@@ -247,29 +284,23 @@ export function decode(theta: ArrayLike<number>, layout: Layout): EpistemicGraph
     const node: Record<string, unknown> = {
       id: info.id,
       type: info.type,
-      attributes: Array.from(x.subarray(o, o + k)),
+      attributes: Array.from({ length: k }, (_, j) => x[o + j]!),
       confidence: c,
     };
     if (info.questionSlot !== undefined) node.question = layout.slots[info.questionSlot]!.id;
     if (info.text !== undefined) node.text = info.text;
     if (info.source !== undefined) node.source = info.source;
-    nodes.push(node);
+    nodeList.push(node);
   }
   const edges: GraphEdge[] = [];
-  for (let t = 0; t < EDGE_TYPES.length; t++) {
-    for (let s = 0; s < nmax; s++) {
-      const row = layout.edgeOffset + t * nmax * nmax + s * nmax;
-      for (let u = 0; u < nmax; u++) {
-        const w = x[row + u]!;
-        if (w === 0) continue;
-        const where = `theta[${row + u}] (${describeCoordinate(layout, row + u)})`;
-        if (!present[s] || !present[u]) throw new ArgumentError(where, w, 'an edge joins an empty slot');
-        if (!(w > 0 && w <= 1)) throw new ArgumentError(where, w, 'an edge weight must lie in (0, 1]');
-        edges.push({ type: EDGE_TYPES[t]!, source: layout.slots[s]!.id!, target: layout.slots[u]!.id!, weight: w });
-      }
-    }
-  }
-  return parseGraph({ k, capacities: { ...layout.capacities }, nodes, edges });
+  edgesOf((t, s, u, w) => {
+    const at = layout.edgeOffset + t * nmax * nmax + s * nmax + u;
+    const where = `theta[${at}] (${describeCoordinate(layout, at)})`;
+    if (!present[s] || !present[u]) throw new ArgumentError(where, w, 'an edge joins an empty slot');
+    if (!(w > 0 && w <= 1)) throw new ArgumentError(where, w, 'an edge weight must lie in (0, 1]');
+    edges.push({ type: EDGE_TYPES[t]!, source: layout.slots[s]!.id!, target: layout.slots[u]!.id!, weight: w });
+  });
+  return parseGraph({ k, capacities: { ...layout.capacities }, nodes: nodeList, edges });
 }
 
 /**
@@ -327,10 +358,17 @@ export function attributeBlock(layout: Layout): number[] {
   return out;
 }
 
-/** Indices of one edge type's Nmax² block. */
-export function edgeBlock(layout: Layout, type: EdgeType): number[] {
-  const start = edgeIndex(layout, type, 0, 0);
-  return Array.from({ length: layout.nmax * layout.nmax }, (_, i) => start + i);
+/** The indices of one edge type's Nmax² block, as a range (never enumerated). */
+export function edgeBlock(layout: Layout, type: EdgeType): CoordinateRange {
+  return coordinateRange(edgeIndex(layout, type, 0, 0), layout.nmax * layout.nmax);
+}
+
+/** Indices of every attribute coordinate (k·Nmax of them) as a typed index array. */
+export function attributeIndices(layout: Layout): Int32Array {
+  const out = new Int32Array(layout.k * layout.nmax);
+  let m = 0;
+  for (let s = 0; s < layout.nmax; s++) for (let j = 0; j < layout.k; j++) out[m++] = nodeOffset(layout, s) + j;
+  return out;
 }
 
 /** Indices of one node's k+1 coordinates (attributes, then confidence). */

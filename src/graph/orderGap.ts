@@ -39,6 +39,7 @@ import {
   readConfidences,
   type EdgeBlockIndex,
   type EdgeRow,
+  type MergeIndex,
   type EdgeSource,
   type StructureSums,
   type WeightedSums,
@@ -810,11 +811,89 @@ export interface GraphStep {
   readonly next: Float64Array;
 }
 
+/** One edge weight P_e writes: block t, row j, column i, its value in P_e(θ). */
+export interface EdgeWrite {
+  readonly block: EdgeBlockIndex;
+  readonly row: number;
+  readonly col: number;
+  readonly value: number;
+}
+
+/** The result of {@link stepOver}. */
+export interface NodeStep {
+  /** Ω(θ; e) (Eq. 2). */
+  readonly omega: number;
+  /** The node block of P_e(θ) (its edges are θ's with {@link edgeWrites} applied). */
+  readonly expandedNodes: Float64Array;
+  /** The node block of θ' = Q(P_e(θ)) (Q leaves edges unchanged). */
+  readonly nextNodes: Float64Array;
+  /** The edge weights P_e writes (θ' has them), in ascending coordinate order. */
+  readonly edgeWrites: readonly EdgeWrite[];
+}
+
+/** The edge weights e writes and their values in P_e(θ), in ascending coordinate order. */
+export function expandEdgeWrites(shape: OperatorShape, edges: EdgeSource, item: CompiledItem): EdgeWrite[] {
+  const n = shape.nmax;
+  const nn = n * n;
+  const out: EdgeWrite[] = [];
+  for (let f = 0; f < item.footprint.length; f++) {
+    const idx = item.footprint[f]!;
+    if (idx < shape.edgeOffset) continue;
+    const rel = idx - shape.edgeOffset;
+    const block = Math.floor(rel / nn) as EdgeBlockIndex;
+    const row = Math.floor((rel - block * nn) / n);
+    const col = rel - block * nn - row * n;
+    out.push({ block, row, col, value: blend(edges.value(block, row, col), item.rates[f]!, item.target[f]!) });
+  }
+  return out;
+}
+
+/**
+ * The fused step over a state given as its node block and its edges in any storage: Ω(θ; e)
+ * (Eq. 2) and the node block of θ' = Q(P_e(θ)) (Eq. 1) from ONE fused pass over the rows (Q's
+ * sums of θ and of P_e θ together). `indexFor(expandedNodes)` may supply a {@link MergeIndex}
+ * for the merge of P_e θ's claims (valid for those attributes); it is called after every read
+ * of `edges` (so it may write e's edge values into the storage) and without it the merge visits
+ * all pairs. Both results are bit for bit the generic evaluation (module comment) whatever the
+ * storage. Nothing is modified.
+ * Cost: two passes over the present edges + O(Nmax + |F_e|) + the merge.
+ */
+export function stepOver(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  nodes: Float64Array,
+  edges: EdgeSource,
+  item: CompiledItem,
+  indexFor?: (expandedNodes: Float64Array) => MergeIndex | undefined,
+): NodeStep {
+  const n = shape.nmax;
+  const k = shape.k;
+  const k1 = k + 1;
+  const ed = itemEdits(shape, item, edges);
+  const c = readConfidences(shape, nodes);
+  const sums = fusedSums(edges, expandedEdges(edges, ed), ed, c, params.tauContradict, null, null);
+  const c0 = new Float64Array(n);
+  const c1 = new Float64Array(n);
+  confidenceUpdate(shape, params, c, sums.s0, sums.ws0, c0);
+  confidenceUpdate(shape, params, c, sums.s1, sums.ws1, c1);
+  // θ' = Q(P_e θ): what referenceConsolidate does after its passes
+  const nodes1 = nodes.slice(0, shape.edgeOffset);
+  for (const [x, [r, t]] of ed.nodeRate) nodes1[x] = blend(nodes[x]!, r, t);
+  const next = nodes1.slice();
+  const edgeWrites = expandEdgeWrites(shape, edges, item); // before indexFor may apply them
+  mergeClaims(shape, params, nodes1, sums.s1.diag, next, indexFor?.(nodes1));
+  for (let s = 0; s < n; s++) next[s * k1 + k] = c1[s]!;
+  const affected = mergeAffected(shape, params, nodes, nodes1, sums.s0.diag, sums.s1.diag, ed);
+  const merged0 = new Map<number, Float64Array>();
+  for (const i of affected) merged0.set(i, mergedAttributes(shape, params, nodes, sums.s0.diag, i));
+  const omega = nodeDistance(shape, nodes, ed, null, c0, merged0, (x) => next[x]!);
+  return { omega, expandedNodes: nodes1, nextNodes: next, edgeWrites };
+}
+
 /**
  * One step of the recursion with its order-gap: θ' = Q(P_e(θ)) and Ω(θ; e) (Eq. 2) in one call,
- * the reference graph's step capability. P_e(θ) is formed once (it becomes θ'); one fused pass
- * over the rows gives Q's sums of θ and of P_e(θ) together; the sums of P_e(θ) make θ' and,
- * with those of θ, Ω — nothing is computed twice. `next` is bit for bit
+ * the reference graph's step capability for a dense θ: {@link stepOver} over θ's dense edges,
+ * with θ' = P_e(θ) (formed once) whose node block is then replaced. `next` is bit for bit
  * `referenceConsolidate(shape, params, referenceExpand(item, θ))` and `omega` bit for bit the
  * generic evaluation (see {@link graphOrderGap}).
  * Preconditions as {@link graphOrderGap}; θ is not modified.
@@ -832,33 +911,8 @@ export function graphStep(
   theta: Float64Array,
   item: CompiledItem,
 ): GraphStep {
-  const n = shape.nmax;
-  const k = shape.k;
-  const k1 = k + 1;
   const next = referenceExpand(item, theta);
-  const base = denseEdges(shape, theta);
-  const ed = itemEdits(shape, item, base);
-  const sums = fusedSums(
-    base,
-    denseEdges(shape, next),
-    ed,
-    readConfidences(shape, theta),
-    params.tauContradict,
-    null,
-    null,
-  );
-  const c = readConfidences(shape, theta);
-  const c0 = new Float64Array(n);
-  const c1 = new Float64Array(n);
-  confidenceUpdate(shape, params, c, sums.s0, sums.ws0, c0);
-  confidenceUpdate(shape, params, c, sums.s1, sums.ws1, c1);
-  // θ' = Q(P_e θ): what referenceConsolidate does after its passes
-  const nodes1 = next.slice(0, shape.edgeOffset);
-  mergeClaims(shape, params, nodes1, sums.s1.diag, next);
-  for (let s = 0; s < n; s++) next[s * k1 + k] = c1[s]!;
-  const affected = mergeAffected(shape, params, theta, nodes1, sums.s0.diag, sums.s1.diag, ed);
-  const merged0 = new Map<number, Float64Array>();
-  for (const i of affected) merged0.set(i, mergedAttributes(shape, params, theta, sums.s0.diag, i));
-  const omega = nodeDistance(shape, theta, ed, null, c0, merged0, (x) => next[x]!);
-  return { omega, next };
+  const r = stepOver(shape, params, theta.subarray(0, shape.edgeOffset), denseEdges(shape, theta), item);
+  next.set(r.nextNodes, 0);
+  return { omega: r.omega, next };
 }

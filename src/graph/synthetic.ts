@@ -147,3 +147,72 @@ export function syntheticProblem(nmax: number, k: number, edgesPerNode: number, 
   };
   return { shape, state: { nodes, edges: csr }, item, nnz };
 }
+
+/** A synthetic scenario: a synthetic problem with a pool of several evidence items. */
+export interface SyntheticScenario extends SyntheticProblem {
+  /** The pool: {@link syntheticProblem}'s item first, then items that edit existing claims. */
+  items: CompiledItem[];
+}
+
+/** Options of {@link syntheticScenario}. */
+export interface SyntheticScenarioOptions {
+  /** Attribute dimension k (default 8). */
+  k?: number;
+  /** ~ edges per node (default 10). */
+  edgesPerNode?: number;
+  /** Pool size (default 8). */
+  items?: number;
+  /** Seed (default 1). */
+  seed?: number;
+}
+
+/**
+ * A synthetic scenario at any Nmax: {@link syntheticProblem} plus `items − 1` further items,
+ * each moving one claim's text attributes next to another claim's (a near-duplicate: the merge
+ * acts), supporting an answer from it, contradicting another claim and decaying that answer's
+ * Requires edge. Deterministic per seed; O(Nmax · edgesPerNode).
+ * @example
+ * ```ts
+ * const sc = syntheticScenario(4096, { edgesPerNode: 10 });
+ * sc.items.length; // 8
+ * ```
+ */
+export function syntheticScenario(nmax: number, options: SyntheticScenarioOptions = {}): SyntheticScenario {
+  const k = options.k ?? 8;
+  const seed = options.seed ?? 1;
+  const base = syntheticProblem(nmax, k, options.edgesPerNode ?? 10, seed);
+  const { shape, state } = base;
+  const rnd = rng(seed ^ 0x5bd1e995);
+  const k1 = k + 1;
+  const n = nmax;
+  const nn = n * n;
+  const E0 = shape.edgeOffset;
+  const claims = shape.claims - 1; // the last claim slot is the first item's new claim
+  const answers = shape.firstQuestion - shape.firstAnswer;
+  const items: CompiledItem[] = [base.item];
+  for (let m = 1; m < (options.items ?? 8); m++) {
+    const entries = new Map<number, [number, number]>();
+    const j = Math.floor(rnd() * claims);
+    const near = Math.floor(rnd() * claims);
+    const strength = 0.5 + 0.4 * rnd();
+    for (let t = 0; t < k - 1; t++) entries.set(j * k1 + t, [1, state.nodes[near * k1 + t]! + 0.05 * (rnd() - 0.5)]);
+    if (answers > 0) {
+      const a = shape.firstAnswer + Math.floor(rnd() * answers);
+      entries.set(E0 + j * n + a, [strength, 0.5 + 0.5 * rnd()]);
+      const q = shape.answerQuestion[a - shape.firstAnswer]!;
+      if (q >= 0) entries.set(E0 + nn + a * n + q, [strength, 0]);
+    }
+    const x = Math.floor(rnd() * claims);
+    if (x !== j) entries.set(E0 + 2 * nn + j * n + x, [strength, 0.3 + 0.7 * rnd()]);
+    const keys = [...entries.keys()].sort((a, b) => a - b);
+    const footprint = shape.dim <= 2 ** 31 - 1 ? Int32Array.from(keys) : Float64Array.from(keys);
+    items.push({
+      id: `synthetic-${m}`,
+      strength,
+      footprint,
+      rates: Float64Array.from(footprint, (i) => entries.get(i)![0]),
+      target: Float64Array.from(footprint, (i) => entries.get(i)![1]),
+    });
+  }
+  return { ...base, items };
+}

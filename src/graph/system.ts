@@ -10,8 +10,9 @@
  * {@link questionBasis}.
  */
 import { defineSystem } from '../system/define.js';
+import { coordinateRange } from '../system/coordinates.js';
 import { registerSystem } from '../system/registry.js';
-import type { OperatorSystem } from '../system/types.js';
+import type { CoordinateSet, EvidenceWeight, OperatorSystem, StateCapability } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from './backend.js';
 import { evidenceDistribution } from './evidence.js';
@@ -19,10 +20,31 @@ import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
 import { GraphConsolidateJacobian } from './consolidateJacobian.js';
 import { graphOrderGap, graphStep } from './orderGap.js';
 import { isInitialized } from '../wasm/module.js';
-import { attributeBlock, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
+import { attributeIndices, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
 import { EDGE_TYPES } from './model.js';
 import type { LipschitzBound } from './params.js';
+import { DEFAULT_PARAMS } from './params.js';
+import { referenceConsolidate } from './consolidate.js';
+import { referenceExpand } from './expand.js';
+import { structuredFromSparse } from './state.js';
+import { densify } from './orderGap.js';
+import { syntheticScenario, type SyntheticScenario, type SyntheticScenarioOptions } from './synthetic.js';
+import { describeCoordinate as describeIn } from './layout.js';
 import { createScenario, defaultScenario, type Scenario, type ScenarioOptions } from './scenario.js';
+import type { CompiledItem } from './expand.js';
+import type { GraphOperatorParams } from './params.js';
+import type { OperatorShape } from './shape.js';
+import {
+  copyStructured,
+  structuredConsolidate,
+  structuredEntries,
+  structuredExpand,
+  structuredFromDense,
+  structuredOrderGap,
+  structuredStep,
+  structuredToDense,
+  type StructuredGraphState,
+} from './state.js';
 
 /** Union of all items' footprints, ascending. */
 export function footprintUnion(scenario: Scenario): number[] {
@@ -82,6 +104,38 @@ export function questionBasis(scenario: Scenario, theta: Float64Array, questionI
     out.push(Object.freeze({ evidence: it.id, vector: v, displacement }));
   }
   return out;
+}
+
+/**
+ * The structured state of the reference operators as a system capability (./state.ts): the
+ * node block dense, the edge blocks CSR + CSC. Its arithmetic is the reference form's (bit for
+ * bit `referenceGraphBackend`; the wasm form agrees to 1e-12 relative). The scheduling estimate
+ * is the neighbourhood pass, which is Ω exactly (`estimateIsExact`). `evidence` reads P(·|θ)
+ * from the node block (the reference pool reads only confidences).
+ */
+export function graphStateCapability(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  item: (id: string) => CompiledItem,
+  evidence: (nodes: Float64Array) => readonly EvidenceWeight[],
+  initial: () => StructuredGraphState,
+): StateCapability<StructuredGraphState> {
+  return {
+    initial,
+    fromDense: (theta) => structuredFromDense(shape, params, theta),
+    toDense: (st) => structuredToDense(shape, st),
+    copy: (st) => copyStructured(st),
+    head: (st) => st.nodes,
+    step: (st, id) => structuredStep(shape, params, st, item(id)),
+    orderGap: (st, id) => structuredOrderGap(shape, params, st, item(id)),
+    orderGapEstimate: (st, id) => structuredOrderGap(shape, params, st, item(id)),
+    estimateIsExact: true,
+    expand: (st, id) => structuredExpand(shape, params, st, item(id)),
+    consolidate: (st) => structuredConsolidate(shape, params, st),
+    evidenceAt: (st) => evidence(st.nodes),
+    bytes: (st) => st.bytes,
+    entries: (st) => structuredEntries(shape, st),
+  };
 }
 
 /** The fields a reference-graph system carries beside the operator contract. */
@@ -150,9 +204,9 @@ export function referenceGraphSystem(
 ): ReferenceGraphSystem {
   const { layout, shape, params } = scenario;
   const backend = options.backend ?? (isInitialized() ? wasmGraphBackend : referenceGraphBackend);
-  const subspaces: Record<string, number[]> = {
+  const subspaces: Record<string, CoordinateSet> = {
     confidence: confidenceBlock(layout),
-    attributes: attributeBlock(layout),
+    attributes: attributeIndices(layout),
     footprint: footprintUnion(scenario),
   };
   for (const t of EDGE_TYPES) subspaces[`edges:${t}`] = edgeBlock(layout, t);
@@ -186,6 +240,13 @@ export function referenceGraphSystem(
       ...(backend === referenceGraphBackend
         ? { step: (theta: Float64Array, id: string) => graphStep(shape, params, theta, item(id)) }
         : {}),
+      state: graphStateCapability(
+        shape,
+        params,
+        item,
+        (nodes) => evidenceDistribution(scenario.items, layout, nodes, scenario.pool.adaptiveGain),
+        () => structuredFromDense(shape, params, scenario.theta0),
+      ),
       linearization: {
         footprint: (id) => Array.from(item(id).footprint),
         consolidateJacobian: (x) => (isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined),
@@ -232,3 +293,85 @@ registerSystem('reference-graph', 'reference graph operators (MATH.md §6) on th
     throw new ArgumentError('params', p, 'give both graph and evidence documents, or neither');
   return referenceGraphSystem(o.graph === undefined ? defaultScenario(o) : createScenario(o.graph, o.evidence, o));
 });
+
+/** Largest d for which a synthetic system also carries its dense θ0 (the oracle): 2^24 doubles. */
+export const SYNTHETIC_DENSE_LIMIT = 2 ** 24;
+
+/** Options of {@link syntheticGraphSystem}. */
+export interface SyntheticSystemOptions extends SyntheticScenarioOptions {
+  /** Operator parameters (default {@link DEFAULT_PARAMS}). */
+  params?: GraphOperatorParams;
+}
+
+/** A synthetic reference-graph system: the operator contract plus its synthetic scenario. */
+export type SyntheticGraphSystem = OperatorSystem & { readonly synthetic: SyntheticScenario };
+
+/**
+ * The reference operators on a synthetic scenario of any Nmax (./synthetic.ts) as an
+ * {@link OperatorSystem} whose run state is structured (`state` capability): P(·|θ) uniform over
+ * the pool, subspaces as ranges, Q and P_e also on dense θ (the oracle), and θ0 declared densely
+ * only while d <= {@link SYNTHETIC_DENSE_LIMIT} — beyond, a run starts from `state.initial()`.
+ * Run defaults: ε = 0.01, w = 3, Tmax = 100, seed 0.
+ * Cost: O(Nmax · edgesPerNode) to build (+ the merge grid).
+ * @example
+ * ```ts
+ * const sys = syntheticGraphSystem(65536, { edgesPerNode: 10 });
+ * runRecursive(sys, { epsilon: 0.01, window: 3, maxSteps: 100 }).stopReason;
+ * ```
+ */
+export function syntheticGraphSystem(nmax: number, options: SyntheticSystemOptions = {}): SyntheticGraphSystem {
+  const sc = syntheticScenario(nmax, options);
+  const { shape } = sc;
+  const params = options.params ?? DEFAULT_PARAMS;
+  const byId = new Map(sc.items.map((it) => [it.id, it]));
+  const item = (id: string) => {
+    const it = byId.get(id);
+    if (!it)
+      throw new ArgumentError(
+        'evidenceId',
+        id,
+        `is not an evidence item of synthetic (known: ${[...byId.keys()].join(', ')})`,
+      );
+    return it;
+  };
+  const uniform = Object.freeze(sc.items.map((it) => Object.freeze({ id: it.id, p: 1 / sc.items.length })));
+  const k1 = shape.k + 1;
+  const layoutLike = {
+    k: shape.k,
+    nmax: shape.nmax,
+    dim: shape.dim,
+    edgeOffset: shape.edgeOffset,
+    slots: Array.from({ length: shape.nmax }, (_, s) => ({
+      id: `slot${s}`,
+      type: s < shape.claims ? 'claim' : s < shape.firstQuestion ? 'answer' : 'question',
+    })),
+    firstSlot: { claim: 0, answer: shape.firstAnswer, question: shape.firstQuestion },
+  } as unknown as Scenario['layout'];
+  const subspaces: Record<string, CoordinateSet> = {
+    confidence: coordinateRange(shape.k, shape.nmax, k1),
+  };
+  EDGE_TYPES.forEach((t, i) => {
+    subspaces[`edges:${t}`] = coordinateRange(shape.edgeOffset + i * shape.nmax * shape.nmax, shape.nmax * shape.nmax);
+  });
+  return defineSystem(
+    {
+      name: `synthetic(Nmax=${nmax})`,
+      dim: shape.dim,
+      ...(shape.dim <= SYNTHETIC_DENSE_LIMIT ? { theta0: densify(shape, sc.state) } : {}),
+      consolidate: (theta) => referenceConsolidate(shape, params, theta),
+      expand: (id, theta) => referenceExpand(item(id), theta),
+      evidence: uniform,
+      subspaces,
+      describeCoordinate: (i) => describeIn(layoutLike, i),
+      state: graphStateCapability(
+        shape,
+        params,
+        item,
+        () => uniform,
+        () => structuredFromSparse(shape, params, sc.state),
+      ),
+      runDefaults: { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0 },
+    },
+    { synthetic: sc },
+  );
+}

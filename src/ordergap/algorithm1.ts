@@ -18,7 +18,7 @@ import { FixedBudgetRule } from '../stopping/fixedBudget.js';
 import { OrderGapRule } from '../stopping/orderGapRule.js';
 import type { StopReason } from '../stopping/rule.js';
 import { windowedMeanUnchecked } from '../stopping/window.js';
-import { run } from './run.js';
+import { run, type LoopOptions } from './run.js';
 
 /** Which stopping test Algorithm 1 applies: its own (Eq. 3), or none (a fixed budget). */
 export type AlgorithmRule = 'order-gap' | 'budget';
@@ -39,10 +39,16 @@ export interface RunOptions {
   theta0?: ArrayLike<number>;
   /** 'order-gap' (default) applies Algorithm 1's test; 'budget' runs to Tmax regardless. */
   rule?: AlgorithmRule;
-  /** Keep θ_t of every step (default true; set false for large d). */
+  /** Keep θ_t of every step (default true; set false for large d: O(steps · d) memory). */
   recordStates?: boolean;
   /** Sampling weights in place of P(·|θ), changeable during the run (see `LoopOptions.sampleWeights`). */
   sampleWeights?: (dist: readonly EvidenceWeight[], t: number) => ArrayLike<number>;
+  /** 'structured' (default when the system declares a `state` capability) or 'dense'. */
+  representation?: 'dense' | 'structured';
+  /** Consolidation scheduling (Sec. 7.3): Q only when the accumulated Ω exceeds this (> 0). */
+  schedule?: number;
+  /** Called after every step (see `LoopOptions.observe`). */
+  observe?: LoopOptions['observe'];
 }
 
 /** One step of the loop (t counts from 1: the state after t steps is θ_t). */
@@ -59,6 +65,8 @@ export interface StepRecord {
   windowed: number | null;
   /** θ_t = Q(P_e(θ_{t−1})), if states are recorded. */
   theta?: Float64Array;
+  /** Whether Q was applied at this step (scheduled runs only). */
+  consolidated?: boolean;
 }
 
 /** The result of {@link runRecursive}. */
@@ -72,13 +80,20 @@ export interface RecursiveRun {
     seed: number;
     rule: AlgorithmRule;
     sequence: readonly string[] | null;
+    schedule: number | null;
   };
+  /** 'dense' or 'structured'. */
+  representation: 'dense' | 'structured';
+  /** The structured final state, on a structured run. */
+  state?: unknown;
+  /** Applications of Q to the state (T unless scheduled). */
+  consolidations: number;
   theta0: Float64Array;
   steps: StepRecord[];
   /** T: number of steps taken. */
   stoppedAt: number;
   stopReason: StopReason;
-  /** θ_T. */
+  /** θ_T (on a structured run the dense θ of `state`, built when first read: small d only). */
   finalState: Float64Array;
   /** Ω̂ at the last step (null if fewer than w steps). */
   finalWindowed: number | null;
@@ -115,6 +130,9 @@ export function runRecursive(system: OperatorSystem, options: RunOptions): Recur
   const r = run(system, stopping, {
     maxSteps,
     recordStates: options.recordStates ?? true,
+    ...(options.representation !== undefined ? { representation: options.representation } : {}),
+    ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),
+    ...(options.observe !== undefined ? { observe: options.observe } : {}),
     ...(options.seed !== undefined ? { seed: options.seed } : {}),
     ...(options.sequence !== undefined ? { sequence: options.sequence } : {}),
     ...(options.theta0 !== undefined ? { theta0: options.theta0 } : {}),
@@ -132,17 +150,24 @@ export function runRecursive(system: OperatorSystem, options: RunOptions): Recur
       windowed: windowedMeanUnchecked(omegas, window),
     };
     if (s.theta) rec.theta = s.theta;
+    if (s.consolidated !== undefined) rec.consolidated = s.consolidated;
     return rec;
   });
-  return {
+  const out = {
     system: system.name,
     dim: system.dim,
-    options: { epsilon, window, maxSteps, seed: r.seed, rule, sequence: r.sequence },
-    theta0: r.theta0,
+    options: { epsilon, window, maxSteps, seed: r.seed, rule, sequence: r.sequence, schedule: r.schedule },
     steps,
     stoppedAt: r.stop.step,
     stopReason: r.stop.reason,
-    finalState: r.finalState,
     finalWindowed: windowedMeanUnchecked(omegas, window),
+    representation: r.representation,
+    consolidations: r.consolidations,
+    ...(r.state !== undefined ? { state: r.state } : {}),
   };
+  // θ0 and θ_T as the loop gives them (built when first read on a structured run)
+  return Object.defineProperties(out, {
+    theta0: { enumerable: r.representation === 'dense', get: () => r.theta0 },
+    finalState: { enumerable: r.representation === 'dense', get: () => r.finalState },
+  }) as unknown as RecursiveRun;
 }

@@ -6,13 +6,22 @@
  *
  * Each step uses what the system declares: its `step` capability (Ω and θ' = Q(P_e θ) in one
  * call), else its structure-aware `orderGap` plus one Q(P_e θ), else the generic two-Q
- * evaluation of Eq. (2). A run never throws for reaching a cap: it returns the state reached and
- * a structured stop report.
+ * evaluation of Eq. (2). A system that declares a structured state (`state` capability) runs on
+ * it (`representation: 'structured'`, the default then): per step the system's in-place step, no
+ * copy of θ, and every result checked at the cost of what it touches. A run never throws for
+ * reaching a cap: it returns the state reached and a structured stop report.
+ *
+ * Consolidation scheduling (Sec. 7.3, `schedule`: a threshold): each step measures Ω(θ; e) by
+ * the state's estimate (no pass of Q over the whole state), applies P_e, and applies Q only once
+ * the estimates accumulated since the last consolidation exceed the threshold; a run that stops
+ * with expansions pending is consolidated once more, so its final state is a consolidated one.
+ * The rule reads the estimates: when the estimate is exact (the reference graph's is), Ω̂ is the
+ * true Ω̂; when it is an upper bound, a stop decided on it implies the true Ω̂ <= ε as well.
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { integerInRange } from '../util/validate.js';
+import { finiteNumber, integerInRange } from '../util/validate.js';
 import { checkState } from '../system/define.js';
-import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
+import type { EvidenceWeight, OperatorSystem, StateCapability } from '../system/types.js';
 import type { StepObservation, StoppingRule, StopReason } from '../stopping/rule.js';
 import { evaluateOrderGapUnchecked } from './orderGap.js';
 import { createRng, sampleIndex } from './rng.js';
@@ -35,8 +44,20 @@ export interface LoopOptions {
   confidenceOf?: (theta: Float64Array) => number;
   /** Reads a score of a state (for the patience rule). */
   scoreOf?: (theta: Float64Array) => number;
-  /** Called after every step with the step's record and the new state (do not keep `theta`). */
-  observe?: (step: LoopStep, theta: Float64Array) => void;
+  /**
+   * Called after every step with the step's record and the new state (do not keep `theta`); on
+   * a structured run `theta` is the state's dense head (the leading coordinates it holds
+   * densely: the graph's node block) and `state` the structured state itself.
+   */
+  observe?: (step: LoopStep, theta: Float64Array, state?: unknown) => void;
+  /**
+   * 'structured' runs on the system's `state` capability, 'dense' on θ as one Float64Array;
+   * default 'structured' when the system declares it. State readers (`answerOf`, …) then get the
+   * state's dense head.
+   */
+  representation?: 'dense' | 'structured';
+  /** Consolidation scheduling (Sec. 7.3): the accumulated-Ω threshold (> 0); needs `state`. */
+  schedule?: number;
   /**
    * Sampling weights in place of P(·|θ) (Sec. 7.3, adaptive extraction): called before every
    * draw with P(·|θ_t) and the step t about to run (from 1), it returns one non-negative weight
@@ -61,6 +82,8 @@ export interface LoopStep {
   readonly statistic: number | null;
   /** θ_t, when states are recorded. */
   readonly theta?: Float64Array;
+  /** Whether Q was applied at this step (false only under scheduling). */
+  readonly consolidated?: boolean;
 }
 
 /** The structured stop report of a run. */
@@ -85,8 +108,19 @@ export interface LoopRun {
   readonly theta0: Float64Array;
   readonly steps: readonly LoopStep[];
   readonly stop: LoopStop;
-  /** θ_T: the state reached (the loop's latest θ, also at a cap). */
+  /**
+   * θ_T: the state reached (the loop's latest θ, also at a cap). On a structured run it is the
+   * dense θ of {@link state}, built when first read (O(d): small problems only).
+   */
   readonly finalState: Float64Array;
+  /** 'dense' or 'structured'. */
+  readonly representation: 'dense' | 'structured';
+  /** The structured final state (the system's representation), on a structured run. */
+  readonly state?: unknown;
+  /** Applications of Q to the state (one per step unless scheduled; Ω's own passes not counted). */
+  readonly consolidations: number;
+  /** The schedule threshold, or null. */
+  readonly schedule: number | null;
 }
 
 /** Validated {@link LoopOptions}. */
@@ -94,8 +128,10 @@ interface CheckedLoopOptions {
   maxSteps: number;
   seed: number;
   sequence: readonly string[] | null;
-  theta0: Float64Array;
+  theta0: Float64Array | null;
   recordStates: boolean;
+  structured: boolean;
+  schedule: number | null;
 }
 
 /**
@@ -107,10 +143,27 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
     throw new ArgumentTypeError('options', options, 'must be an object');
   const maxSteps = integerInRange('maxSteps', options.maxSteps, 1);
   const seed = integerInRange('seed', options.seed ?? 0, 0, 2 ** 32 - 1);
+  const rep = options.representation ?? (system.capabilities.state ? 'structured' : 'dense');
+  if (rep !== 'dense' && rep !== 'structured')
+    throw new ArgumentError('representation', rep, "must be 'dense' or 'structured'");
+  if (rep === 'structured' && !system.capabilities.state)
+    throw new ArgumentError('representation', rep, `${system.name} declares no structured state`);
+  const structured = rep === 'structured';
+  let schedule: number | null = null;
+  if (options.schedule !== undefined) {
+    schedule = finiteNumber('schedule', options.schedule);
+    if (!(schedule > 0)) throw new ArgumentError('schedule', schedule, 'must be > 0');
+    if (!structured)
+      throw new ArgumentError(
+        'schedule',
+        schedule,
+        `needs a structured state (a dense run measures Ω with two Q's, so scheduling would save none)`,
+      );
+  }
   const theta0Raw = options.theta0 ?? system.theta0;
-  if (theta0Raw === undefined)
+  if (theta0Raw === undefined && !structured)
     throw new ArgumentError('theta0', theta0Raw, `is required: ${system.name} declares no theta0`);
-  const theta0 = checkState('theta0', system, theta0Raw);
+  const theta0 = theta0Raw === undefined ? null : checkState('theta0', system, theta0Raw);
   for (const f of ['answerOf', 'confidenceOf', 'scoreOf', 'observe', 'sampleWeights'] as const) {
     if (options[f] !== undefined && typeof options[f] !== 'function')
       throw new ArgumentTypeError(f, options[f], 'must be a function');
@@ -119,7 +172,9 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
   if (options.sequence !== undefined) {
     if (!Array.isArray(options.sequence))
       throw new ArgumentTypeError('sequence', options.sequence, 'must be an array of evidence ids');
-    const pool = new Set(system.evidenceAt(theta0).map((e) => e.id));
+    const st = system.capabilities.state;
+    const dist = theta0 !== null ? system.evidenceAt(theta0) : st!.evidenceAt(st!.initial());
+    const pool = new Set(dist.map((e) => e.id));
     options.sequence.forEach((id, i) => {
       if (typeof id !== 'string' || !pool.has(id)) {
         throw new ArgumentError(
@@ -131,7 +186,7 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
     });
     sequence = [...options.sequence];
   }
-  return { maxSteps, seed, sequence, theta0, recordStates: options.recordStates ?? false };
+  return { maxSteps, seed, sequence, theta0, recordStates: options.recordStates ?? false, structured, schedule };
 }
 
 /** The weights a `sampleWeights` callback returned, checked: n finite values >= 0, positive total. */
@@ -188,9 +243,15 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
   const o = checkLoopOptions(system, options);
   rule.reset();
   const rng = createRng(o.seed);
-  let theta = o.theta0;
+  const st: StateCapability | undefined = o.structured ? system.capabilities.state : undefined;
+  // the structured state, or the dense θ
+  const state: unknown = st ? (o.theta0 !== null ? st.fromDense(o.theta0) : st.initial()) : undefined;
+  let theta = o.theta0!;
+  const view = (): Float64Array => (st ? st.head(state) : theta);
   const steps: LoopStep[] = [];
   let stop: LoopStop | null = null;
+  let consolidations = 0;
+  let accumulated = 0;
   for (let t = 0; t < o.maxSteps && stop === null; t++) {
     let evidence: string;
     let probability: number | null = null;
@@ -201,44 +262,79 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
       }
       evidence = o.sequence[t]!;
     } else {
-      const dist = system.evidenceAt(theta);
+      const dist = st ? st.evidenceAt(state) : system.evidenceAt(theta);
       const w = options.sampleWeights ? checkedWeights(options.sampleWeights(dist, t + 1), dist.length) : null;
       const i = sampleIndex(w ?? dist.map((e) => e.p), rng.next());
       evidence = dist[i]!.id;
       probability = w ? w[i]! / w.reduce((a, b) => a + b, 0) : dist[i]!.p;
     }
-    const s = stepSystem(system, theta, evidence);
-    theta = s.next;
+    let omega: number;
+    let consolidated = true;
+    if (!st) {
+      const s = stepSystem(system, theta, evidence);
+      theta = s.next;
+      omega = s.omega;
+      consolidations++;
+    } else if (o.schedule === null) {
+      omega = st.step(state, evidence);
+      consolidations++;
+    } else {
+      omega = st.orderGapEstimate(state, evidence);
+      st.expand(state, evidence);
+      accumulated += omega;
+      consolidated = accumulated > o.schedule;
+      if (consolidated) {
+        st.consolidate(state);
+        consolidations++;
+        accumulated = 0;
+      }
+    }
+    const current = view();
     const observation: StepObservation = {
       t: t + 1,
-      omega: s.omega,
-      ...(options.answerOf ? { answer: options.answerOf(theta) } : {}),
-      ...(options.confidenceOf ? { confidence: options.confidenceOf(theta) } : {}),
-      ...(options.scoreOf ? { score: options.scoreOf(theta) } : {}),
+      omega,
+      ...(options.answerOf ? { answer: options.answerOf(current) } : {}),
+      ...(options.confidenceOf ? { confidence: options.confidenceOf(current) } : {}),
+      ...(options.scoreOf ? { score: options.scoreOf(current) } : {}),
     };
     const d = rule.observe(observation);
     const rec: LoopStep = {
       t: t + 1,
       evidence,
       probability,
-      omega: s.omega,
+      omega,
       statistic: d.statistic ?? null,
-      ...(o.recordStates ? { theta } : {}),
+      ...(o.recordStates ? { theta: st ? st.toDense(state) : theta } : {}),
+      ...(o.schedule !== null ? { consolidated } : {}),
     };
     steps.push(rec);
-    options.observe?.(rec, theta);
+    options.observe?.(rec, current, state);
     if (d.stop && d.reason !== 'continue') stop = { reason: d.reason, detail: d.detail, step: t + 1 };
   }
-  return {
+  if (st && o.schedule !== null && accumulated > 0) {
+    // expansions since the last consolidation: the returned state is a consolidated one
+    st.consolidate(state);
+    consolidations++;
+  }
+  const result = {
     system: system.name,
     dim: system.dim,
     rule: rule.label,
     seed: o.seed,
     sequence: o.sequence,
     maxSteps: o.maxSteps,
-    theta0: o.theta0,
     steps,
-    stop: stop ?? { reason: 'budget', detail: `Tmax = ${o.maxSteps} reached`, step: steps.length },
-    finalState: theta,
+    stop: stop ?? { reason: 'budget' as const, detail: `Tmax = ${o.maxSteps} reached`, step: steps.length },
+    representation: st ? ('structured' as const) : ('dense' as const),
+    consolidations,
+    schedule: o.schedule,
+    ...(st ? { state } : {}),
   };
+  if (!st) return { ...result, theta0: o.theta0!, finalState: theta };
+  let dense: Float64Array | undefined;
+  let dense0: Float64Array | undefined;
+  return Object.defineProperties(result, {
+    finalState: { enumerable: false, get: () => (dense ??= st.toDense(state)) },
+    theta0: { enumerable: false, get: () => (dense0 ??= o.theta0 ?? st.toDense(st.initial())) },
+  }) as unknown as LoopRun;
 }

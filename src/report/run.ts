@@ -7,9 +7,13 @@
 import { runRecursive } from '../ordergap/algorithm1.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
 import { describeState, type StateSummary } from '../graph/describe.js';
-import { expansionResidual } from '../graph/expand.js';
 import { defaultScenario, loadScenarioFiles, DEFAULT_SCENARIO_FILES, type Scenario } from '../graph/scenario.js';
-import { referenceGraphSystem } from '../graph/system.js';
+import { referenceGraphSystem, syntheticGraphSystem } from '../graph/system.js';
+import { structuredResidual, type StructuredGraphState } from '../graph/state.js';
+import type { CompiledItem } from '../graph/expand.js';
+import { confidenceLipschitzBound, DEFAULT_PARAMS } from '../graph/params.js';
+import type { OperatorSystem, StateCapability } from '../system/types.js';
+import { integerInRange } from '../util/validate.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
 import { init } from '../wasm/module.js';
@@ -28,6 +32,19 @@ export interface RunReportOptions {
   delta?: number;
   /** Also run the coverage-aware stop under this policy beside the paper's rule (./coverage.ts). */
   coverage?: CoveragePolicy;
+  /** Run a synthetic scenario with this Nmax instead (./graph/synthetic.ts). */
+  synthetic?: number;
+  /** Edges per node of the synthetic scenario (default 10). */
+  edgesPerNode?: number;
+  /** Consolidation scheduling threshold (Sec. 7.3): Q only when the accumulated Ω exceeds it. */
+  schedule?: number;
+  /** Called after every step with t and the budget (for a progress display). */
+  onStep?: (t: number, maxSteps: number) => void;
+  /**
+   * Called after every step with θ_t's non-zero coordinates [index, value] in ascending order,
+   * when given (O(non-zeros) per step: opt-in, for recording full states).
+   */
+  onState?: (t: number, entries: Array<[number, number]>) => void;
 }
 
 /** One step of the printed trajectory. */
@@ -58,10 +75,23 @@ export interface RunReport {
   setting: { epsilon: number; window: number; maxSteps: number; seed: number; delta: number };
   trajectory: RunRow[];
   stop: { step: number; budget: number; reason: string; windowed: number | null; explanation: string };
+  /** How the state was held and how often Q ran. */
+  state: {
+    representation: 'dense' | 'structured';
+    /** Bytes the final state holds (typed arrays). */
+    bytes: number;
+    /** Stored edge weights of the final state (structured runs). */
+    storedEdges: number | null;
+    /** Applications of Q to the state. */
+    consolidations: number;
+    /** The scheduling threshold, or null (consolidate every step). */
+    schedule: number | null;
+  };
   neverDrawn: string[];
   poolCheck: PoolCheck;
-  initialState: StateSummary;
-  finalState: StateSummary;
+  /** The states in words (null for a synthetic scenario: its nodes have no names or texts). */
+  initialState: StateSummary | null;
+  finalState: StateSummary | null;
   /** With `coverage`: the paper's stop and the coverage-aware stop side by side. */
   coverage?: CoverageComparison;
 }
@@ -75,25 +105,68 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
     const missing = opts.graph === undefined ? '--graph' : '--evidence';
     throw new ArgumentError(missing, undefined, 'is required when the other of --graph/--evidence is given');
   }
-  const scenario: Scenario =
-    opts.graph !== undefined ? await loadScenarioFiles(opts.graph, opts.evidence!) : defaultScenario();
+  if (opts.synthetic !== undefined && opts.graph !== undefined)
+    throw new ArgumentError('--synthetic', opts.synthetic, 'cannot be combined with --graph/--evidence');
+  if (opts.coverage !== undefined && opts.synthetic !== undefined)
+    throw new ArgumentError(
+      '--coverage',
+      opts.coverage,
+      'needs a named scenario (the coverage check certifies on it), not --synthetic',
+    );
+  if (opts.edgesPerNode !== undefined && opts.synthetic === undefined)
+    throw new ArgumentError('--edges-per-node', opts.edgesPerNode, 'needs --synthetic');
+  if (opts.synthetic !== undefined) integerInRange('--synthetic', opts.synthetic, 20, 2 ** 20);
+  if (opts.edgesPerNode !== undefined) integerInRange('--edges-per-node', opts.edgesPerNode, 4, 1000);
+  const scenario: Scenario | null =
+    opts.synthetic !== undefined
+      ? null
+      : opts.graph !== undefined
+        ? await loadScenarioFiles(opts.graph, opts.evidence!)
+        : defaultScenario();
   const source =
-    opts.graph !== undefined
-      ? `${opts.graph} + ${opts.evidence}`
-      : `default (${DEFAULT_SCENARIO_FILES.graph.replace(/.*\/examples\//, 'examples/')}, evidence.json)`;
+    opts.synthetic !== undefined
+      ? `synthetic (Nmax = ${opts.synthetic}, ~${opts.edgesPerNode ?? 10} edges per node, src/graph/synthetic.ts)`
+      : opts.graph !== undefined
+        ? `${opts.graph} + ${opts.evidence}`
+        : `default (${DEFAULT_SCENARIO_FILES.graph.replace(/.*\/examples\//, 'examples/')}, evidence.json)`;
   await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
-  const system = referenceGraphSystem(scenario);
+  const synthetic =
+    opts.synthetic !== undefined
+      ? syntheticGraphSystem(opts.synthetic, { edgesPerNode: opts.edgesPerNode ?? 10 })
+      : null;
+  const system: OperatorSystem = synthetic ?? referenceGraphSystem(scenario!);
+  const defaults = scenario ? scenario.run : system.capabilities.runDefaults!;
   const setting = {
-    epsilon: opts.epsilon ?? scenario.run.epsilon,
-    window: opts.window ?? scenario.run.window,
-    maxSteps: opts.maxSteps ?? scenario.run.maxSteps,
-    seed: opts.seed ?? scenario.run.seed,
+    epsilon: opts.epsilon ?? defaults.epsilon,
+    window: opts.window ?? defaults.window,
+    maxSteps: opts.maxSteps ?? defaults.maxSteps,
+    seed: opts.seed ?? defaults.seed,
     delta: opts.delta ?? 0.5,
   };
-  const run = runRecursive(system, { ...setting, recordStates: true });
+  const shape = scenario ? scenario.shape : synthetic!.synthetic.shape;
+  const items = new Map<string, CompiledItem>(
+    scenario ? scenario.items.map((i) => [i.id, i]) : synthetic!.synthetic.items.map((i) => [i.id, i]),
+  );
+  const st = system.capabilities.state!;
+  // ‖P_e(θ_t) − θ_t‖ of every pool item at the latest state: the next step's residual
+  const residuals = (state: StructuredGraphState) =>
+    new Map([...items].map(([id, it]) => [id, structuredResidual(shape, state, it)]));
+  let residualAt = residuals(st.initial() as StructuredGraphState);
+  const residualOf: number[] = [];
+  const run = runRecursive(system, {
+    ...setting,
+    recordStates: false,
+    ...(opts.schedule !== undefined ? { schedule: opts.schedule } : {}),
+    observe: (step, _head, state) => {
+      residualOf.push(residualAt.get(step.evidence)!);
+      residualAt = residuals(state as StructuredGraphState);
+      if (opts.onState) opts.onState(step.t, st.entries(state));
+      opts.onStep?.(step.t, setting.maxSteps);
+    },
+  });
+  const final = run.state as StructuredGraphState;
   const seen = new Set<string>();
-  let prev = scenario.theta0;
-  const trajectory: RunRow[] = run.steps.map((s) => {
+  const trajectory: RunRow[] = run.steps.map((s, i) => {
     const row: RunRow = {
       t: s.t,
       evidence: s.evidence,
@@ -101,10 +174,9 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       omega: s.omega,
       windowed: s.windowed,
       firstDraw: !seen.has(s.evidence),
-      residual: expansionResidual(scenario.itemById.get(s.evidence)!, prev),
+      residual: residualOf[i]!,
     };
     seen.add(s.evidence);
-    prev = s.theta!;
     return row;
   });
   const last = trajectory.slice(-setting.window);
@@ -118,16 +190,22 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
   } else {
     explanation = `the budget Tmax = ${setting.maxSteps} ran out with Ω̂ = ${fixed(run.finalWindowed, 4)} > ε = ${setting.epsilon}`;
   }
-  const neverDrawn = scenario.items.map((i) => i.id).filter((id) => !seen.has(id));
+  const neverDrawn = [...items.keys()].filter((id) => !seen.has(id));
+  // the pool check on the structured state when θ does not fit densely (Ω exactly, as the dense check)
+  const poolCheck: PoolCheck = scenario
+    ? checkPoolAtStop(system, run.finalState, setting.epsilon)
+    : structuredPoolCheck(st, final, setting.epsilon);
   return {
     scenario: {
       source,
-      dim: scenario.layout.dim,
-      k: scenario.layout.k,
-      nmax: scenario.layout.nmax,
-      nodes: scenario.graph.nodes.length,
-      evidenceItems: scenario.items.length,
-      confidenceLipschitzBound: scenario.bound.modulus,
+      dim: shape.dim,
+      k: shape.k,
+      nmax: shape.nmax,
+      nodes: scenario ? scenario.graph.nodes.length : shape.nmax - 1,
+      evidenceItems: items.size,
+      confidenceLipschitzBound: scenario
+        ? scenario.bound.modulus
+        : confidenceLipschitzBound(DEFAULT_PARAMS, shape.maxAnswersPerQuestion).modulus,
     },
     setting,
     trajectory,
@@ -138,12 +216,31 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       windowed: run.finalWindowed,
       explanation,
     },
+    state: {
+      representation: run.representation,
+      bytes: st.bytes(final),
+      storedEdges: final.storedEdges,
+      consolidations: run.consolidations,
+      schedule: opts.schedule ?? null,
+    },
     neverDrawn,
-    poolCheck: checkPoolAtStop(system, run.finalState, setting.epsilon),
-    initialState: describeState(scenario, scenario.theta0, setting.delta),
-    finalState: describeState(scenario, run.finalState, setting.delta),
-    ...(opts.coverage !== undefined ? { coverage: await coverageComparison(system, setting, opts.coverage) } : {}),
+    poolCheck,
+    initialState: scenario ? describeState(scenario, scenario.theta0, setting.delta) : null,
+    finalState: scenario ? describeState(scenario, run.finalState, setting.delta) : null,
+    ...(opts.coverage !== undefined
+      ? { coverage: await coverageComparison(referenceGraphSystem(scenario!), setting, opts.coverage) }
+      : {}),
   };
+}
+
+/** The pool check (./ordergap/poolCheck.ts) evaluated with the structured state's exact Ω. */
+function structuredPoolCheck(st: StateCapability, state: unknown, epsilon: number): PoolCheck {
+  const items = st.evidenceAt(state).map(({ id, p }) => {
+    const omega = st.orderGap(state, id);
+    return { evidence: id, p, omega, blind: p === 0 && omega > epsilon };
+  });
+  const blindItems = items.filter((i) => i.blind).map((i) => i.evidence);
+  return { epsilon, items, blindItems, verdict: blindItems.length ? 'blind' : 'not-blind' };
 }
 
 /** Renders the report as text. */
@@ -156,8 +253,7 @@ export function renderRunText(r: RunReport): string {
       `Q's confidence update has analytic Lipschitz bound ${fixed(s.confidenceLipschitzBound, 3)}` +
       (s.confidenceLipschitzBound < 1 ? ' (< 1: a contraction on the confidence block)' : ' (NOT < 1)'),
   );
-  const q0 = r.initialState.questions.map((q) => q.text ?? q.question).join(' / ');
-  out.push(`  Questions: ${q0}`);
+  if (r.initialState) out.push(`  Questions: ${r.initialState.questions.map((q) => q.text ?? q.question).join(' / ')}`);
   out.push(
     `Algorithm 1: ε = ${r.setting.epsilon}, w = ${r.setting.window}, Tmax = ${r.setting.maxSteps}, seed = ${r.setting.seed}`,
   );
@@ -197,7 +293,16 @@ export function renderRunText(r: RunReport): string {
       : 'Pool check at the stop: every pool item has Ω <= ε.',
   );
   out.push('');
+  const rs = r.state;
+  out.push(
+    `State: ${rs.representation}, ${(rs.bytes / 2 ** 20).toFixed(2)} MiB` +
+      (rs.storedEdges !== null ? ` (${rs.storedEdges} stored edges)` : '') +
+      `; Q applied ${rs.consolidations} time(s) in ${r.stop.step} step(s)` +
+      (rs.schedule !== null ? ` (scheduled: Q when the accumulated Ω exceeds ${rs.schedule})` : ''),
+  );
   const f = r.finalState;
+  if (f === null) return out.join('\n');
+  out.push('');
   out.push(`Final state (δ = ${f.delta}):`);
   out.push('  Answers:');
   for (const a of f.answers)

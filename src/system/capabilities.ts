@@ -6,8 +6,10 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
+import { validateDistribution } from './distribution.js';
 import type {
   CertificationPolicy,
+  StateCapability,
   LinearizationCapability,
   LipschitzDeclaration,
   RunDefaults,
@@ -19,6 +21,7 @@ import type {
 export const CAPABILITY_KEYS = [
   'orderGap',
   'step',
+  'state',
   'linearization',
   'lipschitz',
   'certification',
@@ -78,6 +81,86 @@ function checkLinearization(v: unknown, dim: number, system: string): Linearizat
   if (jac) out.consolidateJacobian = jac;
   if (o['consolidateTf']) out.consolidateTf = o['consolidateTf'] as LinearizationCapability['consolidateTf'];
   if (o['expandTf']) out.expandTf = o['expandTf'] as LinearizationCapability['expandTf'];
+  return Object.freeze(out);
+}
+
+const STATE_FUNCTIONS = [
+  'initial',
+  'fromDense',
+  'toDense',
+  'copy',
+  'head',
+  'step',
+  'orderGap',
+  'orderGapEstimate',
+  'expand',
+  'consolidate',
+  'evidenceAt',
+  'bytes',
+  'entries',
+] as const;
+
+/**
+ * The state capability, wrapped so every result is checked at the cost of what it touches: Ω
+ * finite and >= 0; after a step, an expansion or a consolidation, the dense head (the entries
+ * every operator rewrites: the graph's node block) finite — never a scan of d coordinates;
+ * P(·|θ) validated as a distribution.
+ */
+function checkState(v: unknown, name: string): StateCapability {
+  const o = plainObject('system.state', v);
+  knownKeys('system.state', o, [...STATE_FUNCTIONS, 'estimateIsExact']);
+  for (const f of STATE_FUNCTIONS) {
+    if (typeof o[f] !== 'function') throw new ArgumentTypeError(`system.state.${f}`, o[f], 'must be a function');
+  }
+  if (typeof o['estimateIsExact'] !== 'boolean')
+    throw new ArgumentTypeError('system.state.estimateIsExact', o['estimateIsExact'], 'must be a boolean');
+  const st = o as unknown as StateCapability;
+  const omegaOf = (what: string, omega: unknown): number => {
+    if (typeof omega !== 'number' || !(omega >= 0) || !Number.isFinite(omega))
+      throw new ArgumentError(`${name}: ${what}`, omega, 'must be a finite number >= 0');
+    return omega;
+  };
+  const headFinite = (what: string, state: unknown): void => {
+    const h = st.head(state);
+    if (!(h instanceof Float64Array)) throw new ArgumentTypeError(`${name}: state.head`, h, 'must be a Float64Array');
+    let z = 0;
+    for (let i = 0; i < h.length; i++) z += h[i]! * 0;
+    if (z !== 0) {
+      const i = h.findIndex((x) => !Number.isFinite(x));
+      throw new ArgumentError(
+        `${name}: ${what} -> theta[${i}]`,
+        h[i],
+        'must be finite (NaN and ±Infinity are rejected)',
+      );
+    }
+  };
+  const out: StateCapability = {
+    initial: () => st.initial(),
+    fromDense: (t) => st.fromDense(t),
+    toDense: (s) => st.toDense(s),
+    copy: (s) => st.copy(s),
+    head: (s) => st.head(s),
+    step: (s, id) => {
+      const omega = omegaOf(`state.step(state, ${JSON.stringify(id)})`, st.step(s, id));
+      headFinite(`state.step(state, ${JSON.stringify(id)})`, s);
+      return omega;
+    },
+    orderGap: (s, id) => omegaOf(`state.orderGap(state, ${JSON.stringify(id)})`, st.orderGap(s, id)),
+    orderGapEstimate: (s, id) =>
+      omegaOf(`state.orderGapEstimate(state, ${JSON.stringify(id)})`, st.orderGapEstimate(s, id)),
+    estimateIsExact: st.estimateIsExact,
+    expand: (s, id) => {
+      st.expand(s, id);
+      headFinite(`state.expand(state, ${JSON.stringify(id)})`, s);
+    },
+    consolidate: (s) => {
+      st.consolidate(s);
+      headFinite('state.consolidate(state)', s);
+    },
+    evidenceAt: (s) => validateDistribution(`${name}: state.evidenceAt(state)`, st.evidenceAt(s)),
+    bytes: (s) => st.bytes(s),
+    entries: (s) => st.entries(s),
+  };
   return Object.freeze(out);
 }
 
@@ -203,6 +286,7 @@ export function checkCapabilities(
       }
       return r;
     };
+  if (spec.state !== undefined) out.state = checkState(spec.state, name);
   if (spec.linearization !== undefined) out.linearization = checkLinearization(spec.linearization, dim, name);
   if (spec.lipschitz !== undefined) out.lipschitz = checkLipschitz(spec.lipschitz);
   if (spec.certification !== undefined) out.certification = checkCertification(spec.certification, subspaces);

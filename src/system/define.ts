@@ -7,8 +7,9 @@
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector, integerInRange } from '../util/validate.js';
 import { CAPABILITY_KEYS, MOVED_FIELDS, checkCapabilities } from './capabilities.js';
+import { checkCoordinateSet, coordinateArray } from './coordinates.js';
 import { validateDistribution } from './distribution.js';
-import type { EvidenceWeight, OperatorSystem, OperatorSystemSpec, SystemCapabilities } from './types.js';
+import type { CoordinateSet, EvidenceWeight, OperatorSystem, OperatorSystemSpec, SystemCapabilities } from './types.js';
 
 /** The fields of a spec: the minimal contract, then the capabilities. */
 const SPEC_KEYS: readonly string[] = [
@@ -24,23 +25,14 @@ const SPEC_KEYS: readonly string[] = [
   ...CAPABILITY_KEYS,
 ];
 
-function checkIndexSets(name: string, sets: unknown, dim: number): Readonly<Record<string, readonly number[]>> {
+function checkIndexSets(name: string, sets: unknown, dim: number): Readonly<Record<string, CoordinateSet>> {
   if (sets === undefined) return Object.freeze({});
   if (typeof sets !== 'object' || sets === null || Array.isArray(sets)) {
     throw new ArgumentTypeError(name, sets, 'must be an object mapping names to coordinate index arrays');
   }
-  const out: Record<string, readonly number[]> = {};
-  for (const [key, idx] of Object.entries(sets as Record<string, unknown>)) {
-    if (!Array.isArray(idx))
-      throw new ArgumentTypeError(`${name}.${key}`, idx, 'must be an array of coordinate indices');
-    const seen = new Set<number>();
-    for (let i = 0; i < idx.length; i++) {
-      integerInRange(`${name}.${key}[${i}]`, idx[i], 0, dim - 1);
-      if (seen.has(idx[i] as number)) throw new ArgumentError(`${name}.${key}[${i}]`, idx[i], 'is a duplicate index');
-      seen.add(idx[i] as number);
-    }
-    out[key] = Object.freeze([...(idx as number[])]);
-  }
+  const out: Record<string, CoordinateSet> = {};
+  for (const [key, idx] of Object.entries(sets as Record<string, unknown>))
+    out[key] = checkCoordinateSet(`${name}.${key}`, idx, dim);
   return Object.freeze(out);
 }
 
@@ -106,7 +98,14 @@ export function defineSystem<X extends object = Record<never, never>>(
     : undefined;
   const theta0 = spec.theta0 === undefined ? undefined : finiteVector('system.theta0', spec.theta0, dim);
   const subspaces = checkIndexSets('system.subspaces', spec.subspaces, dim);
-  const questions = checkIndexSets('system.questions', spec.questions, dim);
+  const questions = Object.freeze(
+    Object.fromEntries(
+      Object.entries(checkIndexSets('system.questions', spec.questions, dim)).map(([q, set]) => [
+        q,
+        coordinateArray(set, `system.questions.${q}`),
+      ]),
+    ),
+  );
   if (spec.describeCoordinate !== undefined && typeof spec.describeCoordinate !== 'function') {
     throw new ArgumentTypeError(
       'system.describeCoordinate',

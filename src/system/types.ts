@@ -80,6 +80,24 @@ export type TfConsolidate = (tf: Tf, X: TfCore.Tensor2D) => TfCore.Tensor2D;
 /** P_e as a tfjs function on a batch of states. */
 export type TfExpand = (tf: Tf, evidenceId: string, X: TfCore.Tensor2D) => TfCore.Tensor2D;
 
+/**
+ * An arithmetic run of coordinate indices start, start + stride, …, start + (count − 1)·stride:
+ * how a block of Nmax² edge weights is named without holding Nmax² indices.
+ */
+export interface CoordinateRange {
+  readonly start: number;
+  readonly count: number;
+  /** >= 1. */
+  readonly stride: number;
+}
+
+/**
+ * A named set of coordinate indices, ascending: a list (what a user writes), a typed index
+ * array, or a {@link CoordinateRange}. Read it through the accessors of src/system/coordinates.ts
+ * (`coordinateCount`, `coordinateAt`, `coordinateArray`), never by assuming an array.
+ */
+export type CoordinateSet = readonly number[] | Int32Array | CoordinateRange;
+
 /** A subspace by name: coordinate indices or spanning vectors (dense, length d). */
 export type SubspaceSpec =
   | { name: string; coordinates: readonly number[] }
@@ -159,6 +177,8 @@ export interface SystemCapabilities {
    * them. `next` must equal `consolidate(expand(e, θ))` bit for bit. Must not modify θ.
    */
   step?(theta: Float64Array, evidenceId: string): { readonly omega: number; readonly next: Float64Array };
+  /** A structured state the loop runs on instead of a dense θ. */
+  state?: StateCapability;
   /** Jacobian engines and structure for the linearisation. */
   linearization?: LinearizationCapability;
   /** Analytic Lipschitz bounds of Q per block (a name of `subspaces`, or 'all'). */
@@ -167,6 +187,53 @@ export interface SystemCapabilities {
   certification?: CertificationPolicy;
   /** The Algorithm 1 parameters the system recommends. */
   runDefaults?: RunDefaults;
+}
+
+/**
+ * A state held in the system's own representation S instead of one dense Float64Array of d
+ * entries (the reference graph: the node block dense, each edge block sparse). The loop, the rule
+ * comparisons and the agent API run on it; the dense θ stays the oracle: every operation here
+ * equals, bit for bit, the same operation on the dense θ with the system's reference operators
+ * (`toDense` of the result is what the dense path computes). Operations that change a state
+ * change it in place (no copy of θ per step).
+ */
+export interface StateCapability<S = unknown> {
+  /** θ0 in this representation (a new state). */
+  initial(): S;
+  /** From a dense θ of length d (copied). */
+  fromDense(theta: Float64Array): S;
+  /** The dense θ (length d; O(d) memory: small problems, tests, exports). */
+  toDense(state: S): Float64Array;
+  /** An independent copy. */
+  copy(state: S): S;
+  /**
+   * The leading coordinates θ_0 … θ_{m−1} the state holds densely, as a view valid until the
+   * state changes (the graph's node block). P(·|θ) and the readers of a run's states
+   * (`answerOf`, `confidenceOf`, `scoreOf`) read this prefix; they must not read beyond it.
+   */
+  head(state: S): Float64Array;
+  /** Ω(θ; e) (Eq. 2), then θ ← Q(P_e(θ)) (Eq. 1), in place; returns Ω. */
+  step(state: S, evidenceId: string): number;
+  /** Ω(θ; e) (Eq. 2) exactly, without changing the state. */
+  orderGap(state: S, evidenceId: string): number;
+  /**
+   * Ω(θ; e) computed without a pass of Q over the whole state (e.g. restricted to the part of θ
+   * P_e and Q couple), for consolidation scheduling (Sec. 7.3). Exact or an upper bound; the
+   * capability says which in `estimateIsExact`.
+   */
+  orderGapEstimate(state: S, evidenceId: string): number;
+  /** True when {@link orderGapEstimate} returns Ω itself (bit for bit), false for a bound. */
+  readonly estimateIsExact: boolean;
+  /** θ ← P_e(θ), in place. */
+  expand(state: S, evidenceId: string): void;
+  /** θ ← Q(θ), in place. */
+  consolidate(state: S): void;
+  /** P(·|θ) of the state. */
+  evidenceAt(state: S): readonly EvidenceWeight[];
+  /** The bytes the state holds (typed arrays), for sizing and benchmarks. */
+  bytes(state: S): number;
+  /** The non-zero coordinates [index, value] in ascending index order (the sparse export). */
+  entries(state: S): Array<[number, number]>;
 }
 
 /** What a user writes (the default export of an operator module), capabilities optional. */
@@ -184,7 +251,7 @@ export interface OperatorSystemSpec extends SystemCapabilities {
   /** Start state for Algorithm 1 and the fixed-point iteration. */
   theta0?: readonly number[] | Float64Array;
   /** Named coordinate index sets W (default for certification: all coordinates). */
-  subspaces?: Readonly<Record<string, readonly number[]>>;
+  subspaces?: Readonly<Record<string, CoordinateSet>>;
   /** Per-open-question coordinate sets W_q (Remark 5.4). */
   questions?: Readonly<Record<string, readonly number[]>>;
   /** Optional: names coordinate i for people (e.g. `c[q:birthplace]`). */
@@ -206,7 +273,8 @@ export interface OperatorSystem {
   evidenceAt(theta: Float64Array): readonly EvidenceWeight[];
   /** The start state, if declared. */
   readonly theta0: Float64Array | undefined;
-  readonly subspaces: Readonly<Record<string, readonly number[]>>;
+  /** Named coordinate sets (read with src/system/coordinates.ts). */
+  readonly subspaces: Readonly<Record<string, CoordinateSet>>;
   readonly questions: Readonly<Record<string, readonly number[]>>;
   /** Names coordinate i (defaults to `theta[i]`). */
   describeCoordinate(index: number): string;

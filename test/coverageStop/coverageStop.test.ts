@@ -7,7 +7,7 @@ import { closedFormSystem } from '../../src/closedForm/system.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
 import { redirectTargets, redirectWeights, runCoverageAware } from '../../src/coverageStop/run.js';
 import { referenceGraphSystem, type ReferenceGraphSystem } from '../../src/graph/system.js';
-import { answerAccuracy, syntheticScenario } from '../../src/graph/syntheticScenario.js';
+import { answerAccuracy, hiddenTruthScenario } from '../../src/graph/hiddenTruthScenario.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { checkPoolAtStop } from '../../src/ordergap/poolCheck.js';
 import { run } from '../../src/ordergap/run.js';
@@ -137,7 +137,7 @@ describe('closed form, Sec. 9.2 variant with e2, e3 at probability 0', () => {
 describe('a synthetic scenario whose truth is only in rarely drawn items', () => {
   it("redirect reaches at least the paper rule's accuracy and draws at least as many items", async () => {
     await init();
-    const s = syntheticScenario(1, { questions: 1 });
+    const s = hiddenTruthScenario(1, { questions: 1 });
     const sys = referenceGraphSystem(s.scenario);
     const o = { epsilon: 0.01, window: 4, maxSteps: 60, seed: 1, recordStates: false };
     const paper = await runCoverageAware(sys, { ...o, policy: 'stop' });

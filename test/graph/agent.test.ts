@@ -8,6 +8,8 @@ import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
 import type { StopDecision } from '../../src/stopping/rule.js';
 import { defaultScenario, DEFAULT_SCENARIO_FILES } from '../../src/graph/scenario.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
+import { referenceGraphBackend } from '../../src/graph/backend.js';
+import { ConsolidationSchedule } from '../../src/graph/evidence.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { GraphFormatError } from '../../src/graph/schema.js';
 import { smallGraphDoc } from './fixtures.js';
@@ -26,6 +28,41 @@ describe('agent-loop API', () => {
       expect(state.theta).toEqual(run.steps[t]!.theta);
     });
     expect(state.steps).toBe(10);
+  });
+
+  it("the structured state against the dense oracle: the same Ω_t and θ_t as the dense run, and the exported document entry for entry the dense vector's non-zeros", () => {
+    const sys = referenceGraphSystem(sc, { backend: referenceGraphBackend });
+    const dense = runRecursive(sys, { epsilon: 1e-12, window: 1, maxSteps: 10, sequence, representation: 'dense' });
+    const state = AgentState.fromScenario(sc);
+    sequence.forEach((id, t) => {
+      expect(Object.is(state.step(itemDoc(id)), dense.steps[t]!.omega)).toBe(true);
+      const theta = dense.steps[t]!.theta!;
+      expect(state.theta.every((x, i) => Object.is(x, theta[i]))).toBe(true);
+      const pairs: Array<[number, number]> = [];
+      theta.forEach((v, i) => v !== 0 && pairs.push([i, v]));
+      expect(state.toJSON().theta).toEqual(pairs);
+    });
+    // far below the dense θ's 8·d bytes
+    expect(state.stateBytes).toBeLessThan(8 * sc.layout.dim);
+  });
+
+  it('expandScheduled consolidates only when the accumulated exact Ω crosses the threshold', () => {
+    const a = AgentState.fromScenario(sc);
+    const b = AgentState.fromScenario(sc);
+    const schedule = new ConsolidationSchedule(sc.run.epsilon);
+    let consolidations = 0;
+    for (const id of sequence) {
+      const omega = b.orderGap(itemDoc(id));
+      const r = a.expandScheduled(itemDoc(id), schedule);
+      expect(Object.is(r.omega, omega)).toBe(true);
+      b.expand(itemDoc(id));
+      if (r.consolidated) {
+        b.consolidate();
+        consolidations++;
+      }
+      expect(a.theta).toEqual(b.theta);
+    }
+    expect(consolidations).toBeGreaterThan(0);
   });
 
   it('expand + consolidate equals step; orderGap changes nothing', () => {

@@ -10,6 +10,7 @@ import {
   sparseNorm,
 } from '../../src/linearize/index.js';
 import { init, wasm } from '../../src/wasm/module.js';
+import { coordinateArray } from '../../src/system/coordinates.js';
 
 describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () => {
   it('equals central differences of the TypeScript reference Q, and frees its blocks', async () => {
@@ -22,7 +23,10 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
     const fast = new GraphConsolidateJacobian(sys.scenario, theta);
     const ref = new FdJacobian((t) => referenceConsolidate(shape, params, t), theta);
     // confidence, attribute and edge columns (edges: identity entry + node-block coupling)
-    const cols = [...sys.subspaces['confidence']!.slice(0, 6), ...sys.subspaces['footprint']!];
+    const cols = [
+      ...coordinateArray(sys.subspaces['confidence']!).slice(0, 6),
+      ...coordinateArray(sys.subspaces['footprint']!),
+    ];
     let worst = 0;
     for (const j of cols) {
       const a = fast.column(j);
@@ -88,7 +92,7 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
 
     it('an exception mid-way through a column frees the blocks and leaves θ unshifted', async () => {
       const { sys, theta, start } = await setup();
-      const j = sys.subspaces['confidence']![2]!;
+      const j = coordinateArray(sys.subspaces['confidence']!)[2]!;
       const fresh = new GraphConsolidateJacobian(sys.scenario, theta);
       const spy = vi.spyOn(wasm().arena, 'alloc');
       const expected = fresh.column(j);
@@ -141,7 +145,7 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
     const sys = referenceGraphSystem();
     let theta: Float64Array = sys.scenario.theta0;
     for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
-    const conf = sys.subspaces['confidence']!;
+    const conf = coordinateArray(sys.subspaces['confidence']!);
     const [a, b] = [conf[1]!, conf[3]!];
     using J = new GraphConsolidateJacobian(sys.scenario, theta);
     // a fresh operator: apply computes both columns while it sums

@@ -1,7 +1,9 @@
+import { coordinateArray } from '../../src/system/coordinates.js';
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import {
   attributeBlock,
+  attributeIndices,
   canonicalGraph,
   confidenceBlock,
   createLayout,
@@ -49,11 +51,14 @@ describe('layout and embedding (Def. 2.2)', () => {
     const all = [
       ...attributeBlock(layout),
       ...confidenceBlock(layout),
-      ...edgeBlock(layout, 'Supports'),
-      ...edgeBlock(layout, 'Requires'),
-      ...edgeBlock(layout, 'Contradicts'),
+      ...coordinateArray(edgeBlock(layout, 'Supports')),
+      ...coordinateArray(edgeBlock(layout, 'Requires')),
+      ...coordinateArray(edgeBlock(layout, 'Contradicts')),
+      ...attributeIndices(layout),
     ].sort((a, b) => a - b);
-    expect(all).toEqual(Array.from({ length: layout.dim }, (_, i) => i));
+    expect(all.length).toBe(layout.dim + layout.k * layout.nmax);
+    expect([...new Set(all)]).toEqual(Array.from({ length: layout.dim }, (_, i) => i));
+    expect([...attributeIndices(layout)]).toEqual(attributeBlock(layout));
     expect(nodeSubspace(layout, 'q')).toEqual([15, 16, 17]);
   });
 

@@ -34,7 +34,7 @@ describe('ordergap run (default scenario)', () => {
   });
 
   it('ends with the multi-hop answers, no open question, the contradiction resolved toward the reliable source, and the duplicates merged', async () => {
-    const f = (await runReport()).finalState;
+    const f = (await runReport()).finalState!;
     const best = Object.fromEntries(f.answers.filter((a) => a.best).map((a) => [a.question, a.answer]));
     expect(best).toEqual({ 'q:author': 'a:author:vance', 'q:birthplace': 'a:birthplace', 'q:country': 'a:country' });
     expect(f.openQuestions).toEqual([]);
@@ -46,7 +46,7 @@ describe('ordergap run (default scenario)', () => {
   });
 
   it('starts with every question open', async () => {
-    const s = (await runReport({ maxSteps: 1 })).initialState;
+    const s = (await runReport({ maxSteps: 1 })).initialState!;
     expect(s.openQuestions.sort()).toEqual(['q:author', 'q:birthplace', 'q:country']);
   });
 

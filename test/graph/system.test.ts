@@ -1,8 +1,9 @@
+import { coordinateAt, coordinateCount } from '../../src/system/coordinates.js';
 import { describe, expect, it } from 'vitest';
 import { getSystem } from '../../src/system/registry.js';
 import { referenceGraphSystem, questionBasis } from '../../src/graph/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
-import { confidenceIndex } from '../../src/graph/layout.js';
+import { confidenceIndex, edgeIndex } from '../../src/graph/layout.js';
 
 describe('reference-graph operator system', () => {
   const sys = referenceGraphSystem();
@@ -17,11 +18,15 @@ describe('reference-graph operator system', () => {
 
   it('declares the named subspaces and per-question coordinate sets', () => {
     const { nmax, k } = sc.layout;
-    expect(sys.subspaces.confidence).toHaveLength(nmax);
-    expect(sys.subspaces.attributes).toHaveLength(k * nmax);
-    for (const t of ['Supports', 'Requires', 'Contradicts'])
-      expect(sys.subspaces[`edges:${t}`]).toHaveLength(nmax * nmax);
-    expect(sys.subspaces.footprint!.length).toBeGreaterThan(0);
+    expect(coordinateCount(sys.subspaces.confidence!)).toBe(nmax);
+    expect(coordinateCount(sys.subspaces.attributes!)).toBe(k * nmax);
+    for (const [i, t] of ['Supports', 'Requires', 'Contradicts'].entries()) {
+      const set = sys.subspaces[`edges:${t}`]!;
+      // a range: no Nmax² indices are held
+      expect(set).toEqual({ start: sc.layout.edgeOffset + i * nmax * nmax, count: nmax * nmax, stride: 1 });
+      expect(coordinateAt(set, nmax + 1)).toBe(edgeIndex(sc.layout, t as 'Supports', 1, 1));
+    }
+    expect(coordinateCount(sys.subspaces.footprint!)).toBeGreaterThan(0);
     expect(Object.keys(sys.questions).sort()).toEqual(['q:author', 'q:birthplace', 'q:country']);
     expect(sys.describeCoordinate(confidenceIndex(sc.layout, sc.layout.slotOf.get('q:birthplace')!))).toBe(
       'c[q:birthplace]',

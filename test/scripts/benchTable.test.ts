@@ -256,7 +256,40 @@ const coverage = {
   ],
 };
 
+const ordergapRun = {
+  environment: { node: 'v99.3.4', cpus: 5, loadavg: [0.31, 0.42, 0.53], note: 'fixture machine, run figures invented' },
+  k: 7,
+  edgesPerNode: 11,
+  steps: 123,
+  results: [
+    {
+      nmax: 4321,
+      mode: 'structured',
+      msPerStep: 6.54,
+      consolidations: 98,
+      msOmega: 3.21,
+      stepOverOmega: 2.04,
+      msTwoPasses: 0.876,
+      stateBytes: 3 * 2 ** 20,
+      peakRssMB: 234,
+      peakOverStateBytes: 78,
+    },
+  ],
+  fits: { structuredExponent: 0.612 },
+  scheduling: [
+    {
+      scenario: 'fixture-scenario',
+      epsilon: 0.0123,
+      always: { consolidations: 61, reason: 'order-gap', steps: 61 },
+      scheduled: { consolidations: 44, reason: 'order-gap', steps: 61 },
+      saved: 0.279,
+      finalDistance: 0.0321,
+    },
+  ],
+};
+
 const fixtures: Record<string, unknown> = {
+  'ordergap-run.json': ordergapRun,
   'coverage.json': coverage,
   'linalg.json': linalg,
   'certify.json': certify,
@@ -336,7 +369,7 @@ describe('scripts/bench-table.mjs', () => {
     }
   });
 
-  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json', 'stopping.json', 'coverage.json'])(
+  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json', 'stopping.json', 'coverage.json', 'ordergap-run.json'])(
     'a missing %s is one line naming it',
     (name) => {
       unlinkSync(join(results, name));

@@ -9,8 +9,8 @@
 import { confidenceIndex } from './layout.js';
 import { createScenario, type Scenario } from './scenario.js';
 
-/** Options of {@link syntheticScenario}. */
-export interface SyntheticScenarioOptions {
+/** Options of {@link hiddenTruthScenario}. */
+export interface HiddenTruthScenarioOptions {
   /** Number of questions (>= 1, default 3). */
   questions?: number;
   /** Base weight of each question's reliable item (default 0.08, the weak ones have 1). */
@@ -20,7 +20,7 @@ export interface SyntheticScenarioOptions {
 }
 
 /** A synthetic scenario, its documents and its truth. */
-export interface SyntheticScenario {
+export interface HiddenTruthScenario {
   readonly scenario: Scenario;
   readonly graph: unknown;
   readonly evidence: unknown;
@@ -43,11 +43,11 @@ function rng(seed: number): () => number {
  * Builds the scenario (see the module comment). k = 4.
  * @example
  * ```ts
- * const { scenario, truth } = syntheticScenario(1, { questions: 3 });
+ * const { scenario, truth } = hiddenTruthScenario(1, { questions: 3 });
  * scenario.items.length; // 15
  * ```
  */
-export function syntheticScenario(seed: number, options: SyntheticScenarioOptions = {}): SyntheticScenario {
+export function hiddenTruthScenario(seed: number, options: HiddenTruthScenarioOptions = {}): HiddenTruthScenario {
   const nq = options.questions ?? 3;
   const rare = options.rareWeight ?? 0.08;
   const rnd = rng(seed);

@@ -1,0 +1,257 @@
+/**
+ * Whole Algorithm 1 runs at large Nmax: `runRecursive` with a fixed budget of steps (rule
+ * 'budget', so every size runs the same number of steps) on synthetic scenarios (k = 8, ~10 edges
+ * per node, a pool of 8 items, src/graph/synthetic.ts), on the structured state everywhere and on
+ * the dense θ where it fits. Per size, in a fresh child process (so peak RSS is its own):
+ * ms per step, Q applications, the bytes the structured state holds, the RSS before the run and
+ * the peak RSS (process maxRSS: resident pages, so it counts what was touched — the structured
+ * state touches everything it holds), and two baselines measured in the same process: one
+ * structure-aware Ω (the full fused pass over the CSR rows, `graphOrderGapSparse`) and two
+ * streaming passes over the present edge weights. A fitted growth exponent of ms per step.
+ *
+ * Consolidation scheduling (Sec. 7.3): the default scenario and two synthetic ones run with
+ * Q every step and with `schedule = ε`; Q applications saved, stop reason and step of both, and
+ * ‖θ_sched − θ_always‖₂ of the final states (both consolidated).
+ *
+ * Usage: node --import tsx bench/ordergap-run.ts [nmax ...]   (writes bench/results/ordergap-run.json)
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { referenceDistance } from '../src/blas1/dnrm2.js';
+import { referenceGraphBackend } from '../src/graph/backend.js';
+import { graphOrderGapSparse } from '../src/graph/orderGap.js';
+import { DEFAULT_PARAMS } from '../src/graph/params.js';
+import { defaultScenario } from '../src/graph/scenario.js';
+import type { StructuredGraphState } from '../src/graph/state.js';
+import { referenceGraphSystem, syntheticGraphSystem } from '../src/graph/system.js';
+import { runRecursive } from '../src/ordergap/algorithm1.js';
+import type { OperatorSystem } from '../src/system/types.js';
+
+const K = 8;
+const EDGES_PER_NODE = 10;
+const STEPS = 100;
+const SIZES = [256, 1024, 4096, 16384, 65536];
+/** Sizes with a dense run too (the dense θ holds 8·d bytes: 1.6 MB at 256, 25 MB at 1024). */
+const DENSE_SIZES = new Set([256, 1024]);
+
+interface ChildResult {
+  nmax: number;
+  mode: 'structured' | 'dense';
+  dim: number;
+  steps: number;
+  storedEdges: number;
+  msBuild: number;
+  msPerStep: number;
+  consolidations: number;
+  stateBytes: number;
+  denseBytes: number;
+  rssBeforeMB: number;
+  peakRssMB: number;
+  peakOverStateBytes: number;
+  peakDeltaOverStateBytes: number;
+  msOmega: number;
+  msTwoPasses: number;
+  stepOverOmega: number;
+  loadavg1: number;
+}
+
+function minTime(reps: number, f: () => unknown): number {
+  let best = Infinity;
+  for (let r = 0; r < reps; r++) {
+    const t = process.hrtime.bigint();
+    f();
+    best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e6);
+  }
+  return best;
+}
+
+function child(nmax: number, mode: 'structured' | 'dense'): ChildResult {
+  const rss0 = process.memoryUsage().rss;
+  const t0 = process.hrtime.bigint();
+  const sys = syntheticGraphSystem(nmax, { k: K, edgesPerNode: EDGES_PER_NODE });
+  const msBuild = Number(process.hrtime.bigint() - t0) / 1e6;
+  const sc = sys.synthetic;
+  // baselines in this process: one structure-aware Ω over the CSR rows, two passes over the edges
+  const reps = nmax >= 16384 ? 5 : 15;
+  const msOmega = minTime(reps, () => graphOrderGapSparse(sc.shape, DEFAULT_PARAMS, sc.state, sc.item));
+  let sink = 0;
+  const msTwoPasses = minTime(reps, () => {
+    for (let pass = 0; pass < 2; pass++)
+      for (const b of sc.state.edges) for (let e = 0; e < b.vals.length; e++) sink += b.vals[e]!;
+  });
+  if (!Number.isFinite(sink)) throw new Error('unreachable');
+  const rssBefore = process.memoryUsage().rss;
+  const t1 = process.hrtime.bigint();
+  const r = runRecursive(sys, {
+    epsilon: 0.01,
+    window: 3,
+    maxSteps: STEPS,
+    seed: 1,
+    rule: 'budget',
+    recordStates: false,
+    representation: mode,
+  });
+  const ms = Number(process.hrtime.bigint() - t1) / 1e6;
+  const peak = process.resourceUsage().maxRSS * 1024;
+  const st = sys.capabilities.state!;
+  const stateBytes = mode === 'structured' ? st.bytes(r.state) : sc.shape.dim * 8;
+  const msPerStep = ms / r.stoppedAt;
+  return {
+    nmax,
+    mode,
+    dim: sc.shape.dim,
+    steps: r.stoppedAt,
+    storedEdges: (r.state as StructuredGraphState | undefined)?.storedEdges ?? sc.nnz,
+    msBuild,
+    msPerStep,
+    consolidations: r.consolidations,
+    stateBytes,
+    denseBytes: sc.shape.dim * 8,
+    rssBeforeMB: rssBefore / 2 ** 20,
+    peakRssMB: peak / 2 ** 20,
+    peakOverStateBytes: peak / stateBytes,
+    peakDeltaOverStateBytes: (peak - rss0) / stateBytes,
+    msOmega,
+    msTwoPasses,
+    stepOverOmega: msPerStep / msOmega,
+    loadavg1: loadavg()[0]!,
+  };
+}
+
+/** ‖a − b‖₂ of two states given as sorted non-zero entries. */
+function entriesDistance(a: Array<[number, number]>, b: Array<[number, number]>): number {
+  const x: number[] = [];
+  const y: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length || j < b.length) {
+    const ia = i < a.length ? a[i]![0] : Infinity;
+    const ib = j < b.length ? b[j]![0] : Infinity;
+    x.push(ia <= ib ? a[i++]![1] : 0);
+    y.push(ib <= ia ? b[j++]![1] : 0);
+  }
+  return referenceDistance(x, y);
+}
+
+function scheduling(
+  name: string,
+  sys: OperatorSystem,
+  o: { epsilon: number; window: number; maxSteps: number; seed: number },
+) {
+  const st = sys.capabilities.state!;
+  const always = runRecursive(sys, { ...o, recordStates: false });
+  const sched = runRecursive(sys, { ...o, recordStates: false, schedule: o.epsilon });
+  return {
+    scenario: name,
+    epsilon: o.epsilon,
+    threshold: o.epsilon,
+    always: { steps: always.stoppedAt, reason: always.stopReason, consolidations: always.consolidations },
+    scheduled: { steps: sched.stoppedAt, reason: sched.stopReason, consolidations: sched.consolidations },
+    saved: 1 - sched.consolidations / always.consolidations,
+    sameReason: always.stopReason === sched.stopReason,
+    finalDistance: entriesDistance(st.entries(always.state), st.entries(sched.state)),
+    withinEpsilon: entriesDistance(st.entries(always.state), st.entries(sched.state)) <= o.epsilon,
+  };
+}
+
+function fitExponent(xs: number[], ys: number[]): number {
+  const lx = xs.map(Math.log);
+  const ly = ys.map(Math.log);
+  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
+  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
+  let num = 0;
+  let den = 0;
+  for (let i = 0; i < lx.length; i++) {
+    num += (lx[i]! - mx) * (ly[i]! - my);
+    den += (lx[i]! - mx) ** 2;
+  }
+  return num / den;
+}
+
+function main(): void {
+  const arg = process.argv[2];
+  if (arg === '--child') {
+    process.stdout.write(JSON.stringify(child(Number(process.argv[3]), process.argv[4] as 'structured' | 'dense')));
+    return;
+  }
+  const sizes = process.argv.slice(2).map(Number);
+  const results: ChildResult[] = [];
+  for (const nmax of sizes.length ? sizes : SIZES)
+    for (const mode of ['structured', 'dense'] as const) {
+      if (mode === 'dense' && !DENSE_SIZES.has(nmax)) continue;
+      const p = spawnSync(
+        process.execPath,
+        ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', String(nmax), mode],
+        {
+          encoding: 'utf8',
+          maxBuffer: 1 << 24,
+        },
+      );
+      if (p.status !== 0) throw new Error(`child Nmax = ${nmax} ${mode} failed: ${p.stderr}`);
+      const r = JSON.parse(p.stdout) as ChildResult;
+      results.push(r);
+      process.stdout.write(
+        `Nmax ${String(nmax).padStart(6)} ${mode.padEnd(10)} ${r.msPerStep.toFixed(2).padStart(9)} ms/step  ` +
+          `Ω ${r.msOmega.toFixed(2)} ms  step/Ω ${r.stepOverOmega.toFixed(2)}  state ${(r.stateBytes / 2 ** 20).toFixed(1)} MiB  ` +
+          `peak RSS ${r.peakRssMB.toFixed(0)} MiB (${r.peakOverStateBytes.toFixed(1)}× state)\n`,
+      );
+    }
+  const sc = defaultScenario();
+  const sched = [
+    scheduling('default', referenceGraphSystem(sc, { backend: referenceGraphBackend }), sc.run),
+    ...[1024, 4096].map((n) =>
+      scheduling(`synthetic Nmax=${n}`, syntheticGraphSystem(n), { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0 }),
+    ),
+  ];
+  for (const s of sched)
+    process.stdout.write(
+      `scheduling ${s.scenario}: Q ${s.always.consolidations} -> ${s.scheduled.consolidations} (${(100 * s.saved).toFixed(0)}% saved), ` +
+        `stop ${s.always.reason}@${s.always.steps} / ${s.scheduled.reason}@${s.scheduled.steps}, ‖Δθ_T‖ = ${s.finalDistance.toExponential(2)}\n`,
+    );
+  const structured = results.filter((r) => r.mode === 'structured');
+  const at = (n: number) => structured.find((r) => r.nmax === n);
+  const doc = {
+    benchmark: 'ordergap-run',
+    description:
+      'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; baselines in the same process: one structure-aware Ω (full fused pass over the CSR rows) and two streaming passes over the present edges; consolidation scheduling at threshold ε against Q every step',
+    environment: {
+      node: process.version,
+      cpus: cpus().length,
+      loadavg: loadavg(),
+      note: 'shared 2-core machine with other jobs running: timings are noisy; ratios are measured within one process',
+    },
+    k: K,
+    edgesPerNode: EDGES_PER_NODE,
+    steps: STEPS,
+    results,
+    fits: {
+      structuredExponent: fitExponent(
+        structured.map((r) => r.nmax),
+        structured.map((r) => r.msPerStep),
+      ),
+    },
+    scheduling: sched,
+    targets: {
+      msPerStepAt1024: at(1024)?.msPerStep ?? null,
+      within5msAt1024: at(1024) ? at(1024)!.msPerStep <= 5 : null,
+      stepOverOmegaAt1024: at(1024)?.stepOverOmega ?? null,
+      within2xOfOmegaAt1024: at(1024) ? at(1024)!.stepOverOmega <= 2 : null,
+      msPerStepAt65536: at(65536)?.msPerStep ?? null,
+      within60msAt65536: at(65536) ? at(65536)!.msPerStep <= 60 : null,
+      peakOverStateAt65536: at(65536)?.peakOverStateBytes ?? null,
+      peakWithin4xAt65536: at(65536) ? at(65536)!.peakOverStateBytes <= 4 : null,
+      scheduledSavedDefault: sched[0]!.saved,
+      scheduledSaves40PercentDefault: sched[0]!.saved >= 0.4,
+      scheduledSameReasonDefault: sched[0]!.sameReason,
+      scheduledWithinEpsilonDefault: sched[0]!.withinEpsilon,
+    },
+  };
+  const out = fileURLToPath(new URL('./results/ordergap-run.json', import.meta.url));
+  mkdirSync(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
+  writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
+  process.stdout.write(`wrote ${out}\n`);
+}
+
+main();
