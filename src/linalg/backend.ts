@@ -61,8 +61,11 @@ export interface LinalgBackend {
   syev(S: Float64Array, n: number, s: number, values: Float64Array, vectors: Float64Array): number;
   /** R (m×m upper triangular) ← R of [R; A] for A rows×m (A unchanged), in blocks of `blockRows`. */
   qrUpdate(R: Float64Array, m: number, A: Float64Array, rows: number, blockRows: number): void;
-  /** One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations; norms2 ← squared row norms. */
-  gesvj(Y: Float64Array, m: number, V: Float64Array, norms2: Float64Array): number;
+  /**
+   * One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations (unless `vectors` is false:
+   * V is then not written); norms2 ← squared row norms. Returns the sweeps, −1 at the sweep cap.
+   */
+  gesvj(Y: Float64Array, m: number, V: Float64Array, norms2: Float64Array, vectors?: boolean): number;
 }
 
 /** Rows per block of the streaming QR: about 512 KiB per block so a block stays in L2. */
