@@ -6,6 +6,12 @@ import { pow2Scale, vdot, vrot } from './vec';
 const MAX_SWEEPS: i32 = 60;
 /** 2^-480: rows below it take the scaled path (their squares are near underflow). */
 const SMALL: f64 = reinterpret<f64>(<u64>(1023 - 480) << 52);
+/** 2^480: rows above it take the scaled path (their squares are near overflow). */
+const LARGE: f64 = reinterpret<f64>(<u64>(1023 + 480) << 52);
+/** Stop after a sweep whose largest rotated |cos| is <= ROUNDING·m·eps (src/linalg/gesvj.ts). */
+const ROUNDING: f64 = 4;
+/** 4·2^-1074: the subnormal floor of a pair's threshold (src/linalg/gesvj.ts JACOBI_SUBNORMAL). */
+const SUBNORMAL: f64 = 4 * 4.9406564584124654e-324;
 /** 2^-400: below this norm ratio a rotation is first order. */
 const FIRST_ORDER: f64 = reinterpret<f64>(<u64>(1023 - 400) << 52);
 
@@ -19,7 +25,7 @@ function rowNorm(row: usize, m: i32): f64 {
   let amax: f64 = 0;
   for (let k = 0; k < m; k++) amax = max(amax, abs(ld8(row, k)));
   if (amax == 0) return 0;
-  if (amax >= SMALL) {
+  if (amax >= SMALL && amax <= LARGE) {
     const s = vdot(m, row, row);
     if (s >= SMALL * SMALL) return sqrt(s);
   }
@@ -89,9 +95,11 @@ export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32): i
     store<f64>(nrm + (<usize>i << 3), rowNorm(Y + <usize>i * ld, m));
   }
   const tol = sqrt(<f64>m) * 2.220446049250313e-16;
+  const rounding = ROUNDING * <f64>m * 2.220446049250313e-16;
   let result: i32 = -1;
   for (let sweep = 1; sweep <= MAX_SWEEPS; sweep++) {
     let rotated = false;
+    let worst: f64 = 0;
     for (let i = 0; i < m - 1; i++) {
       const yi = Y + <usize>i * ld;
       for (let j = i + 1; j < m; j++) {
@@ -99,18 +107,19 @@ export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32): i
         const nj = ld8(nrm, j);
         if (ni == 0 || nj == 0) continue;
         const yj = Y + <usize>j * ld;
-        if (ni >= SMALL && nj >= SMALL) {
+        if (ni >= SMALL && nj >= SMALL && ni <= LARGE && nj <= LARGE) {
           const g = vdot(m, yi, yj) / ni / nj;
           if (abs(g) <= tol) continue;
           rotated = true;
+          worst = max(worst, abs(g));
           const t = tangent(ni, nj, g);
           const cs = 1 / sqrt(1 + t * t);
           const sn = cs * t;
           const n2 = rotateNorms(m, yi, yj, cs, sn);
           const a = f64x2.extract_lane(n2, 0);
           const b = f64x2.extract_lane(n2, 1);
-          store<f64>(nrm + (<usize>i << 3), a >= SMALL * SMALL ? sqrt(a) : rowNorm(yi, m));
-          store<f64>(nrm + (<usize>j << 3), b >= SMALL * SMALL ? sqrt(b) : rowNorm(yj, m));
+          store<f64>(nrm + (<usize>i << 3), a >= SMALL * SMALL && a <= LARGE * LARGE ? sqrt(a) : rowNorm(yi, m));
+          store<f64>(nrm + (<usize>j << 3), b >= SMALL * SMALL && b <= LARGE * LARGE ? sqrt(b) : rowNorm(yj, m));
           if (wantV != 0) vrot(m, V + <usize>i * ld, V + <usize>j * ld, cs, sn);
           continue;
         }
@@ -119,8 +128,9 @@ export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32): i
         let c: f64 = 0;
         for (let k = 0; k < m; k++) c += ld8(yi, k) * si * (ld8(yj, k) * sj);
         const g = c / (ni * si) / (nj * sj);
-        if (abs(g) <= tol) continue;
+        if (abs(g) <= tol + (sqrt(<f64>m) * SUBNORMAL) / min(ni, nj)) continue;
         rotated = true;
+        worst = max(worst, abs(g));
         const iSmall = ni <= nj;
         const ns = iSmall ? ni : nj;
         const nl = iSmall ? nj : ni;
@@ -160,7 +170,7 @@ export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32): i
         store<f64>(nrm + (<usize>j << 3), rowNorm(yj, m));
       }
     }
-    if (!rotated) {
+    if (!rotated || worst <= rounding) {
       result = sweep;
       break;
     }

@@ -14,9 +14,10 @@
  * columns come out accurate, not just accurate relative to σ_max as with an eigensolver on AᵀA
  * (which squares the condition number).
  *
- * The edges of f64. The caller scales Y so that max|y| is in [1, 2). Row norms are kept as norms
- * (not squares) and re-accumulated in every rotation. A pair in which a row norm is below
- * {@link JACOBI_SMALL_NORM} (its square would be below 2^-960, near underflow) is handled as
+ * The edges of f64. Y is not scaled as a whole (one scale would flush rows of 1e-300 to zero when
+ * another is 1e300). Row norms are kept as norms (not squares) and re-accumulated in every
+ * rotation. A pair in which a row norm is outside [2^-480, 2^480] (its square near underflow or
+ * overflow) is handled as
  * dgesvj does with its scaled dot products: the cosine is formed on the two rows scaled by exact
  * powers of two; two rows of comparable size are rotated on a common exact scaling; a row tinier
  * than 2^-400 times its partner gets the first-order rotation (its component along the partner is
@@ -31,6 +32,21 @@ export const JACOBI_MAX_SWEEPS = 60;
 export const JACOBI_TOL_FACTOR = 1;
 /** Row norms below this (2^-480) take the scaled path: their squares would be near underflow. */
 export const JACOBI_SMALL_NORM = 2 ** -480;
+/** Row norms above this (2^480) take the scaled path: their squares would be near overflow. */
+export const JACOBI_LARGE_NORM = 2 ** 480;
+/**
+ * A sweep whose largest rotated |cos| is at most JACOBI_ROUNDING·m·eps ends the iteration: that
+ * is the rounding level of a computed cosine (a dot product of m terms), below which rotations
+ * only move rounding errors around and can repeat forever (seen: 7.6e-16 against a threshold of
+ * 5.4e-16 at m = 6). The σ are then exact to second order in that cosine, ~(m·eps)² relative.
+ */
+export const JACOBI_ROUNDING = 4;
+/**
+ * 4·2^-1074: a row with subnormal entries is known only to the subnormal spacing 2^-1074, so its
+ * cosine with another row cannot be driven below ~sqrt(m)·2^-1074/||y|| (2e-8 for a row of norm
+ * 1e-316). The threshold of a pair is tol + sqrt(m)·JACOBI_SUBNORMAL/min(||y_i||, ||y_j||).
+ */
+export const JACOBI_SUBNORMAL = 4 * 2 ** -1074;
 /** Below this ratio of row norms (2^-400) a rotation is first order: t = cos·(small/large). */
 const FIRST_ORDER_RATIO = 2 ** -400;
 
@@ -47,7 +63,7 @@ function rowNorm(Y: Float64Array, o: number, m: number): number {
   let amax = 0;
   for (let k = 0; k < m; k++) amax = Math.max(amax, Math.abs(Y[o + k]!));
   if (amax === 0) return 0;
-  if (amax >= JACOBI_SMALL_NORM) {
+  if (amax >= JACOBI_SMALL_NORM && amax <= JACOBI_LARGE_NORM) {
     let s = 0;
     for (let k = 0; k < m; k++) s += Y[o + k]! * Y[o + k]!;
     if (s >= JACOBI_SMALL_NORM * JACOBI_SMALL_NORM) return Math.sqrt(s);
@@ -73,11 +89,10 @@ function rotate(A: Float64Array, ox: number, oy: number, m: number, cs: number, 
 
 /** The rotation tangent for rows with norms ni, nj and cosine g (dgesvj's formula). */
 function tangent(ni: number, nj: number, g: number): number {
-  // zeta = (nj² − ni²) / (2·g·ni·nj) = (nj/ni − ni/nj) / (2g), formed without squaring
+  // zeta = (nj² − ni²) / (2·g·ni·nj) = (nj/ni − ni/nj) / (2g), formed without squaring (the
+  // callers pass norms within 2^±480 of each other or scaled to it)
   const zeta = (nj / ni - ni / nj) / (2 * g);
-  return Math.abs(zeta) > 1e150
-    ? 1 / (2 * zeta)
-    : (zeta >= 0 ? 1 : -1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
+  return Math.abs(zeta) > 1e150 ? 1 / (2 * zeta) : (zeta >= 0 ? 1 : -1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
 }
 
 /**
@@ -101,12 +116,14 @@ export function referenceGesvj(
   const nrm = new Float64Array(m);
   for (let i = 0; i < m; i++) nrm[i] = rowNorm(Y, i * m, m);
   const tol = JACOBI_TOL_FACTOR * Math.sqrt(m) * 2 ** -52;
+  const rounding = JACOBI_ROUNDING * m * 2 ** -52;
   const finish = (sweeps: number): number => {
     for (let i = 0; i < m; i++) norms2[i] = nrm[i]! * nrm[i]!;
     return sweeps;
   };
   for (let sweep = 1; sweep <= JACOBI_MAX_SWEEPS; sweep++) {
     let rotated = false;
+    let worst = 0; // largest |cos| rotated in this sweep
     for (let i = 0; i < m - 1; i++) {
       for (let j = i + 1; j < m; j++) {
         const ni = nrm[i]!;
@@ -114,12 +131,13 @@ export function referenceGesvj(
         if (ni === 0 || nj === 0) continue;
         const oi = i * m;
         const oj = j * m;
-        if (ni >= JACOBI_SMALL_NORM && nj >= JACOBI_SMALL_NORM) {
+        if (ni >= JACOBI_SMALL_NORM && nj >= JACOBI_SMALL_NORM && ni <= JACOBI_LARGE_NORM && nj <= JACOBI_LARGE_NORM) {
           let c = 0;
           for (let k = 0; k < m; k++) c += Y[oi + k]! * Y[oj + k]!;
           const g = c / ni / nj;
           if (Math.abs(g) <= tol) continue;
           rotated = true;
+          worst = Math.max(worst, Math.abs(g));
           const t = tangent(ni, nj, g);
           const cs = 1 / Math.sqrt(1 + t * t);
           const sn = cs * t;
@@ -129,14 +147,16 @@ export function referenceGesvj(
           if (vectors) rotate(V, oi, oj, m, cs, sn);
           continue;
         }
-        // a tiny row: the cosine on rows scaled by exact powers of two
+        // a tiny (or huge) row: the cosine on rows scaled by exact powers of two
         const si = pow2Scale(ni);
         const sj = pow2Scale(nj);
         let c = 0;
         for (let k = 0; k < m; k++) c += Y[oi + k]! * si * (Y[oj + k]! * sj);
         const g = c / (ni * si) / (nj * sj);
-        if (Math.abs(g) <= tol) continue;
+        const floor = (Math.sqrt(m) * JACOBI_SUBNORMAL) / Math.min(ni, nj); // below: subnormal noise
+        if (Math.abs(g) <= tol + floor) continue;
         rotated = true;
+        worst = Math.max(worst, Math.abs(g));
         const small = ni <= nj ? i : j;
         const large = small === i ? j : i;
         const ns = nrm[small]!;
@@ -179,7 +199,7 @@ export function referenceGesvj(
         nrm[j] = rowNorm(Y, oj, m);
       }
     }
-    if (!rotated) return finish(sweep);
+    if (!rotated || worst <= rounding) return finish(sweep);
   }
   return finish(-1);
 }

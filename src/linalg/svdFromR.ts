@@ -2,10 +2,12 @@
  * Singular values and right singular vectors of a square upper-triangular R (the R of A = QR),
  * shared by {@link svdvals}, {@link rank}, {@link nullSpace} and {@link StreamingQR}.
  *
- * R is scaled by an exact power of two s (max|s·r| in [1, 2)), transposed, and handed to the
- * one-sided Jacobi kernel (./gesvj.ts): the singular values come out as row norms (computed with
- * the overflow-safe norm, then divided by s exactly) and the right singular vectors as rows of the
- * accumulated rotation. Sorted descending, vectors permuted along.
+ * R is transposed, scaled UP by an exact power of two s >= 1 when max|r| < 1 (so that max|s·r| is
+ * in [1, 2); never down: a global scale-down would flush entries of 1e-300 to zero next to 1e300,
+ * and the kernel scales rows of large norm itself), and handed to the one-sided Jacobi kernel
+ * (./gesvj.ts).
+ * The singular values come out as row norms (overflow-safe norm) and the right singular vectors as
+ * rows of the accumulated rotation. Sorted descending, vectors permuted along.
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
@@ -56,7 +58,7 @@ function notConverged(R: Float64Array, Y: Float64Array, m: number): Error {
 export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vectors = true): SvdOfR {
   let amax = 0;
   for (let k = 0; k < m * m; k++) amax = Math.max(amax, Math.abs(R[k]!));
-  const s = safeScale(amax);
+  const s = Math.max(1, safeScale(amax));
   const Y = new Float64Array(m * m);
   for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) Y[j * m + i] = R[i * m + j]! * s;
   const V = new Float64Array(vectors ? m * m : 0);
