@@ -82,16 +82,17 @@ function scaleRow(row: usize, m: i32, s: f64): void {
 }
 
 /**
- * Y (m×m) rows orthogonalised in place; V ← accumulated rotations (from I) when wantV != 0;
+ * Y (m×m) rows orthogonalised in place; V ← accumulated rotations, from I (wantV = 1) or from V
+ * as given (wantV = 2), or V untouched (wantV = 0);
  * norms2 ← ||y_i||² (workspace during the sweeps: it holds the norms there). Returns the sweeps,
  * or −1 at the sweep cap.
  */
 export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32): i32 {
   const ld = <usize>m << 3;
   const nrm = norms2;
-  if (wantV != 0) memory.fill(V, 0, <usize>m * ld);
+  if (wantV == 1) memory.fill(V, 0, <usize>m * ld);
   for (let i = 0; i < m; i++) {
-    if (wantV != 0) store<f64>(V + <usize>i * ld + (<usize>i << 3), 1);
+    if (wantV == 1) store<f64>(V + <usize>i * ld + (<usize>i << 3), 1);
     store<f64>(nrm + (<usize>i << 3), rowNorm(Y + <usize>i * ld, m));
   }
   const tol = sqrt(<f64>m) * 2.220446049250313e-16;

@@ -62,10 +62,17 @@ export interface LinalgBackend {
   /** R (m×m upper triangular) ← R of [R; A] for A rows×m (A unchanged), in blocks of `blockRows`. */
   qrUpdate(R: Float64Array, m: number, A: Float64Array, rows: number, blockRows: number): void;
   /**
-   * One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations (unless `vectors` is false:
-   * V is then not written); norms2 ← squared row norms. Returns the sweeps, −1 at the sweep cap.
+   * One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations, accumulated from I or (with
+   * `startFromV`) onto V as given (unless `vectors` is false: V is then not written); norms2 ← squared row norms. Returns the sweeps, −1 at the sweep cap.
    */
-  gesvj(Y: Float64Array, m: number, V: Float64Array, norms2: Float64Array, vectors?: boolean): number;
+  gesvj(
+    Y: Float64Array,
+    m: number,
+    V: Float64Array,
+    norms2: Float64Array,
+    vectors?: boolean,
+    startFromV?: boolean,
+  ): number;
 }
 
 /** Rows per block of the streaming QR: about 512 KiB per block so a block stays in L2. */

@@ -97,7 +97,8 @@ function tangent(ni: number, nj: number, g: number): number {
 
 /**
  * Rotates rows of Y (m×m, overwritten) to mutual orthogonality, accumulating the rotations into
- * V (m×m, overwritten, starts from I) unless `vectors` is false (V is then not touched).
+ * V (m×m, overwritten, starts from I — or from V as given when `startFromV`) unless `vectors` is
+ * false (V is then not touched).
  * `norms2` (m) receives the squared row norms (which underflow for rows below ~1e-154; the caller
  * takes the singular values as overflow-safe row norms). Returns the number of sweeps, or −1 if
  * {@link JACOBI_MAX_SWEEPS} were not enough. Unchecked.
@@ -108,8 +109,9 @@ export function referenceGesvj(
   V: Float64Array,
   norms2: Float64Array,
   vectors = true,
+  startFromV = false,
 ): number {
-  if (vectors) {
+  if (vectors && !startFromV) {
     V.fill(0);
     for (let i = 0; i < m; i++) V[i * m + i] = 1;
   }

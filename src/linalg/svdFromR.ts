@@ -49,6 +49,57 @@ function notConverged(R: Float64Array, Y: Float64Array, m: number): Error {
   );
 }
 
+/** Smallest size at which {@link svdOfR} preconditions with eigh (below it plain Jacobi is as fast). */
+export const PRECONDITION_MIN_SIZE = 48;
+/**
+ * Largest ratio of R's largest to smallest column norm at which {@link svdOfR} preconditions with
+ * eigh. Why it bounds the loss: the preconditioned path is normwise backward stable (the product
+ * R·V is formed by gemm), so each σ_i is exact for R + E with ||E|| <= c·m·eps·||R||, a relative
+ * error <= c·m·eps·κ(R); plain Jacobi on Rᵀ has c·m·eps·κ(B) with R = B·D, D the column norms
+ * (Demmel–Veselić), and κ(R) <= κ(B)·max(D)/min(D). With the ratio <= 16 the bound is at most 16
+ * times that of plain Jacobi; beyond it (edge blocks with tiny or zero columns) plain Jacobi runs.
+ */
+export const PRECONDITION_MAX_COLUMN_RATIO = 16;
+
+/** Column norms of R (m×m row-major upper triangular), overflow-safe. */
+function columnNorms(R: Float64Array, m: number): Float64Array {
+  const out = new Float64Array(m);
+  const col = new Float64Array(m);
+  for (let j = 0; j < m; j++) {
+    for (let i = 0; i < m; i++) col[i] = i <= j ? R[i * m + j]! : 0;
+    out[j] = referenceNorm(col);
+  }
+  return out;
+}
+
+/**
+ * Y = Vᵀ·(s·R)ᵀ with V the eigenvectors of (sR)ᵀ(sR), rows ordered by descending eigenvalue, and
+ * Vᵀ itself (the starting rotation of the Jacobi sweeps); null if the eigensolver did not converge.
+ * The rows of Y are (sR·v_i)ᵀ: orthogonal up to the eigensolver's error, so the Jacobi sweeps that
+ * follow converge in one or two sweeps instead of 5–10 (de Rijk's descending order helps too).
+ */
+function preconditioned(
+  backend: LinalgBackend,
+  R: Float64Array,
+  m: number,
+  s: number,
+): { Y: Float64Array; VT: Float64Array } | null {
+  const Rs = R.map((x) => x * s);
+  const G = new Float64Array(m * m);
+  backend.syrk(Rs, m, m, 1, 1, G, true, () => true);
+  const values = new Float64Array(m);
+  const vectors = new Float64Array(m * m);
+  if (backend.syev(G, m, 1, values, vectors) < 0) return null;
+  const VT = new Float64Array(m * m);
+  for (let r = 0; r < m; r++) {
+    const col = m - 1 - r; // descending eigenvalue
+    for (let i = 0; i < m; i++) VT[r * m + i] = vectors[i * m + col]!;
+  }
+  const Y = new Float64Array(m * m);
+  backend.gemm('N', 'T', m, m, m, 1, VT, Rs, 0, Y);
+  return { Y, VT };
+}
+
 /**
  * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: the
  *   rotations are then not accumulated, a third of the Jacobi cost)
@@ -58,12 +109,32 @@ function notConverged(R: Float64Array, Y: Float64Array, m: number): Error {
 export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vectors = true): SvdOfR {
   let amax = 0;
   for (let k = 0; k < m * m; k++) amax = Math.max(amax, Math.abs(R[k]!));
-  const s = Math.max(1, safeScale(amax));
-  const Y = new Float64Array(m * m);
-  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) Y[j * m + i] = R[i * m + j]! * s;
-  const V = new Float64Array(vectors ? m * m : 0);
+  const cn = m >= PRECONDITION_MIN_SIZE ? columnNorms(R, m) : undefined;
+  let lo = Infinity;
+  let hi = 0;
+  for (const x of cn ?? []) {
+    lo = Math.min(lo, x);
+    hi = Math.max(hi, x);
+  }
+  let s: number;
+  let Y: Float64Array;
+  let V: Float64Array;
+  let sweeps: number;
   const n2 = new Float64Array(m);
-  const sweeps = backend.gesvj(Y, m, V, n2, vectors);
+  const pre =
+    cn && lo > 0 && hi <= PRECONDITION_MAX_COLUMN_RATIO * lo ? preconditioned(backend, R, m, safeScale(amax)) : null;
+  if (pre) {
+    s = safeScale(amax);
+    Y = pre.Y;
+    V = pre.VT;
+    sweeps = backend.gesvj(Y, m, V, n2, vectors, true);
+  } else {
+    s = Math.max(1, safeScale(amax));
+    Y = new Float64Array(m * m);
+    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) Y[j * m + i] = R[i * m + j]! * s;
+    V = new Float64Array(vectors ? m * m : 0);
+    sweeps = backend.gesvj(Y, m, V, n2, vectors);
+  }
   if (sweeps < 0) throw notConverged(R, Y, m);
   const sv = new Float64Array(m);
   for (let i = 0; i < m; i++) sv[i] = referenceNorm(Y.subarray(i * m, (i + 1) * m)) / s;

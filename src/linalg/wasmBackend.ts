@@ -161,15 +161,15 @@ export const wasmLinalg: LinalgBackend = {
       R.set(r.view);
     });
   },
-  gesvj(Y, m, V, norms2, vectors = true) {
+  gesvj(Y, m, V, norms2, vectors = true, startFromV = false) {
     if (m === 0) return 0;
     const { arena } = wasm();
     const k = linalgKernels();
     return arena.scope((s) => {
       const y = s.from(Y);
-      const v = vectors ? s.alloc(m * m) : undefined;
+      const v = vectors ? (startFromV ? s.from(V) : s.alloc(m * m)) : undefined;
       const n2 = s.alloc(m);
-      const sweeps = k.dgesvj(y.ptr, m, v?.ptr ?? 0, n2.ptr, +vectors);
+      const sweeps = k.dgesvj(y.ptr, m, v?.ptr ?? 0, n2.ptr, vectors ? (startFromV ? 2 : 1) : 0);
       Y.set(y.view);
       if (v) V.set(v.view);
       norms2.set(n2.view);

@@ -10,7 +10,9 @@ import { gram, nullSpace, rank, svdvals } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { svdOfR } from '../../src/linalg/svdFromR.js';
-import { EPS, edgeCases, matmul, orthoError, randn } from './cases.js';
+import { EPS, edgeCases, matmul, orthoError, randn, transpose } from './cases.js';
+import { referenceGesvj } from '../../src/linalg/gesvj.js';
+import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 
 useArenaGuard();
@@ -159,5 +161,36 @@ describe('Jacobi that cannot converge says why', () => {
     expect(() => svdOfR(referenceLinalg, R, 2)).toThrow(
       /did not converge in 60 sweeps for a 2×2 R factor \(column norms .*zero columns, largest remaining \|cos\|/,
     );
+  });
+});
+
+describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh-preconditioned Jacobi on R (%s)', (backend) => {
+  it('balanced columns, m = 64, two exact dependencies: σ normwise equal to plain Jacobi, exact null space, <= 3 sweeps', () => {
+    const m = 64;
+    const rows = 2 * m;
+    const A = randn(3, rows * m);
+    for (let r = 0; r < rows; r++) {
+      A[r * m + 5] = A[r * m + 1]! + A[r * m + 2]!;
+      A[r * m + 9] = 2 * A[r * m + 3]!;
+    }
+    const qr = new StreamingQR(m, { backend });
+    qr.push(A, rows);
+    const R = qr.r();
+    const pre = svdOfR(backend === 'wasm' ? wasmLinalg : referenceLinalg, R, m, true);
+    expect(pre.sweeps).toBeLessThanOrEqual(3);
+    // plain Jacobi on Rᵀ (the reference kernel, from I), the accuracy it is measured against
+    const Y = transpose(R, m, m);
+    const V = new Float64Array(m * m);
+    const n2 = new Float64Array(m);
+    expect(referenceGesvj(Y, m, V, n2)).toBeGreaterThan(3);
+    const plain = Array.from(n2, Math.sqrt).sort((a, b) => b - a);
+    const smax = plain[0]!;
+    for (let i = 0; i < m; i++)
+      expect(Math.abs(pre.singularValues[i]! - plain[i]!)).toBeLessThanOrEqual(4 * m * EPS * smax);
+    const ns = qr.nullSpace();
+    expect(ns.nullity).toBe(2);
+    expect(orthoError(ns.basis, m, 2)).toBeLessThanOrEqual(8 * m * EPS);
+    const AN = matmul(A, ns.basis, rows, m, 2);
+    for (const x of AN) expect(Math.abs(x)).toBeLessThanOrEqual(16 * m * EPS * smax);
   });
 });
