@@ -85,9 +85,9 @@ function scaleRow(row: usize, m: i32, s: f64): void {
  * Y (m×m) rows orthogonalised in place; V ← accumulated rotations, from I (wantV = 1) or from V
  * as given (wantV = 2), or V untouched (wantV = 0);
  * norms2 ← ||y_i||² (workspace during the sweeps: it holds the norms there). Returns the sweeps,
- * or −1 at the sweep cap.
+ * or −1 at the sweep cap. Rows of norm <= negligible are not rotated.
  */
-export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32): i32 {
+export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32, negligible: f64): i32 {
   const ld = <usize>m << 3;
   const nrm = norms2;
   if (wantV == 1) memory.fill(V, 0, <usize>m * ld);
@@ -106,7 +106,7 @@ export function dgesvj(Y: usize, m: i32, V: usize, norms2: usize, wantV: i32): i
       for (let j = i + 1; j < m; j++) {
         const ni = ld8(nrm, i);
         const nj = ld8(nrm, j);
-        if (ni == 0 || nj == 0) continue;
+        if (ni <= negligible || nj <= negligible || ni == 0 || nj == 0) continue;
         const yj = Y + <usize>j * ld;
         if (ni >= SMALL && nj >= SMALL && ni <= LARGE && nj <= LARGE) {
           const g = vdot(m, yi, yj) / ni / nj;

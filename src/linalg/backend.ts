@@ -63,7 +63,8 @@ export interface LinalgBackend {
   qrUpdate(R: Float64Array, m: number, A: Float64Array, rows: number, blockRows: number): void;
   /**
    * One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations, accumulated from I or (with
-   * `startFromV`) onto V as given (unless `vectors` is false: V is then not written); norms2 ← squared row norms. Returns the sweeps, −1 at the sweep cap.
+   * `startFromV`) onto V as given (unless `vectors` is false: V is then not written); rows of norm
+   * <= `negligible` (default 0) are not rotated; norms2 ← squared row norms. Returns the sweeps, −1 at the sweep cap.
    */
   gesvj(
     Y: Float64Array,
@@ -72,6 +73,7 @@ export interface LinalgBackend {
     norms2: Float64Array,
     vectors?: boolean,
     startFromV?: boolean,
+    negligible?: number,
   ): number;
 }
 

@@ -47,6 +47,15 @@ export const JACOBI_ROUNDING = 4;
  * 1e-316). The threshold of a pair is tol + sqrt(m)·JACOBI_SUBNORMAL/min(||y_i||, ||y_j||).
  */
 export const JACOBI_SUBNORMAL = 4 * 2 ** -1074;
+/**
+ * When the sweeps reach the cap, they resume (from where they stopped) with rows of norm <=
+ * JACOBI_NEGLIGIBLE·max row norm left alone: hundreds of mutually near-parallel rows of rounding
+ * residue (1e-100 … 1e-150 next to rows of norm 1, as the R of an edge-block stack has) keep
+ * re-creating non-orthogonality at their own level and need not converge. Leaving such a row out
+ * changes every σ by at most its norm (Weyl), <= eps²·σ_max, far below any rank tolerance
+ * (>= eps·σ_max by default); its σ is then its row norm, accurate only to that absolute level.
+ */
+export const JACOBI_NEGLIGIBLE = 2 ** -104;
 /** Below this ratio of row norms (2^-400) a rotation is first order: t = cos·(small/large). */
 const FIRST_ORDER_RATIO = 2 ** -400;
 
@@ -98,7 +107,8 @@ function tangent(ni: number, nj: number, g: number): number {
 /**
  * Rotates rows of Y (m×m, overwritten) to mutual orthogonality, accumulating the rotations into
  * V (m×m, overwritten, starts from I — or from V as given when `startFromV`) unless `vectors` is
- * false (V is then not touched).
+ * false (V is then not touched). Rows of norm <= `negligible` are not rotated (see
+ * JACOBI_NEGLIGIBLE).
  * `norms2` (m) receives the squared row norms (which underflow for rows below ~1e-154; the caller
  * takes the singular values as overflow-safe row norms). Returns the number of sweeps, or −1 if
  * {@link JACOBI_MAX_SWEEPS} were not enough. Unchecked.
@@ -110,6 +120,7 @@ export function referenceGesvj(
   norms2: Float64Array,
   vectors = true,
   startFromV = false,
+  negligible = 0,
 ): number {
   if (vectors && !startFromV) {
     V.fill(0);
@@ -130,7 +141,7 @@ export function referenceGesvj(
       for (let j = i + 1; j < m; j++) {
         const ni = nrm[i]!;
         const nj = nrm[j]!;
-        if (ni === 0 || nj === 0) continue;
+        if (ni <= negligible || nj <= negligible || ni === 0 || nj === 0) continue;
         const oi = i * m;
         const oj = j * m;
         if (ni >= JACOBI_SMALL_NORM && nj >= JACOBI_SMALL_NORM && ni <= JACOBI_LARGE_NORM && nj <= JACOBI_LARGE_NORM) {

@@ -11,7 +11,7 @@
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
-import { JACOBI_MAX_SWEEPS, maxRowCosine } from './gesvj.js';
+import { JACOBI_MAX_SWEEPS, JACOBI_NEGLIGIBLE, maxRowCosine } from './gesvj.js';
 import { safeScale } from './shape.js';
 
 /** Singular values (descending) and the matching right singular vectors as rows. */
@@ -42,7 +42,7 @@ function notConverged(R: Float64Array, Y: Float64Array, m: number): Error {
     }
   }
   return new Error(
-    `one-sided Jacobi SVD did not converge in ${JACOBI_MAX_SWEEPS} sweeps for a ${m}×${m} R factor ` +
+    `one-sided Jacobi SVD did not converge in 2×${JACOBI_MAX_SWEEPS} sweeps for a ${m}×${m} R factor ` +
       `(column norms ${lo === Infinity ? 'none nonzero' : `${lo.toExponential(3)}..${hi.toExponential(3)}`}, ` +
       `${zero} zero columns, largest remaining |cos| between rows ${maxRowCosine(Y, m).toExponential(3)} ` +
       `against the threshold ${(Math.sqrt(m) * Number.EPSILON).toExponential(3)})`,
@@ -134,6 +134,13 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
     for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) Y[j * m + i] = R[i * m + j]! * s;
     V = new Float64Array(vectors ? m * m : 0);
     sweeps = backend.gesvj(Y, m, V, n2, vectors);
+  }
+  if (sweeps < 0) {
+    // resume with the rows of rounding-residue size left alone (JACOBI_NEGLIGIBLE)
+    let big = 0;
+    for (let i = 0; i < m; i++) big = Math.max(big, referenceNorm(Y.subarray(i * m, (i + 1) * m)));
+    sweeps = backend.gesvj(Y, m, V, n2, vectors, true, JACOBI_NEGLIGIBLE * big);
+    if (sweeps >= 0) sweeps += JACOBI_MAX_SWEEPS;
   }
   if (sweeps < 0) throw notConverged(R, Y, m);
   const sv = new Float64Array(m);

@@ -245,9 +245,10 @@ export interface KernelExports {
    * @param V `usize`
    * @param norms2 `usize`
    * @param wantV `i32`
+   * @param negligible `f64`
    * @returns `i32`
    */
-  dgesvj(Y: number, m: number, V: number, norms2: number, wantV: number): number;
+  dgesvj(Y: number, m: number, V: number, norms2: number, wantV: number, negligible: number): number;
   /**
    * assembly/graph/consolidate/gqsums
    * @param theta `usize`
@@ -538,6 +539,7 @@ export const KERNEL_SIGNATURES = {
       ['V', 'usize'],
       ['norms2', 'usize'],
       ['wantV', 'i32'],
+      ['negligible', 'f64'],
     ],
     result: 'i32',
   },

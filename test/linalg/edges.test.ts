@@ -159,7 +159,7 @@ describe('Jacobi that cannot converge says why', () => {
   it('names the size, the column norms and the remaining cosine (R with a NaN, which the API rejects)', () => {
     const R = Float64Array.of(1, 2, 0, NaN);
     expect(() => svdOfR(referenceLinalg, R, 2)).toThrow(
-      /did not converge in 60 sweeps for a 2×2 R factor \(column norms .*zero columns, largest remaining \|cos\|/,
+      /did not converge in 2×60 sweeps for a 2×2 R factor \(column norms .*zero columns, largest remaining \|cos\|/,
     );
   });
 });
