@@ -9,8 +9,15 @@
  *   vs ml-matrix (`A.transpose().mmul(A)`, f64) and the tfjs wasm backend
  *   (`tf.matMul(A, A, true)`, FLOAT32 — not the same precision).
  *   GFLOP/s count 2·k·m² (the conventional dsyrk count; the kernel does about half by symmetry).
- * - eigh m = 128, 256, 512 (into new arrays, and into reused ones: `out`) vs ml-matrix
- *   `EVD(S, { assumeSymmetric: true })`. tfjs has no symmetric eigensolver (n/a).
+ * - eigh m = 128, 256, 512, 1024 (into new arrays, and into reused ones: `out`) vs ml-matrix
+ *   `EVD(S, { assumeSymmetric: true })`, timed warm (one untimed run first), with the scaled
+ *   residuals ||SV − VΛ||_F/(m·eps·||S||_F) and ||VᵀV − I||_max/(m·eps). tfjs has no symmetric
+ *   eigensolver (n/a).
+ * - SVD of the streaming QR's R factor (the decision step of certification) at m = 128 … 1024:
+ *   R of a 2m×m stack with two exact dependencies; ours = StreamingQR.nullSpace (singular values,
+ *   rank and null-space basis) and StreamingQR.svdvals, with the scaled residuals of svdResiduals;
+ *   numpy = np.linalg.svd of
+ *   an R of the same kind (LAPACK dgesdd: with vectors, and values only).
  * - rank of a 65536×256 stack with one exact dependency: ours = StreamingQR fed 4096-row blocks +
  *   Jacobi on R; ml-matrix = QrDecomposition + SVD of R (it has no streaming QR and its SVD of
  *   the full stack needs the 65536×256 U); tfjs = `tf.linalg.qr` (float32) of the stack — it
@@ -144,6 +151,11 @@ for k, m in [(4096, 256), (16384, 128), (2048, 512)]:
     A = rng.standard_normal((k, m)); out["gram"][f"{k}x{m}"] = t(lambda: A.T @ A)
 for m in [128, 256, 512]:
     X = rng.standard_normal((m, m)); S = X + X.T; out["eigh"][str(m)] = t(lambda: np.linalg.eigh(S))
+X = rng.standard_normal((1024, 1024)); S = X + X.T; out["eigh"]["1024"] = t(lambda: np.linalg.eigh(S), 3)
+out["svdR"] = {}
+for m in [128, 256, 512, 1024]:
+    R = np.linalg.qr(rng.standard_normal((2 * m, m)), mode="r")
+    out["svdR"][str(m)] = {"withVectors": t(lambda: np.linalg.svd(R), 3), "valuesOnly": t(lambda: np.linalg.svd(R, compute_uv=False), 3)}
 print(json.dumps(out))
 `;
   const env = { ...process.env, OPENBLAS_NUM_THREADS: '1', OMP_NUM_THREADS: '1', MKL_NUM_THREADS: '1' };
@@ -245,6 +257,63 @@ function vcpuSpeeds(): number[] | null {
     speeds.push(round(v, 1));
   }
   return speeds;
+}
+
+/** Scaled residuals of eigh: ||SV − VΛ||_F/(m·eps·||S||_F) and max|VᵀV − I|/(m·eps). */
+function eighResiduals(S: Float64Array, m: number, r: linalg.EighResult): { residual: number; orthogonality: number } {
+  const SV = linalg.gemm(S, m, m, r.vectors, m, m);
+  let num = 0;
+  let sn = 0;
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < m; j++) {
+      const d = SV[i * m + j]! - r.vectors[i * m + j]! * r.values[j]!;
+      num += d * d;
+      sn += S[i * m + j]! ** 2;
+    }
+  const VtV = linalg.gemm(r.vectors, m, m, r.vectors, m, m, { transA: true });
+  let orth = 0;
+  for (let i = 0; i < m; i++)
+    for (let j = 0; j < m; j++) orth = Math.max(orth, Math.abs(VtV[i * m + j]! - (i === j ? 1 : 0)));
+  const eps = Number.EPSILON;
+  return { residual: round(Math.sqrt(num) / (m * eps * Math.sqrt(sn)), 3), orthogonality: round(orth / (m * eps), 3) };
+}
+
+/**
+ * Scaled residuals of the SVD of R: max over the null-space columns of | ||R n_c|| − σ_c | /
+ * (m·eps·σ_max), |Σσ² − ||R||_F²| / (||R||_F²·m·eps), and max|NᵀN − I|/(m·eps).
+ */
+function svdResiduals(
+  R: Float64Array,
+  m: number,
+  ns: linalg.NullSpaceResult,
+): { scaledResidual: number; scaledFrobenius: number; scaledOrthogonality: number } {
+  // the API returns σ and the null-space basis: check the basis columns (||R n_c|| against their
+  // σ) and their orthogonality, and all σ through Σσ² = ||R||_F²
+  const k = ns.nullity;
+  const RN = linalg.gemm(R, m, m, ns.basis, m, k);
+  let worst = 0;
+  for (let c = 0; c < k; c++) {
+    let s2 = 0;
+    for (let i = 0; i < m; i++) s2 += RN[i * k + c]! ** 2;
+    worst = Math.max(worst, Math.abs(Math.sqrt(s2) - ns.singularValues[m - k + c]!));
+  }
+  let f2 = 0;
+  for (const x of R) f2 += x * x;
+  let s2 = 0;
+  for (const x of ns.singularValues) s2 += x * x;
+  const NtN = linalg.gemm(ns.basis, m, k, ns.basis, m, k, { transA: true });
+  let orth = 0;
+  for (let i = 0; i < k; i++)
+    for (let j = 0; j < k; j++) orth = Math.max(orth, Math.abs(NtN[i * k + j]! - (i === j ? 1 : 0)));
+  const eps = Number.EPSILON;
+  const smax = ns.sigmaMax;
+  return {
+    // null-space columns: | ||R n_c|| − σ_c | / (m·eps·σ_max)
+    scaledResidual: round(worst / (m * eps * smax), 3),
+    // Σσ² against ||R||_F², relative, in units of m·eps
+    scaledFrobenius: round(Math.abs(s2 - f2) / f2 / (m * eps), 3),
+    scaledOrthogonality: round(orth / (m * eps), 3),
+  };
 }
 
 async function main(): Promise<void> {
@@ -392,18 +461,22 @@ async function main(): Promise<void> {
 
   // ---- eigh
   const eighRows: unknown[] = [];
-  for (const m of [128, 256, 512]) {
+  for (const m of [128, 256, 512, 1024]) {
     const X = randn(m, m * m);
     const S = new Float64Array(m * m);
     for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) S[i * m + j] = X[i * m + j]! + X[j * m + i]!;
-    const t = time(() => linalg.eigh(S, m).values[0]!, 2000, 10);
+    const t = time(() => linalg.eigh(S, m).values[0]!, 2000, m >= 1024 ? 3 : 10);
     const reuse = { values: new Float64Array(m), vectors: new Float64Array(m * m) };
-    const tOut = time(() => linalg.eigh(S, m, { out: reuse }).values[0]!, 2000, 10);
+    const tOut = time(() => linalg.eigh(S, m, { out: reuse }).values[0]!, 2000, m >= 1024 ? 3 : 10);
     const Sm = toMl(S, m, m);
-    // three runs (median) so that ml-matrix is JIT-warm too
-    const tm = time(() => new EVD(Sm, { assumeSymmetric: true }).realEigenvalues[0]!, 1, 3);
+    // warm: one untimed run (JIT), then timed runs (median)
+    new EVD(Sm, { assumeSymmetric: true });
+    const tm = time(() => new EVD(Sm, { assumeSymmetric: true }).realEigenvalues[0]!, 1, m >= 1024 ? 1 : 3);
+    const res = eighResiduals(S, m, linalg.eigh(S, m));
     const row = {
       m,
+      scaledResidual: res.residual,
+      scaledOrthogonality: res.orthogonality,
       oursMs: round(t.medianMs),
       mlMatrixMs: round(tm.medianMs),
       speedupVsMlMatrix: round(tm.medianMs / t.medianMs, 1),
@@ -419,6 +492,35 @@ async function main(): Promise<void> {
     eighRows.push(row);
   }
   out.eigh = eighRows;
+
+  // ---- SVD of the streaming QR's R factor (null space and values), with residuals
+  const svdRows: unknown[] = [];
+  for (const m of [128, 256, 512, 1024]) {
+    const rows = 2 * m;
+    const A = randn(m + 11, rows * m);
+    for (let r = 0; r < rows; r++) {
+      A[r * m + m - 1] = A[r * m + 1]! + A[r * m + 2]!;
+      A[r * m + m - 2] = 2 * A[r * m + 3]!;
+    }
+    const qr = new linalg.StreamingQR(m).push(A, rows);
+    const reps = m >= 1024 ? 2 : 5;
+    const tn = time(() => qr.nullSpace().nullity, 1, reps);
+    const tv = time(() => qr.svdvals()[0]!, 1, reps);
+    const ns = qr.nullSpace();
+    const R = qr.r();
+    const row = {
+      m,
+      stackRows: rows,
+      nullSpaceMs: round(tn.medianMs),
+      svdvalsMs: round(tv.medianMs),
+      rank: ns.rank,
+      nullity: ns.nullity,
+      ...svdResiduals(R, m, ns),
+    };
+    console.log('svd of R', row);
+    svdRows.push(row);
+  }
+  out.svdOfR = svdRows;
 
   // ---- rank via streaming QR of a 65536×256 stack with one exact dependency (col 255 = col 3 + col 7)
   {
@@ -507,6 +609,7 @@ async function main(): Promise<void> {
   if (native) {
     const ng = native.gram as Record<string, { wallMs: number; cpuMs: number }>;
     const ne = native.eigh as Record<string, { wallMs: number; cpuMs: number }>;
+    const nr = native.svdR as Record<string, Record<string, { wallMs: number; cpuMs: number }>>;
     out.nativeNumpyOneThread = {
       numpy: native.numpy,
       gram: (out.gram as Array<Record<string, number>>).map((g) => {
@@ -536,6 +639,17 @@ async function main(): Promise<void> {
           // ours / dsyevd (> 1: LAPACK faster)
           oursOverDsyevdWall: round(e.oursMs! / n.wallMs, 2),
           oursOverDsyevdCpuTime: round(e.oursCpuMs! / n.cpuMs, 2),
+        };
+      }),
+      svdOfR: (out.svdOfR as Array<Record<string, number>>).map((e) => {
+        const n = nr[String(e.m)]!;
+        return {
+          m: e.m,
+          dgesddWithVectorsMs: round(n.withVectors!.wallMs),
+          dgesddValuesOnlyMs: round(n.valuesOnly!.wallMs),
+          // ours / numpy (> 1: LAPACK faster): null space vs svd with vectors, values vs values
+          oursNullSpaceOverDgesdd: round(e.nullSpaceMs! / n.withVectors!.wallMs, 2),
+          oursSvdvalsOverDgesddValues: round(e.svdvalsMs! / n.valuesOnly!.wallMs, 2),
         };
       }),
     };

@@ -232,7 +232,16 @@ function renderLinalg(doc, ctx) {
     ),
     '',
     table(
-      ['m', 'ours ms', 'ours with out, ms', 'ml-matrix ms', 'vs ml-matrix', 'vs ml-matrix, with out'],
+      [
+        'm',
+        'ours ms',
+        'ours with out, ms',
+        'ml-matrix ms',
+        'vs ml-matrix',
+        'vs ml-matrix, with out',
+        'scaled residual',
+        'scaled orthogonality',
+      ],
       rows(ctx, doc, 'eigh').map(({ item: e, ctx: c }) => [
         fmt(field(c, e, 'm', 'number')),
         fmt(field(c, e, 'oursMs', 'number')),
@@ -240,9 +249,35 @@ function renderLinalg(doc, ctx) {
         fmt(field(c, e, 'mlMatrixMs', 'number')),
         times(field(c, e, 'speedupVsMlMatrix', 'number')),
         times(field(c, e, 'speedupVsMlMatrixOut', 'number', { optional: true })),
+        fmt(field(c, e, 'scaledResidual', 'number', { optional: true })),
+        fmt(field(c, e, 'scaledOrthogonality', 'number', { optional: true })),
       ]),
     ),
   );
+
+  if (field(ctx, doc, 'svdOfR', 'array', { optional: true })) {
+    out.push(
+      '',
+      para(
+        "**SVD of the streaming QR's R factor** (R of a 2m×m stack with two exact dependencies; " +
+          '`StreamingQR.nullSpace`: values, rank and null-space basis; `svdvals`: values only; ' +
+          'scaled residuals as defined in bench/linalg.ts):',
+      ),
+      '',
+      table(
+        ['m', 'nullSpace ms', 'svdvals ms', 'rank', 'scaled residual', 'scaled Σσ² vs ‖R‖²', 'scaled orthogonality'],
+        rows(ctx, doc, 'svdOfR').map(({ item: e, ctx: c }) => [
+          fmt(field(c, e, 'm', 'number')),
+          fmt(field(c, e, 'nullSpaceMs', 'number')),
+          fmt(field(c, e, 'svdvalsMs', 'number')),
+          fmt(field(c, e, 'rank', 'number')),
+          fmt(field(c, e, 'scaledResidual', 'number')),
+          fmt(field(c, e, 'scaledFrobenius', 'number', { optional: true })),
+          fmt(field(c, e, 'scaledOrthogonality', 'number')),
+        ]),
+      ),
+    );
+  }
 
   const qr = field(ctx, doc, 'rankStreamingQR', 'object', { optional: true });
   if (qr) {
@@ -305,14 +340,36 @@ function renderLinalg(doc, ctx) {
       ),
       '',
       table(
-        ['eigh m', 'LAPACK dsyevd ms', 'ours ÷ dsyevd (wall)'],
+        ['eigh m', 'LAPACK dsyevd ms', 'ours ÷ dsyevd (wall)', 'ours ÷ dsyevd (CPU time)'],
         rows(c, native, 'eigh').map(({ item: e, ctx: ec }) => [
           fmt(field(ec, e, 'm', 'number')),
           fmt(field(ec, e, 'dsyevdMs', 'number')),
           fmt(field(ec, e, 'oursOverDsyevdWall', 'number')),
+          fmt(field(ec, e, 'oursOverDsyevdCpuTime', 'number', { optional: true })),
         ]),
       ),
     );
+    if (field(c, native, 'svdOfR', 'array', { optional: true })) {
+      out.push(
+        '',
+        table(
+          [
+            'SVD of R, m',
+            'dgesdd with vectors ms',
+            'nullSpace ÷ dgesdd',
+            'dgesdd values ms',
+            'svdvals ÷ dgesdd values',
+          ],
+          rows(c, native, 'svdOfR').map(({ item: e, ctx: ec }) => [
+            fmt(field(ec, e, 'm', 'number')),
+            fmt(field(ec, e, 'dgesddWithVectorsMs', 'number')),
+            fmt(field(ec, e, 'oursNullSpaceOverDgesdd', 'number')),
+            fmt(field(ec, e, 'dgesddValuesOnlyMs', 'number')),
+            fmt(field(ec, e, 'oursSvdvalsOverDgesddValues', 'number')),
+          ]),
+        ),
+      );
+    }
   }
   return out.join('\n');
 }

@@ -1,7 +1,8 @@
 // Streaming QR update: R ← R of [R; B] (LAPACK dtpqrt's step, unblocked, row-major).
 // Reference and derivation: src/linalg/tpqrt.ts. Reflector j: column j of [R; B] is (R_jj, B[:, j])
 // (R is upper triangular), so it touches row j of R and every row of B; both passes run along
-// rows (f64x2 axpy). The reflector norm is formed after an exact power-of-two scaling.
+// rows (f64x2 axpy). The reflector is formed on its column scaled by an exact power of two
+// (norm, alpha − beta and its reciprocal in scaled units; dlarfg's rescaling).
 import { pow2Scale, vaxpy } from './vec';
 
 /** R (m×m) ← R of [R; B]; B (b×m) destroyed; w: workspace of m values. */
@@ -21,15 +22,16 @@ export function dtpqrt(R: usize, m: i32, B: usize, b: i32, w: usize): void {
       sigma2 += x * x;
     }
     if (sigma2 == 0) continue;
+    // scaled units throughout (a subnormal column would make 1/(alpha − beta) overflow)
     const as = alpha * s;
-    const beta = -(alpha >= 0 ? 1.0 : -1.0) * (sqrt(as * as + sigma2) / s);
-    const tau = (beta - alpha) / beta;
-    const inv = 1 / (alpha - beta);
+    const betaS = -(alpha >= 0 ? 1.0 : -1.0) * sqrt(as * as + sigma2);
+    const tau = (betaS - as) / betaS;
+    const invS = 1 / (as - betaS);
     for (let r = 0; r < b; r++) {
       const p = bj + <usize>r * ld;
-      store<f64>(p, load<f64>(p) * inv);
+      store<f64>(p, load<f64>(p) * s * invS);
     }
-    store<f64>(rjj, beta);
+    store<f64>(rjj, betaS / s);
     const n = m - j - 1;
     if (n == 0) continue;
     const rrow = rjj + 8;

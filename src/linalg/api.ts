@@ -14,7 +14,6 @@ import type { Transpose } from './gemm.js';
 import { pickBackend, type BackendOption } from './select.js';
 import type { SyrkAccept } from './backend.js';
 import {
-  gramScale,
   gramUnscaled,
   isMlMatrix,
   readMatrix,
@@ -79,15 +78,63 @@ function syrkInto(
     if (gramUnscaled(seen)) throw overflowError(A, seen);
     amax = scanFinite('A', A);
   }
-  if (!run(gramScale(amax), (_m, nonFinite) => nonFinite === 0)) throw overflowError(A, amax);
+  if (gramUnscaled(amax)) {
+    if (!run(1, (_m, nonFinite) => nonFinite === 0)) throw overflowError(A, amax);
+    return;
+  }
+  columnScaledSyrk(G, A, amax, weight, overwrite, options);
+}
+
+/**
+ * The Gramian of A whose largest entry is outside the unscaled band, on A scaled column by column:
+ * column j times d_j = 2^k_j (k_j clamped to ±511, so d_i·d_j is a normal number) puts its largest
+ * entry in [1, 2); G_ij = (AD)ᵀ(AD)_ij / (d_i·d_j), one exact multiplication, rounded only if the
+ * true entry is itself subnormal, zero or infinite. One global scale could not do this: with
+ * max|a| = 1e150 it maps a column of 1e-150 to 1e-300 and its square to 0 (gram(diag(1e150,
+ * 1e-150))[1][1] must be 1e-300). Costs a scaled copy of A (rows·cols), only on this path.
+ */
+function columnScaledSyrk(
+  G: Float64Array,
+  A: MatrixShape,
+  amax: number,
+  weight: number,
+  overwrite: boolean,
+  options: GramOptions | undefined,
+): void {
+  const { rows, cols, data } = A;
+  const colMax = new Float64Array(cols);
+  for (let r = 0; r < rows; r++)
+    for (let j = 0; j < cols; j++) colMax[j] = Math.max(colMax[j]!, Math.abs(data[r * cols + j]!));
+  const e = Array.from(colMax, (x) => (x > 0 ? Math.max(-511, Math.min(511, Math.log2(safeScale(x)))) : 0));
+  const d = e.map((k) => 2 ** k);
+  const As = new Float64Array(rows * cols);
+  for (let r = 0; r < rows; r++) for (let j = 0; j < cols; j++) As[r * cols + j] = data[r * cols + j]! * d[j]!;
+  const T = new Float64Array(cols * cols);
+  const backend = pickBackend(options);
+  const ok =
+    (backend.name === 'wasm'
+      ? gramThreaded(As, rows, cols, 1, 1, T, true, (_m, nf) => nf === 0, options)
+      : undefined) ?? backend.syrk(As, rows, cols, 1, 1, T, true, (_m, nf) => nf === 0);
+  if (!ok) throw overflowError(A, amax);
+  const next = new Float64Array(cols * cols);
+  for (let i = 0; i < cols; i++)
+    for (let j = 0; j < cols; j++) {
+      const v = weight * (T[i * cols + j]! * 2 ** -(e[i]! + e[j]!));
+      next[i * cols + j] = overwrite ? v : G[i * cols + j]! + v;
+      if (!Number.isFinite(next[i * cols + j]!)) throw overflowError(A, amax);
+    }
+  G.set(next);
 }
 
 /**
  * Gramian G = AᵀA (cols×cols, symmetric PSD) of A (rows×cols): the building block of Eq. (5).
- * When max|a_ij| is outside [2^-256, 2^256] the products are formed on A scaled by an exact power
- * of two, so entries ~1e±200 give the right answer whenever it is representable (inside that band
- * scaling changes nothing that matters: see {@link gramScale}). Entry error
- * <= rows·eps·Σ_r|a_ri||a_rj|. Cost rows·cols² flops (only tiles on and above the diagonal are
+ * When max|a_ij| is outside [2^-256, 2^256] the products are formed on A with each column scaled
+ * by its own exact power of two (and unscaled exactly), so entries from subnormal to ~1e300 give
+ * the right answer whenever it is representable, columns of very different sizes included
+ * (inside that band scaling changes nothing that matters: see gramScale in ./shape.ts). Entry
+ * error <= rows·eps·Σ_r|a_ri||a_rj| + rows·2^-1074·max(1, 4·c_i·c_j) with c_j = max_r|a_rj| (the
+ * second term is the underflow of products, which matters only for entries near the subnormal
+ * range). Cost rows·cols² flops (only tiles on and above the diagonal are
  * computed). A is streamed through wasm memory in chunks, so it need not fit there. An F64Block
  * from the arena (or a Float64Array view of a live one) is already there and is read in place,
  * with no copy: at 16384×128 that copy is ~6 % of the one-thread time (docs/linalg.md).
@@ -374,11 +421,11 @@ export function eigh(
 /** Rank/SVD options. */
 export interface RankOptions extends RankToleranceOptions, BackendOption {}
 
-function svdOfInput(M: DenseMatrix, opts: BackendOption | undefined): SvdOfR {
+function svdOfInput(M: DenseMatrix, opts: BackendOption | undefined, vectors: boolean): SvdOfR {
   const backend = pickBackend(opts);
   const R = new Float64Array(M.cols * M.cols);
   backend.qrUpdate(R, M.cols, M.data, M.rows, qrBlockRows(M.cols));
-  return svdOfR(backend, R, M.cols);
+  return svdOfR(backend, R, M.cols, vectors);
 }
 
 function parseShapeArgs<O>(args: unknown[]): [number | undefined, number | undefined, O | undefined] {
@@ -402,7 +449,7 @@ export function svdvals(A: MatrixInput, rows: number, cols: number, options?: Ba
 export function svdvals(A: MatrixInput, ...rest: unknown[]): Float64Array {
   const [rows, cols, opts] = parseShapeArgs<BackendOption>(rest);
   const M = readMatrix('A', A, rows, cols);
-  return svdOfInput(M, opts).singularValues.slice(0, Math.min(M.rows, M.cols));
+  return svdOfInput(M, opts, false).singularValues.slice(0, Math.min(M.rows, M.cols));
 }
 
 /**
@@ -423,7 +470,7 @@ export function rank(A: MatrixInput, ...rest: unknown[]): RankDecision {
   const [rows, cols, opts] = parseShapeArgs<RankOptions>(rest);
   const M = readMatrix('A', A, rows, cols);
   const { rtol, atol } = resolveTolerance(M.rows, M.cols, opts);
-  const sv = svdOfInput(M, opts).singularValues.slice(0, Math.min(M.rows, M.cols));
+  const sv = svdOfInput(M, opts, false).singularValues.slice(0, Math.min(M.rows, M.cols));
   return decideRank(sv, rtol, atol);
 }
 
@@ -448,7 +495,7 @@ export function nullSpace(
   const [rows, cols, opts] = parseShapeArgs<RankOptions>(rest);
   const M = readMatrix('A', A, rows, cols);
   const { rtol, atol } = resolveTolerance(M.rows, M.cols, opts);
-  const svd = svdOfInput(M, opts);
+  const svd = svdOfInput(M, opts, true);
   // The decision is taken on the cols singular values of R (zeros beyond min(rows, cols)).
   const dec = decideRank(svd.singularValues, rtol, atol);
   const basis = basisFromRows(svd.rightVectorsT, M.cols, dec.rank);

@@ -61,8 +61,20 @@ export interface LinalgBackend {
   syev(S: Float64Array, n: number, s: number, values: Float64Array, vectors: Float64Array): number;
   /** R (m×m upper triangular) ← R of [R; A] for A rows×m (A unchanged), in blocks of `blockRows`. */
   qrUpdate(R: Float64Array, m: number, A: Float64Array, rows: number, blockRows: number): void;
-  /** One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations; norms2 ← squared row norms. */
-  gesvj(Y: Float64Array, m: number, V: Float64Array, norms2: Float64Array): number;
+  /**
+   * One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations, accumulated from I or (with
+   * `startFromV`) onto V as given (unless `vectors` is false: V is then not written); rows of norm
+   * <= `negligible` (default 0) are not rotated; norms2 ← squared row norms. Returns the sweeps, −1 at the sweep cap.
+   */
+  gesvj(
+    Y: Float64Array,
+    m: number,
+    V: Float64Array,
+    norms2: Float64Array,
+    vectors?: boolean,
+    startFromV?: boolean,
+    negligible?: number,
+  ): number;
 }
 
 /** Rows per block of the streaming QR: about 512 KiB per block so a block stays in L2. */

@@ -114,7 +114,7 @@ export class StreamingQR {
 
   /** Singular values of the stack fed so far, descending (cols values; zeros while rows < cols). */
   svdvals(): Float64Array {
-    return svdOfR(this.#backend, this.#R, this.cols).singularValues;
+    return svdOfR(this.#backend, this.#R, this.cols, false).singularValues;
   }
 
   /**

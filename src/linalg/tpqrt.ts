@@ -8,8 +8,10 @@
  * storage each reflector is two passes along rows: w = R[j, j+1:] + Σ_r v_r B[r, j+1:], then
  * R[j, j+1:] −= τw and B[r, j+1:] −= τ v_r w.
  *
- * The reflector's norm is formed with an exact power-of-two scaling (as in dnrm2), and |v_r| <= 1,
- * so entries ~1e±200 neither overflow nor underflow. Householder QR is backward stable (column-
+ * Each reflector is formed on its column scaled by an exact power of two s (max|x·s| in [1, 2),
+ * as LAPACK dlarfg rescales before it divides): the norm, alpha − beta and its reciprocal are all
+ * taken in scaled units and only beta is unscaled, so columns from subnormal to ~1e300 neither
+ * overflow nor underflow, and |v_r| <= 1. Householder QR is backward stable (column-
  * wise): the R returned is the exact R of [R; B] + E with ||E_:,j|| <= O(b·m·eps)·||[R; B]_:,j||.
  * Cost 2·b·m² flops per block (4·b·(m−j) for column j).
  */
@@ -39,12 +41,15 @@ export function referenceTpqrt(R: Float64Array, m: number, B: Float64Array, b: n
       sigma2 += x * x;
     }
     if (sigma2 === 0) continue; // B's column is already zero: nothing to annihilate
+    // Everything on the scaled column (x·s, |x·s| <= 2): alpha − beta is taken in scaled units, so
+    // its reciprocal neither overflows (a subnormal column: 1/(alpha − beta) would be +Infinity)
+    // nor underflows; only beta itself is unscaled (exactly, unless it is subnormal).
     const as = alpha * s;
-    const beta = -(alpha >= 0 ? 1 : -1) * (Math.sqrt(as * as + sigma2) / s);
-    const tau = (beta - alpha) / beta;
-    const inv = 1 / (alpha - beta);
-    for (let r = 0; r < b; r++) B[r * m + j]! *= inv; // v_r, |v_r| <= 1
-    R[j * m + j] = beta;
+    const betaS = -(alpha >= 0 ? 1 : -1) * Math.sqrt(as * as + sigma2);
+    const tau = (betaS - as) / betaS;
+    const invS = 1 / (as - betaS); // |as − betaS| >= sqrt(sigma2) > 0 and <= 2·(2 + 2√b)
+    for (let r = 0; r < b; r++) B[r * m + j] = B[r * m + j]! * s * invS; // v_r, |v_r| <= 1
+    R[j * m + j] = betaS / s;
     // w = R[j, j+1:] + Σ_r v_r B[r, j+1:]
     for (let c = j + 1; c < m; c++) w[c] = R[j * m + c]!;
     for (let r = 0; r < b; r++) {

@@ -161,17 +161,17 @@ export const wasmLinalg: LinalgBackend = {
       R.set(r.view);
     });
   },
-  gesvj(Y, m, V, norms2) {
+  gesvj(Y, m, V, norms2, vectors = true, startFromV = false, negligible = 0) {
     if (m === 0) return 0;
     const { arena } = wasm();
     const k = linalgKernels();
     return arena.scope((s) => {
       const y = s.from(Y);
-      const v = s.alloc(m * m);
+      const v = vectors ? (startFromV ? s.from(V) : s.alloc(m * m)) : undefined;
       const n2 = s.alloc(m);
-      const sweeps = k.dgesvj(y.ptr, m, v.ptr, n2.ptr);
+      const sweeps = k.dgesvj(y.ptr, m, v?.ptr ?? 0, n2.ptr, vectors ? (startFromV ? 2 : 1) : 0, negligible);
       Y.set(y.view);
-      V.set(v.view);
+      if (v) V.set(v.view);
       norms2.set(n2.view);
       return sweeps;
     });

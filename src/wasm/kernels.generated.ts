@@ -244,9 +244,11 @@ export interface KernelExports {
    * @param m `i32`
    * @param V `usize`
    * @param norms2 `usize`
+   * @param wantV `i32`
+   * @param negligible `f64`
    * @returns `i32`
    */
-  dgesvj(Y: number, m: number, V: number, norms2: number): number;
+  dgesvj(Y: number, m: number, V: number, norms2: number, wantV: number, negligible: number): number;
   /**
    * assembly/graph/consolidate/gqsums
    * @param theta `usize`
@@ -536,6 +538,8 @@ export const KERNEL_SIGNATURES = {
       ['m', 'i32'],
       ['V', 'usize'],
       ['norms2', 'usize'],
+      ['wantV', 'i32'],
+      ['negligible', 'f64'],
     ],
     result: 'i32',
   },

@@ -123,3 +123,96 @@ export function orthoError(Q: ArrayLike<number>, m: number, k: number): number {
     }
   return e;
 }
+
+/**
+ * Edge cases of f64 (tag 'edge'): what the issue's reproducers and the edge-block subspaces of
+ * certification are made of. Each case carries its exact singular values (derived in the comment,
+ * not measured) or the relation they satisfy.
+ */
+export interface EdgeCase {
+  readonly name: string;
+  readonly rows: number;
+  readonly cols: number;
+  readonly A: Float64Array;
+  /** Exact singular values, descending (min(rows, cols)), when closed-form. */
+  readonly sigma: readonly number[];
+  /** Exact rank with the default tolerance. */
+  readonly rank: number;
+}
+
+/** A = H·diag(d) with H the 4×4 Hadamard/2 (exactly orthogonal): σ = |d| sorted. */
+function orthogonalColumns(d: number[]): Float64Array {
+  const H = hadamard(4);
+  const A = new Float64Array(16);
+  for (let i = 0; i < 4; i++) for (let j = 0; j < 4; j++) A[i * 4 + j] = H[i * 4 + j]! * d[j]!;
+  return A;
+}
+
+export const edgeCases: readonly EdgeCase[] = [
+  // c·ones(3, 3) = c·3·(u uᵀ), u = ones/√3: σ = (3c, 0, 0)
+  {
+    name: '3×3 filled with 1e-300',
+    rows: 3,
+    cols: 3,
+    A: new Float64Array(9).fill(1e-300),
+    sigma: [3e-300, 0, 0],
+    rank: 1,
+  },
+  // [[ε, 1], [0, 1]]: σ1² + σ2² = 2 + ε², σ1·σ2 = ε → σ1 = √2 (to eps), σ2 = ε/σ1; ε subnormal
+  {
+    name: '[[1e-310, 1], [0, 1]] (a subnormal pivot)',
+    rows: 2,
+    cols: 2,
+    A: Float64Array.of(1e-310, 1, 0, 1),
+    sigma: [Math.SQRT2, 1e-310 / Math.SQRT2],
+    rank: 1,
+  },
+  // four equal rows r = c·[1, 2, 3, 4]: A = 1·rᵀ (rank one), σ1 = ||1||·||r|| = 2·c·√30
+  {
+    name: 'four equal rows [1, 2, 3, 4]·1e-300',
+    rows: 4,
+    cols: 4,
+    A: Float64Array.from({ length: 16 }, (_, k) => ((k % 4) + 1) * 1e-300),
+    sigma: [2 * Math.sqrt(30) * 1e-300, 0, 0, 0],
+    rank: 1,
+  },
+  // orthogonal columns of norms 1e300 … 1e-300: σ = the column norms, each to relative accuracy
+  // (Jacobi on Rᵀ is column-scaling invariant); the default tolerance keeps only 1e300
+  {
+    name: 'orthogonal columns of norms 1e300, 1e100, 1e-100, 1e-300',
+    rows: 4,
+    cols: 4,
+    A: orthogonalColumns([1e-100, 1e300, 1e-300, 1e100]),
+    sigma: [1e300, 1e100, 1e-100, 1e-300],
+    rank: 1,
+  },
+  // a subnormal column next to unit ones: σ = (1, 1, 1, 1e-310) (orthogonal columns)
+  {
+    name: 'orthogonal columns with a subnormal one',
+    rows: 4,
+    cols: 4,
+    A: orthogonalColumns([1, 1e-310, 1, 1]),
+    sigma: [1, 1, 1, 1e-310],
+    rank: 3,
+  },
+  // exactly zero columns between nonzero ones: σ = the nonzero column norms (orthogonal), then 0
+  {
+    name: 'exactly zero columns',
+    rows: 4,
+    cols: 4,
+    A: orthogonalColumns([0, 3, 0, 2]),
+    sigma: [3, 2, 0, 0],
+    rank: 2,
+  },
+  // entries ~1e300: no overflow in the QR, the Jacobi or the norms
+  {
+    name: 'orthogonal columns of norm ~1e300',
+    rows: 4,
+    cols: 4,
+    A: orthogonalColumns([1e300, 2e300, 4e300, 8e300]),
+    sigma: [8e300, 4e300, 2e300, 1e300],
+    rank: 4,
+  },
+  // the zero matrix
+  { name: 'zero 3×2', rows: 3, cols: 2, A: new Float64Array(6), sigma: [0, 0], rank: 0 },
+];
