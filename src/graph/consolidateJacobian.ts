@@ -11,7 +11,7 @@
  */
 import { wasmConsolidateNodeBlock } from './backend.js';
 import type { Scenario } from './scenario.js';
-import { centralStep, directionalStep, finiteCopy } from '../linearize/finiteDifference.js';
+import { centralStep, directionalStep, finiteCopy, takenStep } from '../linearize/finiteDifference.js';
 import { FD_RELATIVE_ACCURACY, type JacobianOperator, type JacobianStats } from '../linearize/operator.js';
 import { SparseAccumulator, type SparseVector } from '../linearize/sparse.js';
 import { ArgumentError } from '../util/errors.js';
@@ -154,7 +154,7 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
       const fm = this.#evalNode(theta, node);
       set(0);
       this.stats.directional++;
-      this.#quotient(fp, fm, 2 * t, acc);
+      this.#quotient(fp, fm, takenStep(this.#x, v, t), acc);
       for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= this.#nodeLen) acc.addEntry(v.index[k]!, v.value[k]!);
       return acc.take();
     });
