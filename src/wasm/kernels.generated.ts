@@ -329,6 +329,86 @@ export interface KernelExports {
    * @param m `i32`
    */
   gpblend(x: number, footprint: number, target: number, rates: number, m: number): void;
+  /**
+   * assembly/graph/rows/gcsrsums
+   * @param n `i32`
+   * @param csr `usize`
+   * @param ob `i32`
+   * @param orow `i32`
+   * @param ocol `i32`
+   * @param oval `f64`
+   * @param rc `usize`
+   * @param rv `usize`
+   * @param sums `usize`
+   */
+  gcsrsums(
+    n: number,
+    csr: number,
+    ob: number,
+    orow: number,
+    ocol: number,
+    oval: number,
+    rc: number,
+    rv: number,
+    sums: number,
+  ): void;
+  /**
+   * assembly/graph/rows/gcsrweighted
+   * @param n `i32`
+   * @param csr `usize`
+   * @param ob `i32`
+   * @param orow `i32`
+   * @param ocol `i32`
+   * @param oval `f64`
+   * @param rc `usize`
+   * @param rv `usize`
+   * @param c `usize`
+   * @param sums `usize`
+   * @param tau `f64`
+   * @param ws `usize`
+   */
+  gcsrweighted(
+    n: number,
+    csr: number,
+    ob: number,
+    orow: number,
+    ocol: number,
+    oval: number,
+    rc: number,
+    rv: number,
+    c: number,
+    sums: number,
+    tau: number,
+    ws: number,
+  ): void;
+  /**
+   * assembly/graph/rows/gqquotient
+   * @param n `i32`
+   * @param k1 `i32`
+   * @param claims `i32`
+   * @param cp `usize`
+   * @param cm `usize`
+   * @param ap `usize`
+   * @param am `usize`
+   * @param withAttr `i32`
+   * @param den `f64`
+   * @param idx `usize`
+   * @param val `usize`
+   * @returns `i32`
+   */
+  gqquotient(
+    n: number,
+    k1: number,
+    claims: number,
+    cp: number,
+    cm: number,
+    ap: number,
+    am: number,
+    withAttr: number,
+    den: number,
+    idx: number,
+    val: number,
+  ): number;
 }
 
 /** An AssemblyScript type of a kernel parameter or result, as the raw bindings state it. */
@@ -601,6 +681,53 @@ export const KERNEL_SIGNATURES = {
       ['m', 'i32'],
     ],
     result: 'void',
+  },
+  gcsrsums: {
+    params: [
+      ['n', 'i32'],
+      ['csr', 'usize'],
+      ['ob', 'i32'],
+      ['orow', 'i32'],
+      ['ocol', 'i32'],
+      ['oval', 'f64'],
+      ['rc', 'usize'],
+      ['rv', 'usize'],
+      ['sums', 'usize'],
+    ],
+    result: 'void',
+  },
+  gcsrweighted: {
+    params: [
+      ['n', 'i32'],
+      ['csr', 'usize'],
+      ['ob', 'i32'],
+      ['orow', 'i32'],
+      ['ocol', 'i32'],
+      ['oval', 'f64'],
+      ['rc', 'usize'],
+      ['rv', 'usize'],
+      ['c', 'usize'],
+      ['sums', 'usize'],
+      ['tau', 'f64'],
+      ['ws', 'usize'],
+    ],
+    result: 'void',
+  },
+  gqquotient: {
+    params: [
+      ['n', 'i32'],
+      ['k1', 'i32'],
+      ['claims', 'i32'],
+      ['cp', 'usize'],
+      ['cm', 'usize'],
+      ['ap', 'usize'],
+      ['am', 'usize'],
+      ['withAttr', 'i32'],
+      ['den', 'f64'],
+      ['idx', 'usize'],
+      ['val', 'usize'],
+    ],
+    result: 'i32',
   },
 } as const satisfies { readonly [K in keyof KernelExports]: KernelSignature };
 
