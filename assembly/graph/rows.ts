@@ -270,3 +270,49 @@ export function gqquotient(
   }
   return nnz;
 }
+
+// gqmerge (./consolidate.ts) for the listed claim rows only (rows: nrows i32 claim slots), with
+// the same arithmetic: the merged attributes of every listed row are bit for bit gqmerge's, the
+// others are not written. An attribute column lists the shifted claim and the claims within the
+// merge radius of it at either point — the only rows whose merge the shift can change.
+export function gqmergeRows(
+  theta: usize,
+  k1: i32,
+  claims: i32,
+  md: i32,
+  diag: usize,
+  mu: f64,
+  h2: f64,
+  pull: usize,
+  out: usize,
+  rows: usize,
+  nrows: i32,
+): void {
+  if (mu == 0) return;
+  for (let r = 0; r < nrows; r++) {
+    const i = ldi(rows, r);
+    const mi = ld(diag, i);
+    if (mi == 0) continue;
+    const oi = i * k1;
+    memory.fill(pull, 0, <usize>md << 3);
+    let total: f64 = 0;
+    for (let j = 0; j < claims; j++) {
+      const mj = ld(diag, j);
+      if (j == i || mj == 0) continue;
+      const oj = j * k1;
+      let r2: f64 = 0;
+      for (let t = 0; t < md; t++) {
+        const d = ld(theta, oj + t) - ld(theta, oi + t);
+        r2 += d * d;
+      }
+      if (r2 >= h2) continue;
+      const u = 1 - r2 / h2;
+      const sij = mi * mj * u * u * u;
+      total += sij;
+      for (let t = 0; t < md; t++) st(pull, t, ld(pull, t) + sij * (ld(theta, oj + t) - ld(theta, oi + t)));
+    }
+    if (total == 0) continue;
+    const f = mu / (1 + total);
+    for (let t = 0; t < md; t++) st(out, oi + t, ld(theta, oi + t) + f * ld(pull, t));
+  }
+}

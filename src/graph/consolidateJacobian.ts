@@ -13,7 +13,8 @@
  * - a confidence: the structure sums do not change (they read edges only), nor the merge (it
  *   reads attributes and the Supports diagonal) — only the weighted sums and the belief update
  *   run, on the sums computed once at x;
- * - an attribute: only the merge runs (the beliefs do not read attributes);
+ * - an attribute: only the merge runs (the beliefs do not read attributes), and only for the
+ *   shifted claim and the claims within the merge radius of it;
  * - an edge weight: every stage runs, the structure passes over the edge blocks' non-zeros
  *   (stored by rows once at x, the perturbed entry overridden; assembly/graph/rows.ts), not over
  *   the dense Nmax² blocks; the merge only for a Supports diagonal entry.
@@ -33,7 +34,7 @@ import type { ArenaBlock, F64Block, I32Block } from '../wasm/arena.js';
 import { wasm, type KernelExports } from '../wasm/module.js';
 
 /** The kernels a column needs. */
-type ColumnKernels = GraphKernels & Pick<KernelExports, 'gcsrsums' | 'gcsrweighted' | 'gqquotient'>;
+type ColumnKernels = GraphKernels & Pick<KernelExports, 'gcsrsums' | 'gcsrweighted' | 'gqquotient' | 'gqmergeRows'>;
 
 /** One edge block's non-zeros by rows (row starts n+1, columns, values), row-major. */
 interface Rows {
@@ -93,6 +94,8 @@ interface Resident {
   csr: I32Block;
   rc: I32Block;
   rv: F64Block;
+  /** Claim rows an attribute column re-merges. */
+  mrows: I32Block;
   idx: I32Block;
   val: F64Block;
 }
@@ -179,6 +182,7 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
         csr: keep(arena.fromI32(rowBlocks.map((b) => b.ptr))),
         rc: keep(arena.allocI32(n)),
         rv: keep(arena.alloc(n)),
+        mrows: keep(arena.allocI32(Math.max(1, shape.claims))),
         idx: keep(arena.allocI32(this.#nodeLen)),
         val: keep(arena.alloc(this.#nodeLen)),
       };
@@ -238,23 +242,71 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     );
   }
 
-  /** The claims' attributes after the merge into `out` (node layout), from the resident node block. */
-  #merge(r: Resident, sums: F64Block, out: F64Block): void {
+  /**
+   * The claims' attributes after the merge into `out` (node layout), from the resident node
+   * block: every row, or only the first `rows` rows listed in r.mrows (the others are left at
+   * the unmerged values, identical at both points of a column).
+   */
+  #merge(r: Resident, sums: F64Block, out: F64Block, rows?: number): void {
     const { shape, params } = this.#scenario;
     const len = shape.claims * (shape.k + 1);
     if (len === 0) return;
     out.view.set(r.node.view.subarray(0, len));
-    this.#kernels().gqmerge(
-      r.node.ptr,
-      shape.k + 1,
-      shape.claims,
-      shape.mergeDims,
-      sums.ptr,
-      params.mergeRate,
-      params.mergeRadius * params.mergeRadius,
-      r.pull.ptr,
-      out.ptr,
-    );
+    const k = this.#kernels();
+    const h2 = params.mergeRadius * params.mergeRadius;
+    if (rows === undefined)
+      k.gqmerge(r.node.ptr, shape.k + 1, shape.claims, shape.mergeDims, sums.ptr, params.mergeRate, h2, r.pull.ptr, out.ptr);
+    else
+      k.gqmergeRows(
+        r.node.ptr,
+        shape.k + 1,
+        shape.claims,
+        shape.mergeDims,
+        sums.ptr,
+        params.mergeRate,
+        h2,
+        r.pull.ptr,
+        out.ptr,
+        r.mrows.ptr,
+        rows,
+      );
+  }
+
+  /**
+   * The claim rows whose merge a shift of claim `slot`'s attribute to p or m can change: the
+   * slot itself and every present claim within the merge radius of it at either point (a
+   * superset by a relative 1e-9 on the radius: a listed row that does not change costs only
+   * time). Writes them to r.mrows and returns their count; 0 when the slot is absent (its gate
+   * S_ii = 0 keeps it out of every merge).
+   */
+  #mergeRows(r: Resident, j: number, slot: number, p: number, m: number): number {
+    const { shape, params } = this.#scenario;
+    const k1 = shape.k + 1;
+    const md = shape.mergeDims;
+    const diag = r.sums0.view; // the first n values are S_ii
+    if (diag[slot] === 0) return 0;
+    const x = this.#x;
+    const limit = params.mergeRadius * params.mergeRadius * (1 + 1e-9);
+    const rows = r.mrows.view;
+    let count = 0;
+    rows[count++] = slot;
+    const os = slot * k1;
+    const u = j - os;
+    for (let i = 0; i < shape.claims; i++) {
+      if (i === slot || diag[i] === 0) continue;
+      const oi = i * k1;
+      let rp = 0;
+      let rm = 0;
+      for (let t = 0; t < md; t++) {
+        const xi = x[oi + t]!;
+        const dp = (t === u ? p : x[os + t]!) - xi;
+        const dm = (t === u ? m : x[os + t]!) - xi;
+        rp += dp * dp;
+        rm += dm * dm;
+      }
+      if (rp < limit || rm < limit) rows[count++] = i;
+    }
+    return count;
   }
 
   /** Sparse quotients of the node block (confidences cp/cm, and attributes ap/am when asked). */
@@ -331,14 +383,16 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
       r.c.view[slot] = xj;
       return this.#quotient(r, r.cp, r.cm, false, den);
     }
-    if (slot >= shape.claims) {
-      // an answer's or question's attribute: Q copies it and nothing reads it
+    const rows = slot < shape.claims && j % k1 < shape.mergeDims ? this.#mergeRows(r, j, slot, p, m) : 0;
+    if (rows === 0) {
+      // an attribute no merge reads (an answer's or question's, the source code, an absent
+      // claim's): Q copies it, so the column is e_j with the quotient (p − m)/(p − m) = 1
       return { dim: this.dim, index: Int32Array.of(j), value: Float64Array.of(den / den) };
     }
     r.node.view[j] = p;
-    this.#merge(r, r.sums0, r.ap);
+    this.#merge(r, r.sums0, r.ap, rows);
     r.node.view[j] = m;
-    this.#merge(r, r.sums0, r.am);
+    this.#merge(r, r.sums0, r.am, rows);
     r.node.view[j] = xj;
     return this.#quotient(r, r.c, r.c, true, den);
   }

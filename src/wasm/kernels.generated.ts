@@ -409,6 +409,33 @@ export interface KernelExports {
     idx: number,
     val: number,
   ): number;
+  /**
+   * assembly/graph/rows/gqmergeRows
+   * @param theta `usize`
+   * @param k1 `i32`
+   * @param claims `i32`
+   * @param md `i32`
+   * @param diag `usize`
+   * @param mu `f64`
+   * @param h2 `f64`
+   * @param pull `usize`
+   * @param out `usize`
+   * @param rows `usize`
+   * @param nrows `i32`
+   */
+  gqmergeRows(
+    theta: number,
+    k1: number,
+    claims: number,
+    md: number,
+    diag: number,
+    mu: number,
+    h2: number,
+    pull: number,
+    out: number,
+    rows: number,
+    nrows: number,
+  ): void;
 }
 
 /** An AssemblyScript type of a kernel parameter or result, as the raw bindings state it. */
@@ -728,6 +755,22 @@ export const KERNEL_SIGNATURES = {
       ['val', 'usize'],
     ],
     result: 'i32',
+  },
+  gqmergeRows: {
+    params: [
+      ['theta', 'usize'],
+      ['k1', 'i32'],
+      ['claims', 'i32'],
+      ['md', 'i32'],
+      ['diag', 'usize'],
+      ['mu', 'f64'],
+      ['h2', 'f64'],
+      ['pull', 'usize'],
+      ['out', 'usize'],
+      ['rows', 'usize'],
+      ['nrows', 'i32'],
+    ],
+    result: 'void',
   },
 } as const satisfies { readonly [K in keyof KernelExports]: KernelSignature };
 

@@ -75,6 +75,33 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
     for (const j of cols) expect(J.column(j), `column ${j} (${layout.dim})`).toEqual(fullQuotient(sys, theta, j));
   });
 
+  it('attribute columns re-merge only the claims near the shifted one, bit for bit the full merge', async () => {
+    const { sys, theta: base } = await consolidatedState();
+    const { shape, params } = sys.scenario;
+    expect(params.mergeRate).toBeGreaterThan(0);
+    const k1 = shape.k + 1;
+    const n = shape.nmax;
+    const theta = Float64Array.from(base);
+    // three present claims (gates S_ii > 0) within the merge radius of each other, one far away
+    const slots = [shape.claims - 1, shape.claims - 2, shape.claims - 3, shape.claims - 4];
+    slots.forEach((s, i) => {
+      theta[shape.edgeOffset + s * n + s] = 0.8;
+      for (let t = 0; t < shape.k; t++) theta[s * k1 + t] = i === 3 ? 5 + t : 0.3 + 0.01 * i * params.mergeRadius + 0.001 * t;
+    });
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    let merged = 0;
+    for (const s of slots)
+      for (let t = 0; t < k1; t++) {
+        const col = J.column(s * k1 + t);
+        expect(col).toEqual(fullQuotient(sys, theta, s * k1 + t));
+        if (col.index.length > 1) merged++;
+      }
+    expect(merged).toBeGreaterThanOrEqual(3 * shape.mergeDims); // the merge path was exercised
+    // and the Supports diagonal of a merging claim (gate of the merge) through the edge path
+    const diag = shape.edgeOffset + slots[0]! * n + slots[0]!;
+    expect(J.column(diag)).toEqual(fullQuotient(sys, theta, diag));
+  });
+
   test.prop([fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.double({ min: 0.05, max: 0.95, noNaN: true })], {
     numRuns: 40,
   })('random columns at a state with random extra edges agree bit for bit', async (seed, w) => {
@@ -182,7 +209,7 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
       J.column(sys.subspaces['confidence']![0]!); // the resident blocks exist
       // a column shifts its coordinate through a block's view, evaluates, shifts back: fail the
       // second view access of the column (the coordinate is at x_j + h then)
-      const proto = Object.getPrototypeOf(F64Block.prototype) as object; // ArenaBlock
+      const proto = Object.getPrototypeOf(F64Block.prototype) as { view: Float64Array }; // ArenaBlock
       for (const [j, want] of [
         [conf, expected[0]],
         [attr, expected[1]],
@@ -191,7 +218,7 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
         let calls = 0;
         vi.spyOn(proto, 'view', 'get').mockImplementation(function (this: unknown) {
           if (++calls === 2) throw new Error('injected failure');
-          return get.call(this);
+          return get.call(this) as Float64Array;
         });
         expect(() => J.column(j)).toThrow('injected failure');
         vi.restoreAllMocks();
