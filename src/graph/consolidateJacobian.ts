@@ -224,7 +224,20 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     const { shape, params } = this.#scenario;
     const k = this.#kernels();
     const n = shape.nmax;
-    k.gcsrweighted(n, r.csr.ptr, ob, orow, ocol, oval, r.rc.ptr, r.rv.ptr, r.c.ptr, sums.ptr, params.tauContradict, r.ws.ptr);
+    k.gcsrweighted(
+      n,
+      r.csr.ptr,
+      ob,
+      orow,
+      ocol,
+      oval,
+      r.rc.ptr,
+      r.rv.ptr,
+      r.c.ptr,
+      sums.ptr,
+      params.tauContradict,
+      r.ws.ptr,
+    );
     k.gqbelief(
       n,
       shape.claims,
@@ -255,7 +268,17 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     const k = this.#kernels();
     const h2 = params.mergeRadius * params.mergeRadius;
     if (rows === undefined)
-      k.gqmerge(r.node.ptr, shape.k + 1, shape.claims, shape.mergeDims, sums.ptr, params.mergeRate, h2, r.pull.ptr, out.ptr);
+      k.gqmerge(
+        r.node.ptr,
+        shape.k + 1,
+        shape.claims,
+        shape.mergeDims,
+        sums.ptr,
+        params.mergeRate,
+        h2,
+        r.pull.ptr,
+        out.ptr,
+      );
     else
       k.gqmergeRows(
         r.node.ptr,

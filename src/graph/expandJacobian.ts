@@ -35,7 +35,9 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
   /** Footprint coordinate → its position in F_e. */
   readonly #position = new Map<number, number>();
   readonly #cache = new Map<number, SparseVector>();
-  #blocks: { all: ArenaBlock[]; work: F64Block; plus: F64Block; local: I32Block; target: F64Block; rates: F64Block } | undefined;
+  #blocks:
+    | { all: ArenaBlock[]; work: F64Block; plus: F64Block; local: I32Block; target: F64Block; rates: F64Block }
+    | undefined;
   #acc: SparseAccumulator | undefined;
 
   constructor(item: CompiledItem, dim: number, x: ArrayLike<number>) {
@@ -111,7 +113,11 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
           if (fp[t] !== fm[t]) {
             const q = (fp[t]! - fm[t]!) * scale;
             if (!Number.isFinite(q))
-              throw new ArgumentError(`reference-graph: expand(${JSON.stringify(this.#item.id)}, theta)[${f[t]}]`, q, 'must be finite');
+              throw new ArgumentError(
+                `reference-graph: expand(${JSON.stringify(this.#item.id)}, theta)[${f[t]}]`,
+                q,
+                'must be finite',
+              );
             idx.push(f[t]!);
             val.push(q);
           }
@@ -160,4 +166,3 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
     this.release();
   }
 }
-

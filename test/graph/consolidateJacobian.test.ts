@@ -86,7 +86,8 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
     const slots = [shape.claims - 1, shape.claims - 2, shape.claims - 3, shape.claims - 4];
     slots.forEach((s, i) => {
       theta[shape.edgeOffset + s * n + s] = 0.8;
-      for (let t = 0; t < shape.k; t++) theta[s * k1 + t] = i === 3 ? 5 + t : 0.3 + 0.01 * i * params.mergeRadius + 0.001 * t;
+      for (let t = 0; t < shape.k; t++)
+        theta[s * k1 + t] = i === 3 ? 5 + t : 0.3 + 0.01 * i * params.mergeRadius + 0.001 * t;
     });
     using J = new GraphConsolidateJacobian(sys.scenario, theta);
     let merged = 0;

@@ -24,7 +24,9 @@ describe('GraphExpandJacobian (wasm blend on the footprint)', () => {
         const col = toDense(J.column(item.footprint[k]!));
         expect(Math.abs(col[item.footprint[k]!]! - (1 - item.rates[k]!))).toBeLessThan(1e-9);
       }
-      const v = sparseFromDense(Float64Array.from(theta, (_, i) => (i % 11 === 0 || item.footprint.includes(i) ? 0.5 : 0)));
+      const v = sparseFromDense(
+        Float64Array.from(theta, (_, i) => (i % 11 === 0 || item.footprint.includes(i) ? 0.5 : 0)),
+      );
       const a = toDense(J.apply(v));
       const b = toDense(generic.apply(v));
       for (let i = 0; i < a.length; i++) expect(Math.abs(a[i]! - b[i]!)).toBeLessThan(1e-9);
