@@ -4,8 +4,10 @@
 // column ocol, value oval; ob = -1 for none) — a central-difference evaluation at θ ± h·e_j for
 // an edge coordinate j. The dense passes skip exact zeros and visit each block row-major; these
 // visit the same non-zeros in the same order, so every sum is bit for bit the dense one and the
-// cost is O(n + nnz) instead of O(n²). Nothing allocates: rc (n i32) and rv (n f64) are the
-// caller's scratch for the overridden row.
+// cost is O(n + nnz) instead of O(n²): the passes visit only the rows listed in `active`
+// (ascending: the rows with an entry in some block) and the overridden row — an empty row adds
+// nothing to any sum. Nothing allocates: rc (n i32) and rv (n f64) are the caller's scratch for
+// the overridden row.
 
 // @ts-ignore: decorator
 @inline function ld(p: usize, i: i32): f64 {
@@ -83,6 +85,8 @@ function rowOf(
 export function gcsrsums(
   n: i32,
   csr: usize,
+  active: usize,
+  nactive: i32,
   ob: i32,
   orow: i32,
   ocol: i32,
@@ -108,7 +112,20 @@ export function gcsrsums(
   const xS = <usize>ldi(csr, 6);
   const xC = <usize>ldi(csr, 7);
   const xV = <usize>ldi(csr, 8);
-  for (let j = 0; j < n; j++) {
+  let a = 0;
+  let pending = ob >= 0;
+  while (true) {
+    // the next row with entries (or the overridden row), ascending: empty rows add nothing
+    const next = a < nactive ? ldi(active, a) : i32.MAX_VALUE;
+    let j: i32 = 0;
+    if (pending && orow <= next) {
+      j = orow;
+      pending = false;
+      if (orow == next) a++;
+    } else if (a < nactive) {
+      j = next;
+      a++;
+    } else break;
     let len = rowOf(0, j, sS, sC, sV, ob, orow, ocol, oval, rc, rv);
     let cp = rowCols;
     let vp = rowVals;
@@ -154,6 +171,8 @@ export function gcsrsums(
 export function gcsrweighted(
   n: i32,
   csr: usize,
+  active: usize,
+  nactive: i32,
   ob: i32,
   orow: i32,
   ocol: i32,
@@ -183,7 +202,20 @@ export function gcsrweighted(
   const xS = <usize>ldi(csr, 6);
   const xC = <usize>ldi(csr, 7);
   const xV = <usize>ldi(csr, 8);
-  for (let j = 0; j < n; j++) {
+  let a = 0;
+  let pending = ob >= 0;
+  while (true) {
+    // the next row with entries (or the overridden row), ascending: empty rows add nothing
+    const next = a < nactive ? ldi(active, a) : i32.MAX_VALUE;
+    let j: i32 = 0;
+    if (pending && orow <= next) {
+      j = orow;
+      pending = false;
+      if (orow == next) a++;
+    } else if (a < nactive) {
+      j = next;
+      a++;
+    } else break;
     const cj = ld(c, j);
     const rj = 1 + ld(sOut, j);
     let len = rowOf(0, j, sS, sC, sV, ob, orow, ocol, oval, rc, rv);

@@ -92,6 +92,9 @@ interface Resident {
   qgroup: I32Block;
   /** Pointers of the three blocks' row arrays (9 i32), for the kernels. */
   csr: I32Block;
+  /** The rows with an entry in some block, ascending. */
+  active: I32Block;
+  nactive: number;
   rc: I32Block;
   rv: F64Block;
   /** Claim rows an attribute column re-merges. */
@@ -157,6 +160,10 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     };
     try {
       const tables = groupTables(shape);
+      const rows3 = this.#rows;
+      const active = Array.from({ length: n }, (_, j) => j).filter((j) =>
+        rows3.some((r) => r.start[j + 1]! > r.start[j]!),
+      );
       const rowBlocks = this.#rows.flatMap((r) => [
         keep(arena.fromI32(r.start)),
         keep(arena.fromI32(r.col.length ? r.col : [0])),
@@ -180,6 +187,8 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
         gans: keep(arena.fromI32(tables.gans.length ? tables.gans : [0])),
         qgroup: keep(arena.fromI32(tables.qgroup.length ? tables.qgroup : [0])),
         csr: keep(arena.fromI32(rowBlocks.map((b) => b.ptr))),
+        active: keep(arena.fromI32(active.length ? active : [0])),
+        nactive: active.length,
         rc: keep(arena.allocI32(n)),
         rv: keep(arena.alloc(n)),
         mrows: keep(arena.allocI32(Math.max(1, shape.claims))),
@@ -187,7 +196,7 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
         val: keep(arena.alloc(this.#nodeLen)),
       };
       const k = this.#kernels();
-      k.gcsrsums(n, res.csr.ptr, -1, 0, 0, 0, res.rc.ptr, res.rv.ptr, res.sums0.ptr);
+      k.gcsrsums(n, res.csr.ptr, res.active.ptr, res.nactive, -1, 0, 0, 0, res.rc.ptr, res.rv.ptr, res.sums0.ptr);
       this.#res = res;
       return res;
     } catch (e) {
@@ -227,6 +236,8 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     k.gcsrweighted(
       n,
       r.csr.ptr,
+      r.active.ptr,
+      r.nactive,
       ob,
       orow,
       ocol,
@@ -389,7 +400,7 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
         [p, r.cp, r.ap],
         [m, r.cm, r.am],
       ] as const) {
-        k.gcsrsums(n, r.csr.ptr, b, row, col, v, r.rc.ptr, r.rv.ptr, r.sums.ptr);
+        k.gcsrsums(n, r.csr.ptr, r.active.ptr, r.nactive, b, row, col, v, r.rc.ptr, r.rv.ptr, r.sums.ptr);
         this.#beliefs(r, r.sums, b, row, col, v, cOut);
         if (diagonal) this.#merge(r, r.sums, aOut);
       }

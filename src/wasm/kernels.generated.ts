@@ -333,6 +333,8 @@ export interface KernelExports {
    * assembly/graph/rows/gcsrsums
    * @param n `i32`
    * @param csr `usize`
+   * @param active `usize`
+   * @param nactive `i32`
    * @param ob `i32`
    * @param orow `i32`
    * @param ocol `i32`
@@ -344,6 +346,8 @@ export interface KernelExports {
   gcsrsums(
     n: number,
     csr: number,
+    active: number,
+    nactive: number,
     ob: number,
     orow: number,
     ocol: number,
@@ -356,6 +360,8 @@ export interface KernelExports {
    * assembly/graph/rows/gcsrweighted
    * @param n `i32`
    * @param csr `usize`
+   * @param active `usize`
+   * @param nactive `i32`
    * @param ob `i32`
    * @param orow `i32`
    * @param ocol `i32`
@@ -370,6 +376,8 @@ export interface KernelExports {
   gcsrweighted(
     n: number,
     csr: number,
+    active: number,
+    nactive: number,
     ob: number,
     orow: number,
     ocol: number,
@@ -713,6 +721,8 @@ export const KERNEL_SIGNATURES = {
     params: [
       ['n', 'i32'],
       ['csr', 'usize'],
+      ['active', 'usize'],
+      ['nactive', 'i32'],
       ['ob', 'i32'],
       ['orow', 'i32'],
       ['ocol', 'i32'],
@@ -727,6 +737,8 @@ export const KERNEL_SIGNATURES = {
     params: [
       ['n', 'i32'],
       ['csr', 'usize'],
+      ['active', 'usize'],
+      ['nactive', 'i32'],
       ['ob', 'i32'],
       ['orow', 'i32'],
       ['ocol', 'i32'],
