@@ -11,7 +11,9 @@ import {
   measureRedundancy,
   subspaceColumns,
 } from '../../src/certify/index.js';
+import { certify } from '../../src/certify/certify.js';
 import { FD_RELATIVE_ACCURACY, sparseDot, toDense } from '../../src/linearize/index.js';
+import { reportJson } from '../../src/report/json.js';
 import type { SparseVector } from '../../src/system/types.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 import {
@@ -410,5 +412,23 @@ describe('commutatorGramian: G_W by the Gramian kernel, its eigenvalues and kern
     expect(() => commutatorGramian(sys, basis, [{ evidence: 'e1', weight: 1, columns: [] }], 0)).toThrow(
       /columns of e1/,
     );
+  });
+});
+
+describe('the certification report carries G_W per decided subspace', () => {
+  it('eigenvalues agree with the decision’s λ within the resolution; the matrix is there for m <= 64; --json encodes it', async () => {
+    const spec = randomSpec(7, 4, 2);
+    const sys = linearSystem({ ...spec, subspaces: { all4: [0, 1, 2, 3] } });
+    const r = await certify(sys, { subspaces: ['all4'], questions: [], samples: 4 });
+    const s = r.subspaces[0]!;
+    const g = s.gramian;
+    expect(g.eigenvalues).toHaveLength(4);
+    expect(Math.abs(g.eigenvalues[0]! - s.lambdaMax)).toBeLessThanOrEqual(8 * g.resolution + 1e-300);
+    expect(Math.abs(g.eigenvalues[3]! - s.lambdaMin)).toBeLessThanOrEqual(8 * g.resolution + 1e-300);
+    expect(g.matrix).toHaveLength(16);
+    expect(g.kernelThreshold).toBe(Math.max(s.tolerance, g.resolution));
+    const json = JSON.parse(reportJson(r)) as { subspaces: { gramian: { eigenvalues: number[]; matrix: number[] } }[] };
+    expect(json.subspaces[0]!.gramian.eigenvalues).toEqual(Array.from(g.eigenvalues));
+    expect(json.subspaces[0]!.gramian.matrix).toEqual(Array.from(g.matrix!));
   });
 });
