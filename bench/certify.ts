@@ -104,9 +104,15 @@ function syntheticScenario(nmax: number, items: number, k = 8, seed = 1) {
   return createScenario({ k, capacities: caps, nodes, edges }, { adaptiveGain: 2, items: pool });
 }
 
-/** Least-squares slope of log(y) on log(x) (the growth exponent), or null with < 2 points. */
+/**
+ * Least-squares slope of log(y) on log(x) (the growth exponent) over the points with y >= 1 ms
+ * (a phase that does not run at a size — the cross-check above d = 20000 — is no point), or
+ * null with < 2 points.
+ */
 function growthExponent(xs: number[], ys: number[]): number | null {
-  const pts = xs.map((x, i) => [Math.log(x), Math.log(ys[i]!)] as const).filter(([, y]) => Number.isFinite(y));
+  const pts = xs
+    .map((x, i) => [Math.log(x), Math.log(ys[i]!)] as const)
+    .filter(([, y]) => Number.isFinite(y) && y >= 0);
   if (pts.length < 2) return null;
   const mx = pts.reduce((s, [x]) => s + x, 0) / pts.length;
   const my = pts.reduce((s, [, y]) => s + y, 0) / pts.length;
@@ -272,17 +278,23 @@ async function graphRows(save: (rows: unknown[]) => void) {
   return rows;
 }
 
-/** Growth exponents of the total and of each phase over the sizes measured. */
+/**
+ * Growth exponents: of the certification and of each phase over the rows run with the default
+ * options (a row with a reduced contraction search would bend the fit), and of the wasm
+ * linearisation on its own over every row.
+ */
 function exponents(rows: Record<string, unknown>[]) {
-  const ns = rows.map((r) => r['nmax'] as number);
-  const phases = new Set(rows.flatMap((r) => Object.keys(r['phasesMs'] as object)));
+  const defaults = rows.filter((r) => String(r['certifyOptions']).startsWith('defaults ('));
+  const ns = defaults.map((r) => r['nmax'] as number);
+  const phases = new Set(defaults.flatMap((r) => Object.keys(r['phasesMs'] as object)));
   return {
+    defaultSizes: ns,
     certify: growthExponent(
       ns,
-      rows.map((r) => r['certifyMs'] as number),
+      defaults.map((r) => r['certifyMs'] as number),
     ),
     linearizationWasm: growthExponent(
-      ns,
+      rows.map((r) => r['nmax'] as number),
       rows.map((r) => (r['linearization'] as { wasmMs: number }).wasmMs),
     ),
     phases: Object.fromEntries(
@@ -290,7 +302,7 @@ function exponents(rows: Record<string, unknown>[]) {
         p,
         growthExponent(
           ns,
-          rows.map((r) => (r['phasesMs'] as Record<string, number>)[p] ?? NaN),
+          defaults.map((r) => (r['phasesMs'] as Record<string, number>)[p] ?? NaN),
         ),
       ]),
     ),

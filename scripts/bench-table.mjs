@@ -426,7 +426,9 @@ function renderCertify(doc, ctx) {
     out.push(
       '',
       para(
-        `Growth exponents (least-squares slope of log ms on log Nmax over the sizes above): certify ` +
+        `Growth exponents (least-squares slope of log ms on log Nmax; certify and its phases over the ` +
+          `rows with the default options${field(gc, growth, 'defaultSizes', 'array', { optional: true }) ? ` (Nmax ${list(field(gc, growth, 'defaultSizes', 'array'))})` : ''}, ` +
+          `the linearisation over every row): certify ` +
           `${fmt(field(gc, growth, 'certify', 'any', { optional: true }))}, wasm linearisation ` +
           `${fmt(field(gc, growth, 'linearizationWasm', 'any', { optional: true }))}; by phase: ` +
           Object.entries(phases)
