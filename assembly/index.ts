@@ -14,6 +14,7 @@ export { dtpqrt } from './linalg/dtpqrt';
 export { dgesvj } from './linalg/dgesvj';
 export { gqsums, gqweighted, gqbelief, gqmerge } from './graph/consolidate';
 export { gpblend } from './graph/expand';
+export { gcsrsums, gcsrweighted, gqquotient, gqmergeRows } from './graph/rows';
 
 /** First byte above the module's static data; the TypeScript arena allocates from here. */
 export function heapBase(): usize {

@@ -394,8 +394,15 @@ const CERTIFY_PHASES = [
   ['expandNorms', 'DP_e norms'],
   ['columns', 'Σ_e columns'],
   ['gramian', 'Gramian/QR'],
+  ['gramianMatrix', 'G_W (Gramian kernel + eigh)'],
   ['coverage', 'coverage'],
 ];
+
+/** The options of a certification row when they are not the defaults, else undefined. */
+function reducedRow(c, r) {
+  const o = field(c, r, 'certifyOptions', 'string', { optional: true });
+  return o !== undefined && !o.startsWith('defaults (') ? o : undefined;
+}
 
 function renderCertify(doc, ctx) {
   const out = [];
@@ -413,17 +420,21 @@ function renderCertify(doc, ctx) {
   );
 
   const graphRows = rows(ctx, doc, 'referenceGraph');
+  const options = field(ctx, doc, 'options', 'string', { optional: true });
   out.push(
     '',
     para(
-      '**Certification of the reference graph** (synthetic scenario, every item incorporated, fixed ' +
-        'point of Q from there, central-difference Jacobians); milliseconds per phase:',
+      options === undefined
+        ? '**Certification of the reference graph** (synthetic scenario, every item incorporated, fixed ' +
+            'point of Q from there, central-difference Jacobians); milliseconds per phase:'
+        : `**Certification of the reference graph** (synthetic scenario, 32 items; options: ${options}; ` +
+            'a row marked * ran with other options, below); milliseconds per phase:',
     ),
     '',
     table(
       ['Nmax', 'd', 'items', 'certify ms', ...CERTIFY_PHASES.map(([, label]) => `${label} ms`), 'Jacobian columns'],
       graphRows.map(({ item: r, ctx: c }) => [
-        fmt(field(c, r, 'nmax', 'number')),
+        fmt(field(c, r, 'nmax', 'number')) + (reducedRow(c, r) ? '*' : ''),
         fmt(field(c, r, 'd', 'number')),
         fmt(field(c, r, 'items', 'number', { optional: true })),
         fmt(field(c, r, 'certifyMs', 'number')),
@@ -460,6 +471,72 @@ function renderCertify(doc, ctx) {
       }),
     ),
   );
+
+  const reduced = graphRows
+    .map(({ item: r, ctx: c }) => [field(c, r, 'nmax', 'number'), reducedRow(c, r)])
+    .filter(([, o]) => o);
+  if (reduced.length) out.push('', para(`* ${reduced.map(([n, o]) => `Nmax ${fmt(n)}: ${o}`).join('; ')}.`));
+  const growth = field(ctx, doc, 'growthExponents', 'object', { optional: true });
+  if (growth) {
+    const gc = { ...ctx, prefix: 'growthExponents' };
+    const phases = field(gc, growth, 'phases', 'object', { optional: true }) ?? {};
+    out.push(
+      '',
+      para(
+        `Growth exponents (least-squares slope of log ms on log Nmax; certify and its phases over the ` +
+          `rows with the default options${field(gc, growth, 'defaultSizes', 'array', { optional: true }) ? ` (Nmax ${list(field(gc, growth, 'defaultSizes', 'array'))})` : ''}, ` +
+          `the linearisation over every row): certify ` +
+          `${fmt(field(gc, growth, 'certify', 'any', { optional: true }))}, wasm linearisation ` +
+          `${fmt(field(gc, growth, 'linearizationWasm', 'any', { optional: true }))}; by phase: ` +
+          Object.entries(phases)
+            .map(([k, v]) => `${k} ${fmt(v)}`)
+            .join(', ') +
+          '.',
+      ),
+    );
+  }
+  const linRows = graphRows.filter(({ item: r }) => r && typeof r === 'object' && r.linearization);
+  if (linRows.length) {
+    out.push(
+      '',
+      para(
+        '**The linearisation on its own** at the state certify linearised at (DQ images of every basis ' +
+          'vector of the subspaces and question bases, then Σ_e B or DF_e B per item): the wasm engines ' +
+          'on all items, and wasm against the TypeScript path (generic central differences on the ' +
+          'TypeScript Q and P_e) on the same columns of the first items, with the largest deviation ' +
+          'relative to each column’s scale:',
+      ),
+      '',
+      table(
+        [
+          'Nmax',
+          'columns (all items)',
+          'wasm ms (all items)',
+          'items compared',
+          'columns compared',
+          'wasm ms',
+          'TypeScript ms',
+          'TypeScript ÷ wasm',
+          'max relative deviation',
+        ],
+        linRows.map(({ item: r, ctx: c }) => {
+          const l = r.linearization;
+          const lc = { ...c, prefix: `${c.prefix}.linearization` };
+          return [
+            fmt(field(c, r, 'nmax', 'number')),
+            fmt(field(lc, l, 'columns', 'number', { optional: true })),
+            fmt(field(lc, l, 'wasmMs', 'number')),
+            fmt(field(lc, l, 'compareItems', 'any', { optional: true })),
+            fmt(field(lc, l, 'compareColumns', 'any', { optional: true })),
+            fmt(field(lc, l, 'wasmCompareMs', 'any', { optional: true })),
+            fmt(field(lc, l, 'typescriptCompareMs', 'any', { optional: true })),
+            times(field(lc, l, 'speedup', 'any', { optional: true })),
+            fmt(field(lc, l, 'maxRelativeDeviation', 'any', { optional: true })),
+          ];
+        }),
+      ),
+    );
+  }
 
   const fa = field(ctx, doc, 'fdVsAutodiff', 'object', { optional: true });
   if (fa) {

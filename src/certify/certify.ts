@@ -21,6 +21,7 @@ import { basisOf, type NamedBasis } from './basis.js';
 import {
   Linearization,
   commutatorColumns,
+  commutatorGramian,
   consolidateImages,
   measureRedundancy,
   type LinearizationMode,
@@ -106,6 +107,25 @@ export interface SubspaceReport {
   eigenvalues: number[];
   kernel: NamedComponent[][];
   topContributors: { evidence: string; p: number; share: number }[];
+  /** G_W itself, its eigenvalues and the kernel of its small eigenvalues ({@link SubspaceGramian}). */
+  gramian: SubspaceGramian;
+}
+
+/**
+ * The commutator Gramian of a decided subspace (`commutatorGramian`, accumulated with linalg's
+ * Gramian kernel from the same columns as the decision). The decision itself is taken on the
+ * stack by the streaming QR: G_W's eigenvalues are accurate only to `resolution` = m·eps·λ_max.
+ */
+export interface SubspaceGramian {
+  /** Eigenvalues of G_W, descending. */
+  eigenvalues: Float64Array;
+  resolution: number;
+  kernelThreshold: number;
+  kernelDim: number;
+  /** Kernel basis (eigenvalues <= kernelThreshold), first 8 vectors, in named coordinates. */
+  kernel: NamedComponent[][];
+  /** G_W (m×m row-major) when m <= 64, else null (any size: `certification.commutatorGramian`). */
+  matrix: Float64Array | null;
 }
 
 /** The certification report (the `--json` document). */
@@ -441,6 +461,15 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
         tolFor,
       );
       timings['gramian'] += now() - t1;
+      // G_W by the Gramian kernel, from the same columns (linearisation hook, commutator.ts)
+      t1 = now();
+      const gw = commutatorGramian(
+        system,
+        basis.vectors,
+        items.map((it) => ({ evidence: it.evidence, weight: it.p, columns: it.columns })),
+        dec.tolerance,
+      );
+      timings['gramianMatrix'] = (timings['gramianMatrix'] ?? 0) + now() - t1;
       subspaces.push({
         name: spec.name,
         dim: dec.dim,
@@ -457,6 +486,14 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
           .filter((c) => c.share > 0)
           .slice(0, 5)
           .map((c) => ({ evidence: c.evidence, p: c.weight, share: c.share })),
+        gramian: {
+          eigenvalues: gw.eigenvalues,
+          resolution: gw.resolution,
+          kernelThreshold: gw.kernelThreshold,
+          kernelDim: gw.kernel.length,
+          kernel: gw.kernel.slice(0, 8),
+          matrix: gw.dim <= 64 ? gw.matrix : null,
+        },
       });
     }
 

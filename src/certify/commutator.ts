@@ -18,11 +18,19 @@
  * computed with Jacobians at the two shifted points; each item's report says which was used.
  */
 import { referenceDistance } from '../blas1/dnrm2.js';
+import { eigh, gramAccumulate } from '../linalg/api.js';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import type { JacobianOperator } from '../linearize/operator.js';
 import { sparseCombine, sparseNorm, type SparseVector } from '../linearize/sparse.js';
-import { consolidateJacobian, expandJacobian, type EngineChoice } from '../linearize/systemJacobians.js';
+import { namedComponents, type NamedComponent } from './describe.js';
+import {
+  consolidateJacobian,
+  expandJacobian,
+  rawOperators,
+  type EngineChoice,
+  type RawOperators,
+} from '../linearize/systemJacobians.js';
 
 /** Which linearisation an item uses. */
 export type LinearizationKind = 'sigma' | 'exact';
@@ -55,12 +63,15 @@ export class Linearization {
   readonly #expandAtQ = new Map<string, JacobianOperator>();
   readonly #consolidateAtP = new Map<string, JacobianOperator>();
   #Qtheta: Float64Array | undefined;
+  /** Q and P_e with a block copy and one-pass finiteness check (the validating wrapper checks element by element: ~3 ms per call at d = 2e5). */
+  readonly #raw: RawOperators;
 
   constructor(system: OperatorSystem, theta: Float64Array, engine: EngineChoice, DQ?: JacobianOperator) {
     if (theta.length !== system.dim) throw new ArgumentError('theta', theta, `must have length ${system.dim}`);
     this.system = system;
     this.theta = theta;
     this.engine = engine;
+    this.#raw = rawOperators(system);
     this.DQ = DQ ?? consolidateJacobian(system, theta, engine);
   }
 
@@ -79,9 +90,14 @@ export class Linearization {
     return J;
   }
 
+  /** P_e(θ) (a fresh array, from a fresh copy of θ: an operator may mutate its input). */
+  expanded(e: string): Float64Array {
+    return this.#raw.expand(e, new Float64Array(this.theta));
+  }
+
   /** Q(θ) (cached). */
   get consolidated(): Float64Array {
-    this.#Qtheta ??= this.system.consolidate(this.theta);
+    this.#Qtheta ??= this.#raw.consolidate(new Float64Array(this.theta)); // a fresh input: an operator may mutate it
     return this.#Qtheta;
   }
 
@@ -99,7 +115,7 @@ export class Linearization {
   consolidateAtExpanded(e: string): JacobianOperator {
     let J = this.#consolidateAtP.get(e);
     if (!J) {
-      J = consolidateJacobian(this.system, this.system.expand(e, this.theta), this.engine);
+      J = consolidateJacobian(this.system, this.expanded(e), this.engine);
       this.#consolidateAtP.set(e, J);
     }
     return J;
@@ -146,7 +162,7 @@ export function measureRedundancy(
 ): RedundancyItem[] {
   const tol = redundancyTolerance(lin.theta, lin.relativeAccuracy);
   return pool.map(({ id, p }) => {
-    const residual = referenceDistance(lin.system.expand(id, lin.theta), lin.theta);
+    const residual = referenceDistance(lin.expanded(id), lin.theta);
     const holds = residual <= tol;
     const linearization: LinearizationKind = mode === 'auto' ? (holds ? 'sigma' : 'exact') : mode;
     return { evidence: id, p, residual, holds, linearization };
@@ -194,9 +210,142 @@ export function commutatorColumns(
   });
 }
 
+/**
+ * Every item's Σ_e B or DF_e B (by its redundancy verdict) on one basis: the shared images DQ b,
+ * then {@link commutatorColumns} per item — the columns the certification decides a subspace
+ * from, for {@link commutatorGramian} or `decideNonDegeneracy`.
+ * @param redundancy one entry per pool item (from {@link measureRedundancy}), in pool order
+ */
+export function subspaceColumns(
+  lin: Linearization,
+  basis: readonly SparseVector[],
+  redundancy: readonly RedundancyItem[],
+): ItemColumns[] {
+  const images = consolidateImages(lin, basis);
+  return redundancy.map((r) => ({
+    evidence: r.evidence,
+    weight: r.p,
+    columns: commutatorColumns(lin, r.evidence, basis, images, r.linearization),
+  }));
+}
+
 /** ‖M‖_F of a list of sparse columns. */
 export function frobenius(cols: readonly SparseVector[]): number {
   let s = 0;
   for (const c of cols) s += sparseNorm(c) ** 2;
   return Math.sqrt(s);
+}
+
+/** One item's Σ_e B (or DF_e B) columns and its weight p_e. */
+export interface ItemColumns {
+  evidence: string;
+  weight: number;
+  columns: readonly SparseVector[];
+}
+
+/** Result of {@link commutatorGramian}. */
+export interface CommutatorGramian {
+  /** m = dim W (the basis size). */
+  dim: number;
+  /** G_W = Σ_e p_e (Σ_e B)ᵀ(Σ_e B) (Eq. 5 restricted to W, Prop. 5.2), m×m row-major. */
+  matrix: Float64Array;
+  /** Eigenvalues of G_W, descending (linalg's eigh). */
+  eigenvalues: Float64Array;
+  /**
+   * Their absolute accuracy m·eps·λ_max(G_W) (eigh is backward stable: |λ̂ − λ| <= O(m·eps)·‖G_W‖):
+   * eigenvalues below it are rounding, whatever their sign. Forming G_W squares the stack's
+   * singular values, so this is the smallest λ the Gramian can resolve — typically far above
+   * the λ-tolerance (σ-tol² ~ (4·eps^(2/3)·γ)²) the streaming QR of the stack resolves, which is
+   * why the non-degeneracy decision is taken on the stack (docs/certify.md).
+   */
+  resolution: number;
+  /** The threshold the kernel below uses: max(λ-tolerance, resolution). */
+  kernelThreshold: number;
+  /** Eigenvectors of the eigenvalues <= kernelThreshold, in θ coordinates (B·u), orthonormal. */
+  kernelVectors: SparseVector[];
+  /** The same, each by its largest named entries (system.describeCoordinate). */
+  kernel: NamedComponent[][];
+  /** Rows of the weighted stack accumulated (the union of each item's non-zero rows, per item). */
+  stackRows: number;
+}
+
+/**
+ * The commutator Gramian G_W = Σ_e p_e (Σ_e B)ᵀ(Σ_e B) from the items' columns, accumulated
+ * item by item with linalg's Gramian kernel (`gramAccumulate`: wasm syrk on the rows where the
+ * item's columns are non-zero, weight p_e), its eigenvalues and the kernel basis of its small
+ * eigenvalues in named coordinates. Cost: Σ_e rows_e·m² flops for the syrk + ~9m³ for eigh
+ * (skipped when G_W is exactly 0: then every eigenvalue is 0 and the kernel is B itself).
+ * @param basis the orthonormal basis B of W (θ coordinates)
+ * @param lambdaTolerance the decision's λ-tolerance (the kernel threshold is at least this)
+ * @throws {ArgumentError} an item whose column count differs from the basis size.
+ * @example
+ * ```ts
+ * const g = commutatorGramian(system, basis.vectors, items, decision.tolerance);
+ * g.eigenvalues[0]; // λ_max(G_W)
+ * ```
+ */
+export function commutatorGramian(
+  system: OperatorSystem,
+  basis: readonly SparseVector[],
+  items: readonly ItemColumns[],
+  lambdaTolerance: number,
+): CommutatorGramian {
+  const m = basis.length;
+  const G = new Float64Array(m * m);
+  let stackRows = 0;
+  for (const it of items) {
+    if (it.columns.length !== m)
+      throw new ArgumentError(`columns of ${it.evidence}`, it.columns.length, `must equal the basis size ${m}`);
+    if (!(it.weight > 0) || m === 0) continue;
+    const rows = new Map<number, number>();
+    for (const c of it.columns) for (const i of c.index) if (!rows.has(i)) rows.set(i, rows.size);
+    if (rows.size === 0) continue;
+    const block = new Float64Array(rows.size * m);
+    it.columns.forEach((c, j) => {
+      for (let k = 0; k < c.index.length; k++) block[rows.get(c.index[k]!)! * m + j] = c.value[k]!;
+    });
+    gramAccumulate(G, block, rows.size, m, it.weight);
+    stackRows += rows.size;
+  }
+  let zero = true;
+  for (let i = 0; i < G.length && zero; i++) zero = G[i] === 0;
+  let values: Float64Array;
+  let vectors: Float64Array; // column j: eigenvector of values[j] (ascending)
+  if (zero || m === 0) {
+    values = new Float64Array(m);
+    vectors = new Float64Array(m * m);
+    for (let i = 0; i < m; i++) vectors[i * m + i] = 1;
+  } else {
+    const e = eigh(G, m);
+    values = e.values;
+    vectors = e.vectors;
+  }
+  const lambdaMax = m > 0 ? Math.max(0, values[m - 1]!) : 0;
+  const resolution = m * Number.EPSILON * lambdaMax;
+  const kernelThreshold = Math.max(lambdaTolerance, resolution);
+  const kernelVectors: SparseVector[] = [];
+  const kernel: NamedComponent[][] = [];
+  for (let j = 0; j < m && values[j]! <= kernelThreshold; j++) {
+    const acc = new Map<number, number>();
+    for (let r = 0; r < m; r++) {
+      const coef = vectors[r * m + j]!;
+      if (coef === 0) continue;
+      const b = basis[r]!;
+      for (let t = 0; t < b.index.length; t++) acc.set(b.index[t]!, (acc.get(b.index[t]!) ?? 0) + coef * b.value[t]!);
+    }
+    const idx = [...acc.keys()].sort((a, b) => a - b);
+    const val = idx.map((i) => acc.get(i)!);
+    kernelVectors.push({ dim: system.dim, index: Int32Array.from(idx), value: Float64Array.from(val) });
+    kernel.push(namedComponents(system, val, idx));
+  }
+  return {
+    dim: m,
+    matrix: G,
+    eigenvalues: Float64Array.from(values).reverse(),
+    resolution,
+    kernelThreshold,
+    kernelVectors,
+    kernel,
+    stackRows,
+  };
 }

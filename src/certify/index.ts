@@ -18,14 +18,18 @@ export { formatComponents, type NamedComponent, namedComponents } from './descri
 export { basisOf, coordinateBasis, type NamedBasis, orthonormalBasis, type SubspaceSpec } from './basis.js';
 export {
   commutatorColumns,
+  commutatorGramian,
+  type CommutatorGramian,
   consolidateImages,
   frobenius,
+  type ItemColumns,
   Linearization,
   type LinearizationKind,
   type LinearizationMode,
   measureRedundancy,
   type RedundancyItem,
   redundancyTolerance,
+  subspaceColumns,
 } from './commutator.js';
 export {
   type Contribution,

@@ -18,6 +18,7 @@ import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from './ba
 import { evidenceDistribution } from './evidence.js';
 import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
 import { GraphConsolidateJacobian } from './consolidateJacobian.js';
+import { GraphExpandJacobian } from './expandJacobian.js';
 import { graphOrderGap, graphStep } from './orderGap.js';
 import { isInitialized } from '../wasm/module.js';
 import { attributeIndices, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
@@ -250,6 +251,7 @@ export function referenceGraphSystem(
       linearization: {
         footprint: (id) => Array.from(item(id).footprint),
         consolidateJacobian: (x) => (isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined),
+        expandJacobian: (id, x) => (isInitialized() ? new GraphExpandJacobian(item(id), layout.dim, x) : undefined),
         consolidateTf: (tf, X) => (qTf ??= consolidateTf(shape, params))(tf, X),
         expandTf: (tf, id, X) => {
           let m = eTf.get(id);

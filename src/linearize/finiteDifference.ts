@@ -68,7 +68,7 @@ export function centralStep(xj: number): number {
 export interface JvpResult {
   /** J v (dense, length m). */
   value: Float64Array;
-  /** The step t along v. */
+  /** The step t along v (the points are x ± t·v; the quotient divides by the distance actually taken, {@link takenStep}). */
   step: number;
   /** Estimated ‖error‖₂ (refinement + rounding), or null if refinement was not asked. */
   errorEstimate: number | null;
@@ -115,6 +115,32 @@ function shifted(x: Float64Array, v: SparseVector, t: number): Float64Array {
 }
 
 /**
+ * The step actually taken along v between the points x + t·v and x − t·v as they are rounded
+ * (each coordinate x_j ± t·v_j computed as {@link shifted} does): the s with
+ * (x + tv) − (x − tv) ≈ s·v in least squares, s = ⟨Δ, v⟩/⟨v, v⟩, Δ_j = fl(x_j + t v_j) −
+ * fl(x_j − t v_j). For a one-coordinate direction s·v_j = Δ_j exactly up to
+ * one rounding, so the quotient divides by the true distance, as the coordinate columns do;
+ * 2t instead errs by up to ulp(x_j)/(2t) ≈ eps^(2/3)·|x_j|/max(1, |x|) relative (the
+ * rounding of x ± t·v), which for a linear map is the whole error. Returns 0 when v = 0.
+ */
+export function takenStep(x: Float64Array, v: SparseVector, t: number): number {
+  let num = 0;
+  let den = 0;
+  let vmax = 0;
+  for (let k = 0; k < v.value.length; k++) vmax = Math.max(vmax, Math.abs(v.value[k]!));
+  if (vmax === 0) return 0;
+  for (let k = 0; k < v.index.length; k++) {
+    const xj = x[v.index[k]!]!;
+    const vj = v.value[k]!;
+    const delta = xj + t * vj - (xj + -t * vj);
+    const u = vj / vmax; // scaled: ⟨v, v⟩ neither overflows nor underflows
+    num += delta * u;
+    den += u * u;
+  }
+  return num / den / vmax;
+}
+
+/**
  * J v by central differences (see the module comment), optionally with the refinement error
  * estimate (two more evaluations at step 2t).
  * @param f the map (must not modify its argument)
@@ -150,8 +176,9 @@ export function jvpCentral(
   const quotient = (s: number): { d: Float64Array; fnorm: number } => {
     const fp = evalChecked(shifted(x0, dir, s));
     const fm = evalChecked(shifted(x0, dir, -s));
+    const taken = takenStep(x0, dir, s); // (x + s·v) − (x − s·v) as rounded, not 2s
     const d = new Float64Array(fp.length);
-    for (let i = 0; i < d.length; i++) d[i] = (fp[i]! - fm[i]!) / (2 * s);
+    for (let i = 0; i < d.length; i++) d[i] = (fp[i]! - fm[i]!) / taken;
     return { d, fnorm: norm2(fp) + norm2(fm) };
   };
   const a = quotient(t);
@@ -480,6 +507,6 @@ export class FdJacobian implements JacobianOperator {
     const fm = this.#f(shifted(this.#x, v, -t));
     this.stats.evaluations += 2;
     this.stats.directional++;
-    return sparseScaledDifference(fp, fm, 1 / (2 * t));
+    return sparseScaledDifference(fp, fm, 1 / takenStep(this.#x, v, t));
   }
 }

@@ -26,6 +26,7 @@ export {
   type JacobianCentralOptions,
   jvpCentral,
   type JvpResult,
+  takenStep,
   type VectorMap,
 } from './finiteDifference.js';
 export { jacobianByVjp, jvpBatch, loadTf, type TfBatchMap, TfJacobian, type TfRuntime, vjpBatch } from './autodiff.js';

@@ -44,7 +44,9 @@ export function consolidateJacobian(system: OperatorSystem, x: Float64Array, eng
 }
 
 /**
- * DP_e(x) as a JacobianOperator; with a declared footprint, columns off it are e_j for free.
+ * DP_e(x) as a JacobianOperator: the system's own engine when it declares one
+ * (`linearization.expandJacobian`), else central differences of P_e; with a declared footprint,
+ * columns off it are e_j for free.
  * @throws {ArgumentError} autodiff asked but the system has no expandTf.
  */
 export function expandJacobian(
@@ -53,8 +55,10 @@ export function expandJacobian(
   x: Float64Array,
   engine: EngineChoice,
 ): JacobianOperator {
-  const footprint = footprintOf(system, evidenceId);
   if (engine.method === 'fd') {
+    const own = system.capabilities.linearization?.expandJacobian?.(evidenceId, x);
+    if (own) return own;
+    const footprint = footprintOf(system, evidenceId);
     const raw = rawOperators(system, { copy: false });
     return new FdJacobian((t) => raw.expand(evidenceId, t), x, footprint ? { readSet: footprint } : {});
   }

@@ -54,9 +54,16 @@ function knownKeys(name: string, obj: Record<string, unknown>, known: readonly s
 
 function checkLinearization(v: unknown, dim: number, system: string): LinearizationCapability {
   const o = plainObject('system.linearization', v);
-  knownKeys('system.linearization', o, ['footprint', 'consolidateJacobian', 'consolidateTf', 'expandTf']);
+  knownKeys('system.linearization', o, [
+    'footprint',
+    'consolidateJacobian',
+    'expandJacobian',
+    'consolidateTf',
+    'expandTf',
+  ]);
   fn('system.linearization.footprint', o['footprint'], '(evidenceId) => coordinate indices');
   fn('system.linearization.consolidateJacobian', o['consolidateJacobian'], '(x) => JacobianOperator | undefined');
+  fn('system.linearization.expandJacobian', o['expandJacobian'], '(evidenceId, x) => JacobianOperator | undefined');
   fn('system.linearization.consolidateTf', o['consolidateTf'], '(tf, X) => Tensor2D');
   fn('system.linearization.expandTf', o['expandTf'], '(tf, evidenceId, X) => Tensor2D');
   const out: { -readonly [K in keyof LinearizationCapability]: LinearizationCapability[K] } = {};
@@ -79,6 +86,8 @@ function checkLinearization(v: unknown, dim: number, system: string): Linearizat
     };
   const jac = o['consolidateJacobian'] as LinearizationCapability['consolidateJacobian'];
   if (jac) out.consolidateJacobian = jac;
+  const ejac = o['expandJacobian'] as LinearizationCapability['expandJacobian'];
+  if (ejac) out.expandJacobian = ejac;
   if (o['consolidateTf']) out.consolidateTf = o['consolidateTf'] as LinearizationCapability['consolidateTf'];
   if (o['expandTf']) out.expandTf = o['expandTf'] as LinearizationCapability['expandTf'];
   return Object.freeze(out);

@@ -138,6 +138,11 @@ export interface LinearizationCapability {
    * the generic engine (relative accuracy eps^(2/3)).
    */
   consolidateJacobian?(x: Float64Array): JacobianOperator | undefined;
+  /**
+   * The same for DP_e at x (for example one that differences P_e on its footprint only), or
+   * undefined to fall back to the generic engine; same accuracy contract.
+   */
+  expandJacobian?(evidenceId: string, x: Float64Array): JacobianOperator | undefined;
   /** Q with tfjs ops only (float32), for `jacobian: 'autodiff'` and the FD cross-check. */
   consolidateTf?: TfConsolidate;
   /** P_e with tfjs ops only (float32). */

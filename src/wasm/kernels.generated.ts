@@ -331,6 +331,121 @@ export interface KernelExports {
    * @param m `i32`
    */
   gpblend(x: number, footprint: number, target: number, rates: number, m: number): void;
+  /**
+   * assembly/graph/rows/gcsrsums
+   * @param n `i32`
+   * @param csr `usize`
+   * @param active `usize`
+   * @param nactive `i32`
+   * @param ob `i32`
+   * @param orow `i32`
+   * @param ocol `i32`
+   * @param oval `f64`
+   * @param rc `usize`
+   * @param rv `usize`
+   * @param sums `usize`
+   */
+  gcsrsums(
+    n: number,
+    csr: number,
+    active: number,
+    nactive: number,
+    ob: number,
+    orow: number,
+    ocol: number,
+    oval: number,
+    rc: number,
+    rv: number,
+    sums: number,
+  ): void;
+  /**
+   * assembly/graph/rows/gcsrweighted
+   * @param n `i32`
+   * @param csr `usize`
+   * @param active `usize`
+   * @param nactive `i32`
+   * @param ob `i32`
+   * @param orow `i32`
+   * @param ocol `i32`
+   * @param oval `f64`
+   * @param rc `usize`
+   * @param rv `usize`
+   * @param c `usize`
+   * @param sums `usize`
+   * @param tau `f64`
+   * @param ws `usize`
+   */
+  gcsrweighted(
+    n: number,
+    csr: number,
+    active: number,
+    nactive: number,
+    ob: number,
+    orow: number,
+    ocol: number,
+    oval: number,
+    rc: number,
+    rv: number,
+    c: number,
+    sums: number,
+    tau: number,
+    ws: number,
+  ): void;
+  /**
+   * assembly/graph/rows/gqquotient
+   * @param n `i32`
+   * @param k1 `i32`
+   * @param claims `i32`
+   * @param cp `usize`
+   * @param cm `usize`
+   * @param ap `usize`
+   * @param am `usize`
+   * @param withAttr `i32`
+   * @param den `f64`
+   * @param idx `usize`
+   * @param val `usize`
+   * @returns `i32`
+   */
+  gqquotient(
+    n: number,
+    k1: number,
+    claims: number,
+    cp: number,
+    cm: number,
+    ap: number,
+    am: number,
+    withAttr: number,
+    den: number,
+    idx: number,
+    val: number,
+  ): number;
+  /**
+   * assembly/graph/rows/gqmergeRows
+   * @param theta `usize`
+   * @param k1 `i32`
+   * @param claims `i32`
+   * @param md `i32`
+   * @param diag `usize`
+   * @param mu `f64`
+   * @param h2 `f64`
+   * @param pull `usize`
+   * @param out `usize`
+   * @param rows `usize`
+   * @param nrows `i32`
+   */
+  gqmergeRows(
+    theta: number,
+    k1: number,
+    claims: number,
+    md: number,
+    diag: number,
+    mu: number,
+    h2: number,
+    pull: number,
+    out: number,
+    rows: number,
+    nrows: number,
+  ): void;
 }
 
 /** An AssemblyScript type of a kernel parameter or result, as the raw bindings state it. */
@@ -603,6 +718,73 @@ export const KERNEL_SIGNATURES = {
       ['target', 'usize'],
       ['rates', 'usize'],
       ['m', 'i32'],
+    ],
+    result: 'void',
+  },
+  gcsrsums: {
+    params: [
+      ['n', 'i32'],
+      ['csr', 'usize'],
+      ['active', 'usize'],
+      ['nactive', 'i32'],
+      ['ob', 'i32'],
+      ['orow', 'i32'],
+      ['ocol', 'i32'],
+      ['oval', 'f64'],
+      ['rc', 'usize'],
+      ['rv', 'usize'],
+      ['sums', 'usize'],
+    ],
+    result: 'void',
+  },
+  gcsrweighted: {
+    params: [
+      ['n', 'i32'],
+      ['csr', 'usize'],
+      ['active', 'usize'],
+      ['nactive', 'i32'],
+      ['ob', 'i32'],
+      ['orow', 'i32'],
+      ['ocol', 'i32'],
+      ['oval', 'f64'],
+      ['rc', 'usize'],
+      ['rv', 'usize'],
+      ['c', 'usize'],
+      ['sums', 'usize'],
+      ['tau', 'f64'],
+      ['ws', 'usize'],
+    ],
+    result: 'void',
+  },
+  gqquotient: {
+    params: [
+      ['n', 'i32'],
+      ['k1', 'i32'],
+      ['claims', 'i32'],
+      ['cp', 'usize'],
+      ['cm', 'usize'],
+      ['ap', 'usize'],
+      ['am', 'usize'],
+      ['withAttr', 'i32'],
+      ['den', 'f64'],
+      ['idx', 'usize'],
+      ['val', 'usize'],
+    ],
+    result: 'i32',
+  },
+  gqmergeRows: {
+    params: [
+      ['theta', 'usize'],
+      ['k1', 'i32'],
+      ['claims', 'i32'],
+      ['md', 'i32'],
+      ['diag', 'usize'],
+      ['mu', 'f64'],
+      ['h2', 'f64'],
+      ['pull', 'usize'],
+      ['out', 'usize'],
+      ['rows', 'usize'],
+      ['nrows', 'i32'],
     ],
     result: 'void',
   },

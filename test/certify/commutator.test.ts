@@ -3,13 +3,17 @@ import { fc, test } from '@fast-check/vitest';
 import {
   Linearization,
   commutatorColumns,
+  commutatorGramian,
   consolidateImages,
   coordinateBasis,
   decideNonDegeneracy,
   nondegeneracyTolerance,
   measureRedundancy,
+  subspaceColumns,
 } from '../../src/certify/index.js';
+import { certify } from '../../src/certify/certify.js';
 import { FD_RELATIVE_ACCURACY, sparseDot, toDense } from '../../src/linearize/index.js';
+import { reportJson } from '../../src/report/json.js';
 import type { SparseVector } from '../../src/system/types.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 import {
@@ -321,5 +325,110 @@ describe('the non-degeneracy decision straddles its tolerance', () => {
     expect(above.kernelDim).toBe(0);
     expect(above.lambdaMin).toBeCloseTo(1.01e-6 ** 2, 20);
     expect(above.margin).toBeCloseTo(1.01 ** 2, 6);
+  });
+});
+
+describe('commutatorGramian: G_W by the Gramian kernel, its eigenvalues and kernel', () => {
+  test.prop([fc.integer({ min: 1, max: 500 }), fc.integer({ min: 2, max: 6 })])(
+    'G_W = Σ_e p_e (Σ_e B)ᵀ(Σ_e B) entry by entry; its eigenvalues are the stack’s σ² (to m·eps·λ_max)',
+    (seed, n) => {
+      const spec = randomSpec(seed, n, 3);
+      spec.items.forEach((it, k) => (it.p = [0.5, 0.3, 0.2][k]!));
+      const sys = linearSystem(spec);
+      const theta = Float64Array.from({ length: n }, (_, i) => 0.3 * Math.sin(i + seed));
+      using lin = new Linearization(sys, theta, { method: 'fd' });
+      const basis = coordinateBasis(
+        n,
+        Array.from({ length: n }, (_, i) => i),
+      );
+      const red = measureRedundancy(lin, sys.evidenceAt(theta), 'sigma');
+      const items = subspaceColumns(lin, basis, red);
+      const g = commutatorGramian(sys, basis, items, 0);
+      // the definition, summed in another order: m terms of size <= p_e‖Σ_e b_i‖‖Σ_e b_j‖ each
+      let scale = 0;
+      for (let i = 0; i < n; i++)
+        for (let j = 0; j < n; j++) {
+          let s = 0;
+          let a = 0;
+          for (const it of items) {
+            const d = sparseDot(it.columns[i]!, it.columns[j]!);
+            s += it.weight * d;
+            a +=
+              it.weight *
+              Math.sqrt(sparseDot(it.columns[i]!, it.columns[i]!) * sparseDot(it.columns[j]!, it.columns[j]!));
+          }
+          scale = Math.max(scale, a);
+          expect(Math.abs(g.matrix[i * n + j]! - s)).toBeLessThanOrEqual(8 * n * Number.EPSILON * a + 1e-300);
+        }
+      const dec = decideNonDegeneracy(sys, basis, items, (rows, m) =>
+        nondegeneracyTolerance(FD_RELATIVE_ACCURACY, 1, 1, rows, m, 'test'),
+      );
+      expect(g.resolution).toBe(n * Number.EPSILON * g.eigenvalues[0]!);
+      dec.singularValues.forEach((sv, k) =>
+        expect(Math.abs(g.eigenvalues[k]! - sv * sv)).toBeLessThanOrEqual(8 * g.resolution + 1e-300),
+      );
+    },
+  );
+
+  it('the kernel of a degenerate direction is found, in named coordinates, at max(λ-tol, resolution)', () => {
+    // x2 is fixed by Q and by every P_e (DQ e_2 = e_2, DP_e e_2 = e_2): Σ_e e_2 = 0 exactly
+    const n = 3;
+    const A = [
+      [0.3, 0.1, 0],
+      [0.2, 0.4, 0],
+      [0, 0, 1],
+    ];
+    const B = [
+      [0.5, 0, 0],
+      [0.1, 0.9, 0],
+      [0, 0, 1],
+    ];
+    const sys = linearSystem({ A, items: [{ id: 'e1', p: 1, B }] });
+    const theta = Float64Array.of(0.1, 0.2, 0.3);
+    using lin = new Linearization(sys, theta, { method: 'fd' });
+    const basis = coordinateBasis(n, [0, 1, 2]);
+    const items = subspaceColumns(lin, basis, measureRedundancy(lin, sys.evidenceAt(theta), 'sigma'));
+    const tol = 1e-9 ** 2;
+    const g = commutatorGramian(sys, basis, items, tol);
+    expect(g.kernelThreshold).toBe(Math.max(tol, g.resolution));
+    expect(g.kernel).toHaveLength(1);
+    expect(g.kernel[0]![0]!.name).toBe('x2');
+    expect(Math.abs(Math.abs(toDense(g.kernelVectors[0]!)[2]!) - 1)).toBeLessThan(1e-12);
+    // exactly zero G_W: no eigh, every eigenvalue 0, the kernel is the basis itself
+    const zero = commutatorGramian(
+      sys,
+      basis,
+      [
+        {
+          evidence: 'e1',
+          weight: 1,
+          columns: basis.map((b) => ({ ...b, index: new Int32Array(0), value: new Float64Array(0) })),
+        },
+      ],
+      0,
+    );
+    expect(Array.from(zero.eigenvalues)).toEqual([0, 0, 0]);
+    expect(zero.kernel).toHaveLength(3);
+    expect(() => commutatorGramian(sys, basis, [{ evidence: 'e1', weight: 1, columns: [] }], 0)).toThrow(
+      /columns of e1/,
+    );
+  });
+});
+
+describe('the certification report carries G_W per decided subspace', () => {
+  it('eigenvalues agree with the decision’s λ within the resolution; the matrix is there for m <= 64; --json encodes it', async () => {
+    const spec = randomSpec(7, 4, 2);
+    const sys = linearSystem({ ...spec, subspaces: { all4: [0, 1, 2, 3] } });
+    const r = await certify(sys, { subspaces: ['all4'], questions: [], samples: 4 });
+    const s = r.subspaces[0]!;
+    const g = s.gramian;
+    expect(g.eigenvalues).toHaveLength(4);
+    expect(Math.abs(g.eigenvalues[0]! - s.lambdaMax)).toBeLessThanOrEqual(8 * g.resolution + 1e-300);
+    expect(Math.abs(g.eigenvalues[3]! - s.lambdaMin)).toBeLessThanOrEqual(8 * g.resolution + 1e-300);
+    expect(g.matrix).toHaveLength(16);
+    expect(g.kernelThreshold).toBe(Math.max(s.tolerance, g.resolution));
+    const json = JSON.parse(reportJson(r)) as { subspaces: { gramian: { eigenvalues: number[]; matrix: number[] } }[] };
+    expect(json.subspaces[0]!.gramian.eigenvalues).toEqual(Array.from(g.eigenvalues));
+    expect(json.subspaces[0]!.gramian.matrix).toEqual(Array.from(g.matrix!));
   });
 });

@@ -59,6 +59,34 @@ describe('jvpCentral', () => {
     expect(r.errorEstimate!).toBeGreaterThan(0.5 * t * t);
   });
 
+  test.prop([fc.double({ min: -1e3, max: 1e3, noNaN: true }), fc.double({ min: 0.01, max: 100, noNaN: true })])(
+    'divides by the step actually taken: the identity along one coordinate gives v within 2 ulps',
+    (x0, v0) => {
+      // f = identity is evaluated exactly, so the quotient's only error is its denominator: the
+      // distance (x + t·v) − (x − t·v) as rounded is the quotient's numerator itself, while the
+      // nominal 2t·v differs from it by the rounding of x ± t·v (up to ulp(x)/(2t·v) relative).
+      const x = Float64Array.of(x0, 1);
+      const v = Float64Array.of(v0, 0);
+      const r = jvpCentral((y) => Float64Array.from(y), x, v);
+      expect(Math.abs(r.value[0]! - v0)).toBeLessThanOrEqual(2 * Number.EPSILON * v0);
+      expect(r.value[1]).toBe(0);
+      // the same through FdJacobian's directional difference (a direction above its threshold)
+      const J = new FdJacobian((y) => Float64Array.from(y), x, { columnThreshold: 0 });
+      const Jv = J.apply(sparseFromDense(v));
+      expect(Math.abs(Jv.value[0]! - v0)).toBeLessThanOrEqual(2 * Number.EPSILON * v0);
+    },
+  );
+
+  it('the nominal step 2t is off for a coordinate whose shifted values round (the case above detects)', () => {
+    // x = 1/3, v = 1: x ± t round to the binade's grid, so Δ ≠ 2t; the quotient must not be Δ/2t
+    const x = Float64Array.of(1 / 3);
+    const r = jvpCentral((y) => Float64Array.from(y), x, Float64Array.of(1));
+    const t = r.step;
+    const delta = x[0]! + t - (x[0]! - t);
+    expect(delta).not.toBe(2 * t); // the rounding is there ...
+    expect(Math.abs(r.value[0]! - 1)).toBeLessThanOrEqual(2 * Number.EPSILON); // ... and is divided out
+  });
+
   it('uses the relative step eps^(1/3)·max(1,|x|)', () => {
     const r = jvpCentral((x) => Float64Array.from(x), Float64Array.of(1000), Float64Array.of(1));
     expect(r.step).toBeCloseTo(Math.cbrt(Number.EPSILON) * 1000, 15);
