@@ -53,11 +53,11 @@ export interface ContractionOptions {
   upper?: number | ArrayLike<number>;
   /** Default box: base ± radius·max(1, |base_j|) (default radius 0.1). */
   radius?: number;
-  /** Random pairs (default 64; 8 when |W| > 4096, where every evaluation of Q costs O(d)). */
+  /** Random pairs (default 64; 8 when d > 4096, where every evaluation of Q costs O(d)). */
   samples?: number;
-  /** Coordinate probes at the base (default min(|W|, 32), 8 when |W| > 4096, chosen evenly). */
+  /** Coordinate probes at the base (default min(|W|, 32); min(|W|, 8) when d > 4096; chosen evenly). */
   probes?: number;
-  /** SPSA ascent steps in all, shared by the starts (default 40; 12 when |W| > 4096). */
+  /** SPSA ascent steps in all, shared by the starts (default 40; 12 when d > 4096). */
   ascentSteps?: number;
   /** Ascent starts: the best pairs of the sampling phase (default 3). */
   starts?: number;
@@ -166,7 +166,8 @@ export function verifyContraction(
   for (let i = 0; i < m; i++)
     if (!(lower[i]! <= upper[i]!))
       throw new ArgumentError(`lower[${i}]`, lower[i], `must be <= upper[${i}] = ${upper[i]}`);
-  const large = m > 4096;
+  // every evaluation of Q costs O(d) whatever the block: a smaller default budget on large states
+  const large = d > 4096;
   const samples = integerInRange('samples', options.samples ?? (large ? 8 : 64), 0);
   const probes = integerInRange('probes', options.probes ?? Math.min(m, large ? 8 : 32), 0, m);
   const ascentSteps = integerInRange('ascentSteps', options.ascentSteps ?? (large ? 12 : 40), 0);

@@ -11,8 +11,8 @@
  * which for a linearly converging iteration is the direction of the residual Q(θ_n) − θ_n.
  *   - δ: the a-posteriori bound ρ/(1−ρ)·‖θ_n − θ_{n−1}‖ when a contraction modulus ρ is known
  *     (and not refuted), else the estimate residual/(1 − q) with the observed rate q < 1.
- *   - ‖∂_u S‖_F: measured, as the secant (S(θ_n − h u) − S(θ_n)) z / h on random unit vectors z of
- *     W, times √m (E‖M z‖² = ‖M‖_F²/m for z uniform on W's unit sphere), with h = 1e-5·max(1,
+ *   - ‖∂_u S‖_F: measured, as the secant (S(θ_n − h u) − S(θ_n)) z / h on a random unit vector z
+ *     of W (one by default: each costs a linearisation of every item at the shifted state), times √m (E‖M z‖² = ‖M‖_F²/m for z uniform on W's unit sphere), with h = 1e-5·max(1,
  *     ‖θ_n‖_∞): large enough that the FD noise r·γ of the two evaluations, divided by h, is
  *     ~1e-6·γ (negligible once multiplied by δ), small enough for the secant to be local.
  *   The band is b_fp = δ·√m·max_z ‖ΔS z‖/h — an estimate (the rate is measured, not bounded).
@@ -79,7 +79,7 @@ export function stackRateOfChange(
   basis: readonly SparseVector[],
   items: readonly SensitivityItem[],
   seed: number,
-  probes = 2,
+  probes = 1,
 ): number {
   const m = basis.length;
   if (m === 0) return 0;
