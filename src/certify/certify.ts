@@ -12,11 +12,10 @@ import { ArgumentError } from '../util/errors.js';
 import { loadTf } from '../linearize/autodiff.js';
 import { crossCheckJacobians, type CrossCheck } from '../linearize/crossCheck.js';
 import { FD_RELATIVE_ACCURACY, type JacobianMethod, type JacobianOperator } from '../linearize/operator.js';
-import { sparseNorm, type SparseVector } from '../linearize/sparse.js';
 import { consolidateJacobian, footprintOf, type EngineChoice } from '../linearize/systemJacobians.js';
 import { runRecursive } from '../ordergap/algorithm1.js';
 import type { RunDefaults, StateBox, SubspaceSpec } from '../system/types.js';
-import { basisOf, type NamedBasis } from './basis.js';
+import { basisOf } from './basis.js';
 import {
   Linearization,
   commutatorColumns,
@@ -580,7 +579,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
 
     // 4. subspaces and questions: each decided from its own basis B, its own DQ B and its own
     // Σ_e B columns; only DQ's cached columns and the global scale are shared
-    let t1 = now();
+    const t1 = now();
     const decided = subspaceSpecs.filter((spec) => {
       if (spec.name === 'all' && system.dim > maxWholeSpace) {
         notes.push(`subspace 'all' (d = ${system.dim}) skipped: larger than maxWholeSpace`);
