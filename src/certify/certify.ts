@@ -448,6 +448,48 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
     // tolerance uses it, so a question's row does not depend on what else was decided
     const globalNorm = wholeSpaceNorm(DQ, system.dim, seed);
     const contractionBySubspace: ContractionResult[] = [];
+    // the box each block is searched on: given bounds, else the block's declared box, else the
+    // system's box at θ; on the whole space the declared blocks' boxes replace the local box on
+    // their coordinates (the search covers the declared domain there)
+    const contractionBox = (
+      name: string,
+    ): { lower?: StateBox['lower']; upper?: StateBox['upper']; boxSource?: string } => {
+      if (options.lower !== undefined || options.upper !== undefined)
+        return {
+          ...(options.lower !== undefined ? { lower: options.lower } : {}),
+          ...(options.upper !== undefined ? { upper: options.upper } : {}),
+        };
+      const declared = boxes?.[name];
+      if (declared) return { ...declared, boxSource: `the declared box of '${name}'` };
+      const local = boxAt?.(name, theta, radius);
+      const localText = local
+        ? `θ ± ${radius}·max(1, |θ_j|) clipped to ${system.name}'s domain`
+        : `θ ± ${radius}·max(1, |θ_j|)`;
+      const blocks =
+        name === 'all' ? Object.keys(boxes ?? {}).filter((b) => declaredIndexSet(system, 'subspaces', b)) : [];
+      if (blocks.length === 0) return local ? { ...local, boxSource: localText } : {};
+      const expand = (v: StateBox['lower'] | undefined, fallback: (i: number) => number) =>
+        Float64Array.from({ length: system.dim }, (_, i) =>
+          v === undefined ? fallback(i) : typeof v === 'number' ? v : v[i]!,
+        );
+      const w = (i: number) => radius * Math.max(1, Math.abs(theta[i]!));
+      const lower = expand(local?.lower, (i) => theta[i]! - w(i));
+      const upper = expand(local?.upper, (i) => theta[i]! + w(i));
+      for (const b of blocks) {
+        const box = boxes![b]!;
+        const coords = declaredIndexSet(system, 'subspaces', b)!;
+        for (let k = 0; k < coords.length; k++) {
+          const j = coords[k]!;
+          lower[j] = typeof box.lower === 'number' ? box.lower : box.lower[k]!;
+          upper[j] = typeof box.upper === 'number' ? box.upper : box.upper[k]!;
+        }
+      }
+      return {
+        lower,
+        upper,
+        boxSource: `the declared box${blocks.length > 1 ? 'es' : ''} of ${blocks.map((b) => `'${b}'`).join(', ')} on ${blocks.length > 1 ? 'their' : 'its'} coordinates, elsewhere ${localText}`,
+      };
+    };
     contractionNames.forEach((name, i) => {
       progress('contraction', i, contractionNames.length);
       const spec = resolveSubspace(system, name);
@@ -457,18 +499,10 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
           coordinates: spec.coordinates,
           name,
           jacobian: DQ,
-          seed: seed + i,
+          seed: (seed + nameSalt(name)) >>> 0,
           radius,
           ...(name === 'all' ? { localNorm: globalNorm } : {}),
-          ...(options.lower !== undefined ? { lower: options.lower } : {}),
-          ...(options.upper !== undefined ? { upper: options.upper } : {}),
-          ...(boxes?.[name] ?? {}),
-          ...(boxAt?.(name, theta, radius) ?? {}),
-          ...(boxes?.[name]
-            ? { boxSource: `the declared box of '${name}'` }
-            : boxAt?.(name, theta, radius)
-              ? { boxSource: `θ ± ${radius}·max(1, |θ_j|) clipped to ${system.name}'s domain` }
-              : {}),
+          ...contractionBox(name),
           ...(options.samples !== undefined ? { samples: options.samples } : {}),
           ...(name === 'all' && fixedPoint.diverged ? { divergingIterates: fixedPoint.iterateNorms } : {}),
         }),

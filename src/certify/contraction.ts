@@ -214,7 +214,15 @@ export function verifyContraction(
     if (dxy === 0) return { ratio: 0, slack: 0 };
     return { ratio: referenceDistance(gx, gy) / dxy, slack: ratioSlack(referenceNorm(gx), referenceNorm(gy), dxy) };
   };
-  let best: (CounterexamplePair & { xy: { x: Float64Array; y: Float64Array } }) | null = null;
+  // the best pair so far (its points are never written after they are considered); the named
+  // direction is computed once at the end: naming sorts |W| entries
+  let best: {
+    x: Float64Array;
+    y: Float64Array;
+    ratio: number;
+    slack: number;
+    source: CounterexamplePair['source'];
+  } | null = null;
   // the pairs of the sampling phase, as ascent starts (kept small: the top `starts` matter)
   const pool: { ratio: number; xy: { x: Float64Array; y: Float64Array } }[] = [];
   const consider = (x: Float64Array, y: Float64Array, source: CounterexamplePair['source']): number => {
@@ -226,18 +234,8 @@ export function verifyContraction(
         pool.length = starts;
       }
     }
-    if (r.ratio >= 0 && (best === null || r.ratio > best.ratio)) {
-      const diff = Float64Array.from(x, (a, i) => a - y[i]!);
-      best = {
-        x: m <= 64 ? Array.from(x) : null,
-        y: m <= 64 ? Array.from(y) : null,
-        xy: { x: Float64Array.from(x), y: Float64Array.from(y) },
-        ratio: r.ratio,
-        slack: r.slack,
-        source,
-        direction: namedComponents(system, diff, W),
-      };
-    }
+    if (r.ratio >= 0 && (best === null || r.ratio > best.ratio))
+      best = { x, y, ratio: r.ratio, slack: r.slack, source };
     return r.ratio;
   };
   const uniform = (): Float64Array => Float64Array.from(lower, (lo, i) => lo + (upper[i]! - lo) * rng.next());
@@ -288,11 +286,27 @@ export function verifyContraction(
       }
     }
   });
-  let worstPair = best as (CounterexamplePair & { xy?: unknown }) | null;
-  if (worstPair) {
-    const { xy: _xy, ...rest } = worstPair;
-    worstPair = rest;
-  }
+  const found = best as {
+    x: Float64Array;
+    y: Float64Array;
+    ratio: number;
+    slack: number;
+    source: CounterexamplePair['source'];
+  } | null;
+  const worstPair: CounterexamplePair | null = found
+    ? {
+        x: m <= 64 ? Array.from(found.x) : null,
+        y: m <= 64 ? Array.from(found.y) : null,
+        ratio: found.ratio,
+        slack: found.slack,
+        source: found.source,
+        direction: namedComponents(
+          system,
+          Float64Array.from(found.x, (a, i) => a - found.y[i]!),
+          W,
+        ),
+      }
+    : null;
   if (outsideDomain > 0)
     notes.push(
       `Q rejected ${outsideDomain} sampled pair(s) (non-finite output: outside its domain); narrow the box (lower/upper)`,

@@ -164,6 +164,19 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
     expect(text(r)).toMatch(/Uniqueness of the fixed point: not established/);
   });
 
+  it('the whole-space search covers a block’s declared box, not only a neighbourhood of θ*', async () => {
+    // slope 0.5 near the fixed point 0, slope 1.5 for x > 2: contractive locally, not on [-5, 5]
+    const sys = plain('kinked', (t) => [0.5 * t[0]! + Math.max(0, t[0]! - 2), 0.5 * t[1]!], {
+      theta0: [0.5, 0.5],
+      subspaces: { x: [0], y: [1] },
+      certification: { boxes: { x: { lower: -5, upper: 5 } } },
+    });
+    const r = await certify(sys, { contractionSubspaces: ['all'] });
+    expect(r.contraction.box).toMatch(/declared box of 'x'/);
+    expect(r.contraction.verdict).toBe('not contractive');
+    expect(r.contraction.empiricalLowerBound).toBeGreaterThan(1);
+  });
+
   it('the search reports its budget and starts the ascent from several pairs', async () => {
     const r = await certify(closedFormSystem());
     const b = r.contraction.budget;
