@@ -645,7 +645,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
           lin,
           fpError,
           basis.vectors,
-          items.map((it) => ({ evidence: it.evidence, weight: it.p, kind: it.kind, columns: it.columns })),
+          items.map((it) => ({ evidence: it.evidence, weight: it.p })),
           (seed + 7919 * salt) >>> 0,
         );
       timings['sensitivity']! += now() - t;

@@ -14,7 +14,11 @@
  *   - ‖∂_u S‖_F: measured, as the secant (S(θ_n − h u) − S(θ_n)) z / h on a random unit vector z
  *     of W (one by default: each costs a linearisation of every item at the shifted state), times √m (E‖M z‖² = ‖M‖_F²/m for z uniform on W's unit sphere), with h = 1e-5·max(1,
  *     ‖θ_n‖_∞): large enough that the FD noise r·γ of the two evaluations, divided by h, is
- *     ~1e-6·γ (negligible once multiplied by δ), small enough for the secant to be local.
+ *     ~1e-6·γ (negligible once multiplied by δ), small enough for the secant to be local. The
+ *     secant is taken on Σ_e of Eq. (4) for every item, also for items decided with the exact
+ *     DF_e: the two differ by terms of the order of the redundancy residual ‖P_e θ − θ‖, whose
+ *     own rate of change is left out, and Σ_e needs DQ at one shifted state only (DF_e would need
+ *     DQ at every P_e of it).
  *   The band is b_fp = δ·√m·max_z ‖ΔS z‖/h — an estimate (the rate is measured, not bounded).
  *
  * Jacobians. Each Σ_e column carries the Jacobians' first-order error r·γ (r: relative accuracy,
@@ -26,7 +30,7 @@
  */
 import { sparseCombine, type SparseVector } from '../linearize/sparse.js';
 import { createRng } from '../ordergap/rng.js';
-import { commutatorColumns, consolidateImages, type Linearization, type LinearizationKind } from './commutator.js';
+import { commutatorColumns, consolidateImages, type Linearization } from './commutator.js';
 
 /** What the fixed-point band is computed from (null when the state is not an iterate of Q). */
 export interface FixedPointError {
@@ -60,12 +64,10 @@ export interface VerdictSensitivity {
   decidedBy: string | null;
 }
 
-/** One item's columns at θ_n, with what the shifted evaluation needs. */
+/** One item of the stack: its id and its weight p_e. */
 export interface SensitivityItem {
   evidence: string;
   weight: number;
-  kind: LinearizationKind;
-  columns: readonly SparseVector[];
 }
 
 /**
@@ -96,13 +98,15 @@ export function stackRateOfChange(
     n = Math.sqrt(n);
     let z: SparseVector = { dim: at.system.dim, index: new Int32Array(0), value: new Float64Array(0) };
     basis.forEach((b, j) => (z = sparseCombine(1, z, c[j]! / n, b)));
+    // the rate is measured on Σ_e of Eq. (4) at both states for every item (module comment)
     const qz = consolidateImages(fp.shifted, [z]);
+    const qz0 = consolidateImages(at, [z]);
     let sum2 = 0;
     for (const it of items) {
       if (!(it.weight > 0)) continue;
-      const shiftedCol = commutatorColumns(fp.shifted, it.evidence, [z], qz, it.kind)[0]!;
-      let col = shiftedCol;
-      it.columns.forEach((sc, j) => (col = sparseCombine(1, col, -c[j]! / n, sc)));
+      const moved = commutatorColumns(fp.shifted, it.evidence, [z], qz, 'sigma')[0]!;
+      const here = commutatorColumns(at, it.evidence, [z], qz0, 'sigma')[0]!;
+      const col = sparseCombine(1, moved, -1, here);
       let s2 = 0;
       for (const v of col.value) s2 += v * v;
       sum2 += it.weight * s2;
