@@ -53,12 +53,20 @@ export interface ContractionOptions {
   upper?: number | ArrayLike<number>;
   /** Default box: base ± radius·max(1, |base_j|) (default radius 0.1). */
   radius?: number;
-  /** Random pairs (default 64). */
+  /** Random pairs (default 64; 8 when d > 4096, where every evaluation of Q costs O(d)). */
   samples?: number;
-  /** Coordinate probes at the base (default min(|W|, 32), chosen evenly). */
+  /** Coordinate probes at the base (default min(|W|, 32); min(|W|, 8) when d > 4096; chosen evenly). */
   probes?: number;
-  /** SPSA ascent steps (default 40). */
+  /** SPSA ascent steps in all, shared by the starts (default 40; 12 when d > 4096). */
   ascentSteps?: number;
+  /** Ascent starts: the best pairs of the sampling phase (default 3). */
+  starts?: number;
+  /** How the box was chosen (for the report). */
+  boxSource?: string;
+  /** ‖Dg‖₂ already computed for this block (the whole-space norm certification shares). */
+  localNorm?: { norm: number; vector: Float64Array; kind: 'exact' | 'lower-bound'; iterations: number };
+  /** Norms of diverging fixed-point iterates from the base (an expanding map's evidence). */
+  divergingIterates?: readonly number[];
   seed?: number;
   /** An analytic upper bound on Lip(g) (overrides the system's `lipschitz[name]`). */
   analyticBound?: number | null;
@@ -79,6 +87,14 @@ export interface ContractionResult {
   localNorm: number;
   localNormKind: 'exact' | 'lower-bound';
   analyticBound: number | null;
+  /** A pair found by the search has a ratio above the declared bound: the bound is wrong and unused. */
+  analyticBoundRefuted: boolean;
+  /** What the empirical search spent: random pairs, coordinate probes, ascent starts and steps, Q evaluations. */
+  budget: { samples: number; probes: number; starts: number; ascentSteps: number; evaluations: number };
+  /** The box searched, in words. */
+  box: string;
+  /** Norms of the diverging fixed-point iterates when the iteration from the base ran away, else null. */
+  divergingIterates: number[] | null;
   /** The best pair found (a counterexample when its ratio >= 1 − slack). */
   worstPair: CounterexamplePair | null;
   /** Directions where contraction fails or is weakest (top singular vector of Dg), named. */
@@ -150,9 +166,12 @@ export function verifyContraction(
   for (let i = 0; i < m; i++)
     if (!(lower[i]! <= upper[i]!))
       throw new ArgumentError(`lower[${i}]`, lower[i], `must be <= upper[${i}] = ${upper[i]}`);
-  const samples = integerInRange('samples', options.samples ?? 64, 0);
-  const probes = integerInRange('probes', options.probes ?? Math.min(m, 32), 0, m);
-  const ascentSteps = integerInRange('ascentSteps', options.ascentSteps ?? 40, 0);
+  // every evaluation of Q costs O(d) whatever the block: a smaller default budget on large states
+  const large = d > 4096;
+  const samples = integerInRange('samples', options.samples ?? (large ? 8 : 64), 0);
+  const probes = integerInRange('probes', options.probes ?? Math.min(m, large ? 8 : 32), 0, m);
+  const ascentSteps = integerInRange('ascentSteps', options.ascentSteps ?? (large ? 12 : 40), 0);
+  const starts = integerInRange('starts', options.starts ?? 3, 1);
   const exactColumns = integerInRange('exactColumns', options.exactColumns ?? 1024, 0);
   const rng = createRng(options.seed ?? 0);
   const declared = system.capabilities.lipschitz?.[name]?.bound;
@@ -165,11 +184,15 @@ export function verifyContraction(
   const work = Float64Array.from(base);
   const raw = rawOperators(system);
   let evaluations = 0;
+  const whole = m === d;
   const g = (z: Float64Array): Float64Array => {
+    evaluations++;
+    if (whole) return raw.consolidate(z); // W = every coordinate in order: g = Q, no gather
     for (let i = 0; i < m; i++) work[W[i]!] = z[i]!;
     const q = raw.consolidate(work);
-    evaluations++;
-    return Float64Array.from(W, (j) => q[j]!);
+    const out = new Float64Array(m);
+    for (let i = 0; i < m; i++) out[i] = q[W[i]!]!;
+    return out;
   };
   const clip = (z: Float64Array): Float64Array => {
     for (let i = 0; i < m; i++) z[i] = Math.min(upper[i]!, Math.max(lower[i]!, z[i]!));
@@ -191,21 +214,28 @@ export function verifyContraction(
     if (dxy === 0) return { ratio: 0, slack: 0 };
     return { ratio: referenceDistance(gx, gy) / dxy, slack: ratioSlack(referenceNorm(gx), referenceNorm(gy), dxy) };
   };
-  let best: (CounterexamplePair & { xy: { x: Float64Array; y: Float64Array } }) | null = null;
+  // the best pair so far (its points are never written after they are considered); the named
+  // direction is computed once at the end: naming sorts |W| entries
+  let best: {
+    x: Float64Array;
+    y: Float64Array;
+    ratio: number;
+    slack: number;
+    source: CounterexamplePair['source'];
+  } | null = null;
+  // the pairs of the sampling phase, as ascent starts (kept small: the top `starts` matter)
+  const pool: { ratio: number; xy: { x: Float64Array; y: Float64Array } }[] = [];
   const consider = (x: Float64Array, y: Float64Array, source: CounterexamplePair['source']): number => {
     const r = ratioOf(x, y);
-    if (r.ratio >= 0 && (best === null || r.ratio > best.ratio)) {
-      const diff = Float64Array.from(x, (a, i) => a - y[i]!);
-      best = {
-        x: m <= 64 ? Array.from(x) : null,
-        y: m <= 64 ? Array.from(y) : null,
-        xy: { x: Float64Array.from(x), y: Float64Array.from(y) },
-        ratio: r.ratio,
-        slack: r.slack,
-        source,
-        direction: namedComponents(system, diff, W),
-      };
+    if (source !== 'ascent' && r.ratio >= 0) {
+      pool.push({ ratio: r.ratio, xy: { x, y } });
+      if (pool.length > 4 * starts) {
+        pool.sort((a, b) => b.ratio - a.ratio);
+        pool.length = starts;
+      }
     }
+    if (r.ratio >= 0 && (best === null || r.ratio > best.ratio))
+      best = { x, y, ratio: r.ratio, slack: r.slack, source };
     return r.ratio;
   };
   const uniform = (): Float64Array => Float64Array.from(lower, (lo, i) => lo + (upper[i]! - lo) * rng.next());
@@ -221,13 +251,19 @@ export function verifyContraction(
     y[i] = probeCenter[i]! + delta <= upper[i]! || width === 0 ? probeCenter[i]! + delta : probeCenter[i]! - delta;
     consider(probeCenter, y, 'coordinate');
   }
-  // SPSA ascent on R(x, y) from the best pair so far
-  if (best !== null && ascentSteps > 0) {
-    const b0 = best as CounterexamplePair & { xy: { x: Float64Array; y: Float64Array } };
-    let x: Float64Array = Float64Array.from(b0.xy.x);
-    let y: Float64Array = Float64Array.from(b0.xy.y);
-    let current = b0.ratio;
-    for (let k = 0; k < ascentSteps; k++) {
+  // SPSA ascent on R(x, y) from the best `starts` pairs so far, sharing the step budget
+  const seeds = pool
+    .sort((a, b) => b.ratio - a.ratio)
+    .slice(0, starts)
+    .map((p) => p.xy);
+  let stepsLeft = ascentSteps;
+  seeds.forEach((s0, si) => {
+    const steps = Math.floor(stepsLeft / (seeds.length - si));
+    stepsLeft -= steps;
+    let x: Float64Array = Float64Array.from(s0.x);
+    let y: Float64Array = Float64Array.from(s0.y);
+    let current = ratioOf(x, y).ratio;
+    for (let k = 0; k < steps; k++) {
       const c = 0.05 * referenceDistance(x, y) + 1e-12;
       const sx = Float64Array.from({ length: m }, () => (rng.next() < 0.5 ? -1 : 1));
       const sy = Float64Array.from({ length: m }, () => (rng.next() < 0.5 ? -1 : 1));
@@ -249,12 +285,28 @@ export function verifyContraction(
         }
       }
     }
-  }
-  let worstPair = best as (CounterexamplePair & { xy?: unknown }) | null;
-  if (worstPair) {
-    const { xy: _xy, ...rest } = worstPair;
-    worstPair = rest;
-  }
+  });
+  const found = best as {
+    x: Float64Array;
+    y: Float64Array;
+    ratio: number;
+    slack: number;
+    source: CounterexamplePair['source'];
+  } | null;
+  const worstPair: CounterexamplePair | null = found
+    ? {
+        x: m <= 64 ? Array.from(found.x) : null,
+        y: m <= 64 ? Array.from(found.y) : null,
+        ratio: found.ratio,
+        slack: found.slack,
+        source: found.source,
+        direction: namedComponents(
+          system,
+          Float64Array.from(found.x, (a, i) => a - found.y[i]!),
+          W,
+        ),
+      }
+    : null;
   if (outsideDomain > 0)
     notes.push(
       `Q rejected ${outsideDomain} sampled pair(s) (non-finite output: outside its domain); narrow the box (lower/upper)`,
@@ -267,7 +319,13 @@ export function verifyContraction(
   let localNorm: number;
   let localNormKind: 'exact' | 'lower-bound';
   let topDirection: Float64Array;
-  if (m <= exactColumns) {
+  if (options.localNorm) {
+    localNorm = options.localNorm.norm;
+    topDirection = options.localNorm.vector;
+    localNormKind = options.localNorm.kind;
+    if (localNormKind === 'lower-bound')
+      notes.push(`local norm: ‖Dg‖ is a lower bound from ${options.localNorm.iterations} JVP power steps`);
+  } else if (m <= exactColumns) {
     const pos = new Map<number, number>();
     W.forEach((j, i) => pos.set(j, i));
     const A = new Float64Array(m * m); // rows W (block outputs) × cols W, row-major
@@ -293,11 +351,18 @@ export function verifyContraction(
     );
   }
 
+  const diverging = options.divergingIterates ? Array.from(options.divergingIterates) : null;
   let verdict: ContractionVerdict;
-  if (counterexample) verdict = 'not contractive';
+  if (counterexample || diverging) verdict = 'not contractive';
   else if (analyticBound !== null && analyticBound < 1) verdict = 'certified';
   else verdict = 'unverified';
-  if (analyticBound !== null && empiricalLowerBound > analyticBound * (1 + 1e-12) + (worstPair?.slack ?? 0)) {
+  if (diverging)
+    notes.push(
+      `the fixed-point iteration from the base diverges (‖θ_n‖ = ${diverging.map((x) => x.toPrecision(3)).join(', ')}): Q expands`,
+    );
+  const analyticBoundRefuted =
+    analyticBound !== null && empiricalLowerBound > analyticBound * (1 + 1e-12) + (worstPair?.slack ?? 0);
+  if (analyticBoundRefuted) {
     notes.push(
       `the declared analytic bound ${analyticBound} is VIOLATED by a pair with ratio ${empiricalLowerBound}: the bound is wrong`,
     );
@@ -320,6 +385,14 @@ export function verifyContraction(
     localNorm,
     localNormKind,
     analyticBound,
+    analyticBoundRefuted,
+    budget: { samples, probes, starts, ascentSteps, evaluations },
+    box:
+      options.boxSource ??
+      (options.lower === undefined && options.upper === undefined
+        ? `base ± ${radius}·max(1, |base_j|)`
+        : 'the given lower/upper bounds'),
+    divergingIterates: diverging,
     worstPair,
     failingDirections,
     evaluations,

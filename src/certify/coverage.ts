@@ -32,7 +32,7 @@ export interface QuestionCoverage {
   /** Covered by the whole pool at all. */
   coverableByPool: boolean;
   tolerance: number;
-  /** Items with the largest share of trace(G_Wq) under P. */
+  /** Items with the largest share of trace(G_Wq) under P (only those whose p·‖Σ_e B_q‖_F² exceeds the λ-tolerance). */
   topContributors: Contribution[];
   /** p = 0 items whose ‖Σ_e B_q‖_F exceeds the σ-tolerance. */
   blindItems: string[];
@@ -91,7 +91,9 @@ export function questionCoverage(
     coverageRatio,
     coverableByPool: underPool.nonDegenerate,
     tolerance: underP.tolerance,
-    topContributors: underP.contributions.filter((c) => c.share > 0).slice(0, 5),
+    topContributors: underP.contributions
+      .filter((c) => c.share > 0 && c.weight * c.norm * c.norm > underP.tolerance)
+      .slice(0, 5),
     blindItems,
     kernelDim: underP.kernelDim,
     summary,

@@ -6,7 +6,8 @@
  * iteration count and, when a contraction modulus ρ < 1 is known, the a-posteriori bound of
  * Banach's theorem ‖θ_n − θ*‖ <= ρ/(1−ρ)·‖θ_n − θ_{n−1}‖. Without ρ it reports the observed
  * ratio of successive steps (an estimate, not a bound). Non-convergence is a result
- * (`converged: false`), not an exception.
+ * (`converged: false`), not an exception; so is divergence (`diverged: true`: Q(θ_n) had a
+ * non-finite entry or ‖θ_n‖ passed 1e150), with the norms of the iterates that show it.
  */
 import { referenceDistance, referenceNorm } from '../blas1/dnrm2.js';
 import { checkState } from '../system/define.js';
@@ -42,7 +43,14 @@ export interface FixedPointResult {
   rho: number | null;
   /** ‖θ_n − θ_{n−1}‖ / ‖θ_{n−1} − θ_{n−2}‖ at the end (observed rate; null if < 2 steps or 0/0). */
   observedRate: number | null;
+  /** The iteration ran away: Q(θ_n) non-finite or ‖θ_n‖ > 1e150 (θ is then the start θ0). */
+  diverged: boolean;
+  /** Norms ‖θ_n‖ of the last iterates (at most 8, oldest first): the evidence of divergence. */
+  iterateNorms: number[];
 }
+
+/** Norm beyond which the iteration counts as diverged (far below overflow, far above any state). */
+const DIVERGED_NORM = 1e150;
 
 /**
  * Iterates Q from θ0 to its fixed point (see the module comment).
@@ -68,7 +76,26 @@ export function findFixedPoint(system: OperatorSystem, options: FixedPointOption
     rho = r;
   }
   const raw = rawOperators(system);
-  let next = raw.consolidate(theta);
+  const startState = theta;
+  const norms: number[] = [referenceNorm(theta)];
+  const record = (x: Float64Array) => {
+    norms.push(referenceNorm(x));
+    if (norms.length > 8) norms.shift();
+  };
+  let diverged = false;
+  // Q(θ) or null when it leaves the finite range (an expanding map)
+  const apply = (x: Float64Array): Float64Array | null => {
+    let y: Float64Array;
+    try {
+      y = raw.consolidate(x);
+    } catch (e) {
+      if (e instanceof ArgumentError && /must be finite/.test(e.message) && referenceNorm(x) > 1) return null;
+      throw e;
+    }
+    return referenceNorm(y) > DIVERGED_NORM ? null : y;
+  };
+  let next = apply(theta);
+  if (next === null) return divergedResult(startState, 0, [...norms, Infinity]);
   let step = referenceDistance(next, theta);
   let prevStep = NaN;
   let iterations = 0;
@@ -76,11 +103,18 @@ export function findFixedPoint(system: OperatorSystem, options: FixedPointOption
   while (!converged && iterations < maxIterations) {
     theta = next;
     iterations++;
-    next = raw.consolidate(theta);
+    record(theta);
+    const y = apply(theta);
+    if (y === null) {
+      diverged = true;
+      break;
+    }
+    next = y;
     prevStep = step;
     step = referenceDistance(next, theta);
     converged = step <= tol * Math.max(1, referenceNorm(theta));
   }
+  if (diverged) return divergedResult(startState, iterations, [...norms, Infinity]);
   // `step` is now ‖Q(θ_n) − θ_n‖ = the residual at θ_n; the last taken step is prevStep.
   const residual = step;
   const lastStep = iterations > 0 ? prevStep : 0;
@@ -93,5 +127,22 @@ export function findFixedPoint(system: OperatorSystem, options: FixedPointOption
     aPosterioriBound: rho === null ? null : (rho / (1 - rho)) * lastStep,
     rho,
     observedRate: iterations > 0 && lastStep > 0 ? residual / lastStep : null,
+    diverged: false,
+    iterateNorms: norms,
+  };
+}
+
+function divergedResult(start: Float64Array, iterations: number, norms: number[]): FixedPointResult {
+  return {
+    theta: start,
+    residual: Infinity,
+    iterations,
+    converged: false,
+    lastStep: Infinity,
+    aPosterioriBound: null,
+    rho: null,
+    observedRate: null,
+    diverged: true,
+    iterateNorms: norms.slice(-8),
   };
 }

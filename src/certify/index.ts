@@ -40,4 +40,11 @@ export {
   type WeightedColumns,
 } from './nondegeneracy.js';
 export { questionCoverage, type QuestionCoverage } from './coverage.js';
-export { type ProgressFn } from './certify.js';
+export { COORDINATES_SUFFIX, type ProgressFn, type QuestionBasisKind, type UniquenessStatement } from './certify.js';
+export {
+  type FixedPointError,
+  type SensitivityItem,
+  stackRateOfChange,
+  type VerdictSensitivity,
+  verdictSensitivity,
+} from './sensitivity.js';

@@ -110,6 +110,10 @@ export interface NonDegeneracyDecision {
   contributions: Contribution[];
   /** Rows of the stack fed to the QR. */
   stackRows: number;
+  /** σ_min when non-degenerate, else the largest dropped σ (0 when none): what the verdict hinges on. */
+  criticalSigma: number;
+  /** The σ-tolerance the rank was decided with. */
+  sigmaTolerance: number;
 }
 
 /**
@@ -199,5 +203,7 @@ export function decideNonDegeneracy(
     singularValues: sv,
     contributions: norms.sort((a, b) => b.share - a.share),
     stackRows: qr.rowsSeen,
+    criticalSigma: nonDegenerate ? smin : dropped,
+    sigmaTolerance: sigmaTol,
   };
 }

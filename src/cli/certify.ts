@@ -82,6 +82,7 @@ export function registerCertifyCommand(program: Command): void {
     .option('--samples <n>', 'random pairs for the empirical Lipschitz bound', parseIntAtLeast(0))
     .option('--radius <number>', 'relative half-width of the box for the Lipschitz search', parsePositive)
     .option('--json', 'print one JSON document')
+    .option('--no-timings', 'leave the per-phase timings out (two runs then print identical output)')
     .option('--report <file.html>', 'also write the report as a self-contained HTML page')
     .option('--plot <dir>', 'also write the margin plots (subspaces, coverage) to DIR as SVG and PNG')
     .option('--no-progress', 'no progress bar')

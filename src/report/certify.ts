@@ -35,15 +35,19 @@ export interface CertifyRequest {
   seed?: number;
   samples?: number;
   radius?: number;
+  /** Keep the per-phase timings in the report (default true; false makes two runs byte-identical). */
+  timings?: boolean;
 }
 
 /**
  * The certification report with where the system came from; the fixed point's θ is kept only
  * for small systems (d <= 64, like `state.theta`), so the document stays readable at large d.
  */
-export type CertifyReport = Omit<CertificationReport, 'fixedPoint'> & {
+export type CertifyReport = Omit<CertificationReport, 'fixedPoint' | 'timings'> & {
   fixedPoint: Omit<CertificationReport['fixedPoint'], 'theta'> & { theta: Float64Array | null };
   source: string;
+  /** Milliseconds per phase; absent with `timings: false` (`--no-timings`). */
+  timings?: Record<string, number>;
 };
 
 /** The system named by the options, and the graph scenario when it is the reference graph. */
@@ -119,11 +123,12 @@ export async function certifyReport(
   if (opts.question?.length) options.questions = opts.question;
   if (opts.at === 'stop') options.at = 'stop';
   else if (opts.at !== undefined) options.at = parseState(system, opts.at);
-  const report = await certify(system, options);
+  const { timings, ...report } = await certify(system, options);
   return {
     ...report,
     fixedPoint: { ...report.fixedPoint, theta: report.dim <= 64 ? report.fixedPoint.theta : null },
     source,
+    ...(opts.timings === false ? {} : { timings }),
   };
 }
 
@@ -150,10 +155,13 @@ export function renderCertifyText(r: CertifyReport): string {
   out.push('');
   const fp = r.fixedPoint;
   out.push(
-    `Fixed point of Q: ${fp.converged ? 'converged' : 'NOT converged'} in ${fp.iterations} iterations, residual ‖Q(θ)−θ‖ = ${g(fp.residual)}` +
-      (fp.aPosterioriBound !== null ? `, ‖θ−θ*‖ <= ${g(fp.aPosterioriBound)} (ρ = ${fp.rho})` : '') +
-      (fp.observedRate !== null ? `, observed rate ${g(fp.observedRate)}` : ''),
+    fp.diverged
+      ? `Fixed point of Q: the iteration DIVERGED after ${fp.iterations} iterations (‖θ_n‖ = ${fp.iterateNorms.map((x) => g(x)).join(', ')}): Q expands`
+      : `Fixed point of Q: ${fp.converged ? 'converged' : 'NOT converged'} in ${fp.iterations} iterations, residual ‖Q(θ)−θ‖ = ${g(fp.residual)}` +
+          (fp.aPosterioriBound !== null ? `, ‖θ−θ*‖ <= ${g(fp.aPosterioriBound)} (ρ = ${fp.rho})` : '') +
+          (fp.observedRate !== null ? `, observed rate ${g(fp.observedRate)}` : ''),
   );
+  out.push(`Uniqueness of the fixed point: ${r.uniqueness.statement}`);
   out.push('');
   out.push('Contraction (Sec. 3.1 Assumption):');
   out.push(
@@ -165,24 +173,33 @@ export function renderCertifyText(r: CertifyReport): string {
         c.verdict,
         g(c.empiricalLowerBound),
         `${g(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
-        c.analyticBound === null ? '—' : g(c.analyticBound),
+        c.analyticBound === null ? '—' : `${g(c.analyticBound)}${c.analyticBoundRefuted ? ' REFUTED' : ''}`,
         c.verdict === 'certified' ? '' : formatComponents(c.failingDirections.slice(0, 3)),
       ]),
     ),
   );
+  for (const c of r.contractionBySubspace) {
+    out.push(
+      `  ${c.subspace}: searched ${c.box}; budget ${c.budget.samples} random pairs, ${c.budget.probes} coordinate probes, ${c.budget.starts} ascent start(s) × ${c.budget.ascentSteps} steps in all, ${c.budget.evaluations} evaluations of Q`,
+    );
+    if (c.analyticBoundRefuted)
+      out.push(
+        `  ${c.subspace}: the declared Lipschitz bound ${c.analyticBound} is REFUTED by a pair with ratio ${g(c.empiricalLowerBound)}; it is not used`,
+      );
+  }
   out.push('');
   const failing = r.redundancy.filter((x) => !x.holds);
   out.push(
     `Redundancy P_e(θ) = θ (Sec. 5.3): holds for ${r.redundancy.length - failing.length} of ${r.redundancy.length} items` +
       (failing.length
-        ? `; fails (exact DF_e used) for: ${failing
+        ? `; fails (${failing.every((x) => x.linearization === 'sigma') ? 'Σ_e of Eq. (4) forced by --linearization sigma' : failing.every((x) => x.linearization === 'exact') ? 'exact DF_e used' : 'per item: Σ_e or DF_e'}) for: ${failing
             .map((x) => `${x.evidence} (${g(x.residual)})`)
             .slice(0, 8)
             .join(', ')}${failing.length > 8 ? ', …' : ''}`
         : ''),
   );
   out.push('');
-  out.push('Non-degeneracy of the commutator Gramian on subspaces (Prop. 5.2):');
+  out.push(`Non-degeneracy of the commutator Gramian on subspaces (Prop. 5.2), ${r.subspaceChoice}:`);
   out.push(
     renderTable(
       cols('subspace', 'dim', 'λ_min', 'λ_max', 'tolerance', 'verdict', 'kernel dim', 'a kernel direction'),
@@ -192,22 +209,26 @@ export function renderCertifyText(r: CertifyReport): string {
         g(s.lambdaMin),
         g(s.lambdaMax),
         g(s.tolerance),
-        s.nonDegenerate ? 'non-degenerate' : 'DEGENERATE',
+        s.verdict === 'sensitive' ? `sensitive (${s.nonDegenerate ? 'non-degenerate' : 'degenerate'} here)` : s.verdict,
         String(s.kernelDim),
         s.kernel[0] ? formatComponents(s.kernel[0].slice(0, 2)) : '',
       ]),
     ),
   );
-  if (r.subspaces[0]) out.push(`  tolerance: ${r.subspaces[0].toleranceDerivation}`);
+  for (const s of r.subspaces) {
+    out.push(`  ${s.name} tolerance: ${s.toleranceDerivation}`);
+    if (s.sensitivity.decidedBy) out.push(`  ${s.name} is sensitive: ${s.sensitivity.decidedBy}`);
+  }
   out.push('');
   out.push('Per-question coverage (Remark 5.4):');
   out.push(
     renderTable(
-      cols('question', 'dim', 'covered', 'λ_min', 'ratio to pool', 'top items', 'blind items (p = 0)'),
+      cols('question', 'W_q', 'dim', 'covered', 'λ_min', 'ratio to pool', 'top items', 'blind items (p = 0)'),
       r.coverage.map((c) => [
         c.question,
+        c.basis,
         String(c.dim),
-        c.covered ? 'yes' : 'NO',
+        c.verdict === 'sensitive' ? `sensitive (${c.covered ? 'yes' : 'no'} here)` : c.covered ? 'yes' : 'NO',
         g(c.lambdaMin),
         c.coverageRatio === null ? '—' : g(c.coverageRatio),
         c.topContributors
@@ -218,7 +239,10 @@ export function renderCertifyText(r: CertifyReport): string {
       ]),
     ),
   );
-  for (const c of r.coverage) if (c.blindItems.length || !c.covered) out.push(`  ${c.question}: ${c.summary}`);
+  for (const c of r.coverage) {
+    if (c.blindItems.length || !c.covered) out.push(`  ${c.question}: ${c.summary}`);
+    if (c.sensitivity.decidedBy) out.push(`  ${c.question} is sensitive: ${c.sensitivity.decidedBy}`);
+  }
   if (r.notes.length) {
     out.push('');
     out.push('Notes:');

@@ -74,10 +74,20 @@ export async function certifySections(report: CertifyReportInput): Promise<HtmlS
       (s): HtmlBlock => ({
         kind: 'verdict',
         ok: s.nonDegenerate,
-        text: `${s.name} (dim ${s.dim}): ${s.nonDegenerate ? 'non-degenerate' : `DEGENERATE, kernel dimension ${s.kernelDim}`}`,
+        text:
+          `${s.name} (dim ${s.dim}): ${s.nonDegenerate ? 'non-degenerate' : `DEGENERATE, kernel dimension ${s.kernelDim}`}` +
+          (s.sensitivity.decidedBy ? ` — SENSITIVE: ${s.sensitivity.decidedBy}` : ''),
       }),
     ),
-    ...report.coverage.map((q): HtmlBlock => ({ kind: 'verdict', ok: q.covered, text: `${q.question}: ${q.summary}` })),
+    ...report.coverage.map(
+      (q): HtmlBlock => ({
+        kind: 'verdict',
+        ok: q.covered,
+        text:
+          `${q.question} (W_q: ${q.basis}): ${q.summary}` +
+          (q.sensitivity.decidedBy ? ` — SENSITIVE: ${q.sensitivity.decidedBy}` : ''),
+      }),
+    ),
   ];
 
   const sections: HtmlSection[] = [
@@ -201,7 +211,7 @@ export async function certifySections(report: CertifyReportInput): Promise<HtmlS
               s.lambdaMin,
               s.lambdaMax,
               s.tolerance,
-              s.nonDegenerate ? 'non-degenerate' : 'DEGENERATE',
+              s.verdict,
               s.margin,
               s.kernelDim,
               names(s.kernel[0] ?? [], 2),
@@ -240,7 +250,7 @@ export async function certifySections(report: CertifyReportInput): Promise<HtmlS
             rows: report.coverage.map((q) => [
               q.question,
               q.dim,
-              q.covered ? 'yes' : 'NO',
+              q.verdict === 'sensitive' ? 'sensitive' : q.covered ? 'yes' : 'NO',
               q.lambdaMin,
               q.lambdaMinPool,
               num(q.coverageRatio),

@@ -44,6 +44,34 @@ function checkOutput(what: string, value: unknown, dim: number): Float64Array {
   return finiteVector(what, value, dim);
 }
 
+/** The hygienic spec a system carries → the user's spec it was built from (for extendSystem). */
+const ORIGINAL_SPEC = new WeakMap<OperatorSystemSpec, OperatorSystemSpec>();
+
+/**
+ * Operator hygiene: the spec with Q, P_e and P(·|θ) called on a fresh copy of θ, so an operator
+ * that mutates its input cannot change the caller's state (a wrong fixed point, a shifted FD
+ * base) and one that returns its input (`t => t`) returns an array nobody else holds (the FD
+ * engines reuse their work vector between the two evaluations of a difference). Every path to
+ * the operators — the validating wrapper and the raw operators of the Jacobian engines — goes
+ * through this spec. Outputs are copied by those callers (`checkOutput`, `rawOperators`).
+ * Cost: one block copy of θ per call.
+ */
+function hygienicSpec(spec: OperatorSystemSpec): OperatorSystemSpec {
+  const q = spec.consolidate;
+  const e = spec.expand;
+  const ev = spec.evidence;
+  const fresh = (theta: Float64Array): Float64Array =>
+    theta instanceof Float64Array ? new Float64Array(theta) : Float64Array.from(theta as ArrayLike<number>);
+  const out: OperatorSystemSpec = {
+    ...spec,
+    consolidate: (theta) => q(fresh(theta)),
+    expand: (id, theta) => e(id, fresh(theta)),
+    ...(typeof ev === 'function' ? { evidence: (theta: Float64Array) => ev(fresh(theta)) } : {}),
+  };
+  ORIGINAL_SPEC.set(out, spec);
+  return out;
+}
+
 /**
  * Validates a system spec (the minimal contract and every declared capability) and wraps its
  * operators with output checks. `extra` attaches read-only fields a system family carries
@@ -63,9 +91,10 @@ function checkOutput(what: string, value: unknown, dim: number): Float64Array {
  * ```
  */
 export function defineSystem<X extends object = Record<never, never>>(
-  spec: OperatorSystemSpec,
+  specIn: OperatorSystemSpec,
   extra?: X,
 ): OperatorSystem & Readonly<X> {
+  let spec = specIn;
   if (typeof spec !== 'object' || spec === null) throw new ArgumentTypeError('system', spec, 'must be an object');
   for (const key of Object.keys(spec)) {
     if (SPEC_KEYS.includes(key)) continue;
@@ -114,6 +143,7 @@ export function defineSystem<X extends object = Record<never, never>>(
     );
   }
   const name = spec.name;
+  spec = hygienicSpec(spec);
   const capabilities = checkCapabilities(spec, dim, name, Object.keys(subspaces));
   const known = fixedEvidence ? new Set(fixedEvidence.map((e) => e.id)) : undefined;
 
@@ -176,7 +206,7 @@ export function extendSystem(system: OperatorSystem, capabilities: SystemCapabil
         (capabilities as Record<string, unknown>)[key],
         `is not a capability (known: ${CAPABILITY_KEYS.join(', ')})`,
       );
-  return defineSystem({ ...system.spec, ...capabilities });
+  return defineSystem({ ...(ORIGINAL_SPEC.get(system.spec) ?? system.spec), ...capabilities });
 }
 
 /** Checks a state vector against a system: length d, finite entries (copied). */

@@ -107,4 +107,32 @@ describe('ordergap certify (built CLI)', () => {
       expect(r.stderr.trim().split('\n')).toHaveLength(1);
     }
   });
+
+  it('--linearization sigma says Σ_e was forced, not "exact DF_e used"', () => {
+    const r = run('--system', 'closed-form', '--linearization', 'sigma');
+    expect(r.status).toBe(0);
+    expect(r.stdout).toMatch(/fails \(Σ_e of Eq\. \(4\) forced by --linearization sigma\)/);
+    expect(r.stdout).not.toMatch(/exact DF_e used/);
+    expect(run('--system', 'closed-form').stdout).toMatch(/fails \(exact DF_e used\)/);
+  });
+
+  it('the tolerance line of each subspace shows its own dimension', () => {
+    const r = run('--system', 'closed-form');
+    // closed-form decides all (m = 2), confidence and uncertainty (m = 1) over 5 items
+    expect(r.stdout).toMatch(/^ {2}all tolerance: .*rows = \d+, m = 2:/m);
+    expect(r.stdout).toMatch(/^ {2}confidence tolerance: .*m = 1:/m);
+    expect(r.stdout).toMatch(/^ {2}uncertainty tolerance: .*m = 1:/m);
+  });
+
+  it('--json carries timings in their own field; --no-timings leaves it out and two runs are byte-identical', () => {
+    const withTimings = JSON.parse(run('--system', 'closed-form', '--json').stdout);
+    expect(Object.keys(withTimings.timings)).toEqual(expect.arrayContaining(['fixedPoint', 'contraction', 'columns']));
+    const a = run('--system', 'closed-form', '--json', '--no-timings');
+    const b = run('--system', 'closed-form', '--json', '--no-timings');
+    expect(a.status).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(JSON.parse(a.stdout)).not.toHaveProperty('timings');
+    const { timings: _t, ...rest } = withTimings;
+    expect(JSON.parse(a.stdout)).toEqual(rest);
+  });
 });
