@@ -52,15 +52,15 @@ function syntaxErrorLocation(path: string): { where: string; message: string } |
   return { where: `${head[1]}:${head[2]}${col}`, message };
 }
 
-/** This package's own code (its frames are not the user's). */
-const OWN_CODE = ['src', 'dist', 'node_modules'].map((d) => fileURLToPath(new URL(`../../${d}/`, import.meta.url)));
+/** This package's own code (its frames are not the user's, nor are those of any dependency). */
+const OWN_CODE = ['src', 'dist'].map((d) => fileURLToPath(new URL(`../../${d}/`, import.meta.url)));
 
 /** The first stack frame in a user file (`/path/mod.mjs:3:7`), if any. */
 export function userFrameOf(e: unknown): string | undefined {
   const stack = typeof (e as Error)?.stack === 'string' ? (e as Error).stack! : '';
   for (const line of stack.split('\n').slice(1)) {
     const m = /\(?(file:\/\/[^\s)]+):(\d+):(\d+)\)?\s*$/.exec(line.trim());
-    if (m && !OWN_CODE.some((dir) => fileURLToPath(m[1]!).startsWith(dir)))
+    if (m && !m[1]!.includes('/node_modules/') && !OWN_CODE.some((dir) => fileURLToPath(m[1]!).startsWith(dir)))
       return `${fileURLToPath(m[1]!)}:${m[2]}:${m[3]}`;
   }
   return undefined;
