@@ -7,6 +7,7 @@ import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
+import { checkSystemMemory } from '../util/resources.js';
 import { defineSystem } from './define.js';
 import type { OperatorSystem, OperatorSystemSpec } from './types.js';
 
@@ -201,6 +202,9 @@ export async function loadSystemModule(file: string): Promise<OperatorSystem> {
     );
   }
   const system = defineSystem(guardedSpec(mod.default));
+  const largest = Math.max(0, ...Object.values(system.subspaces).map((s) => s.length));
+  // certify decides the declared subspaces, and the whole space 'all' only while d <= 2048
+  checkSystemMemory(system.dim, Math.max(largest, Math.min(system.dim, 2048)));
   probeAtTheta0(system);
   return system;
 }

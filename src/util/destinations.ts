@@ -12,9 +12,13 @@
  * The checked destinations are remembered (per flag) so that a file-system error raised later
  * while writing one of them can still be reported naming its flag ({@link destinationFlagOf}).
  */
-import { mkdtempSync, rmdirSync, statSync } from 'node:fs';
+import { mkdtempSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
+import { temporaryPathFor } from './atomicWrite.js';
 import { ArgumentError, ArgumentTypeError } from './errors.js';
+
+/** Bytes a file-name component may have on the common file systems (ext4, xfs, apfs, ntfs). */
+const NAME_MAX = 255;
 
 /** What a destination is. */
 export type DestinationKind = 'file' | 'folder';
@@ -67,6 +71,7 @@ function probeWritable(flag: string, path: string, dir: string): void {
 export function checkOutputFile(flag: string, path: unknown): string {
   if (typeof path !== 'string' || path.length === 0)
     throw new ArgumentTypeError(flag, path, 'must be a file path');
+  if (path.includes('\0')) throw new ArgumentError(flag, path, 'contains a NUL byte, which no file system accepts');
   const full = resolve(path);
   const st = statOrUndefined(full);
   if (st?.isDirectory()) throw new ArgumentError(flag, path, 'is a folder; give the path of a file to write');
@@ -76,6 +81,19 @@ export function checkOutputFile(flag: string, path: unknown): string {
   if (!pst) throw new ArgumentError(flag, path, `its folder ${parent} does not exist`);
   if (!pst.isDirectory()) throw new ArgumentError(flag, path, `${parent} is not a folder`);
   probeWritable(flag, path, parent);
+  // the write goes through a temporary file named after the target: create (and remove) one
+  const tmp = temporaryPathFor(full);
+  try {
+    writeFileSync(tmp, '', { flag: 'wx' });
+  } catch (e) {
+    const code = errnoCode(e);
+    throw new ArgumentError(
+      flag,
+      path,
+      code === 'ENAMETOOLONG' ? 'its file name is too long' : `cannot be written in ${parent} (${code})`,
+    );
+  }
+  rmSync(tmp, { force: true });
   checked.set(full, flag);
   return path;
 }
@@ -93,10 +111,14 @@ export function checkOutputFile(flag: string, path: unknown): string {
 export function checkOutputFolder(flag: string, path: unknown): string {
   if (typeof path !== 'string' || path.length === 0)
     throw new ArgumentTypeError(flag, path, 'must be a folder path');
+  if (path.includes('\0')) throw new ArgumentError(flag, path, 'contains a NUL byte, which no file system accepts');
   const full = resolve(path);
   let dir = full;
   let st = statOrUndefined(dir);
   if (st && !st.isDirectory()) throw new ArgumentError(flag, path, 'exists and is not a folder');
+  for (const part of full.split(sep))
+    if (Buffer.byteLength(part) > NAME_MAX - 40)
+      throw new ArgumentError(flag, path, `a folder name is too long (${Buffer.byteLength(part)} bytes)`);
   while (!st) {
     const up = dirname(dir);
     if (up === dir) throw new ArgumentError(flag, path, 'no folder above it exists');

@@ -151,7 +151,8 @@ export function checkGraphMemory(
 /**
  * Memory a user system of dimension `dim` makes `certify` allocate when it decides a subspace of
  * dimension up to `subspaceDim` (default d): the states (as for the graph run) plus the dense
- * m × m block Jacobian and the m × m null-space work of the largest subspace.
+ * m × m block Jacobian and the m × m null-space work of the largest subspace. The Jacobian
+ * columns are sparse and not counted (their size depends on the operators' coupling).
  */
 export function systemMemory(dim: number, subspaceDim: number = dim): MemoryEstimate {
   const m = Math.min(subspaceDim, dim);
