@@ -191,3 +191,21 @@ export function checkJsonFileSize(argument: string, file: string, bytes: number,
     );
   requireMemory(argument, `${file} (${formatBytes(bytes)})`, jsonFileMemory(bytes), limit);
 }
+
+/**
+ * Memory a dense rows × cols matrix argument makes a linear-algebra call allocate: its f64 copy
+ * and workspace (2·rows·cols) and the cols × cols factors the decompositions return (right
+ * singular vectors, null-space basis, Gramian, eigenvectors; 2·cols²). A shape that holds few
+ * values (0 × 2^40) can still ask for a huge cols × cols result.
+ */
+export function matrixMemory(rows: number, cols: number): MemoryEstimate {
+  return { hostBytes: 8 * (2 * rows * cols + 2 * cols * cols), wasmBytes: 0, largestArray: Math.max(rows * cols, cols * cols) };
+}
+
+/**
+ * Checks a matrix argument's shape before anything of its size is allocated ({@link matrixMemory}).
+ * @throws {ArgumentError} named `name` with the shape and the bytes.
+ */
+export function checkMatrixMemory(name: string, rows: number, cols: number, limit?: MemoryLimit): void {
+  requireMemory(name, `${rows} × ${cols}`, matrixMemory(rows, cols), limit);
+}
