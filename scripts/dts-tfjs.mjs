@@ -30,7 +30,9 @@ for (const file of declarations(dist)) {
   const m = IMPORT.exec(text);
   if (m) {
     const ns = m[1];
-    let rel = relative(dirname(file), shim).replace(/\\/g, '/').replace(/\.d\.ts$/, '.js');
+    let rel = relative(dirname(file), shim)
+      .replace(/\\/g, '/')
+      .replace(/\.d\.ts$/, '.js');
     if (!rel.startsWith('.')) rel = `./${rel}`;
     text = text.replace(IMPORT, `import type * as ${ns} from '${rel}';`);
     text = text.replace(new RegExp(`typeof ${ns}\\b(?!\\.)`, 'g'), `${ns}.Namespace`);
@@ -48,7 +50,9 @@ const lines = [
   '// The tfjs-core types the package API names, declared as `any` so that the published',
   "// declarations do not load tfjs's typings (see scripts/dts-tfjs.mjs). Pass the real",
   "// `import * as tf from '@tensorflow/tfjs-core'` and its tensors.",
-  ...[...names].sort().map((n) => `// eslint-disable-next-line @typescript-eslint/no-explicit-any\nexport type ${n} = any;`),
+  ...[...names]
+    .sort()
+    .map((n) => `// eslint-disable-next-line @typescript-eslint/no-explicit-any\nexport type ${n} = any;`),
   '',
 ];
 writeFileSync(shim, lines.join('\n'));

@@ -2,7 +2,7 @@
  * The report of `ordergap compare`: recorded samples (JSONL) replayed under several stopping
  * rules and the paired comparison against the full budget (src/lab), and its text rendering.
  */
-import { writeFileAtomic } from '../lab/atomicWrite.js';
+import { writeFileAtomic } from '../util/atomicWrite.js';
 import { getExtractor } from '../lab/extractors.js';
 import { pairedSummary, type PairedSummary } from '../lab/pairedScoring.js';
 import { replaySamples } from '../lab/replay.js';

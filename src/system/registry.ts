@@ -84,7 +84,10 @@ export class OperatorCallError extends Error {
 const GUARDED = ['consolidate', 'expand', 'evidence', 'describeCoordinate', 'orderGap', 'step'] as const;
 
 function isAsyncFunction(f: unknown): boolean {
-  return typeof f === 'function' && (f.constructor?.name === 'AsyncFunction' || f.constructor?.name === 'AsyncGeneratorFunction');
+  return (
+    typeof f === 'function' &&
+    (f.constructor?.name === 'AsyncFunction' || f.constructor?.name === 'AsyncGeneratorFunction')
+  );
 }
 
 function isThenable(v: unknown): boolean {
@@ -147,7 +150,11 @@ function probeAtTheta0(system: OperatorSystem): void {
   const theta = Float64Array.from(system.theta0);
   const untouched = (field: string) => {
     if (!sameBits(theta, system.theta0!))
-      throw new ArgumentError(field, 'theta0', 'modified its argument θ; operators must not change their input (copy it)');
+      throw new ArgumentError(
+        field,
+        'theta0',
+        'modified its argument θ; operators must not change their input (copy it)',
+      );
   };
   system.consolidate(theta);
   untouched('system.consolidate');

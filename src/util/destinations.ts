@@ -69,8 +69,7 @@ function probeWritable(flag: string, path: string, dir: string): void {
  * ```
  */
 export function checkOutputFile(flag: string, path: unknown): string {
-  if (typeof path !== 'string' || path.length === 0)
-    throw new ArgumentTypeError(flag, path, 'must be a file path');
+  if (typeof path !== 'string' || path.length === 0) throw new ArgumentTypeError(flag, path, 'must be a file path');
   if (path.includes('\0')) throw new ArgumentError(flag, path, 'contains a NUL byte, which no file system accepts');
   const full = resolve(path);
   const st = statOrUndefined(full);
@@ -109,8 +108,7 @@ export function checkOutputFile(flag: string, path: unknown): string {
  * ```
  */
 export function checkOutputFolder(flag: string, path: unknown): string {
-  if (typeof path !== 'string' || path.length === 0)
-    throw new ArgumentTypeError(flag, path, 'must be a folder path');
+  if (typeof path !== 'string' || path.length === 0) throw new ArgumentTypeError(flag, path, 'must be a folder path');
   if (path.includes('\0')) throw new ArgumentError(flag, path, 'contains a NUL byte, which no file system accepts');
   const full = resolve(path);
   let dir = full;

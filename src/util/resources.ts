@@ -156,16 +156,30 @@ export function checkGraphMemory(
  */
 export function systemMemory(dim: number, subspaceDim: number = dim): MemoryEstimate {
   const m = Math.min(subspaceDim, dim);
-  return { hostBytes: GRAPH_RUN_HOST_STATES * 8 * dim + 2 * 8 * m * m, wasmBytes: 0, largestArray: Math.max(dim, m * m) };
+  return {
+    hostBytes: GRAPH_RUN_HOST_STATES * 8 * dim + 2 * 8 * m * m,
+    wasmBytes: 0,
+    largestArray: Math.max(dim, m * m),
+  };
 }
 
 /**
  * Checks a user system's dimension and its largest declared subspace ({@link systemMemory}).
  * @throws {ArgumentError} named `argument` (default `system.dim`).
  */
-export function checkSystemMemory(dim: number, subspaceDim?: number, argument = 'system.dim', limit?: MemoryLimit): void {
+export function checkSystemMemory(
+  dim: number,
+  subspaceDim?: number,
+  argument = 'system.dim',
+  limit?: MemoryLimit,
+): void {
   const m = subspaceDim ?? dim;
-  requireMemory(argument, m === dim ? `d = ${dim}` : `d = ${dim}, subspace dimension ${m}`, systemMemory(dim, m), limit);
+  requireMemory(
+    argument,
+    m === dim ? `d = ${dim}` : `d = ${dim}, subspace dimension ${m}`,
+    systemMemory(dim, m),
+    limit,
+  );
 }
 
 /**
@@ -199,7 +213,11 @@ export function checkJsonFileSize(argument: string, file: string, bytes: number,
  * values (0 × 2^40) can still ask for a huge cols × cols result.
  */
 export function matrixMemory(rows: number, cols: number): MemoryEstimate {
-  return { hostBytes: 8 * (2 * rows * cols + 2 * cols * cols), wasmBytes: 0, largestArray: Math.max(rows * cols, cols * cols) };
+  return {
+    hostBytes: 8 * (2 * rows * cols + 2 * cols * cols),
+    wasmBytes: 0,
+    largestArray: Math.max(rows * cols, cols * cols),
+  };
 }
 
 /**

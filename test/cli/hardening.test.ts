@@ -10,7 +10,11 @@ import { reportJson } from '../../src/report/json.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const scenario = join(root, 'examples/scenario');
-const samples = join(root, 'examples/samples', readdirSync(join(root, 'examples/samples')).find((f) => f.endsWith('.jsonl'))!);
+const samples = join(
+  root,
+  'examples/samples',
+  readdirSync(join(root, 'examples/samples')).find((f) => f.endsWith('.jsonl'))!,
+);
 const work = mkdtempSync(join(tmpdir(), 'ordergap-hardening-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -20,7 +24,9 @@ function refused(r: CliResult, flag: string | RegExp): void {
   expect(r.stdout).toBe('');
   const lines = r.stderr.trimEnd().split('\n');
   expect(lines, r.stderr).toHaveLength(1);
-  expect(lines[0]).toMatch(typeof flag === 'string' ? new RegExp(`^ordergap: error: ${flag.replace(/[.[\]]/g, '\\$&')}`) : flag);
+  expect(lines[0]).toMatch(
+    typeof flag === 'string' ? new RegExp(`^ordergap: error: ${flag.replace(/[.[\]]/g, '\\$&')}`) : flag,
+  );
   expect(r.stderr).not.toMatch(/\n\s+at /);
 }
 
@@ -200,7 +206,10 @@ describe('user operator modules', () => {
   });
 
   it('an operator that throws during the work names the system, the operator and the line (exit 1)', async () => {
-    const file = mod('bug', `import { spec } from './base.mjs';\nlet n = 0;\nexport default { ...spec,\n  consolidate: (t) => { if (++n > 1) throw new TypeError('bad state'); return [0.5 * t[0], t[1]]; } };\n`);
+    const file = mod(
+      'bug',
+      `import { spec } from './base.mjs';\nlet n = 0;\nexport default { ...spec,\n  consolidate: (t) => { if (++n > 1) throw new TypeError('bad state'); return [0.5 * t[0], t[1]]; } };\n`,
+    );
     const r = built('certify', '--system', file);
     expect(r.code).toBe(1);
     expect(r.stderr.trimEnd().split('\n')).toHaveLength(1);

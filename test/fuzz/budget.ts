@@ -8,6 +8,9 @@ import type { Parameters } from 'fast-check';
 /** short (npm test) or long (npm run fuzz). */
 export const LONG = process.env['FUZZ_BUDGET'] === 'long';
 
+/** Timeout of one property (all its cases): 60 s for the short budget, 40 min for the long one. */
+export const TEST_TIMEOUT = LONG ? 40 * 60_000 : 60_000;
+
 /** The limits every CLI case is held to (see docs/cli.md, "Limits"). */
 export const LIMITS = {
   /** Wall time of one in-process CLI invocation. */
@@ -19,7 +22,8 @@ export const LIMITS = {
 } as const;
 
 const fixedSeed = 20261201;
-const seed = process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_SEED']) : LONG ? Date.now() % 2 ** 31 : fixedSeed;
+const seed =
+  process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_SEED']) : LONG ? Date.now() % 2 ** 31 : fixedSeed;
 
 /** Tally of cases per property (printed, and appended to FUZZ_REPORT as JSON lines if set). */
 const tally = new Map<string, number>();
@@ -36,7 +40,13 @@ export function budget(name: string, short: number, long: number): Parameters<un
     verbose: 1,
     reporter: (details) => {
       tally.set(name, details.numRuns);
-      const line = { property: name, seed, cases: details.numRuns, failed: details.failed, budget: LONG ? 'long' : 'short' };
+      const line = {
+        property: name,
+        seed,
+        cases: details.numRuns,
+        failed: details.failed,
+        budget: LONG ? 'long' : 'short',
+      };
       if (process.env['FUZZ_REPORT']) appendFileSync(process.env['FUZZ_REPORT'], JSON.stringify(line) + '\n');
       if (details.failed) {
         throw new Error(

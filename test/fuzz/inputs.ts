@@ -38,7 +38,11 @@ export const weirdValue: fc.Arbitrary<unknown> = fc.oneof(
 );
 
 /** Every path (list of keys) to a value inside `doc`, containers included. */
-export function pathsOf(doc: unknown, prefix: (string | number)[] = [], out: (string | number)[][] = []): (string | number)[][] {
+export function pathsOf(
+  doc: unknown,
+  prefix: (string | number)[] = [],
+  out: (string | number)[][] = [],
+): (string | number)[][] {
   out.push(prefix);
   if (Array.isArray(doc)) doc.forEach((v, i) => pathsOf(v, [...prefix, i], out));
   else if (doc !== null && typeof doc === 'object')
@@ -59,12 +63,29 @@ export function mutation(docText: string): fc.Arbitrary<Mutation[]> {
   const structural = fc.oneof(
     fc.record({ kind: fc.constant('set' as const), at: fc.nat(), value: weirdValue }),
     fc.record({ kind: fc.constant('delete' as const), at: fc.nat() }),
-    fc.record({ kind: fc.constant('addKey' as const), at: fc.nat(), key: fc.constantFrom('extra', 'id', '__proto__', 'weight'), value: weirdValue }),
+    fc.record({
+      kind: fc.constant('addKey' as const),
+      at: fc.nat(),
+      key: fc.constantFrom('extra', 'id', '__proto__', 'weight'),
+      value: weirdValue,
+    }),
     fc.record({ kind: fc.constant('duplicate' as const), at: fc.nat() }),
   );
   const text = fc.oneof(
     fc.nat({ max: docText.length }).map((n) => docText.slice(0, n)),
-    fc.constantFrom('', ' ', '\n', 'null', '[]', '{}', '0', '"x"', '\uFEFF' + docText, docText.replace(/1/g, 'NaN'), docText.replace(/0\./g, '1e999*')),
+    fc.constantFrom(
+      '',
+      ' ',
+      '\n',
+      'null',
+      '[]',
+      '{}',
+      '0',
+      '"x"',
+      '\uFEFF' + docText,
+      docText.replace(/1/g, 'NaN'),
+      docText.replace(/0\./g, '1e999*'),
+    ),
     fc.constant('[' + Array.from({ length: 200_000 }, () => '0.5').join(',') + ']'),
   );
   return fc.oneof(
@@ -84,7 +105,10 @@ export function applyMutations(doc: unknown, mutations: readonly Mutation[]): st
       if (m.kind === 'set') d = m.value;
       continue;
     }
-    const parent = p.slice(0, -1).reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], d) as Record<string | number, unknown>;
+    const parent = p.slice(0, -1).reduce<unknown>((o, k) => (o as Record<string | number, unknown>)[k], d) as Record<
+      string | number,
+      unknown
+    >;
     const key = p[p.length - 1]!;
     if (m.kind === 'set') parent[key] = m.value;
     else if (m.kind === 'delete') {
@@ -101,7 +125,28 @@ export function applyMutations(doc: unknown, mutations: readonly Mutation[]): st
 
 /** Flag values: numbers of every kind, spelt as a user might. */
 export const flagValue: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('NaN', 'Infinity', '-Infinity', '-1', '0', '1', '2', '3', '0.5', '2.5', '1e400', '1e-400', '', ' ', 'abc', '0x10', '1e3', '99999999999999999999', '-0', '4294967296'),
+  fc.constantFrom(
+    'NaN',
+    'Infinity',
+    '-Infinity',
+    '-1',
+    '0',
+    '1',
+    '2',
+    '3',
+    '0.5',
+    '2.5',
+    '1e400',
+    '1e-400',
+    '',
+    ' ',
+    'abc',
+    '0x10',
+    '1e3',
+    '99999999999999999999',
+    '-0',
+    '4294967296',
+  ),
   fc.integer({ min: -3, max: 12 }).map(String),
   fc.double({ noNaN: true }).map(String),
 );
@@ -142,7 +187,19 @@ export interface ModulePlan {
 
 export const modulePlan: fc.Arbitrary<ModulePlan> = fc.record({
   dim: fc.constantFrom('ok', 'ok', 'ok', 'zero', 'negative', 'fraction', 'string', 'huge'),
-  consolidate: fc.constantFrom('ok', 'ok', 'throws', 'short', 'nan', 'mutates', 'async', 'promise', 'object', 'diverges', 'missing'),
+  consolidate: fc.constantFrom(
+    'ok',
+    'ok',
+    'throws',
+    'short',
+    'nan',
+    'mutates',
+    'async',
+    'promise',
+    'object',
+    'diverges',
+    'missing',
+  ),
   expand: fc.constantFrom('ok', 'ok', 'throws', 'long', 'infinity', 'mutates', 'unknownThrows'),
   evidence: fc.constantFrom('ok', 'ok', 'negative', 'sumTwo', 'empty', 'nan', 'function', 'functionBad', 'notArray'),
   theta0: fc.constantFrom('ok', 'ok', 'short', 'nan', 'missing', 'string'),
@@ -196,7 +253,13 @@ export function moduleText(p: ModulePlan): string {
     functionBad: "(t) => [{ id: 'a', p: t[0] }]",
     notArray: "'a,b'",
   }[p.evidence];
-  const theta0 = { ok: '[0.2, 0.4, 0.6]', short: '[0.2]', nan: '[0.2, NaN, 0.6]', missing: 'undefined', string: "'0.2,0.4,0.6'" }[p.theta0];
+  const theta0 = {
+    ok: '[0.2, 0.4, 0.6]',
+    short: '[0.2]',
+    nan: '[0.2, NaN, 0.6]',
+    missing: 'undefined',
+    string: "'0.2,0.4,0.6'",
+  }[p.theta0];
   const subspaces = {
     none: 'undefined',
     ok: '{ head: [0, 1], tail: [2] }',

@@ -1,5 +1,14 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -75,8 +84,11 @@ describe('the packed package in a consumer project', () => {
   }, 120_000);
 
   it('ships the MIT LICENSE that package.json names', () => {
-    const files = execFileSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], { cwd: root, encoding: 'utf8' });
-    const list = (JSON.parse(files) as Array<{ files: Array<{ path: string }>; }>)[0]!.files.map((f) => f.path);
+    const files = execFileSync('npm', ['pack', '--dry-run', '--ignore-scripts', '--json'], {
+      cwd: root,
+      encoding: 'utf8',
+    });
+    const list = (JSON.parse(files) as Array<{ files: Array<{ path: string }> }>)[0]!.files.map((f) => f.path);
     expect(list).toContain('LICENSE');
     const license = readFileSync(join(root, 'LICENSE'), 'utf8');
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { license: string };
