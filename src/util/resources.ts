@@ -227,3 +227,28 @@ export function matrixMemory(rows: number, cols: number): MemoryEstimate {
 export function checkMatrixMemory(name: string, rows: number, cols: number, limit?: MemoryLimit): void {
   requireMemory(name, `${rows} × ${cols}`, matrixMemory(rows, cols), limit);
 }
+
+/**
+ * Bytes of one per-unit record of a replay (one rule on one item × repeat: its stop, answer and
+ * samples used), rounded up from about 490 B measured on examples/samples/synthetic.jsonl
+ * (60 items, the 9 default rules: the resident set grows 102 MB from 10 to 400 repeats).
+ */
+export const REPLAY_RECORD_BYTES = 1024;
+
+/** Memory `compare` (replaySamples) needs for `items` × `repeats` units under `rules` rules. */
+export function replayMemory(items: number, repeats: number, rules: number): MemoryEstimate {
+  return { hostBytes: REPLAY_RECORD_BYTES * items * repeats * rules, wasmBytes: 0, largestArray: 0 };
+}
+
+/**
+ * Checks `--repeats` against the samples and rules before the replay starts ({@link replayMemory}).
+ * @throws {ArgumentError} named `--repeats` with items × repeats × rules and the bytes.
+ */
+export function checkReplayMemory(items: number, repeats: number, rules: number, limit?: MemoryLimit): void {
+  requireMemory(
+    '--repeats',
+    `${items} items × ${repeats} repeats × ${rules} rules`,
+    replayMemory(items, repeats, rules),
+    limit,
+  );
+}

@@ -65,6 +65,13 @@ describe('sizes from input are checked before allocation', () => {
     }
   });
 
+  it('compare --repeats 1e8 (60 items × 9 rules: 50 TiB of per-unit records) is refused naming --repeats before replaying', async () => {
+    const r = await cli('compare', '--samples', samples, '--repeats', '100000000');
+    refused(r, '--repeats');
+    expect(r.stderr).toMatch(/60 items × 100000000 repeats × 9 rules.*TiB/);
+    expect(r.ms).toBeLessThan(5000);
+  });
+
   it('an empty, a folder or a non-JSON graph file is one line naming --graph', async () => {
     const empty = join(work, 'empty.json');
     writeFileSync(empty, '');
