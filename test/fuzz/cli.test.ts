@@ -2,7 +2,16 @@
 // must end with a documented exit status (0 success, 1 failure inside user code, 2 bad input or
 // destination), a single-line message naming what is wrong, no stack trace (no --debug), no
 // output on stdout and no file written when it fails, and stay within LIMITS (time, RSS).
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -25,7 +34,13 @@ beforeAll(() => {
   process.env['ORDERGAP_MEMORY_LIMIT'] = String(LIMITS.memoryLimitBytes);
   writeFileSync(join(work, 'a-file'), 'x');
 });
+/** Cases per exit status, over the whole file (printed, and appended to FUZZ_REPORT). */
+const outcomes: Record<string, number> = {};
+
 afterAll(() => {
+  const line = JSON.stringify({ property: 'CLI exit statuses', outcomes });
+  process.stdout.write(`fuzz: ${line}\n`);
+  if (process.env['FUZZ_REPORT']) appendFileSync(process.env['FUZZ_REPORT'], line + '\n');
   delete process.env['ORDERGAP_MEMORY_LIMIT'];
   rmSync(work, { recursive: true, force: true });
 });
@@ -36,6 +51,7 @@ const NAMED =
 
 /** The invariants every case is held to; `outputs` must not exist afterwards unless it succeeded. */
 function check(r: CliResult, allowed: readonly number[], outputs: readonly string[] = [], json = false): void {
+  outcomes[`exit ${r.code}`] = (outcomes[`exit ${r.code}`] ?? 0) + 1;
   const ctx = `exit ${r.code}\nstderr: ${r.stderr.slice(0, 600)}\nstdout: ${r.stdout.slice(0, 200)}`;
   if (!allowed.includes(r.code)) throw new Error(`exit status not in ${allowed.join('/')}: ${ctx}`);
   if (/\n\s+at /.test(r.stderr) || /^\s+at .*:\d+:\d+\)?$/m.test(r.stderr))
@@ -76,7 +92,7 @@ describe(`fuzz: CLI commands (${LONG ? 'long' : 'short'} budget)`, () => {
             true,
           );
         }),
-        budget('run --graph mutations', 12, 300),
+        budget('run --graph mutations', 12, 600),
       );
     },
     TEST_TIMEOUT,
@@ -93,7 +109,7 @@ describe(`fuzz: CLI commands (${LONG ? 'long' : 'short'} budget)`, () => {
           writeFileSync(e, applyMutations(evidenceDoc, ms));
           check(await cli('run', '--graph', graph, '--evidence', e, '--max-steps', '3'), [0, 2]);
         }),
-        budget('run --evidence mutations', 12, 300),
+        budget('run --evidence mutations', 12, 600),
       );
     },
     TEST_TIMEOUT,
@@ -148,7 +164,7 @@ describe(`fuzz: CLI commands (${LONG ? 'long' : 'short'} budget)`, () => {
             check(await cli(...args), [0, 2], [], true);
           },
         ),
-        budget('compare mutations', 12, 300),
+        budget('compare mutations', 12, 600),
       );
     },
     TEST_TIMEOUT,
@@ -205,7 +221,7 @@ describe(`fuzz: CLI commands (${LONG ? 'long' : 'short'} budget)`, () => {
             check(await cli(...args, '--json'), [0, 2], [], true);
           },
         ),
-        budget('odd flag values', 16, 400),
+        budget('odd flag values', 16, 800),
       );
     },
     TEST_TIMEOUT,
@@ -234,7 +250,7 @@ describe(`fuzz: CLI commands (${LONG ? 'long' : 'short'} budget)`, () => {
           rmSync(join(work, 'out.html'), { recursive: true, force: true });
           rmSync(join(work, 'out.svg'), { recursive: true, force: true });
         }),
-        budget('odd destinations', 12, 200),
+        budget('odd destinations', 12, 400),
       );
     },
     TEST_TIMEOUT,
@@ -252,7 +268,7 @@ describe(`fuzz: CLI commands (${LONG ? 'long' : 'short'} budget)`, () => {
           const r = await cli('certify', '--system', file, '--samples', '4', '--json');
           check(r, planIsValid(plan) ? [0] : [0, 1, 2], [], true);
         }),
-        budget('operator modules', 20, 500),
+        budget('operator modules', 20, 1000),
       );
     },
     TEST_TIMEOUT,

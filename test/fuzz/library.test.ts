@@ -133,7 +133,7 @@ describe('fuzz: library entry points', () => {
             | undefined;
           if (run) accepts('checkPoolAtStop', () => checkPoolAtStop(system, run.finalState, 0.01));
         }),
-        budget('library: systems and runs', 200, 5000),
+        budget('library: systems and runs', 200, 10000),
       );
     },
     TEST_TIMEOUT,
@@ -156,7 +156,7 @@ describe('fuzz: library entry points', () => {
             graphSide ? createScenario(doc, evidenceDoc) : createScenario(graphDoc, doc),
           );
         }),
-        budget('library: graph documents', 60, 2000),
+        budget('library: graph documents', 60, 4000),
       );
     },
     TEST_TIMEOUT,
@@ -180,7 +180,7 @@ describe('fuzz: library entry points', () => {
               throw new Error(`reportJson wrote null for a value that is not null: ${json}`);
           },
         ),
-        budget('library: distributions, samples, JSON', 200, 5000),
+        budget('library: distributions, samples, JSON', 200, 10000),
       );
     },
     TEST_TIMEOUT,
@@ -212,7 +212,7 @@ describe('fuzz: library entry points', () => {
             else accepts(fn, () => L[fn]!(A, r, c));
           },
         ),
-        budget('library: linalg shapes', 300, 8000),
+        budget('library: linalg shapes', 300, 16000),
       );
     },
     TEST_TIMEOUT,
