@@ -17,8 +17,8 @@
  * question sum to at most 1 (they are competing alternatives; consolidation keeps this
  * invariant, see ./operators.ts); attribute vectors have length k.
  */
-import { readFile, stat } from 'node:fs/promises';
-import { checkGraphMemory, checkJsonFileSize } from '../util/resources.js';
+import { readFile } from 'node:fs/promises';
+import { checkGraphMemory, checkInputFile } from '../util/resources.js';
 import { z } from 'zod';
 import { ArgumentError } from '../util/errors.js';
 import {
@@ -251,17 +251,15 @@ export async function loadGraphFile(file: string): Promise<EpistemicGraph> {
 
 /**
  * Reads a JSON file; errors name the argument and the file. The file's size is checked before it
- * is read (src/util/resources.ts), and a folder or an empty file is refused.
+ * is read (src/util/resources.ts), and a folder, a device (which may never end) or an empty file
+ * is refused.
  */
 export async function readJsonFile(argument: string, file: string): Promise<unknown> {
   let text: string;
+  checkInputFile(argument, file);
   try {
-    const st = await stat(file);
-    if (st.isDirectory()) throw new ArgumentError(argument, file, 'is a folder, not a JSON file');
-    checkJsonFileSize(argument, file, st.size);
     text = await readFile(file, 'utf8');
   } catch (e) {
-    if (e instanceof ArgumentError) throw e;
     throw new ArgumentError(argument, file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
   if (text.trim() === '') throw new ArgumentError(argument, file, 'is empty; expected a JSON document');

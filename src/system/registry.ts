@@ -7,7 +7,7 @@ import { access } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
-import { checkSystemMemory } from '../util/resources.js';
+import { checkInputFile, checkSystemMemory } from '../util/resources.js';
 import { defineSystem } from './define.js';
 import type { OperatorSystem, OperatorSystemSpec } from './types.js';
 
@@ -182,6 +182,7 @@ export async function loadSystemModule(file: string): Promise<OperatorSystem> {
   } catch {
     throw new ArgumentError('file', file, 'does not exist or cannot be read');
   }
+  checkInputFile('file', file); // a device (/dev/zero) would make the loader read forever
   let mod: { default?: unknown };
   try {
     mod = (await import(pathToFileURL(path).href)) as { default?: unknown };

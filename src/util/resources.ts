@@ -13,6 +13,7 @@
  * A refusal is an {@link ArgumentError} naming the argument, the size and the memory it would
  * take: one line, exit status 2 on the CLI, before anything is allocated.
  */
+import { statSync, type Stats } from 'node:fs';
 import { totalmem } from 'node:os';
 import { ArgumentError } from './errors.js';
 
@@ -251,4 +252,23 @@ export function checkReplayMemory(items: number, repeats: number, rules: number,
     replayMemory(items, repeats, rules),
     limit,
   );
+}
+
+/**
+ * Checks an input file before it is read: it exists, is not a folder, a device or a socket (a
+ * device such as /dev/zero never ends: reading it would only stop at V8's string limit), and its
+ * size fits ({@link checkJsonFileSize}). FIFOs are allowed (`--graph <(cmd)`).
+ * @throws {ArgumentError} named `argument` with the path.
+ */
+export function checkInputFile(argument: string, file: string, limit?: MemoryLimit): void {
+  let st: Stats;
+  try {
+    st = statSync(file);
+  } catch (e) {
+    throw new ArgumentError(argument, file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+  }
+  if (st.isDirectory()) throw new ArgumentError(argument, file, 'is a folder, not a file');
+  if (st.isCharacterDevice() || st.isBlockDevice() || st.isSocket())
+    throw new ArgumentError(argument, file, 'is a device or socket, not a file');
+  checkJsonFileSize(argument, file, st.size, limit);
 }

@@ -65,6 +65,11 @@ describe('sizes from input are checked before allocation', () => {
     }
   });
 
+  it('--samples /dev/zero and --system /dev/zero are refused at once (they read for 13 s / forever before)', async () => {
+    refused(await cli('compare', '--samples', '/dev/zero'), 'samples');
+    refused(await cli('certify', '--system', '/dev/zero'), 'file');
+  });
+
   it('compare --repeats 1e8 (60 items × 9 rules: 50 TiB of per-unit records) is refused naming --repeats before replaying', async () => {
     const r = await cli('compare', '--samples', samples, '--repeats', '100000000');
     refused(r, '--repeats');
@@ -72,10 +77,10 @@ describe('sizes from input are checked before allocation', () => {
     expect(r.ms).toBeLessThan(5000);
   });
 
-  it('an empty, a folder or a non-JSON graph file is one line naming --graph', async () => {
+  it('an empty file, a folder or a device (/dev/zero, which never ends) as --graph is one line naming it', async () => {
     const empty = join(work, 'empty.json');
     writeFileSync(empty, '');
-    for (const g of [empty, work]) {
+    for (const g of [empty, work, '/dev/zero']) {
       const r = await cli('run', '--graph', g, '--evidence', join(scenario, 'evidence.json'));
       refused(r, '--graph');
     }
