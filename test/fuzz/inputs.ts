@@ -236,11 +236,15 @@ export const modulePlan: fc.Arbitrary<ModulePlan> = fc.oneof(
   },
 );
 
-/** True when every part of the plan is well-behaved (the module must then certify, exit 0). */
+/**
+ * True when every part of the plan is well-behaved (the module must then certify, exit 0). A
+ * diverging Q (`diverges`) is not: its fixed-point iteration overflows, and the command either
+ * reports no fixed point (exit 0) or refuses Q's non-finite output naming it (exit 2).
+ */
 export function planIsValid(p: ModulePlan): boolean {
   return (
     p.dim === 'ok' &&
-    (p.consolidate === 'ok' || p.consolidate === 'diverges') &&
+    p.consolidate === 'ok' &&
     p.expand === 'ok' &&
     (p.evidence === 'ok' || p.evidence === 'function') &&
     p.theta0 === 'ok' && // certify starts from θ0 (without it: exit 2 naming system.theta0)
