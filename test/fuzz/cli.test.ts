@@ -257,6 +257,42 @@ describe(`fuzz: CLI commands (${LONG ? 'long' : 'short'} budget)`, () => {
   );
 
   it(
+    'every input flag: odd input paths (missing, folders, devices, empty; FIFOs are not generated: they block)',
+    async () => {
+      const empty = fresh('empty.json');
+      writeFileSync(empty, '');
+      const path = fc.constantFrom(
+        '',
+        ' ',
+        '/dev/zero',
+        '/dev/null',
+        '/proc/self/mem',
+        '/',
+        work,
+        empty,
+        `${work}/missing.json`,
+        `${work}/nul\u0000byte`,
+        `${work}/${'n'.repeat(300)}`,
+        '-',
+      );
+      const graph = join(root, 'examples/scenario/graph.json');
+      const evidence = join(root, 'examples/scenario/evidence.json');
+      const cases = fc.oneof(
+        path.map((p) => ['run', '--graph', p, '--evidence', evidence]),
+        path.map((p) => ['run', '--graph', graph, '--evidence', p]),
+        path.map((p) => ['certify', '--graph', p, '--evidence', evidence]),
+        path.map((p) => ['compare', '--samples', p]),
+        path.map((p) => ['certify', '--system', p]),
+      );
+      await fc.assert(
+        fc.asyncProperty(cases, async (args) => check(await cli(...args), [2])),
+        budget('odd input paths', 12, 300),
+      );
+    },
+    TEST_TIMEOUT,
+  );
+
+  it(
     'certify --system: operator modules that throw, return wrong lengths or NaN, mutate θ, are async, never converge',
     async () => {
       const dir = fresh('modules');
