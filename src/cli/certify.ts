@@ -9,7 +9,14 @@ import { certifyReport, renderCertifyText, type CertifyRequest } from '../report
 import { ArgumentError } from '../util/errors.js';
 import { writeCertifyReport } from '../report/certifyHtml.js';
 import { writeCertifyPlots } from '../report/certifyPlots.js';
-import { checkCommandDestinations, parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import {
+  checkCommandDestinations,
+  checkInputPaths,
+  parseIntAtLeast,
+  parsePositive,
+  parseSeed,
+  printJson,
+} from './options.js';
 
 /** Options of `ordergap certify` (after parsing). */
 export interface CertifyCommandOptions extends Omit<CertifyRequest, 'from'> {
@@ -99,6 +106,7 @@ export function registerCertifyCommand(program: Command): void {
             } else bar?.update(done);
           }
         : undefined;
+      checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence, '--system': opts.system });
       checkCommandDestinations({ report: opts.report, plot: opts.plot });
       try {
         if (opts.from !== undefined && opts.from !== 'stop' && opts.from !== 'theta0')

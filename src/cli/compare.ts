@@ -7,7 +7,7 @@ import { InvalidArgumentError } from 'commander';
 import { compareReport, renderCompareText, type CompareReportOptions } from '../report/compare.js';
 import { listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
 import { isArgumentError } from '../util/errors.js';
-import { checkCommandDestinations, parseIntAtLeast, parseSeed, printJson } from './options.js';
+import { checkCommandDestinations, checkInputPaths, parseIntAtLeast, parseSeed, printJson } from './options.js';
 
 function parseRule(value: string, previous: RuleSpec[] | undefined): RuleSpec[] {
   try {
@@ -46,6 +46,7 @@ export function registerCompareCommand(program: Command): void {
       ['', 'Rules:', ...listRules().map((r) => `  ${r.name.padEnd(13)} ${r.description}`)].join('\n'),
     )
     .action(async (opts: CompareReportOptions & { json?: boolean }) => {
+      checkInputPaths({ '--samples': opts.samples });
       checkCommandDestinations({ plot: opts.plot, record: opts.record }, { svgFile: true });
       const report = await compareReport(opts);
       if (opts.json) printJson(report);

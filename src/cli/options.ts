@@ -5,6 +5,7 @@
 import { InvalidArgumentError } from 'commander';
 import { reportJson } from '../report/json.js';
 import { checkDestinations } from '../util/destinations.js';
+import { ArgumentError } from '../util/errors.js';
 
 /** A finite number. */
 export function parseFinite(value: string): number {
@@ -69,4 +70,14 @@ export function checkCommandDestinations(d: CommandDestinations, options: { svgF
     { flag: '--record', path: d.record, kind: 'file' },
     ...Object.entries(d.files ?? {}).map(([flag, path]) => ({ flag, path, kind: 'file' as const })),
   ]);
+}
+
+/**
+ * Checks that the input-file flags that were given name a path: an empty or blank value is an
+ * error (it must not fall back to a default input silently).
+ * @throws {ArgumentError} naming the flag (exit status 2).
+ */
+export function checkInputPaths(inputs: Readonly<Record<string, string | undefined>>): void {
+  for (const [flag, path] of Object.entries(inputs))
+    if (path !== undefined && path.trim() === '') throw new ArgumentError(flag, path, 'must be a file path');
 }

@@ -6,7 +6,14 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { renderRunText, runReport, type RunReportOptions } from '../report/run.js';
 import { writeRunPlots } from '../report/runPlots.js';
-import { checkCommandDestinations, parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import {
+  checkCommandDestinations,
+  checkInputPaths,
+  parseIntAtLeast,
+  parsePositive,
+  parseSeed,
+  printJson,
+} from './options.js';
 
 function parseUnitOpen(value: string): number {
   const x = Number(value);
@@ -31,6 +38,7 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print one JSON document (numbers unrounded)')
     .option('--plot <dir>', 'also write the trajectory plot to DIR as SVG and PNG (paths on stderr)')
     .action(async (opts: RunReportOptions & { json?: boolean; plot?: string }) => {
+      checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence });
       checkCommandDestinations({ plot: opts.plot });
       const report = await runReport(opts);
       if (opts.plot !== undefined) await writeRunPlots(opts.plot, report, process.stderr);

@@ -65,6 +65,11 @@ describe('sizes from input are checked before allocation', () => {
     }
   });
 
+  it('certify --graph "" no longer certifies the default scenario instead (found by the fuzz)', async () => {
+    refused(await cli('certify', '--graph', '', '--evidence', join(scenario, 'evidence.json')), '--graph');
+    refused(await cli('compare', '--samples', ' '), '--samples');
+  });
+
   it('--samples /dev/zero and --system /dev/zero are refused at once (they read for 13 s / forever before)', async () => {
     refused(await cli('compare', '--samples', '/dev/zero'), 'samples');
     refused(await cli('certify', '--system', '/dev/zero'), 'file');
