@@ -30,7 +30,11 @@ const work = mkdtempSync(join(tmpdir(), 'ordergap-fuzz-'));
 let n = 0;
 const fresh = (name: string) => join(work, `${++n}-${name}`);
 
+const cwd = process.cwd();
+
 beforeAll(() => {
+  // relative odd paths (' ', '-') resolve inside the scratch folder, not in the checkout
+  process.chdir(work);
   process.env['ORDERGAP_MEMORY_LIMIT'] = String(LIMITS.memoryLimitBytes);
   writeFileSync(join(work, 'a-file'), 'x');
 });
@@ -42,6 +46,7 @@ afterAll(() => {
   process.stdout.write(`fuzz: ${line}\n`);
   if (process.env['FUZZ_REPORT']) appendFileSync(process.env['FUZZ_REPORT'], line + '\n');
   delete process.env['ORDERGAP_MEMORY_LIMIT'];
+  process.chdir(cwd);
   rmSync(work, { recursive: true, force: true });
 });
 
