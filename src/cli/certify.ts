@@ -3,16 +3,20 @@
  * `--json`), and writes the HTML report and plots on request. Exit status 0 whatever the
  * verdicts (they are in the output); 2 for a bad flag or value.
  */
-import { existsSync, statSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
 import { InvalidArgumentError, type Command } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { certifyReport, renderCertifyText, type CertifyRequest } from '../report/certify.js';
 import { ArgumentError } from '../util/errors.js';
 import { writeCertifyReport } from '../report/certifyHtml.js';
-import { checkPlotDir } from '../plot/files.js';
 import { writeCertifyPlots } from '../report/certifyPlots.js';
-import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import {
+  checkCommandDestinations,
+  checkInputPaths,
+  parseIntAtLeast,
+  parsePositive,
+  parseSeed,
+  printJson,
+} from './options.js';
 
 /** Options of `ordergap certify` (after parsing). */
 export interface CertifyCommandOptions extends Omit<CertifyRequest, 'from'> {
@@ -103,13 +107,8 @@ export function registerCertifyCommand(program: Command): void {
             } else bar?.update(done);
           }
         : undefined;
-      if (opts.report !== undefined) {
-        // check the destination before any work, so a bad path changes nothing
-        const parent = dirname(resolve(opts.report));
-        if (!existsSync(parent) || !statSync(parent).isDirectory())
-          throw new ArgumentError('--report', opts.report, `its folder ${parent} does not exist`);
-      }
-      if (opts.plot !== undefined) checkPlotDir(opts.plot);
+      checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence, '--system': opts.system });
+      checkCommandDestinations({ report: opts.report, plot: opts.plot });
       try {
         if (opts.from !== undefined && opts.from !== 'stop' && opts.from !== 'theta0')
           throw new ArgumentError('--from', opts.from, "must be 'stop' or 'theta0'");

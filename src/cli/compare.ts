@@ -7,7 +7,7 @@ import { InvalidArgumentError } from 'commander';
 import { compareReport, renderCompareText, type CompareReportOptions } from '../report/compare.js';
 import { defaultRuleSpecs, listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
 import { isArgumentError } from '../util/errors.js';
-import { parseIntAtLeast, parseSeed, printJson } from './options.js';
+import { checkCommandDestinations, checkInputPaths, parseIntAtLeast, parseSeed, printJson } from './options.js';
 
 function parseRule(value: string, previous: RuleSpec[] | undefined): RuleSpec[] {
   try {
@@ -58,6 +58,8 @@ export function registerCompareCommand(program: Command): void {
       ].join('\n'),
     )
     .action(async (opts: CompareReportOptions & { json?: boolean }) => {
+      checkInputPaths({ '--samples': opts.samples });
+      checkCommandDestinations({ plot: opts.plot, record: opts.record }, { svgFile: true });
       const report = await compareReport(opts);
       if (opts.json) printJson(report);
       else process.stdout.write(renderCompareText(report) + '\n');

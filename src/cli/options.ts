@@ -4,6 +4,8 @@
  */
 import { InvalidArgumentError } from 'commander';
 import { reportJson } from '../report/json.js';
+import { checkDestinations } from '../util/destinations.js';
+import { ArgumentError } from '../util/errors.js';
 
 /** A finite number. */
 export function parseFinite(value: string): number {
@@ -40,4 +42,42 @@ export function parseSeed(value: string): number {
 /** Prints a report's `--json` document ({@link reportJson}). */
 export function printJson(value: unknown): void {
   process.stdout.write(reportJson(value) + '\n');
+}
+
+/** The output flags a command may have (each optional). */
+export interface CommandDestinations {
+  /** `--plot`: a folder, or (where the command accepts it) one `.svg` file. */
+  plot?: string | undefined;
+  /** `--report`: an HTML file. */
+  report?: string | undefined;
+  /** `--record`: a JSON file. */
+  record?: string | undefined;
+  /** Further file destinations by flag (e.g. `--record-states`). */
+  files?: Readonly<Record<string, string | undefined>>;
+}
+
+/**
+ * Checks a command's output destinations before any work (src/util/destinations.ts): `--plot`
+ * is a folder unless it ends in `.svg` and `svgFile` allows one file; `--report` and
+ * `--record` are files.
+ * @throws {ArgumentError} the first bad destination, naming its flag (exit status 2).
+ */
+export function checkCommandDestinations(d: CommandDestinations, options: { svgFile?: boolean } = {}): void {
+  const plotIsFile = options.svgFile === true && d.plot !== undefined && /\.svg$/i.test(d.plot);
+  checkDestinations([
+    { flag: '--plot', path: d.plot, kind: plotIsFile ? 'file' : 'folder' },
+    { flag: '--report', path: d.report, kind: 'file' },
+    { flag: '--record', path: d.record, kind: 'file' },
+    ...Object.entries(d.files ?? {}).map(([flag, path]) => ({ flag, path, kind: 'file' as const })),
+  ]);
+}
+
+/**
+ * Checks that the input-file flags that were given name a path: an empty or blank value is an
+ * error (it must not fall back to a default input silently).
+ * @throws {ArgumentError} naming the flag (exit status 2).
+ */
+export function checkInputPaths(inputs: Readonly<Record<string, string | undefined>>): void {
+  for (const [flag, path] of Object.entries(inputs))
+    if (path !== undefined && path.trim() === '') throw new ArgumentError(flag, path, 'must be a file path');
 }

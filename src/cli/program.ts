@@ -6,7 +6,8 @@
 import { Command, CommanderError } from 'commander';
 import { isArgumentError } from '../util/errors.js';
 import { demoReport, renderDemoText, type DemoReportOptions } from '../report/demo.js';
-import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import { checkCommandDestinations, parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import { destinationFlagOf, resetDestinations } from '../util/destinations.js';
 import { registerCompareCommand } from './compare.js';
 import { registerRunCommand } from './run.js';
 import { registerCertifyCommand } from './certify.js';
@@ -19,6 +20,11 @@ export const VERSION = '0.1.0';
 export const EXIT_USAGE = 2;
 /** Exit status for any other failure. */
 export const EXIT_FAILURE = 1;
+
+/** The first line of a message (the CLI prints one line per error; `--debug` adds the stack). */
+function oneLine(message: string): string {
+  return message.split('\n')[0]!.trim();
+}
 
 /** Builds the program (exported for tests; `main.ts` runs it). */
 export function createProgram(): Command {
@@ -46,6 +52,7 @@ export function createProgram(): Command {
     .option('--json', 'print one JSON document (numbers unrounded)')
     .option('--plot <dir>', 'also write the trajectory plots to DIR as SVG and PNG (paths on stderr)')
     .action(async (opts: DemoReportOptions & { json?: boolean; plot?: string }) => {
+      checkCommandDestinations({ plot: opts.plot });
       const report = demoReport(opts);
       if (opts.plot !== undefined) await writeDemoPlots(opts.plot, report, process.stderr);
       if (opts.json) printJson(report);
@@ -65,6 +72,7 @@ export function createProgram(): Command {
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
   const debug = argv.includes('--debug');
+  resetDestinations();
   try {
     await program.parseAsync([...argv]);
     return 0;
@@ -80,8 +88,15 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       if (debug) process.stderr.write(`${(e as Error).stack}\n`);
       return EXIT_USAGE;
     }
-    const err = e as Error;
-    process.stderr.write(`ordergap: error: ${err?.message ?? String(e)}\n`);
+    const err = e as NodeJS.ErrnoException;
+    const flag = typeof err?.path === 'string' ? destinationFlagOf(err.path) : undefined;
+    if (flag !== undefined) {
+      // a write to a checked destination failed after all (disk full, removed meanwhile, ...)
+      process.stderr.write(`ordergap: error: ${flag} = ${JSON.stringify(err.path)}: cannot be written (${err.code})\n`);
+      if (debug) process.stderr.write(`${err.stack}\n`);
+      return EXIT_USAGE;
+    }
+    process.stderr.write(`ordergap: error: ${oneLine(err?.message ?? String(e))}\n`);
     if (debug) process.stderr.write(`${err?.stack}\n`);
     return EXIT_FAILURE;
   }

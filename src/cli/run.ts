@@ -2,16 +2,23 @@
  * `ordergap run`: parses the options, prints {@link runReport}'s result (text or `--json`),
  * shows a progress bar on stderr for long runs, writes the plots and, on request, every state.
  */
-import { closeSync, existsSync, openSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { SingleBar } from 'cli-progress';
 import { renderRunText, runReport, type RunReportOptions } from '../report/run.js';
 import { writeRunPlots } from '../report/runPlots.js';
 import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/run.js';
-import { ArgumentError } from '../util/errors.js';
-import { parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import { removeStaleTemporaries, temporaryPathFor } from '../util/atomicWrite.js';
+import {
+  checkCommandDestinations,
+  checkInputPaths,
+  parseIntAtLeast,
+  parsePositive,
+  parseSeed,
+  printJson,
+} from './options.js';
 
 function parseUnitOpen(value: string): number {
   const x = Number(value);
@@ -69,15 +76,17 @@ export function registerRunCommand(program: Command): void {
       let recordFd: number | undefined;
       let recordTmp: string | undefined;
       let target: string | undefined;
+      checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence });
+      // every destination is checked before any work
+      checkCommandDestinations({
+        plot: opts.plot,
+        ...(opts.recordStates !== undefined ? { files: { '--record-states': opts.recordStates } } : {}),
+      });
       if (opts.recordStates !== undefined) {
-        // the destination is checked before any work; lines go to a temporary file renamed at the end
+        // lines go to a temporary file renamed at the end (left-overs of a killed run removed first)
         target = resolve(opts.recordStates);
-        const parent = dirname(target);
-        if (!existsSync(parent) || !statSync(parent).isDirectory())
-          throw new ArgumentError('--record-states', opts.recordStates, `its folder ${parent} does not exist`);
-        if (existsSync(target) && statSync(target).isDirectory())
-          throw new ArgumentError('--record-states', opts.recordStates, 'is a folder');
-        recordTmp = join(parent, `.${basename(target)}.${process.pid}.tmp`);
+        removeStaleTemporaries(target);
+        recordTmp = temporaryPathFor(target);
       }
       const showBar = !opts.json && opts.progress !== false && process.stderr.isTTY === true;
       let bar: SingleBar | undefined;

@@ -18,6 +18,7 @@
  * invariant, see ./operators.ts); attribute vectors have length k.
  */
 import { readFile } from 'node:fs/promises';
+import { checkGraphMemory, checkInputFile } from '../util/resources.js';
 import { z } from 'zod';
 import { ArgumentError } from '../util/errors.js';
 import {
@@ -220,7 +221,9 @@ function freezeGraph(g: z.infer<typeof graphSchema>): EpistemicGraph {
 /**
  * Validates a graph document (already parsed from JSON, or built in code) and returns a frozen
  * copy. Cost O(|V| k + |E|).
- * @throws {GraphFormatError} listing every problem with its JSON path.
+ * @throws {GraphFormatError} listing every problem with its JSON path; {@link ArgumentError}
+ *   named `graph.capacities` when the states of d = (k+1)·Nmax + 3·Nmax² numbers a run allocates
+ *   cannot fit in memory (src/util/resources.ts).
  * @example
  * ```ts
  * parseGraph({ k: 1, capacities: { claims: 1, answers: 0, questions: 0 },
@@ -231,6 +234,7 @@ function freezeGraph(g: z.infer<typeof graphSchema>): EpistemicGraph {
 export function parseGraph(doc: unknown): EpistemicGraph {
   const r = graphSchema.safeParse(doc);
   if (!r.success) throw new GraphFormatError('graph', doc, toFormatIssues('graph', r.error.issues, doc));
+  checkGraphMemory(r.data.k, r.data.capacities); // before anything of size d is allocated
   const issues = crossCheck(r.data);
   if (issues.length > 0) throw new GraphFormatError('graph', doc, issues);
   return freezeGraph(r.data);
@@ -245,14 +249,20 @@ export async function loadGraphFile(file: string): Promise<EpistemicGraph> {
   return parseGraph(await readJsonFile('graph', file));
 }
 
-/** Reads a JSON file; errors name the argument and the file. */
+/**
+ * Reads a JSON file; errors name the argument and the file. The file's size is checked before it
+ * is read (src/util/resources.ts), and a folder, a device (which may never end) or an empty file
+ * is refused.
+ */
 export async function readJsonFile(argument: string, file: string): Promise<unknown> {
   let text: string;
+  checkInputFile(argument, file);
   try {
     text = await readFile(file, 'utf8');
   } catch (e) {
     throw new ArgumentError(argument, file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
   }
+  if (text.trim() === '') throw new ArgumentError(argument, file, 'is empty; expected a JSON document');
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {

@@ -18,7 +18,7 @@
  */
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
-import { writeFileAtomic } from './atomicWrite.js';
+import { writeFileAtomic } from '../util/atomicWrite.js';
 import { validateDistribution } from '../system/distribution.js';
 import { defineSystem } from '../system/define.js';
 import type { EvidenceWeight, OperatorSystem } from '../system/types.js';

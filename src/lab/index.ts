@@ -71,7 +71,7 @@ export {
   type SelectionReport,
   type TargetConfiguration,
 } from './archive.js';
-export { writeFileAtomic } from './atomicWrite.js';
+export { writeFileAtomic } from '../util/atomicWrite.js';
 export {
   loadRunRecord,
   makeRunRecord,

@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { ArgumentError } from '../util/errors.js';
 import { answerIsExtractor, getExtractor, type AnswerExtractor } from './extractors.js';
-import { writeFileAtomic } from './atomicWrite.js';
+import { writeFileAtomic } from '../util/atomicWrite.js';
 import { pairedSummary, type PairedSummary } from './pairedScoring.js';
 import { replaySamples, type ReplayConfig, type ReplayResult, type UnitRecord } from './replay.js';
 import type { SampleSet } from './samples.js';

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { ArgumentError } from '../util/errors.js';
+import { checkInputFile } from '../util/resources.js';
 
 /** One recorded item. */
 export interface SampleItem {
@@ -107,6 +108,7 @@ export function parseSamples(text: string, source = 'samples'): SampleSet {
  * @throws {ArgumentError} the file cannot be read; {@link SampleFileError} as {@link parseSamples}.
  */
 export async function loadSamples(path: string): Promise<SampleSet> {
+  checkInputFile('samples', path); // not a folder or a never-ending device; its size fits
   let text: string;
   try {
     text = await readFile(path, 'utf8');

@@ -8,6 +8,7 @@
  */
 import { AbstractMatrix, Matrix } from 'ml-matrix';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { checkMatrixMemory } from '../util/resources.js';
 import { integerInRange } from '../util/validate.js';
 import { F64Block } from '../wasm/arena.js';
 
@@ -82,6 +83,7 @@ export function readShape(name: string, value: unknown, rows?: number, cols?: nu
       throw new ArgumentError('cols', cols, `is required when ${name} is not an ml-matrix Matrix`);
     r = integerInRange('rows', rows, 0);
     c = integerInRange('cols', cols, 0);
+    checkMatrixMemory(name, r, c); // before anything of the shape's size is allocated
     if (value instanceof F64Block) {
       if (value.freed) throw new ArgumentError(name, value, 'is an F64Block that was already freed');
       data = value.view;

@@ -2,7 +2,7 @@
  * The report of `ordergap compare`: recorded samples (JSONL) replayed under several stopping
  * rules and the paired comparison against the full budget (src/lab), and its text rendering.
  */
-import { writeFileAtomic } from '../lab/atomicWrite.js';
+import { writeFileAtomic } from '../util/atomicWrite.js';
 import { getExtractor } from '../lab/extractors.js';
 import { pairedSummary, type PairedSummary } from '../lab/pairedScoring.js';
 import { replaySamples } from '../lab/replay.js';
@@ -12,6 +12,7 @@ import { plotAccuracy } from '../plot/accuracy.js';
 import { writeNamedPlots } from '../plot/files.js';
 import { fixed, renderTable } from './table.js';
 import { defaultRuleSpecs, listRules, type RuleSpec } from '../stopping/registry.js';
+import { checkReplayMemory } from '../util/resources.js';
 
 /** Options of {@link compareReport}: the samples file, the rules and, optionally, where to write the plot and the run record. */
 export interface CompareReportOptions {
@@ -105,6 +106,7 @@ export async function compareReport(opts: CompareReportOptions): Promise<Compare
   const maxSamples = samples.items.reduce((m, i) => Math.max(m, i.samples.length), 0);
   const budget = opts.budget ?? maxSamples;
   const rules = opts.rules ?? defaultRuleSpecs(budget);
+  checkReplayMemory(samples.items.length, opts.repeats ?? 10, rules.length); // before the replay allocates
   const result = replaySamples(samples, {
     rules,
     repeats: opts.repeats ?? 10,

@@ -171,7 +171,7 @@ export function renderDemoText(r: DemoReport): string {
     `Fixed budget Tmax = ${s.maxSteps}: ${r.budgetRun.step} steps, state (c, u) = (${fixed(r.budgetRun.c)}, ${fixed(r.budgetRun.u)})`,
     `Difference (budget − order-gap stop): Δc = ${r.difference.c >= 0 ? '+' : ''}${fixed(r.difference.c)}, ` +
       `Δu = ${r.difference.u >= 0 ? '+' : ''}${fixed(r.difference.u)}, ‖Δθ‖ = ${fixed(r.difference.norm, 4)}` +
-      (r.difference.norm > 0 ? ` (${s.maxSteps - r.orderGapStop.step} extra step(s) for this change)` : ''),
+      (r.difference.norm > 0 ? ` (${r.budgetRun.step - r.orderGapStop.step} extra step(s) for this change)` : ''),
     '',
     `Coverage-failure variant: the pertinent items e2, e3 get probability 0 ` +
       `(P = ${Object.entries(cf.probabilities)

@@ -71,7 +71,11 @@ export interface JacobianOperator {
   release?(): void;
 }
 
-/** The tfjs namespace the tfjs forms of an operator are written against (float32). */
+/**
+ * The tfjs namespace the tfjs forms of an operator are written against (float32). The published
+ * declarations spell it (and the tensor types) as `any` (scripts/dts-tfjs.mjs), so that they
+ * type-check without tfjs's typings; pass `import * as tf from '@tensorflow/tfjs-core'`.
+ */
 export type Tf = typeof TfCore;
 
 /** Q as a tfjs function on a batch of states: `X` is [batch, d], the result [batch, d]. */

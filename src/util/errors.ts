@@ -33,6 +33,7 @@ export function describeValue(value: unknown): string {
     return `${name}(${len ?? value.byteLength})`;
   }
   if (Array.isArray(value)) return `an array of length ${value.length}`;
+  if (typeof (value as { then?: unknown }).then === 'function') return 'a Promise';
   return 'an object';
 }
 

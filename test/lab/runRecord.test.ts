@@ -2,7 +2,7 @@ import { mkdtemp, readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { writeFileAtomic } from '../../src/lab/atomicWrite.js';
+import { writeFileAtomic } from '../../src/util/atomicWrite.js';
 import { userExtractor } from '../../src/lab/extractors.js';
 import { replaySamples } from '../../src/lab/replay.js';
 import { loadRunRecord, makeRunRecord, replayRunRecord, saveRunRecord } from '../../src/lab/runRecord.js';
