@@ -819,7 +819,18 @@ function renderOrderGapRun(doc, ctx) {
     ),
     '',
     table(
-      ['Nmax', 'state', 'ms/step', 'Q', 'Ω ms', 'step ÷ Ω', '2 passes ms', 'state bytes', 'peak RSS MiB', 'peak ÷ state'],
+      [
+        'Nmax',
+        'state',
+        'ms/step',
+        'Q',
+        'Ω ms',
+        'step ÷ Ω',
+        '2 passes ms',
+        'state bytes',
+        'peak RSS MiB',
+        'peak ÷ state',
+      ],
       rows(ctx, doc, 'results').map(({ item: r, ctx: c }) => [
         fmt(field(c, r, 'nmax', 'number')),
         field(c, r, 'mode', 'string'),
