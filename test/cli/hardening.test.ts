@@ -207,14 +207,13 @@ describe('user operator modules', () => {
     expect(r.stderr).toContain(`failed to load: Error: no config (at ${file}:2:7)`);
   });
 
-  it('async operators, out-of-range subspace indices, bad θ0 and mutated input: one line naming the field', async () => {
+  it('async operators, out-of-range subspace indices and bad θ0: one line naming the field', async () => {
     const cases: Array<[string, string, string]> = [
       ['async', `export default { ...spec, consolidate: async (t) => t };`, 'system.consolidate'],
       ['promise', `export default { ...spec, expand: (e, t) => Promise.resolve(t) };`, 'system.expand'],
       ['subspace', `export default { ...spec, subspaces: { w: [0, 5] } };`, 'system.subspaces.w[1]'],
       ['theta0', `export default { ...spec, theta0: [1, NaN] };`, 'system.theta0[1]'],
       ['theta0len', `export default { ...spec, theta0: [1] };`, 'system.theta0'],
-      ['mutates', `export default { ...spec, consolidate: (t) => { t[0] *= 0.5; return t; } };`, 'system.consolidate'],
     ];
     for (const [name, body, field] of cases) {
       const r = await cli('certify', '--system', mod(name, `import { spec } from './base.mjs';\n${body}\n`));
