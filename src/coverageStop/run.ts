@@ -136,6 +136,7 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
   let first: RecursiveRun | null = null;
   let last: RecursiveRun | null = null;
   let consolidations = 0;
+  let best: RecursiveRun['best'] = null;
   let stop: CoverageStop | null = null;
   for (let segment = 0; steps.length < maxSteps && stop === null; segment++) {
     const redirect = targets.size > 0;
@@ -154,6 +155,13 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
     last = r;
     consolidations += r.consolidations;
     const offset = steps.length;
+    if (r.best !== null && (best === null || r.best.windowed < best.windowed)) {
+      const b = r.best;
+      best = Object.defineProperty({ step: b.step + offset, windowed: b.windowed }, 'theta', {
+        enumerable: true,
+        get: () => b.theta,
+      }) as NonNullable<RecursiveRun['best']>;
+    }
     for (const s of r.steps) steps.push({ ...s, t: s.t + offset });
     theta = r.finalState;
     if (r.stopReason !== 'order-gap') break;
@@ -192,6 +200,7 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
     dim: first!.dim,
     representation: first!.representation,
     consolidations,
+    best,
     options: { epsilon, window, maxSteps, seed, rule: 'order-gap', sequence: null, schedule: null },
     theta0: first!.theta0,
     steps,

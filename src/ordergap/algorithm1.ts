@@ -97,6 +97,12 @@ export interface RecursiveRun {
   finalState: Float64Array;
   /** Ω̂ at the last step (null if fewer than w steps). */
   finalWindowed: number | null;
+  /**
+   * The state with the smallest Ω̂_{t,w} of the run (the earliest on ties; null while t < w
+   * throughout), kept as one copy whatever the run's length; `theta` built when first read on a
+   * structured run.
+   */
+  best: { step: number; windowed: number; theta: Float64Array } | null;
 }
 
 /**
@@ -127,8 +133,14 @@ export function runRecursive(system: OperatorSystem, options: RunOptions): Recur
     throw new ArgumentError('rule', rule, "must be 'order-gap' or 'budget'");
   const stopping =
     rule === 'order-gap' ? new OrderGapRule({ epsilon, window }) : new FixedBudgetRule({ budget: maxSteps });
+  // Ω̂_{t,w} while the loop runs, so the loop keeps the state with the smallest one
+  const seen: number[] = [];
   const r = run(system, stopping, {
     maxSteps,
+    bestScore: (s) => {
+      seen.push(s.omega);
+      return windowedMeanUnchecked(seen, window);
+    },
     recordStates: options.recordStates ?? true,
     ...(options.representation !== undefined ? { representation: options.representation } : {}),
     ...(options.schedule !== undefined ? { schedule: options.schedule } : {}),
@@ -164,6 +176,13 @@ export function runRecursive(system: OperatorSystem, options: RunOptions): Recur
     representation: r.representation,
     consolidations: r.consolidations,
     ...(r.state !== undefined ? { state: r.state } : {}),
+    best:
+      r.best === null
+        ? null
+        : Object.defineProperty({ step: r.best.step, windowed: r.best.score }, 'theta', {
+            enumerable: r.representation === 'dense',
+            get: () => r.best!.theta,
+          }),
   };
   // θ0 and θ_T as the loop gives them (built when first read on a structured run)
   return Object.defineProperties(out, {

@@ -59,6 +59,12 @@ export interface LoopOptions {
   /** Consolidation scheduling (Sec. 7.3): the accumulated-Ω threshold (> 0); needs `state`. */
   schedule?: number;
   /**
+   * The score the best state minimises, read after every step (null: no score yet); default the
+   * rule's statistic (Ω̂_{t,w} for the order-gap rule). The loop keeps one copy of the state with
+   * the smallest score ({@link LoopRun.best}): memory O(d), not O(steps · d).
+   */
+  bestScore?: (step: LoopStep) => number | null;
+  /**
    * Sampling weights in place of P(·|θ) (Sec. 7.3, adaptive extraction): called before every
    * draw with P(·|θ_t) and the step t about to run (from 1), it returns one non-negative weight
    * per item in the same order, and the item is drawn proportionally to them. Called every
@@ -121,6 +127,12 @@ export interface LoopRun {
   readonly consolidations: number;
   /** The schedule threshold, or null. */
   readonly schedule: number | null;
+  /**
+   * The state after the step with the smallest score (`bestScore`, default the rule's statistic;
+   * the earliest on ties), or null when no step had a score. `theta` is dense, built when first
+   * read on a structured run.
+   */
+  readonly best: { readonly step: number; readonly score: number; readonly theta: Float64Array } | null;
 }
 
 /** Validated {@link LoopOptions}. */
@@ -164,7 +176,7 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
   if (theta0Raw === undefined && !structured)
     throw new ArgumentError('theta0', theta0Raw, `is required: ${system.name} declares no theta0`);
   const theta0 = theta0Raw === undefined ? null : checkState('theta0', system, theta0Raw);
-  for (const f of ['answerOf', 'confidenceOf', 'scoreOf', 'observe', 'sampleWeights'] as const) {
+  for (const f of ['answerOf', 'confidenceOf', 'scoreOf', 'observe', 'sampleWeights', 'bestScore'] as const) {
     if (options[f] !== undefined && typeof options[f] !== 'function')
       throw new ArgumentTypeError(f, options[f], 'must be a function');
   }
@@ -252,6 +264,8 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
   let stop: LoopStop | null = null;
   let consolidations = 0;
   let accumulated = 0;
+  // the best state so far: one copy, replaced when the score improves
+  let best: { step: number; score: number; snapshot: unknown } | null = null;
   for (let t = 0; t < o.maxSteps && stop === null; t++) {
     let evidence: string;
     let probability: number | null = null;
@@ -308,6 +322,10 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
       ...(o.schedule !== null ? { consolidated } : {}),
     };
     steps.push(rec);
+    const score = options.bestScore ? options.bestScore(rec) : rec.statistic;
+    if (score !== null && Number.isFinite(score) && (best === null || score < best.score))
+      // a dense step makes a fresh θ (stepSystem), so keeping the reference is a copy
+      best = { step: t + 1, score, snapshot: st ? st.copy(state) : theta };
     options.observe?.(rec, current, state);
     if (d.stop && d.reason !== 'continue') stop = { reason: d.reason, detail: d.detail, step: t + 1 };
   }
@@ -330,7 +348,17 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
     schedule: o.schedule,
     ...(st ? { state } : {}),
   };
-  if (!st) return { ...result, theta0: o.theta0!, finalState: theta };
+  const b = best as { step: number; score: number; snapshot: unknown } | null;
+  let bestDense: Float64Array | undefined;
+  const bestOut =
+    b === null
+      ? null
+      : Object.defineProperty({ step: b.step, score: b.score }, 'theta', {
+          enumerable: !st,
+          get: () => (bestDense ??= st ? st.toDense(b.snapshot) : (b.snapshot as Float64Array)),
+        });
+  Object.assign(result, { best: bestOut });
+  if (!st) return { ...result, best: bestOut, theta0: o.theta0!, finalState: theta } as LoopRun;
   let dense: Float64Array | undefined;
   let dense0: Float64Array | undefined;
   return Object.defineProperties(result, {

@@ -75,6 +75,8 @@ export interface RunReport {
   setting: { epsilon: number; window: number; maxSteps: number; seed: number; delta: number };
   trajectory: RunRow[];
   stop: { step: number; budget: number; reason: string; windowed: number | null; explanation: string };
+  /** The step with the smallest Ω̂ of the run (its state is `RecursiveRun.best`), or null while t < w. */
+  best: { step: number; windowed: number } | null;
   /** How the state was held and how often Q ran. */
   state: {
     representation: 'dense' | 'structured';
@@ -216,6 +218,7 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       windowed: run.finalWindowed,
       explanation,
     },
+    best: run.best === null ? null : { step: run.best.step, windowed: run.best.windowed },
     state: {
       representation: run.representation,
       bytes: st.bytes(final),
@@ -283,6 +286,8 @@ export function renderRunText(r: RunReport): string {
   out.push('');
   const verb = r.stop.reason === 'order-gap' ? 'Algorithm 1 stops' : 'Algorithm 1 did not stop';
   out.push(`${verb} at step ${r.stop.step} of the budget ${r.stop.budget}: ${r.stop.explanation}.`);
+  if (r.best !== null && r.best.step !== r.stop.step)
+    out.push(`Smallest Ω̂ of the run: ${fixed(r.best.windowed, 4)} at step ${r.best.step}.`);
   if (r.neverDrawn.length) out.push(`Never drawn: ${r.neverDrawn.join(', ')}.`);
   const blind = r.poolCheck.items.filter((i) => i.omega > r.setting.epsilon);
   out.push(
