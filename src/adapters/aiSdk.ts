@@ -17,8 +17,7 @@
 import type { StepResult, StopCondition, ToolSet } from 'ai';
 import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
 import type { AgentState, EvidenceInput } from '../graph/agent.js';
-import { ArgumentTypeError } from '../util/errors.js';
-import { EvidenceFeed, isEvidenceItem } from './evidence.js';
+import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
 
 export { isEvidenceItem } from './evidence.js';
 
@@ -63,13 +62,8 @@ export function evidenceFromToolResults<TOOLS extends ToolSet>(step: StepResult<
 export function orderGapStopWhen<TOOLS extends ToolSet = AnyTools>(
   options: OrderGapStopWhenOptions<TOOLS>,
 ): OrderGapStopCondition<TOOLS> {
+  checkAdapterOptions(options);
   const { state, stopper } = options;
-  if (typeof state?.step !== 'function') throw new ArgumentTypeError('state', state, 'must be an AgentState');
-  if (typeof stopper?.observe !== 'function')
-    throw new ArgumentTypeError('stopper', stopper, 'must be an OrderGapStopper');
-  for (const f of ['evidenceOf', 'candidates'] as const)
-    if (options[f] !== undefined && typeof options[f] !== 'function')
-      throw new ArgumentTypeError(f, options[f], 'must be a function');
   const evidenceOf = options.evidenceOf ?? evidenceFromToolResults;
   const feed = new EvidenceFeed(state, stopper, options.candidates);
   let processed = 0;

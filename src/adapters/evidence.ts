@@ -4,6 +4,7 @@
  */
 import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
 import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import { ArgumentTypeError } from '../util/errors.js';
 
 /** True for the JSON form of an evidence item: an object with a string `id`, a numeric `strength` and `claims` or `edges`. */
 export function isEvidenceItem(x: unknown): x is Record<string, unknown> {
@@ -17,6 +18,27 @@ export function isEvidenceItem(x: unknown): x is Record<string, unknown> {
 }
 
 /** Feeds evidence items to the state and the stopper (module comment). */
+/**
+ * Checks what both adapters take: an AgentState, an OrderGapStopper and the optional callbacks
+ * `evidenceOf` and `candidates`.
+ * @throws {ArgumentTypeError} naming the option of the wrong type.
+ */
+export function checkAdapterOptions(options: {
+  state: unknown;
+  stopper: unknown;
+  evidenceOf?: unknown;
+  candidates?: unknown;
+}): void {
+  const { state, stopper } = options;
+  if (typeof (state as { step?: unknown } | null)?.step !== 'function')
+    throw new ArgumentTypeError('state', state, 'must be an AgentState');
+  if (typeof (stopper as { observe?: unknown } | null)?.observe !== 'function')
+    throw new ArgumentTypeError('stopper', stopper, 'must be an OrderGapStopper');
+  for (const f of ['evidenceOf', 'candidates'] as const)
+    if (options[f] !== undefined && typeof options[f] !== 'function')
+      throw new ArgumentTypeError(f, options[f], 'must be a function');
+}
+
 export class EvidenceFeed {
   readonly #state: AgentState;
   readonly #stopper: OrderGapStopper;

@@ -23,7 +23,7 @@ import { Annotation, END } from '@langchain/langgraph';
 import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
 import type { AgentState, EvidenceInput } from '../graph/agent.js';
 import { ArgumentTypeError } from '../util/errors.js';
-import { EvidenceFeed, isEvidenceItem } from './evidence.js';
+import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
 
 export { isEvidenceItem } from './evidence.js';
 
@@ -86,13 +86,8 @@ export function evidenceFromToolMessages(
 export function orderGapNode<S extends OrderGapGraphState = OrderGapGraphState>(
   options: OrderGapNodeOptions<S>,
 ): (graphState: S) => Promise<{ orderGap: StopReport | null }> {
+  checkAdapterOptions(options);
   const { state, stopper } = options;
-  if (typeof state?.step !== 'function') throw new ArgumentTypeError('state', state, 'must be an AgentState');
-  if (typeof stopper?.observe !== 'function')
-    throw new ArgumentTypeError('stopper', stopper, 'must be an OrderGapStopper');
-  for (const f of ['evidenceOf', 'candidates'] as const)
-    if (options[f] !== undefined && typeof options[f] !== 'function')
-      throw new ArgumentTypeError(f, options[f], 'must be a function');
   const evidenceOf = options.evidenceOf ?? evidenceFromToolMessages;
   const feed = new EvidenceFeed(state, stopper, options.candidates);
   let processed = 0;
