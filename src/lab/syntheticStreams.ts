@@ -55,6 +55,11 @@ export interface FalseStopResult {
   readonly criterionStops: number;
   /** Criterion stops whose answer was not the mode. */
   readonly falseStops: number;
+  /**
+   * Criterion stops whose answer was not a plurality answer of all `maxSteps` samples drawn for
+   * the stream (the full-budget vote) — the event the anytime-valid rule with `budget` bounds.
+   */
+  readonly fullVoteFalseStops: number;
   /** falseStops / streams: the estimate of P(stop on a wrong answer). */
   readonly falseStopRate: number;
   /** Mean samples drawn (cap included). */
@@ -103,13 +108,17 @@ export function falseStopTrial(
   const rule = createRule(spec);
   let criterionStops = 0;
   let falseStops = 0;
+  let fullVoteFalseStops = 0;
   let samples = 0;
   for (let s = 0; s < streams; s++) {
     const texts: string[] = [];
+    const counts = new Map<string, number>();
     for (let t = 0; t < maxSteps; t++) {
       const drawn = answers[sampleIndex(p, rng.next())]!;
       texts.push(drawn === EMPTY_ANSWER ? '' : `the answer is ${drawn}`);
+      if (drawn !== EMPTY_ANSWER) counts.set(drawn, (counts.get(drawn) ?? 0) + 1);
     }
+    const top = Math.max(0, ...counts.values());
     const item = { line: s + 1, question: distribution.name, answer: mode, samples: texts };
     const stream = buildStream(item, answerIsExtractor, {
       seed,
@@ -126,6 +135,7 @@ export function falseStopTrial(
         if (d.reason !== 'budget') {
           criterionStops++;
           if (step.leader !== mode) falseStops++;
+          if (step.leader === null || counts.get(step.leader) !== top) fullVoteFalseStops++;
         }
         break;
       }
@@ -138,6 +148,7 @@ export function falseStopTrial(
     maxSteps,
     criterionStops,
     falseStops,
+    fullVoteFalseStops,
     falseStopRate: falseStops / streams,
     meanSamples: samples / streams,
   };

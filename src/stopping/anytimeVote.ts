@@ -1,50 +1,71 @@
 /**
- * An anytime-valid stopping rule for votes: stop when a betting e-process rejects "the leading
+ * An anytime-valid stopping rule for votes: stop when betting e-processes reject "the leading
  * answer is not the majority" at level δ.
  *
  * ## The guarantee
- * If the samples are independent draws from a fixed answer distribution, or are drawn in random
- * order from a fixed pool (a replay of N recorded samples, whose majority is the full-budget
- * vote), then with probability at least 1 − δ the rule never stops on its test with an answer
- * other than the most likely one (the pool's majority) — however long it runs, and whichever
- * budget cuts it off. (With a tie for the majority the bound is δ per tied answer.)
+ * With a budget of N samples (`budget`): if the N samples are exchangeable — independent draws
+ * from a fixed answer distribution, or N recorded samples replayed in random order — then with
+ * probability at least 1 − δ the rule never stops on its test with an answer other than the
+ * majority vote of all N samples. Without a budget: if the samples are independent draws from a
+ * fixed distribution, then with probability at least 1 − δ it never stops on its test with an
+ * answer other than the most likely one, however long it runs. (With a tie for the majority the
+ * bound is δ per tied answer; a stop by a cap carries no guarantee.)
  *
  * ## The e-processes
  * For every answer b (each one seen, plus one process shared by all answers not seen yet) the
  * rule keeps a wealth E_b, starting at 1, that bets against H0(b): "b is a majority answer"
- * (p_b >= p_c for every c). Before each sample it picks the strongest competitor c of b (the
- * answer with the most votes other than b; earliest seen among ties) and a bet λ ∈ [0, 1) computed
- * from the counts so far (x = votes for c, y = votes for b); the sample then multiplies E_b by
- * 1 + λ if it is c, by 1 − λ if it is b, and by 1 otherwise (other answers, empty samples).
- * - Independent samples: E[factor] = 1 + λ·(p_c − p_b) <= 1 under H0(b), for any λ >= 0.
- * - Random order from a pool with counts X: E[factor] = 1 + λ·((X_c − x) − (X_b − y))/(N − n),
- *   which is <= 1 under H0(b) (X_b >= X_c) as long as λ > 0 only when x >= y — so λ = 0 when the
- *   competitor is behind.
- * Either way E_b is a non-negative supermartingale under H0(b), and Ville's inequality gives
- * P(sup_n E_b >= 1/δ) <= δ. The rule stops with the leader a only when E_b >= 1/δ for every
- * b ≠ a, the unseen answers included; a stop on a wrong answer therefore needs the e-process of
- * the true majority a* to reach 1/δ, which happens with probability at most δ. No union over
- * answers is needed: only H0(a*) is true.
+ * (without a budget p_b >= p_c for every c; with a budget X_b >= X_c for the counts X of the N
+ * samples). Before sample n + 1 it takes the strongest competitor c of b (most votes apart from
+ * b; earliest seen among ties) with x votes for c and y for b so far, the lead d = x − y, and
+ * R = N − n samples still to come (R = ∞ without a budget). When d >= 0 it names a share
+ * q ∈ [p0, 1] for c and multiplies E_b by q/p0 if the sample is c, by (1 − q)/(1 − p0) if it is
+ * b, and by 1 otherwise (other answers, empty samples), where p0 = ⌊(R − d)/2⌋/(2⌊(R − d)/2⌋ + d)
+ * (p0 = 0 when that is 0/0; p0 = 1/2 without a budget). When d < 0 it does not bet.
+ * - Independent samples, H0(b): E[factor] − 1 = (q − 1/2)·2·(p_c − p_b) <= 0.
+ * - A random order of N samples, H0(b): with r_c, r_b the remaining c and b samples,
+ *   r_b >= r_c + d and r_b + r_c <= R, so r_c <= ⌊(R − d)/2⌋; E[factor] − 1 =
+ *   (q − p0)·(r_c/p0 − r_b/(1 − p0))/R, which is linear and increasing in r_c along its worst
+ *   case r_b = r_c + d and vanishes at r_c = ⌊(R − d)/2⌋ (that is how p0 is defined), so it is
+ *   <= 0. p0 is the least favourable share of c among the remaining b and c samples; it is 1/2
+ *   at the start of a long budget and falls as the pool runs out, so the bets grow.
+ * - With a budget, H0(b) becomes impossible once some answer leads b by more than the samples
+ *   left; the rule then sets E_b = ∞ (an event of probability 0 under H0(b)).
+ * Each factor has conditional mean <= 1 under H0(b) for every predictable q ∈ [p0, 1], so E_b is a
+ * non-negative supermartingale under H0(b) (for a budget: conditionally on the multiset of the
+ * N samples, then unconditionally), and so is any convex mixture of such wealths. Ville's
+ * inequality gives P(sup_n E_b >= 1/δ) <= δ. The rule stops with the leader a only when
+ * E_b >= 1/δ for every b ≠ a, the unseen answers included; a stop on a wrong answer therefore
+ * needs the e-process of the true majority a* to reach 1/δ, which happens with probability at
+ * most δ. No union over answers is needed: only H0(a*) has to be true.
  *
- * ## The bet
- * λ = 2·E[q | q > 1/2] − 1 with q ~ Beta(x + 1, y + 1) (a uniform prior on the competitor's
- * share q = p_c/(p_c + p_b), restricted to the alternative q > 1/2). While the competitor stays
- * the same, the product of the factors is then exactly the Bayes factor of that prior against
- * q = 1/2, M(x, y) = 2^(x+y+1) ∫_{1/2}^1 q^x (1 − q)^y dq. The unseen answers' process has no
- * competitor before the first vote, so after x unanimous answers its wealth is
- * M(x, 0)/M(1, 0) = 2·(2^(x+1) − 1)/(3·(x + 1)): 12.1 at x = 6, 21.25 at x = 7, so at δ = 0.05 the
- * rule stops after 7 unanimous answers (ESC's window of 5 needs 5, the Beta rule at 0.95 needs 4;
- * neither bounds the probability of stopping on a wrong answer). With
- * T(x, y) = P(Beta(x + 1, y + 1) > 1/2) ({@link leaderProbability}),
- * E[q | q > 1/2] = (x + 1)/(x + y + 2) · T(x + 1, y)/T(x, y). The guarantee holds for any
- * predictable λ in [0, 1]; the accuracy of λ affects only how soon the rule stops, not its
- * validity. Wealth is kept as a logarithm (log1p of each factor), so nothing overflows.
+ * ## The bets
+ * E_b = w·A_b + (1 − w)·B_b, a mixture of two bettors:
+ * - B (Beta): q = E[q | q > 1/2] for q ~ Beta(x + 1, y + 1), a uniform prior on the competitor's
+ *   share restricted to the alternative; q = (1 + λ)/2 with λ = {@link anytimeBet}(x, y). Without
+ *   a budget and while the competitor stays the same, B_b is the Bayes factor
+ *   M(x, y) = 2^(x+y+1) ∫_{1/2}^1 q^x (1 − q)^y dq of that prior against q = 1/2.
+ * - A (all in): q = 1, so A_b = 0 as soon as b is seen. It lives only in the unseen answers'
+ *   process, where it multiplies by 1/p0 on every vote for the leader (2 without a budget).
+ * The first sample cannot be bet on (there is no competitor yet), so after n unanimous answers
+ * A = Π_{k=1}^{n−1} 1/p0(d = k, R = N − k) (2^(n−1) without a budget) and, without a budget,
+ * B = M(n, 0)/M(1, 0) = 2·(2^(n+1) − 1)/(3·(n + 1)). The weight w is derived from δ and N
+ * ({@link anytimeMixture}): the unanimous stop n* is the smallest n at which some w <= 1/2
+ * reaches w·A + (1 − w)·B >= 1/δ, and w is the smallest multiple of 1/64 that does. The cap 1/2 is
+ * the stated worst-case loss: on a stream where a second answer appears, the rule's evidence is
+ * (1 − w)·B >= B/2, at most one doubling short of the Beta bettor alone. At δ = 0.05 without a
+ * budget: A = 32, B = 12.1 at n = 6, so w = 26/64 and n* = 6 (the Beta bettor alone needs 7:
+ * B = 21.25 >= 20); with N = 40: A = 49.5, B = 18.7 at n = 6, so w = 3/64 and n* = 6 (n = 5
+ * would need w ≈ 0.9: A = 21.2, B = 9.3). Six is also the floor for any bet without a budget:
+ * five all-in bets give 2^5 = 32 >= 20, four give 16.
+ *
+ * Wealth is kept as logarithms (log1p of each factor), so nothing overflows. The guarantee holds
+ * for any predictable q ∈ [p0, 1]: the bets affect only how soon the rule stops, not its validity.
  *
  * Cost per observation: O(K) bets for K answers seen, each an O(x + y) Beta tail (cached for
- * counts below 128).
+ * counts below 128); the weight is derived once per (δ, N) in O(n*·n*).
  */
 import { ArgumentError } from '../util/errors.js';
-import { finiteNumber } from '../util/validate.js';
+import { finiteNumber, integerInRange } from '../util/validate.js';
 import { leaderProbability } from './betaTail.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
@@ -53,6 +74,11 @@ import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 export interface AnytimeVoteParams {
   /** δ ∈ (0, 1): the bound on the probability of ever stopping on a non-majority answer (default 0.05). */
   delta?: number;
+  /**
+   * N >= 1: the budget whose majority vote the guarantee is about; the rule also stops at N
+   * (reason `'budget'`). Default off: the guarantee is about the most likely answer.
+   */
+  budget?: number;
   /** Optional step cap. */
   maxSteps?: number;
 }
@@ -60,12 +86,18 @@ export interface AnytimeVoteParams {
 /** Default δ of {@link AnytimeVoteRule}. */
 export const ANYTIME_DEFAULT_DELTA = 0.05;
 
+/** The largest mixture weight of the all-in bettor: the stated worst-case loss (a factor 2). */
+export const ANYTIME_MAX_WEIGHT = 0.5;
+
+/** The grid of the mixture weight (multiples of 1/64, so a threshold is crossed by a margin). */
+const WEIGHT_STEP = 1 / 64;
+
 const CACHE_SIDE = 128;
 const betCache = new Float64Array(CACHE_SIDE * CACHE_SIDE).fill(NaN);
 
 /**
- * The bet λ(x, y) = 2·E[q | q > 1/2] − 1 for q ~ Beta(x + 1, y + 1), or 0 when x < y (see the
- * module comment). In [0, 1).
+ * The Beta bettor's bet λ(x, y) = 2·E[q | q > 1/2] − 1 for q ~ Beta(x + 1, y + 1), or 0 when
+ * x < y (see the module comment); its share is q = (1 + λ)/2. In [0, 1).
  * @example
  * ```ts
  * anytimeBet(0, 0); // 0.5: the uniform prior on (1/2, 1] has mean 3/4
@@ -84,20 +116,112 @@ export function anytimeBet(x: number, y: number): number {
   return lambda;
 }
 
+/**
+ * The least favourable share p0 of the competitor among the remaining competitor and own
+ * samples under H0(b) (module comment): ⌊(R − d)/2⌋/(2⌊(R − d)/2⌋ + d) for a lead d >= 0 of the
+ * competitor and R samples left, 0 when that is 0/0, and 1/2 when `remaining` is null (no budget:
+ * independent draws). A bet with share q ∈ [p0, 1] pays q/p0 on the competitor and
+ * (1 − q)/(1 − p0) on the own answer.
+ * @param lead d = x − y, an integer >= 0
+ * @param remaining R >= 0 samples still to come, or null (no budget)
+ * @throws {ArgumentError} lead not an integer >= 0, remaining not an integer >= 0 or below lead.
+ * @example
+ * ```ts
+ * nullShare(1, 39); // 19/39: after one vote of 40, at worst 19 of the other 39 are the leader's
+ * ```
+ */
+export function nullShare(lead: number, remaining: number | null): number {
+  integerInRange('lead', lead, 0);
+  if (remaining === null) return 0.5;
+  integerInRange('remaining', remaining, lead);
+  const rc = Math.floor((remaining - lead) / 2);
+  return rc === 0 ? 0 : rc / (2 * rc + lead);
+}
+
+/** The unanimous stop and the mixture weight derived for (δ, N); see {@link anytimeMixture}. */
+export interface AnytimeMixture {
+  /** w: the weight of the all-in bettor, a multiple of 1/64 in [0, 1/2]. */
+  readonly weight: number;
+  /** n*: the samples after which unanimous answers stop the rule (null: not before the budget). */
+  readonly unanimousStop: number | null;
+}
+
+const mixtureCache = new Map<string, AnytimeMixture>();
+
+function logAddExp(a: number, b: number): number {
+  if (a === -Infinity) return b;
+  if (b === -Infinity) return a;
+  const m = Math.max(a, b);
+  if (m === Infinity) return Infinity;
+  return m + Math.log(Math.exp(a - m) + Math.exp(b - m));
+}
+
+/** log(w·e^a + (1 − w)·e^b). */
+function logMix(w: number, a: number, b: number): number {
+  return logAddExp(w === 0 ? -Infinity : Math.log(w) + a, Math.log1p(-w) + b);
+}
+
+/**
+ * Derives the all-in bettor's weight w and the unanimous stop n* for δ and a budget N (null: none):
+ * n* is the smallest n at which w·A_n + (1 − w)·B_n >= 1/δ for some w <= 1/2 (A_n, B_n: the two
+ * bettors' wealths after n unanimous answers, computed with the rule's own bets), and w is the
+ * smallest multiple of 1/64 that reaches it (0 when B_n alone does). Memoised per (δ, N).
+ * @throws {ArgumentError} δ outside (0, 1), N not an integer >= 1.
+ * @example
+ * ```ts
+ * anytimeMixture(0.05, null); // { weight: 26/64, unanimousStop: 6 }: 0.406·32 + 0.594·12.1 >= 20
+ * ```
+ */
+export function anytimeMixture(delta: number, budget: number | null): AnytimeMixture {
+  finiteNumber('delta', delta);
+  if (!(delta > 0 && delta < 1)) throw new ArgumentError('delta', delta, 'must lie in (0, 1)');
+  if (budget !== null) integerInRange('budget', budget, 1);
+  const key = `${delta}/${budget}`;
+  const hit = mixtureCache.get(key);
+  if (hit) return hit;
+  const logThreshold = -Math.log(delta);
+  let logA = 0;
+  let logB = 0;
+  let result: AnytimeMixture = { weight: 0, unanimousStop: null };
+  for (let n = 2; budget === null || n <= budget; n++) {
+    // the bet on sample n, after n − 1 unanimous answers (the first is not bet on)
+    const x = n - 1;
+    const remaining = budget === null ? null : budget - x;
+    logA -= Math.log(nullShare(x, remaining));
+    logB += betLog(x, 0, remaining, true);
+    if (budget !== null && n > budget - n) logA = logB = Infinity; // no answer can catch up
+    if (logB >= logThreshold) {
+      result = { weight: 0, unanimousStop: n };
+      break;
+    }
+    if (logMix(ANYTIME_MAX_WEIGHT, logA, logB) >= logThreshold) {
+      // the weight that reaches 1/δ exactly, (1/δ − B)/(A − B), in logs; then up to the grid
+      const exact = (Math.exp(logThreshold - logA) * -Math.expm1(logB - logThreshold)) / -Math.expm1(logB - logA);
+      let w = Math.min(Math.ceil(exact / WEIGHT_STEP) * WEIGHT_STEP, ANYTIME_MAX_WEIGHT);
+      while (logMix(w, logA, logB) < logThreshold) w += WEIGHT_STEP;
+      result = { weight: w, unanimousStop: n };
+      break;
+    }
+  }
+  mixtureCache.set(key, result);
+  return result;
+}
+
 interface Entry {
   count: number;
-  logWealth: number;
+  /** log B_b (the all-in bettor's wealth is 0 once b is seen). */
+  logBeta: number;
 }
 
 /**
  * Reads `obs.answer`. Stops (reason `'criterion'`) when every answer other than the leader has
  * e-value >= 1/δ; the decision's `statistic` is the smallest such e-value.
- * @throws {ArgumentError} δ outside (0, 1), unknown parameter.
+ * @throws {ArgumentError} δ outside (0, 1), budget not an integer >= 1, unknown parameter.
  * @example
  * ```ts
  * const r = new AnytimeVoteRule({ delta: 0.05 });
- * ['a', 'a', 'a', 'a', 'a', 'a', 'a'].map((answer, i) => r.observe({ t: i + 1, answer }).stop).indexOf(true);
- * // 6: after 7 unanimous answers the unseen answers' e-value is 2·(2^8 − 1)/(3·8) = 21.25 >= 20
+ * ['a', 'a', 'a', 'a', 'a', 'a'].map((answer, i) => r.observe({ t: i + 1, answer }).stop).indexOf(true);
+ * // 5: after 6 unanimous answers the unseen answers' e-value is (26/64)·32 + (38/64)·12.1 = 20.2 >= 20
  * ```
  */
 export class AnytimeVoteRule extends BaseRule {
@@ -105,32 +229,54 @@ export class AnytimeVoteRule extends BaseRule {
   readonly params: RuleParams;
   readonly #logThreshold: number;
   readonly #delta: number;
-  /** Answers in first-seen order with their count and log e-value. */
+  readonly #budget: number | null;
+  readonly #logWeight: number;
+  readonly #logRest: number;
+  /** The mixture weight and unanimous stop derived for this (δ, budget). */
+  readonly mixture: AnytimeMixture;
+  /** Answers in first-seen order with their count and log Beta-bettor wealth. */
   #answers = new Map<string, Entry>();
-  /** Log e-value shared by every answer not seen yet. */
-  #unseen = 0;
+  /** Log wealths of the two bettors shared by every answer not seen yet. */
+  #unseenAllIn = 0;
+  #unseenBeta = 0;
 
   constructor(params: AnytimeVoteParams = {}) {
-    checkKnownParams('anytime', params, ['delta', 'maxSteps']);
+    checkKnownParams('anytime', params, ['delta', 'budget', 'maxSteps']);
     const maxSteps = optionalMaxSteps(params.maxSteps);
-    super(maxSteps);
+    const budget = params.budget === undefined ? null : integerInRange('budget', params.budget, 1);
     const delta = finiteNumber('delta', params.delta ?? ANYTIME_DEFAULT_DELTA);
     if (!(delta > 0 && delta < 1)) throw new ArgumentError('delta', delta, 'must lie in (0, 1)');
+    super(budget === null ? maxSteps : Math.min(maxSteps ?? budget, budget));
     this.#delta = delta;
+    this.#budget = budget;
     this.#logThreshold = -Math.log(delta);
-    this.params = Object.freeze({ delta, ...(maxSteps === undefined ? {} : { maxSteps }) });
+    this.mixture = anytimeMixture(delta, budget);
+    this.#logWeight = this.mixture.weight === 0 ? -Infinity : Math.log(this.mixture.weight);
+    this.#logRest = Math.log1p(-this.mixture.weight);
+    this.params = Object.freeze({
+      delta,
+      ...(budget === null ? {} : { budget }),
+      ...(maxSteps === undefined ? {} : { maxSteps }),
+    });
   }
 
   /** The current e-value of each answer seen (first-seen order) and of the unseen answers. */
   get eValues(): { answers: Array<[string, number]>; unseen: number } {
     return {
-      answers: [...this.#answers].map(([a, e]) => [a, Math.exp(e.logWealth)]),
-      unseen: Math.exp(this.#unseen),
+      answers: [...this.#answers].map(([a, e]) => [a, Math.exp(this.#logRest + e.logBeta)]),
+      unseen: Math.exp(this.#logUnseen()),
     };
+  }
+
+  #logUnseen(): number {
+    const allIn = this.#logWeight === -Infinity ? -Infinity : this.#logWeight + this.#unseenAllIn;
+    return logAddExp(allIn, this.#logRest + this.#unseenBeta);
   }
 
   protected decide(obs: StepObservation): StopDecision {
     const s = obs.answer ?? null;
+    // samples still to come, this one included (null: no budget)
+    const remaining = this.#budget === null ? null : this.#budget - (obs.t - 1);
     // the two leading answers before this sample (earliest seen among ties)
     let first: string | null = null;
     let second: string | null = null;
@@ -147,25 +293,31 @@ export class AnytimeVoteRule extends BaseRule {
         c2 = e.count;
       }
     }
-    if (s !== null) {
+    if (s !== null && (remaining === null || remaining > 0)) {
       // every tracked answer b bets on its strongest competitor c, using counts before the sample
       for (const [b, e] of this.#answers) {
         const c = b === first ? second : first;
-        if (c === null) continue;
-        const lambda = anytimeBet(this.#answers.get(c)!.count, e.count);
-        if (lambda === 0) continue;
-        if (s === c) e.logWealth += Math.log1p(lambda);
-        else if (s === b) e.logWealth += Math.log1p(-lambda);
+        if (c === null || (s !== c && s !== b)) continue;
+        const x = this.#answers.get(c)!.count;
+        // no bet while c is behind; none needed once H0(b) is impossible (E_b = ∞ already)
+        if (x < e.count || (remaining !== null && x - e.count > remaining)) continue;
+        e.logBeta += betLog(x, e.count, remaining, s === c);
       }
-      const lambdaUnseen = first === null ? 0 : anytimeBet(c1, 0);
       const fresh = !this.#answers.has(s);
-      if (fresh) {
-        // the new answer's wealth is the unseen process's, which loses its bet on this sample
-        this.#answers.set(s, { count: 0, logWealth: this.#unseen + Math.log1p(-lambdaUnseen) });
-      } else if (s === first) this.#unseen += Math.log1p(lambdaUnseen);
+      const canBet = first !== null && (remaining === null || c1 <= remaining);
+      if (canBet && (fresh || s === first)) {
+        // the unseen answers bet on the leader; a new answer's wealth is theirs after losing the bet
+        const beta = betLog(c1, 0, remaining, s === first);
+        if (fresh)
+          this.#answers.set(s, { count: 0, logBeta: this.#unseenBeta + beta }); // all-in part: 0
+        else {
+          this.#unseenBeta += beta;
+          this.#unseenAllIn -= Math.log(nullShare(c1, remaining));
+        }
+      } else if (fresh) this.#answers.set(s, { count: 0, logBeta: this.#unseenBeta });
       this.#answers.get(s)!.count++;
     }
-    // the leader after the sample and the weakest evidence against the others
+    // the leader after the sample
     let leader: string | null = null;
     let best = 0;
     for (const [a, e] of this.#answers) {
@@ -175,8 +327,16 @@ export class AnytimeVoteRule extends BaseRule {
       }
     }
     if (leader === null) return { ...CONTINUE, statistic: null };
-    let weakest = this.#unseen;
-    for (const [a, e] of this.#answers) if (a !== leader && e.logWealth < weakest) weakest = e.logWealth;
+    if (this.#budget !== null) {
+      // H0(b) is impossible once the leader is ahead of b by more than the samples left
+      const left = this.#budget - obs.t;
+      for (const [a, e] of this.#answers) if (a !== leader && best - e.count > left) e.logBeta = Infinity;
+      if (best > left) this.#unseenAllIn = this.#unseenBeta = Infinity;
+    }
+    let weakest = this.#logUnseen();
+    for (const [a, e] of this.#answers) {
+      if (a !== leader && this.#logRest + e.logBeta < weakest) weakest = this.#logRest + e.logBeta;
+    }
     const statistic = Math.exp(weakest);
     if (weakest >= this.#logThreshold) {
       return {
@@ -191,6 +351,19 @@ export class AnytimeVoteRule extends BaseRule {
 
   protected clear(): void {
     this.#answers = new Map();
-    this.#unseen = 0;
+    this.#unseenAllIn = 0;
+    this.#unseenBeta = 0;
   }
+}
+
+/**
+ * log of the Beta bettor's factor for counts x (competitor) >= y (own) and R samples left (null:
+ * no budget): log(q/p0) when the sample is the competitor's, log((1 − q)/(1 − p0)) when it is
+ * the own answer's, with q = (1 + λ)/2. Written with log1p(±λ) so that without a budget
+ * (p0 = 1/2) the factors are log1p(±λ) exactly.
+ */
+function betLog(x: number, y: number, remaining: number | null, competitorWon: boolean): number {
+  const lambda = anytimeBet(x, y);
+  const p0 = nullShare(x - y, remaining);
+  return competitorWon ? Math.log1p(lambda) - Math.log(2 * p0) : Math.log1p(-lambda) - Math.log1p(1 - 2 * p0);
 }

@@ -124,7 +124,15 @@ const RULES: ReadonlyArray<{
   {
     name: 'anytime',
     summary: 'anytime-valid: P(ever stopping on a non-majority answer) <= δ (betting e-process)',
-    params: [{ name: 'delta', default: ANYTIME_DEFAULT_DELTA, text: 'δ in (0, 1)' }, MAX_STEPS],
+    params: [
+      { name: 'delta', default: ANYTIME_DEFAULT_DELTA, text: 'δ in (0, 1)' },
+      {
+        name: 'budget',
+        default: null,
+        text: 'N >= 1: guarantee about the N-sample majority vote, stop at N (off: about the most likely answer; the default comparison passes its N)',
+      },
+      MAX_STEPS,
+    ],
     factory: (p) => new AnytimeVoteRule(p as any),
   },
 ];
@@ -200,7 +208,8 @@ export function parseRuleSpec(text: string): RuleSpec {
  * The configurations `ordergap compare` runs when no `--rules` are given, capped at `budget`
  * samples: the full budget, the order-gap rule at its default, Adaptive-Consistency's Beta rule
  * at its published 0.95, ESC's window at its published w = 5, the BRANCH agreement ratio, answer
- * stability, confidence, patience and the anytime-valid rule at δ = 0.05.
+ * stability, confidence, patience and the anytime-valid rule at δ = 0.05 with the budget (so its
+ * guarantee is about the full-budget vote).
  */
 export function defaultRuleSpecs(budget: number): RuleSpec[] {
   return [
@@ -212,6 +221,6 @@ export function defaultRuleSpecs(budget: number): RuleSpec[] {
     { name: 'stability', params: { consecutive: 3 } },
     { name: 'confidence', params: {} },
     { name: 'patience', params: { maxDepth: budget } },
-    { name: 'anytime', params: {} },
+    { name: 'anytime', params: { budget } },
   ];
 }

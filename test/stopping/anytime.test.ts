@@ -2,7 +2,7 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { binomialUpperQuantile, falseStopTrial, SYNTHETIC_DISTRIBUTIONS } from '../../src/lab/syntheticStreams.js';
 import { betaTailInt } from '../../src/stopping/betaTail.js';
-import { AnytimeVoteRule, anytimeBet } from '../../src/stopping/anytimeVote.js';
+import { AnytimeVoteRule, anytimeBet, anytimeMixture, nullShare } from '../../src/stopping/anytimeVote.js';
 
 /** M(x, y) = 2^(x+y+1) ∫_{1/2}^1 q^x (1 − q)^y dq as an exact rational (BigInt), then a double. */
 function mixtureExact(x: number, y: number): number {
@@ -47,24 +47,77 @@ describe('anytime-valid vote rule', () => {
     }
   });
 
-  it('unanimous answers: the unseen answers’ e-value is M(x, 0)/M(1, 0) = 2(2^(x+1) − 1)/(3(x + 1)); stops at 7 for δ = 0.05', () => {
-    const r = new AnytimeVoteRule({ delta: 0.05 });
-    for (let x = 1; x <= 30; x++) {
-      const d = r.observe({ t: x, answer: 'a' });
-      const closed = (2 * (2 ** (x + 1) - 1)) / (3 * (x + 1));
-      // each of x − 1 factors carries a few eps from log1p/exp and the Beta-tail ratio (rel. error < 1e-9 each)
-      expect(Math.abs(d.statistic! - closed) / closed).toBeLessThan(1e-9 * x);
-      expect(d.stop).toBe(closed >= 20);
+  it('unanimous answers stop at the derived count n*, with the derived weight (closed forms, no Beta tails)', () => {
+    // E[q | q > 1/2] for a density ∝ q^k on (1/2, 1]: ∫q^(k+1) / ∫q^k
+    const share = (k: number) => ((k + 1) / (k + 2)) * ((1 - 2 ** -(k + 2)) / (1 - 2 ** -(k + 1)));
+    // least favourable share after k unanimous votes with R = N − k left: ⌊(N − 2k)/2⌋/(2⌊…⌋ + k)
+    const p0 = (k: number, N: number | null) => {
+      if (N === null) return 0.5;
+      const rc = Math.floor((N - 2 * k) / 2);
+      return rc === 0 ? 0 : rc / (2 * rc + k);
+    };
+    /** A_n, B_n after n unanimous answers (the first is not bet on); ∞ once no answer can catch up. */
+    const wealth = (n: number, N: number | null) => {
+      if (N !== null && n > N - n) return { A: Infinity, B: Infinity };
+      let A = 1;
+      let B = 1;
+      for (let k = 1; k < n; k++) {
+        A /= p0(k, N);
+        B *= share(k) / p0(k, N);
+      }
+      return { A, B };
+    };
+    // the stated rule: n* = the smallest n reached by some w <= 1/2; w = the smallest multiple of 1/64
+    const derive = (delta: number, N: number | null) => {
+      for (let n = 2; N === null || n <= N; n++) {
+        const { A, B } = wealth(n, N);
+        if (B >= 1 / delta) return { weight: 0, unanimousStop: n };
+        for (let j = 1; j <= 32; j++)
+          if ((j / 64) * A + (1 - j / 64) * B >= 1 / delta) return { weight: j / 64, unanimousStop: n };
+      }
+      return { weight: 0, unanimousStop: null };
+    };
+    // the figures the module comment states: no budget A = 2^5 = 32, B = M(6,0)/M(1,0) = 12.1; N = 40: A = 49.5, B = 18.7
+    expect(wealth(6, null).A).toBe(32);
+    expect(wealth(6, null).B).toBeCloseTo((2 * (2 ** 7 - 1)) / (3 * 7), 12);
+    expect(wealth(7, null).B).toBeCloseTo(21.25, 12);
+    expect(wealth(6, 40).A).toBeCloseTo(49.51, 2);
+    expect(wealth(6, 40).B).toBeCloseTo(18.7, 1);
+    expect(derive(0.05, null)).toEqual({ weight: 26 / 64, unanimousStop: 6 });
+    expect(derive(0.05, 40)).toEqual({ weight: 3 / 64, unanimousStop: 6 });
+    for (const delta of [0.05, 0.2, 0.01, 1e-4, 1e-12]) {
+      for (const N of [null, 3, 10, 20, 40, 41, 200, 5000]) {
+        const want = derive(delta, N);
+        expect(anytimeMixture(delta, N), `δ = ${delta}, N = ${N}`).toEqual(want);
+        const r = new AnytimeVoteRule({ delta, ...(N === null ? {} : { budget: N }) });
+        const stream = Array(N ?? 200).fill('x');
+        const stop = drive(r, stream);
+        if (want.unanimousStop === null) expect(stop).toBe(N);
+        else expect(stop, `δ = ${delta}, N = ${N}`).toBe(want.unanimousStop);
+        if (want.unanimousStop !== null && N === null)
+          expect(r.observe({ t: stop! + 1, answer: 'x' }).reason).toBe('criterion');
+      }
     }
-    for (const delta of [0.2, 0.01, 1e-4]) {
-      let first = 1;
-      while ((2 * (2 ** (first + 1) - 1)) / (3 * (first + 1)) < 1 / delta) first++;
-      expect(drive(new AnytimeVoteRule({ delta }), Array(40).fill('x'))).toBe(first);
+    // the Beta bettor alone (the rule's previous bet) needs 7 at δ = 0.05: w = 26/64 saves one sample
+    expect(wealth(6, null).B).toBeLessThan(20);
+    // the floor without a budget: any bet in [0, 1] multiplies by at most 2, and the first sample is not bet on
+    expect(2 ** 4).toBeLessThan(20);
+  });
+
+  it('unanimous e-values follow the closed form without a budget: w·2^(n−1) + (1 − w)·2(2^(n+1) − 1)/(3(n + 1))', () => {
+    const r = new AnytimeVoteRule({ delta: 1e-300 });
+    const w = r.mixture.weight;
+    expect(w).toBeGreaterThan(0);
+    for (let n = 1; n <= 40; n++) {
+      r.observe({ t: n, answer: 'a' });
+      const closed = w * 2 ** (n - 1) + (1 - w) * ((2 * (2 ** (n + 1) - 1)) / (3 * (n + 1)));
+      // each of n − 1 factors carries a few eps from log1p/exp and the Beta-tail ratio (rel. error < 1e-9 each)
+      expect(Math.abs(r.eValues.unseen - closed) / closed).toBeLessThan(1e-9 * n);
     }
   });
 
   fcTest.prop([fc.array(fc.boolean(), { minLength: 1, maxLength: 60 })])(
-    'while one competitor stays ahead, the runner-up’s e-value is the Bayes factor M(x, y)/M(1, 0)',
+    'without a budget, while one competitor stays ahead, the runner-up’s Beta wealth is the Bayes factor M(x, y)/M(1, 0)',
     (coins) => {
       // a sequence of a and b in which a is seen first and never falls behind b
       const seq: string[] = ['a'];
@@ -81,8 +134,11 @@ describe('anytime-valid vote rule', () => {
       }
       const r = new AnytimeVoteRule({ delta: 1e-300 }); // never stops
       seq.forEach((answer, i) => r.observe({ t: i + 1, answer }));
+      const w = r.mixture.weight;
       const e = xb === 0 ? r.eValues.unseen : r.eValues.answers.find(([a]) => a === 'b')![1];
-      const expected = mixtureExact(xa, xb) / mixtureExact(1, 0);
+      // E_b = w·A_b + (1 − w)·B_b; the all-in part A_b is 2^(x−1) while b is unseen and 0 once it is seen
+      const beta = ((1 - w) * mixtureExact(xa, xb)) / mixtureExact(1, 0);
+      const expected = xb === 0 ? w * 2 ** (xa - 1) + beta : beta;
       expect(Math.abs(e - expected) / expected).toBeLessThan(1e-9 * seq.length);
     },
   );
@@ -93,19 +149,159 @@ describe('anytime-valid vote rule', () => {
     drive(a, ['a', 'a', 'a', 'a']);
     drive(b, ['a', null, 'a', null, 'a', 'a']);
     expect(b.eValues).toEqual(a.eValues);
-    // 6 a then a b: the b process lost its bet, so 7 a + 1 b is not yet a stop at δ = 0.05
-    expect(drive(new AnytimeVoteRule(), ['a', 'a', 'a', 'a', 'a', 'a', 'b', 'a'])).toBeNull();
+    // 5 a then a b: the b process lost its bet (and its all-in part), so one more a is not a stop
+    expect(drive(new AnytimeVoteRule(), ['a', 'a', 'a', 'a', 'a', 'b', 'a'])).toBeNull();
   });
 
-  it('validates δ and parameters; reset forgets everything', () => {
+  it('with a budget: stops at N (reason budget), and an answer that cannot be caught up rejects at once', () => {
+    const r = new AnytimeVoteRule({ budget: 4 });
+    expect(r.label).toBe('anytime(delta=0.05, budget=4)');
+    expect(['a', 'b', 'a'].map((answer, i) => r.observe({ t: i + 1, answer }).stop)).toEqual([false, false, false]);
+    expect(r.observe({ t: 4, answer: 'b' })).toMatchObject({ stop: true, reason: 'budget' });
+    // N = 9: after a a b a a a, a leads b by 4 > the 3 samples left, and no unseen answer can reach 5
+    const s = new AnytimeVoteRule({ budget: 9, delta: 1e-9 });
+    expect(drive(s, ['a', 'a', 'b', 'a', 'a', 'a'])).toBe(6);
+    expect(s.eValues.unseen).toBe(Infinity);
+    expect(s.eValues.answers.find(([x]) => x === 'b')![1]).toBe(Infinity);
+    expect(new AnytimeVoteRule({ budget: 40, maxSteps: 10 }).params).toEqual({ delta: 0.05, budget: 40, maxSteps: 10 });
+    expect(drive(new AnytimeVoteRule({ budget: 40, maxSteps: 10 }), [...'abcabcabcabc'])).toBe(10);
+    expect(drive(new AnytimeVoteRule({ budget: 5, maxSteps: 10 }), [...'abcabcabcabc'])).toBe(5);
+  });
+
+  it('nullShare: the least favourable share, tight at the worst remaining pool', () => {
+    expect(nullShare(0, null)).toBe(0.5);
+    expect(nullShare(1, 39)).toBe(19 / 39);
+    expect(nullShare(0, 10)).toBe(0.5);
+    expect(nullShare(3, 3)).toBe(0);
+    expect(nullShare(2, 3)).toBe(0);
+    expect(nullShare(0, 1)).toBe(0);
+    expect(nullShare(1, 4)).toBe(1 / 3);
+    expect(() => nullShare(-1, 4)).toThrow(/^lead = -1/);
+    expect(() => nullShare(5, 4)).toThrow(/^remaining = 4/);
+    expect(() => nullShare(1.5, null)).toThrow(/^lead = 1\.5/);
+  });
+
+  fcTest.prop([
+    fc.integer({ min: 0, max: 60 }),
+    fc.integer({ min: 1, max: 80 }),
+    fc.double({ min: 0, max: 1, noNaN: true }),
+  ])(
+    'a bet with share q ∈ [p0, 1] has E[factor] <= 1 for every remaining pool under H0, = 1 at the worst one',
+    (d, extra, u) => {
+      const R = d + extra;
+      const p0 = nullShare(d, R);
+      const q = p0 + u * (1 - p0);
+      const mean = (rc: number, rb: number) =>
+        ((rc > 0 ? rc * (q / p0) : 0) + rb * ((1 - q) / (1 - p0)) + (R - rc - rb)) / R;
+      // every (r_c, r_b) with r_b >= r_c + d and r_b + r_c <= R
+      let worst = -Infinity;
+      for (let rc = 0; 2 * rc + d <= R; rc++)
+        for (let rb = rc + d; rb + rc <= R; rb++) worst = Math.max(worst, mean(rc, rb));
+      expect(worst).toBeLessThanOrEqual(1 + 1e-12);
+      const rcStar = Math.floor((R - d) / 2);
+      if (p0 > 0) expect(Math.abs(mean(rcStar, rcStar + d) - 1)).toBeLessThan(1e-12);
+      else expect(rcStar).toBe(0); // p0 = 0: the competitor cannot appear under H0
+      // a smaller p0 would be invalid: the worst pool then has E[factor] > 1 for q > p0
+      if (p0 > 0 && q > p0 * 1.01 && q < 1) {
+        const p = p0 * 0.99;
+        const m = (rcStar * (q / p) + (rcStar + d) * ((1 - q) / (1 - p)) + (R - 2 * rcStar - d)) / R;
+        expect(m).toBeGreaterThan(1);
+      }
+    },
+  );
+
+  // The rule's own wealths, one step ahead: E_b(prefix + s)/E_b(prefix), averaged under H0(b).
+  const SYMBOLS = ['a', 'b', 'c', 'z', null] as const; // z: never in the prefix (an unseen answer)
+  const eValueOf = (seq: Array<string | null>, target: string, budget: number | null) => {
+    const r = new AnytimeVoteRule({ delta: 0.05, ...(budget === null ? {} : { budget }) });
+    seq.forEach((answer, i) => r.observe({ t: i + 1, answer }));
+    const seen = r.eValues.answers.find(([x]) => x === target);
+    return seen ? seen[1] : r.eValues.unseen;
+  };
+  const prefixArb = fc.array(fc.constantFrom('a', 'b', 'c', null), { maxLength: 24 });
+
+  fcTest.prop([
+    prefixArb,
+    fc.constantFrom('a', 'b', 'c', 'z'),
+    fc.array(fc.integer({ min: 0, max: 100 }), { minLength: 5, maxLength: 5 }),
+  ])(
+    'independent draws: every process (each answer, and the unseen ones) has E[factor] <= 1 under H0(b)',
+    (prefix, target, weights) => {
+      const ti = SYMBOLS.indexOf(target as never);
+      // H0(target): its probability is at least every other answer's
+      const w = weights.map((x) => x + 1);
+      w[ti] = Math.max(w[ti]!, ...w.slice(0, 4));
+      const total = w.reduce((a, b) => a + b, 0);
+      const before = eValueOf(prefix, target, null);
+      let mean = 0;
+      SYMBOLS.forEach((s, i) => (mean += (w[i]! / total) * (eValueOf([...prefix, s], target, null) / before)));
+      expect(mean).toBeLessThanOrEqual(1 + 1e-12);
+    },
+  );
+
+  fcTest.prop([
+    prefixArb,
+    fc.constantFrom('a', 'b', 'c', 'z'),
+    fc.integer({ min: 1, max: 16 }),
+    fc.array(fc.integer({ min: 0, max: 16 }), { minLength: 5, maxLength: 5 }),
+    fc.boolean(),
+  ])(
+    'random order from a pool of N (budget N): every process has E[factor] <= 1 under H0(b), the worst pool included',
+    (prefix, target, extra, raw, worstCase) => {
+      const N = prefix.length + extra;
+      const R = N - prefix.length;
+      const ti = SYMBOLS.indexOf(target as never);
+      const seenCount = (s: string | null) => prefix.filter((x) => x === s).length;
+      // remaining counts r; the target gets enough to be a majority of the whole pool; blanks fill up
+      let r = raw.slice(0, 4);
+      if (worstCase) {
+        // the least favourable pool for the target's strongest competitor c: r_c = ⌊(R − d)/2⌋, r_b = r_c + d
+        const others = ['a', 'b', 'c', 'z'].filter((s) => s !== target);
+        const c = others.reduce((m, s) => (seenCount(s) > seenCount(m) ? s : m), others[0]!);
+        const d = seenCount(c) - seenCount(target);
+        fc.pre(d >= 0 && d <= R);
+        r = [0, 0, 0, 0];
+        const rc = Math.floor((R - d) / 2);
+        r[SYMBOLS.indexOf(c as never)] = rc;
+        r[ti] = rc + d;
+      } else {
+        r[ti] = 0;
+        const need = Math.max(...['a', 'b', 'c', 'z'].map((s, i) => seenCount(s) + r[i]!)) - seenCount(target);
+        r[ti] = Math.max(need, raw[ti]! % 4);
+      }
+      const used = r.reduce((a, b) => a + b, 0);
+      fc.pre(used <= R);
+      const pool = [...r, R - used];
+      const X = ['a', 'b', 'c', 'z'].map((s, i) => seenCount(s) + pool[i]!);
+      expect(X[ti]).toBe(Math.max(...X)); // H0(target) holds for the pool
+      const before = eValueOf(prefix, target, N);
+      expect(Number.isFinite(before)).toBe(true); // under H0 the wealth is never set to ∞
+      let mean = 0;
+      SYMBOLS.forEach((s, i) => {
+        if (pool[i]! > 0) mean += (pool[i]! / R) * (eValueOf([...prefix, s], target, N) / before);
+      });
+      expect(mean).toBeLessThanOrEqual(1 + 1e-12);
+    },
+  );
+
+  it('validates δ, budget and parameters; reset forgets everything', () => {
     expect(() => new AnytimeVoteRule({ delta: 0 })).toThrow(/^delta = 0: must lie in \(0, 1\)/);
     expect(() => new AnytimeVoteRule({ delta: 1 })).toThrow(/^delta = 1/);
+    expect(() => new AnytimeVoteRule({ delta: -0.05 })).toThrow(/^delta = -0\.05/);
     expect(() => new AnytimeVoteRule({ delta: Number.NaN })).toThrow(/^delta = NaN/);
+    expect(() => new AnytimeVoteRule({ delta: Infinity })).toThrow(/^delta = Infinity/);
+    expect(() => new AnytimeVoteRule({ delta: '0.05' as never })).toThrow(/^delta = "0\.05"/);
+    expect(() => anytimeMixture(2, null)).toThrow(/^delta = 2/);
+    expect(() => new AnytimeVoteRule({ budget: 0 })).toThrow(/^budget = 0/);
+    expect(() => new AnytimeVoteRule({ budget: 2.5 })).toThrow(/^budget = 2\.5/);
+    expect(() => anytimeMixture(0.05, 0)).toThrow(/^budget = 0/);
     expect(() => new AnytimeVoteRule({ alpha: 0.1 } as never)).toThrow(/^anytime\.alpha = 0\.1: is not a parameter/);
     const r = new AnytimeVoteRule({ maxSteps: 3 });
     expect(drive(r, ['a', 'b', 'c'])).toBe(3); // the cap, reason budget
     r.reset();
-    expect(r.eValues).toEqual({ answers: [], unseen: 1 });
+    expect(r.eValues.answers).toEqual([]);
+    expect(r.eValues.unseen).toBeCloseTo(1, 15);
+    expect(drive(r, ['a', 'a', 'b'])).toBe(3);
   });
 });
 
@@ -124,10 +320,26 @@ describe('false stops on synthetic streams with a known answer', () => {
     }
   });
 
-  it('the harness detects a rule without the guarantee: ESC (w = 5) exceeds the δ = 0.05 bound on a near tie', () => {
+  it.each([0.05, 0.2])(
+    'with budget N = the stream length, at δ = %s: false stops against the N-sample vote stay within the Bin(M, δ) bound',
+    (delta) => {
+      const bound = binomialUpperQuantile(M, delta, 1e-6);
+      for (const d of SYNTHETIC_DISTRIBUTIONS) {
+        const r = falseStopTrial({ name: 'anytime', params: { delta, budget: opts.maxSteps } }, d, opts);
+        expect(r.fullVoteFalseStops, `${d.name}: ${r.fullVoteFalseStops} false stops of ${M}`).toBeLessThanOrEqual(
+          bound,
+        );
+      }
+    },
+  );
+
+  it('the harness detects rules without the guarantee: ESC (w = 5) and the order-gap rule exceed the δ = 0.05 bound on a near tie', () => {
     const bound = binomialUpperQuantile(M, 0.05, 1e-6);
     const r = falseStopTrial({ name: 'plurality', params: { window: 5 } }, SYNTHETIC_DISTRIBUTIONS[0]!, opts);
     expect(r.falseStops).toBeGreaterThan(bound);
+    // against the full vote: the order-gap rule at its default (no guarantee) exceeds the same bound
+    const g = falseStopTrial({ name: 'order-gap', params: {} }, SYNTHETIC_DISTRIBUTIONS[0]!, opts);
+    expect(g.fullVoteFalseStops).toBeGreaterThan(bound);
   });
 
   it('binomialUpperQuantile agrees with the binomial tail summed exactly', () => {
