@@ -8,7 +8,10 @@
  * interval for the accuracy difference to the full budget (clustered by item). It also writes the
  * accuracy-against-mean-samples plot, and measures:
  * - false stops on synthetic streams with a known answer (src/lab/syntheticStreams.ts) for the
- *   anytime-valid rule, the Beta rule, ESC and the order-gap rule;
+ *   anytime-valid rule without a budget (its guarantee: the most likely answer) and with the
+ *   streams' length as its budget (its guarantee: the vote of all the stream's samples), the Beta
+ *   rule, ESC and the order-gap rule — each counted against the most likely answer and against the
+ *   full vote;
  * - the selection of the order-gap default on synthetic samples (src/lab/calibrate.ts), to show
  *   the figures the default was chosen from.
  *
@@ -24,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { calibrateOrderGap } from '../src/lab/calibrate.js';
 import { parseSamples } from '../src/lab/samples.js';
 import { falseStopTrial, SYNTHETIC_DISTRIBUTIONS } from '../src/lab/syntheticStreams.js';
+import { anytimeMixture } from '../src/stopping/anytimeVote.js';
 import { compareReport } from '../src/report/compare.js';
 import { ORDER_GAP_DEFAULTS } from '../src/stopping/orderGapRule.js';
 import type { RuleSpec } from '../src/stopping/registry.js';
@@ -99,12 +103,16 @@ async function main(): Promise<void> {
   t0 = performance.now();
   const syntheticRules: RuleSpec[] = [
     { name: 'anytime', params: { delta: DELTA } },
+    { name: 'anytime', params: { delta: DELTA, budget: SYNTHETIC.maxSteps } },
     { name: 'beta', params: { threshold: 0.95 } },
     { name: 'plurality', params: { window: 5 } },
     { name: 'order-gap', params: {} },
   ];
   const synthetic = syntheticRules.flatMap((spec) =>
-    SYNTHETIC_DISTRIBUTIONS.map((d) => falseStopTrial(spec, d, SYNTHETIC)),
+    SYNTHETIC_DISTRIBUTIONS.map((d) => {
+      const r = falseStopTrial(spec, d, SYNTHETIC);
+      return { ...r, fullVoteFalseStopRate: r.fullVoteFalseStops / r.streams };
+    }),
   );
   const syntheticMs = performance.now() - t0;
   process.stdout.write(`synthetic streams: ${synthetic.length} trials, ${syntheticMs.toFixed(0)} ms\n`);
@@ -118,7 +126,12 @@ async function main(): Promise<void> {
   const esc = rules.find((r) => r.name === 'plurality' && r.params.window === 5 && r.params.ratio === undefined)!;
   const orderGap = byName('order-gap');
   const anytime = byName('anytime');
-  const anytimeSynthetic = synthetic.filter((s) => s.rule.startsWith('anytime'));
+  // each variant against the event its guarantee bounds: the most likely answer without a budget,
+  // the vote of all the stream's samples with one
+  const anytimeSynthetic = synthetic
+    .filter((s) => s.rule.startsWith('anytime'))
+    .map((s) => (s.rule.includes('budget=') ? s.fullVoteFalseStopRate : s.falseStopRate));
+  const anytimeBudget = typeof anytime.params.budget === 'number' ? anytime.params.budget : null;
   const doc = {
     benchmark: 'stopping',
     date: new Date().toISOString(),
@@ -152,15 +165,16 @@ async function main(): Promise<void> {
       anytime: {
         label: anytime.label,
         falseStopRate: anytime.falseStopRate,
-        syntheticMaxFalseStopRate: Math.max(...anytimeSynthetic.map((s) => s.falseStopRate)),
+        syntheticMaxFalseStopRate: Math.max(...anytimeSynthetic),
         meanSamples: anytime.meanSamples,
         escMeanSamples: esc.meanSamples,
+        mixture: anytimeMixture(DELTA, anytimeBudget),
         met:
           anytime.falseStopRate <= DELTA &&
-          anytimeSynthetic.every((s) => s.falseStopRate <= DELTA) &&
+          anytimeSynthetic.every((rate) => rate <= DELTA) &&
           anytime.meanSamples < esc.meanSamples,
         statement:
-          'false-stop rate <= δ = 0.05 (shared file and synthetic streams) and fewer mean samples than ESC w = 5',
+          'false-stop rate <= δ = 0.05 (shared file against the full-budget vote; synthetic streams against what each variant bounds) and fewer mean samples than ESC w = 5',
       },
     },
   };

@@ -763,7 +763,8 @@ function renderStopping(doc, ctx) {
     para(
       `**False stops on synthetic streams with a known answer** (${fmt(field(yc, syn, 'streams', 'number'))} independent ` +
         `streams per distribution, at most ${fmt(field(yc, syn, 'maxSteps', 'number'))} samples): share of streams the rule ` +
-        'stopped by its own test on an answer other than the most likely one, and (after the slash) mean samples.',
+        'stopped by its own test on an answer other than the most likely one, in brackets (where recorded) on an ' +
+        "answer other than the vote of all the stream's samples, and (after the slash) mean samples.",
     ),
     '',
     table(
@@ -773,7 +774,8 @@ function renderStopping(doc, ctx) {
         ...dists.map((d) => {
           const t = trials.find(({ item }) => item.rule === label && item.distribution === d);
           if (!t) return '—';
-          return `${pct(field(t.ctx, t.item, 'falseStopRate', 'number'))} / ${fmt(field(t.ctx, t.item, 'meanSamples', 'number'))}`;
+          const full = field(t.ctx, t.item, 'fullVoteFalseStopRate', 'number', { optional: true });
+          return `${pct(field(t.ctx, t.item, 'falseStopRate', 'number'))}${full === undefined ? '' : ` (${pct(full)})`} / ${fmt(field(t.ctx, t.item, 'meanSamples', 'number'))}`;
         }),
       ]),
     ),

@@ -28,6 +28,7 @@
  *   case r_b = r_c + d and vanishes at r_c = ⌊(R − d)/2⌋ (that is how p0 is defined), so it is
  *   <= 0. p0 is the least favourable share of c among the remaining b and c samples; it is 1/2
  *   at the start of a long budget and falls as the pool runs out, so the bets grow.
+ *   When p0 = 0 the factor on c is ∞, but under H0(b) c can no longer occur (r_c = 0).
  * - With a budget, H0(b) becomes impossible once some answer leads b by more than the samples
  *   left; the rule then sets E_b = ∞ (an event of probability 0 under H0(b)).
  * Each factor has conditional mean <= 1 under H0(b) for every predictable q ∈ [p0, 1], so E_b is a

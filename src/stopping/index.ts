@@ -29,7 +29,16 @@ export {
   type PluralityAgreementParams,
   PluralityAgreementRule,
 } from './pluralityAgreement.js';
-export { ANYTIME_DEFAULT_DELTA, anytimeBet, type AnytimeVoteParams, AnytimeVoteRule } from './anytimeVote.js';
+export {
+  ANYTIME_DEFAULT_DELTA,
+  ANYTIME_MAX_WEIGHT,
+  anytimeBet,
+  type AnytimeMixture,
+  anytimeMixture,
+  type AnytimeVoteParams,
+  AnytimeVoteRule,
+  nullShare,
+} from './anytimeVote.js';
 export { type BetaStoppingParams, BetaStoppingRule } from './betaRule.js';
 export {
   createRule,
