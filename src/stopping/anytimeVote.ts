@@ -3,13 +3,19 @@
  * answer is not the majority" at level δ.
  *
  * ## The guarantee
- * With a budget of N samples (`budget`): if the N samples are exchangeable — independent draws
+ * In one sentence: with probability at least 1 − δ the rule never stops on an answer other than
+ * the majority vote of its budget's N samples (without a budget: the most likely answer), however
+ * long it runs and wherever it is cut off.
+ *
+ * In full. With a budget of N samples (`budget`): if the N samples are exchangeable — independent draws
  * from a fixed answer distribution, or N recorded samples replayed in random order — then with
  * probability at least 1 − δ the rule never stops on its test with an answer other than the
  * majority vote of all N samples. Without a budget: if the samples are independent draws from a
  * fixed distribution, then with probability at least 1 − δ it never stops on its test with an
  * answer other than the most likely one, however long it runs. (With a tie for the majority the
- * bound is δ per tied answer; a stop by a cap carries no guarantee.)
+ * bound is δ per tied answer; a stop by a cap carries no guarantee. A budget above the samples
+ * actually available keeps the guarantee for the vote of those samples: the remaining pool only
+ * shrinks the set of pools the bound below ranges over.)
  *
  * ## The e-processes
  * For every answer b (each one seen, plus one process shared by all answers not seen yet) the
