@@ -19,6 +19,7 @@ import { evidenceDistribution } from './evidence.js';
 import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
 import { GraphConsolidateJacobian } from './consolidateJacobian.js';
 import { GraphExpandJacobian } from './expandJacobian.js';
+import { graphConsolidationEngine } from './consolidationEngine.js';
 import { graphOrderGap, graphStep } from './orderGap.js';
 import { isInitialized } from '../wasm/module.js';
 import { attributeIndices, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
@@ -275,6 +276,13 @@ export function referenceGraphSystem(
         boxes: { confidence: { lower: 0, upper: 1 } },
         boxAt: domainBox(layout),
         start: 'stop',
+        // the wasm kernels on the edges by rows: bit for bit this system's Q when it runs as wasm
+        ...(backend === wasmGraphBackend
+          ? {
+              consolidateOn: (base: Float64Array, block: ArrayLike<number>) =>
+                isInitialized() ? graphConsolidationEngine(scenario, base, block) : undefined,
+            }
+          : {}),
       },
       runDefaults: scenario.run,
     },
