@@ -297,19 +297,26 @@ export function verifyContraction(
       let current = ratioOf(x, y).ratio;
       for (let k = 0; k < steps; k++) {
         const c = 0.05 * referenceDistance(x, y) + 1e-12;
-        for (let i = 0; i < m; i++) sx[i] = rng.next() < 0.5 ? -1 : 1;
-        for (let i = 0; i < m; i++) sy[i] = rng.next() < 0.5 ? -1 : 1;
-        for (let i = 0; i < m; i++) xp[i] = x[i]! + c * sx[i]!;
-        for (let i = 0; i < m; i++) yp[i] = y[i]! + c * sy[i]!;
-        const rp = consider(clip(xp), clip(yp), 'ascent');
+        // the signs (all of x's, then all of y's) and the clipped trial points, fused
+        for (let i = 0; i < m; i++) {
+          const si = rng.next() < 0.5 ? -1 : 1;
+          sx[i] = si;
+          xp[i] = Math.min(upper[i]!, Math.max(lower[i]!, x[i]! + c * si));
+        }
+        for (let i = 0; i < m; i++) {
+          const si = rng.next() < 0.5 ? -1 : 1;
+          sy[i] = si;
+          yp[i] = Math.min(upper[i]!, Math.max(lower[i]!, y[i]! + c * si));
+        }
+        const rp = consider(xp, yp, 'ascent');
         if (rp > current) {
           [x, xp] = [xp, x];
           [y, yp] = [yp, y];
           current = rp;
         } else {
-          for (let i = 0; i < m; i++) xm[i] = x[i]! - c * sx[i]!;
-          for (let i = 0; i < m; i++) ym[i] = y[i]! - c * sy[i]!;
-          const rm = consider(clip(xm), clip(ym), 'ascent');
+          for (let i = 0; i < m; i++) xm[i] = Math.min(upper[i]!, Math.max(lower[i]!, x[i]! - c * sx[i]!));
+          for (let i = 0; i < m; i++) ym[i] = Math.min(upper[i]!, Math.max(lower[i]!, y[i]! - c * sy[i]!));
+          const rm = consider(xm, ym, 'ascent');
           if (rm > current) {
             [x, xm] = [xm, x];
             [y, ym] = [ym, y];

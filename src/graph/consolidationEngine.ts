@@ -81,16 +81,18 @@ export function graphConsolidationEngine(
     start[n] = k;
     return { start, col, val };
   });
-  const blockOf = rows.map((r) => r.start);
+  // E and each block's stored entries are both ascending (row-major): one merge finds them all
+  const cursor = [0, 0, 0];
   for (let t = 0; t < edgeCoords.length; t++) {
     const e = edgeCoords[t]! - nodeLen;
     const b = Math.floor(e / nn);
     const j = Math.floor((e - b * nn) / n);
     const i = e - b * nn - j * n;
     const r = rows[b]!;
-    let p = blockOf[b]![j]!;
+    let p = Math.max(cursor[b]!, r.start[j]!);
     while (r.col[p] !== i) p++;
     valueAt[t] = p;
+    cursor[b] = p + 1;
   }
   const edgeBlockOf = Int8Array.from(edgeCoords, (j) => Math.floor((j - nodeLen) / nn));
   const active = Array.from({ length: n }, (_, j) => j).filter((j) => rows.some((r) => r.start[j + 1]! > r.start[j]!));
