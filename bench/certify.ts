@@ -238,6 +238,13 @@ async function graphRows(save: (rows: unknown[]) => void) {
             analyticBound: conf.analyticBound,
           }
         : null,
+      contractionBlocks: r.contractionBySubspace.map((c) => ({
+        subspace: c.subspace,
+        dim: c.dim,
+        verdict: c.verdict,
+        empiricalLowerBound: round(c.empiricalLowerBound, 4),
+        evaluations: c.evaluations,
+      })),
       redundancyFails: r.redundancy.filter((x) => !x.holds).length,
       subspaces: r.subspaces.map((s) => ({
         name: s.name,
