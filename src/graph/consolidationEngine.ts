@@ -94,7 +94,13 @@ export function graphConsolidationEngine(
     valueAt[t] = p;
     cursor[b] = p + 1;
   }
-  const edgeBlockOf = Int8Array.from(edgeCoords, (j) => Math.floor((j - nodeLen) / nn));
+  // E's entries of block b are E[blockRange[b], blockRange[b + 1]) (E is ascending)
+  const blockRange = [0, 0, 0, edgeCoords.length];
+  for (let b = 1; b < 3; b++) {
+    let t = blockRange[b - 1]!;
+    while (t < edgeCoords.length && edgeCoords[t]! < nodeLen + b * nn) t++;
+    blockRange[b] = t;
+  }
   const active = Array.from({ length: n }, (_, j) => j).filter((j) => rows.some((r) => r.start[j + 1]! > r.start[j]!));
 
   const { arena } = wasm();
@@ -168,8 +174,13 @@ export function graphConsolidationEngine(
       const cv = B.c.view;
       for (let sl = 0; sl < n; sl++) cv[sl] = z[sl * k1 + shape.k]!;
       if (edgeCoords.length) {
-        const vals = B.vals.map((v) => v.view);
-        for (let t = 0; t < edgeCoords.length; t++) vals[edgeBlockOf[t]!]![valueAt[t]!] = z[nodeLen + t]!;
+        for (let b = 0; b < 3; b++) {
+          const vals = B.vals[b]!.view;
+          const [from, to] = [blockRange[b]!, blockRange[b + 1]!];
+          // a block E covers whole is stored whole, in E's order: one block copy
+          if (to - from === nn) vals.set(z.subarray(nodeLen + from, nodeLen + to));
+          else for (let t = from; t < to; t++) vals[valueAt[t]!] = z[nodeLen + t]!;
+        }
         sumsOfEdges();
       }
       k.gcsrweighted(
@@ -227,7 +238,7 @@ export function graphConsolidationEngine(
             throw new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, o[i], 'must be finite');
       out.set(o);
       // Q copies the edge weights
-      for (let t = nodeLen; t < m; t++) out[t] = z[t]!;
+      out.set(z.subarray(nodeLen), nodeLen);
     },
     release() {
       if (released) return;

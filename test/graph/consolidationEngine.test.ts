@@ -62,6 +62,28 @@ describe('graphConsolidationEngine (Q near a base, edges by rows in wasm)', () =
     },
   );
 
+  it('varies every coordinate when the block is the whole state (blocks stored whole), bit for bit', async () => {
+    const { sys, theta } = await consolidatedState();
+    const { shape, params } = sys.scenario;
+    const engine = graphConsolidationEngine(
+      sys.scenario,
+      theta,
+      Array.from({ length: sys.dim }, (_, i) => i),
+    );
+    try {
+      expect(engine.varying.length).toBe(sys.dim);
+      let r = 7;
+      const z = Float64Array.from(theta, (x) =>
+        (r = (Math.imul(r, 1103515245) + 12345) >>> 0) % 3 === 0 ? (r % 997) / 997 : x,
+      );
+      const out = new Float64Array(sys.dim);
+      engine.consolidate(z, out);
+      expect(out).toEqual(wasmGraphBackend.consolidate(shape, params, z));
+    } finally {
+      engine.release();
+    }
+  });
+
   it('rejects a wrong-length base and an out-of-range block index, naming them', async () => {
     const { sys, theta } = await consolidatedState();
     expect(() => graphConsolidationEngine(sys.scenario, theta.subarray(1), [])).toThrow(/base/);
