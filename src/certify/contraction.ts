@@ -15,7 +15,7 @@
  * and no counterexample), else 'unverified'.
  */
 import { referenceDistance, referenceNorm } from '../blas1/dnrm2.js';
-import { createRng } from '../ordergap/rng.js';
+import { createRng, type Rng } from '../ordergap/rng.js';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange, positiveNumber } from '../util/validate.js';
@@ -265,7 +265,7 @@ export function verifyContraction(
     const sx = new Float64Array(m);
     const sy = new Float64Array(m);
     const uniform = (z: Float64Array): Float64Array => {
-      for (let i = 0; i < m; i++) z[i] = lower[i]! + (upper[i]! - lower[i]!) * rng.next();
+      fillUniform(rng, z, lower, upper);
       return z;
     };
 
@@ -297,17 +297,9 @@ export function verifyContraction(
       let current = ratioOf(x, y).ratio;
       for (let k = 0; k < steps; k++) {
         const c = 0.05 * referenceDistance(x, y) + 1e-12;
-        // the signs (all of x's, then all of y's) and the clipped trial points, fused
-        for (let i = 0; i < m; i++) {
-          const si = rng.next() < 0.5 ? -1 : 1;
-          sx[i] = si;
-          xp[i] = Math.min(upper[i]!, Math.max(lower[i]!, x[i]! + c * si));
-        }
-        for (let i = 0; i < m; i++) {
-          const si = rng.next() < 0.5 ? -1 : 1;
-          sy[i] = si;
-          yp[i] = Math.min(upper[i]!, Math.max(lower[i]!, y[i]! + c * si));
-        }
+        // the signs and the clipped trial points, fused
+        perturbBySigns(rng, x, c, lower, upper, sx, xp);
+        perturbBySigns(rng, y, c, lower, upper, sy, yp);
         const rp = consider(xp, yp, 'ascent');
         if (rp > current) {
           [x, xp] = [xp, x];
@@ -451,6 +443,76 @@ export function verifyContraction(
     };
   } finally {
     engine?.release();
+  }
+}
+
+/**
+ * The 32-bit stream of sfc32 (the generator of src/ordergap/rng.ts) seeded by four draws of
+ * `rng`, with its state in locals: a state-sized vector of draws costs no allocation per draw.
+ * Returns a function writing the next `count` words of the stream into `out` (uint32 values).
+ */
+function wordsFrom(rng: Rng): (out: Uint32Array, count: number) => void {
+  let a = Math.floor(rng.next() * 4294967296) | 0;
+  let b = Math.floor(rng.next() * 4294967296) | 0;
+  let c = Math.floor(rng.next() * 4294967296) | 0;
+  let d = Math.floor(rng.next() * 4294967296) | 0;
+  return (out, count) => {
+    let A = a;
+    let B = b;
+    let C = c;
+    let D = d;
+    for (let i = 0; i < count; i++) {
+      const t = (((A + B) | 0) + D) | 0;
+      D = (D + 1) | 0;
+      A = B ^ (B >>> 9);
+      B = (C + (C << 3)) | 0;
+      C = (C << 21) | (C >>> 11);
+      C = (C + t) | 0;
+      out[i] = t;
+    }
+    a = A;
+    b = B;
+    c = C;
+    d = D;
+  };
+}
+
+const WORDS = new Uint32Array(4096);
+
+/** z_i = lower_i + (upper_i − lower_i)·u_i, u_i uniform in [0, 1) with 32 random bits each. */
+function fillUniform(rng: Rng, z: Float64Array, lower: Float64Array, upper: Float64Array): void {
+  const words = wordsFrom(rng);
+  for (let start = 0; start < z.length; start += WORDS.length) {
+    const n = Math.min(WORDS.length, z.length - start);
+    words(WORDS, n);
+    for (let k = 0; k < n; k++) {
+      const i = start + k;
+      z[i] = lower[i]! + (upper[i]! - lower[i]!) * (WORDS[k]! / 4294967296);
+    }
+  }
+}
+
+/** Random signs s_i = ±1 (one bit each) and the trial point clip(x + c·s) into the box. */
+function perturbBySigns(
+  rng: Rng,
+  x: Float64Array,
+  c: number,
+  lower: Float64Array,
+  upper: Float64Array,
+  signs: Float64Array,
+  trial: Float64Array,
+): void {
+  const words = wordsFrom(rng);
+  const m = x.length;
+  for (let start = 0; start < m; start += 32 * WORDS.length) {
+    const n = Math.min(32 * WORDS.length, m - start);
+    words(WORDS, Math.ceil(n / 32));
+    for (let k = 0; k < n; k++) {
+      const i = start + k;
+      const si = (WORDS[k >>> 5]! >>> (k & 31)) & 1 ? 1 : -1;
+      signs[i] = si;
+      trial[i] = Math.min(upper[i]!, Math.max(lower[i]!, x[i]! + c * si));
+    }
   }
 }
 
