@@ -123,7 +123,12 @@ function boxBound(
   if (v === undefined) return fallback;
   if (typeof v === 'number') return new Float64Array(m).fill(finiteNumber(name, v));
   if (v.length !== m) throw new ArgumentError(name, v, `must have one bound per block coordinate (${m})`);
-  return Float64Array.from(v, (x, i) => finiteNumber(`${name}[${i}]`, x));
+  const out = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    const x = v[i]!;
+    out[i] = Number.isFinite(x) ? x : finiteNumber(`${name}[${i}]`, x); // the error names the entry
+  }
+  return out;
 }
 
 /**

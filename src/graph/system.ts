@@ -171,8 +171,13 @@ export interface ReferenceGraphOptions {
 function domainBox(layout: Scenario['layout']) {
   return (block: string, theta: Float64Array, radius: number) => {
     if (block !== 'all') return undefined;
-    const lower = Float64Array.from(theta, (x) => x - radius * Math.max(1, Math.abs(x)));
-    const upper = Float64Array.from(theta, (x) => x + radius * Math.max(1, Math.abs(x)));
+    const lower = new Float64Array(theta.length);
+    const upper = new Float64Array(theta.length);
+    for (let i = 0; i < theta.length; i++) {
+      const x = theta[i]!;
+      lower[i] = x - radius * Math.max(1, Math.abs(x));
+      upper[i] = x + radius * Math.max(1, Math.abs(x));
+    }
     const clip = (i: number) => {
       lower[i] = Math.max(0, lower[i]!);
       upper[i] = Math.min(1, upper[i]!);
