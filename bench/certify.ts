@@ -170,23 +170,10 @@ const SIZES = [64, 128, 256, 512, 1024];
 /** The TypeScript path is compared for Nmax <= this, on the first COMPARE_ITEMS pool items. */
 const TS_MAX_NMAX = 256;
 const COMPARE_ITEMS = 2;
-/**
- * Above this Nmax (`--certify-max N`, default: no limit) certify runs with the contraction search
- * cut to the confidence block without random pairs, so that the size fits a run: every other
- * phase, the linearisation included, is the default's. Such rows say so (`certifyOptions`).
- */
-const CERTIFY_MAX = (() => {
-  const i = process.argv.indexOf('--certify-max');
-  return i >= 0 ? Number(process.argv[i + 1]) : Infinity;
-})();
-
 async function graphRows(save: (rows: unknown[]) => void) {
   const rows: Record<string, unknown>[] = [];
   const args = process.argv.slice(2);
-  const sizes = args
-    .filter((a, i) => args[i - 1] !== '--certify-max')
-    .map(Number)
-    .filter((x) => x > 0);
+  const sizes = args.map(Number).filter((x) => x > 0);
   for (const nmax of sizes.length ? sizes : SIZES) {
     const t0 = performance.now();
     const scenario = syntheticScenario(nmax, 32);
@@ -194,12 +181,7 @@ async function graphRows(save: (rows: unknown[]) => void) {
     const setupMs = performance.now() - t0;
     const t1 = performance.now();
     // certifyReport's options for a request with no flags (src/report/certify.ts)
-    const reduced = nmax > CERTIFY_MAX;
-    const r = await certify(system, {
-      jacobian: 'fd',
-      linearization: 'auto',
-      ...(reduced ? { contractionSubspaces: ['confidence'], samples: 0 } : {}),
-    });
+    const r = await certify(system, { jacobian: 'fd', linearization: 'auto' });
     const totalMs = performance.now() - t1;
     const theta = r.fixedPoint.theta;
     const policy = system.capabilities.certification!;
@@ -223,9 +205,7 @@ async function graphRows(save: (rows: unknown[]) => void) {
       footprintDim: coordinateCount(system.subspaces['footprint']!),
       setupMs: round(setupMs),
       certifyMs: round(totalMs),
-      certifyOptions: reduced
-        ? 'defaults except the contraction search (confidence block only, no random pairs)'
-        : 'defaults (ordergap certify with no flags)',
+      certifyOptions: 'defaults (ordergap certify with no flags)',
       phasesMs,
       state: r.state.note ?? r.state.kind,
       fixedPoint: { iterations: r.fixedPoint.iterations, residual: r.fixedPoint.residual },
@@ -238,6 +218,13 @@ async function graphRows(save: (rows: unknown[]) => void) {
             analyticBound: conf.analyticBound,
           }
         : null,
+      contractionBlocks: r.contractionBySubspace.map((c) => ({
+        subspace: c.subspace,
+        dim: c.dim,
+        verdict: c.verdict,
+        empiricalLowerBound: round(c.empiricalLowerBound, 4),
+        evaluations: c.evaluations,
+      })),
       redundancyFails: r.redundancy.filter((x) => !x.holds).length,
       subspaces: r.subspaces.map((s) => ({
         name: s.name,

@@ -392,6 +392,7 @@ const CERTIFY_PHASES = [
   ['crossCheck', 'FD/autodiff cross-check'],
   ['redundancy', 'redundancy'],
   ['expandNorms', 'DP_e norms'],
+  ['sensitivity', 'sensitivity'],
   ['columns', 'Σ_e columns'],
   ['gramian', 'Gramian/QR'],
   ['gramianMatrix', 'G_W (Gramian kernel + eigh)'],
@@ -445,11 +446,12 @@ function renderCertify(doc, ctx) {
     '',
     para(
       'Verdicts in the same run (confidence-block contraction: empirical lower bound / local norm / ' +
-        'analytic bound; each subspace: kernel dimension of its dimension):',
+        'analytic bound; each contraction search: its verdict, the largest ratio found and the ' +
+        'evaluations of Q it spent; each subspace: kernel dimension of its dimension):',
     ),
     '',
     table(
-      ['Nmax', 'confidence contraction', 'redundancy fails', 'subspaces'],
+      ['Nmax', 'confidence contraction', 'contraction searches', 'redundancy fails', 'subspaces'],
       graphRows.map(({ item: r, ctx: c }) => {
         const cc = field(c, r, 'confidenceContraction', 'object', { optional: true });
         const ccc = { ...c, prefix: `${c.prefix}.confidenceContraction` };
@@ -462,9 +464,16 @@ function renderCertify(doc, ctx) {
               `${field(sc, s, 'name', 'string')}: kernel ${fmt(field(sc, s, 'kernelDim', 'number'))} of ${fmt(field(sc, s, 'dim', 'number'))}`,
           )
           .join('; ');
+        const searches = rows(c, r, 'contractionBlocks', { optional: true })
+          .map(
+            ({ item: b, ctx: bc }) =>
+              `${field(bc, b, 'subspace', 'string')} (${fmt(field(bc, b, 'dim', 'number'))}): ${field(bc, b, 'verdict', 'string')}, ratio ${fmt(field(bc, b, 'empiricalLowerBound', 'number'))}, ${fmt(field(bc, b, 'evaluations', 'number'))} Q`,
+          )
+          .join('; ');
         return [
           fmt(field(c, r, 'nmax', 'number')),
           contraction,
+          searches || '—',
           fmt(field(c, r, 'redundancyFails', 'number', { optional: true })),
           subspaces || '—',
         ];

@@ -16,6 +16,7 @@ export type {
   SystemCapabilities,
   LinearizationCapability,
   CertificationPolicy,
+  ConsolidationEngine,
   LipschitzDeclaration,
   RunDefaults,
   StateBox,

@@ -4,7 +4,7 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
-import { sparseFromDense, unitVector, type SparseVector } from '../linearize/sparse.js';
+import { unitVector, type SparseVector } from '../linearize/sparse.js';
 
 /** A subspace by name: coordinate indices or spanning vectors (dense, length d). */
 export type SubspaceSpec =
@@ -46,26 +46,39 @@ export function orthonormalBasis(
   name = 'vectors',
   options: { dropDependent?: boolean } = {},
 ): SparseVector[] {
-  const out: Float64Array[] = [];
+  // the union of the vectors' supports, ascending: off it every vector and every remainder is
+  // an exact zero, so the process on the compressed vectors gives the same sums bit for bit
+  const mark = new Uint8Array(dim);
   vectors.forEach((v, k) => {
     if (v.length !== dim) throw new ArgumentError(`${name}[${k}]`, v, `must have length ${dim}`);
-    const x = Float64Array.from(v);
-    x.forEach((a, i) => {
-      if (!Number.isFinite(a)) throw new ArgumentError(`${name}[${k}][${i}]`, a, 'must be finite');
-    });
+    for (let i = 0; i < dim; i++) {
+      const a = v[i]!;
+      if (a !== 0) {
+        if (!Number.isFinite(a)) throw new ArgumentError(`${name}[${k}][${i}]`, a, 'must be finite');
+        mark[i] = 1;
+      }
+    }
+  });
+  let m = 0;
+  for (let i = 0; i < dim; i++) m += mark[i]!;
+  const support = new Int32Array(m);
+  for (let i = 0, t = 0; i < dim; i++) if (mark[i]) support[t++] = i;
+  const out: Float64Array[] = [];
+  vectors.forEach((v, k) => {
+    const x = Float64Array.from(support, (i) => v[i]!);
     let n0 = 0;
-    for (let i = 0; i < dim; i++) n0 += x[i]! * x[i]!;
+    for (let i = 0; i < m; i++) n0 += x[i]! * x[i]!;
     n0 = Math.sqrt(n0);
     if (n0 === 0) throw new ArgumentError(`${name}[${k}]`, v, 'is the zero vector');
     for (let pass = 0; pass < 2; pass++) {
       for (const q of out) {
         let s = 0;
-        for (let i = 0; i < dim; i++) s += q[i]! * x[i]!;
-        for (let i = 0; i < dim; i++) x[i]! -= s * q[i]!;
+        for (let i = 0; i < m; i++) s += q[i]! * x[i]!;
+        for (let i = 0; i < m; i++) x[i]! -= s * q[i]!;
       }
     }
     let n = 0;
-    for (let i = 0; i < dim; i++) n += x[i]! * x[i]!;
+    for (let i = 0; i < m; i++) n += x[i]! * x[i]!;
     n = Math.sqrt(n);
     if (n <= Math.sqrt(Number.EPSILON) * n0) {
       if (options.dropDependent) return;
@@ -73,7 +86,18 @@ export function orthonormalBasis(
     }
     out.push(x.map((a) => a / n));
   });
-  return out.map((x) => sparseFromDense(x));
+  return out.map((x) => {
+    let nnz = 0;
+    for (let i = 0; i < m; i++) if (x[i] !== 0) nnz++;
+    const index = new Int32Array(nnz);
+    const value = new Float64Array(nnz);
+    for (let i = 0, t = 0; i < m; i++)
+      if (x[i] !== 0) {
+        index[t] = support[i]!;
+        value[t++] = x[i]!;
+      }
+    return { dim, index, value };
+  });
 }
 
 /** Builds the orthonormal basis of a {@link SubspaceSpec}. */

@@ -489,13 +489,17 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
       const blocks =
         name === 'all' ? Object.keys(boxes ?? {}).filter((b) => declaredIndexSet(system, 'subspaces', b)) : [];
       if (blocks.length === 0) return local ? { ...local, boxSource: localText } : {};
-      const expand = (v: StateBox['lower'] | undefined, fallback: (i: number) => number) =>
-        Float64Array.from({ length: system.dim }, (_, i) =>
-          v === undefined ? fallback(i) : typeof v === 'number' ? v : v[i]!,
-        );
-      const w = (i: number) => radius * Math.max(1, Math.abs(theta[i]!));
-      const lower = expand(local?.lower, (i) => theta[i]! - w(i));
-      const upper = expand(local?.upper, (i) => theta[i]! + w(i));
+      // θ ± radius·max(1, |θ_i|) where the system gives no local box (plain loops: d entries)
+      const expand = (v: StateBox['lower'] | undefined, sign: number): Float64Array => {
+        const out = new Float64Array(system.dim);
+        if (v === undefined)
+          for (let i = 0; i < out.length; i++) out[i] = theta[i]! + sign * (radius * Math.max(1, Math.abs(theta[i]!)));
+        else if (typeof v === 'number') out.fill(v);
+        else for (let i = 0; i < out.length; i++) out[i] = v[i]!;
+        return out;
+      };
+      const lower = expand(local?.lower, -1);
+      const upper = expand(local?.upper, 1);
       for (const b of blocks) {
         const box = boxes![b]!;
         const coords = declaredIndexSet(system, 'subspaces', b)!;

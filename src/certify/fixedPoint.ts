@@ -8,6 +8,12 @@
  * ratio of successive steps (an estimate, not a bound). Non-convergence is a result
  * (`converged: false`), not an exception; so is divergence (`diverged: true`: Q(θ_n) had a
  * non-finite entry or ‖θ_n‖ passed 1e150), with the norms of the iterates that show it.
+ *
+ * When the system's certification policy offers a consolidation engine at θ0 (`consolidateOn`) (Q copies
+ * every coordinate off the engine's `varying` ones), the iteration runs on z = θ_varying with the
+ * rest of θ held at θ0's: the same iterates bit for bit (the engine is bit for bit Q there, and
+ * the distances over z equal those over θ: the other differences are exact zeros), at the
+ * engine's cost per step instead of O(d) copies; ‖θ_n‖ is hypot(‖z_n‖, ‖θ0 off varying‖).
  */
 import { referenceDistance, referenceNorm } from '../blas1/dnrm2.js';
 import { checkState } from '../system/define.js';
@@ -77,59 +83,91 @@ export function findFixedPoint(system: OperatorSystem, options: FixedPointOption
   }
   const raw = rawOperators(system);
   const startState = theta;
-  const norms: number[] = [referenceNorm(theta)];
-  const record = (x: Float64Array) => {
-    norms.push(referenceNorm(x));
-    if (norms.length > 8) norms.shift();
-  };
-  let diverged = false;
-  // Q(θ) or null when it leaves the finite range (an expanding map)
-  const apply = (x: Float64Array): Float64Array | null => {
-    let y: Float64Array;
-    try {
-      y = raw.consolidate(x);
-    } catch (e) {
-      if (e instanceof ArgumentError && /must be finite/.test(e.message) && referenceNorm(x) > 1) return null;
-      throw e;
+  // the system's engine for Q near θ0 (Q copies every coordinate off `varying`, so the iteration
+  // runs on z = θ_varying and the rest of θ is θ0's); else Q on the whole state
+  const engine = system.capabilities.certification?.consolidateOn?.(startState, []);
+  try {
+    const varying = engine?.varying;
+    let restNorm = 0;
+    let z: Float64Array;
+    if (varying) {
+      const inV = new Uint8Array(theta.length);
+      for (let k = 0; k < varying.length; k++) inV[varying[k]!] = 1;
+      const rest = new Float64Array(theta.length - varying.length);
+      for (let i = 0, r = 0; i < theta.length; i++) if (!inV[i]) rest[r++] = theta[i]!;
+      restNorm = referenceNorm(rest);
+      z = Float64Array.from(varying, (j) => theta[j]!);
+    } else z = theta;
+    // ‖θ‖ from its varying part and the fixed rest
+    const normOf = (x: Float64Array): number => (varying ? Math.hypot(referenceNorm(x), restNorm) : referenceNorm(x));
+    const norms: number[] = [normOf(z)];
+    const record = (x: Float64Array) => {
+      norms.push(normOf(x));
+      if (norms.length > 8) norms.shift();
+    };
+    // two buffers for the engine's iterates (a result never aliases its argument)
+    const spare = varying ? [new Float64Array(varying.length), new Float64Array(varying.length)] : [];
+    let flip = 0;
+    // Q(θ) (its varying part) or null when it leaves the finite range (an expanding map)
+    const apply = (x: Float64Array): Float64Array | null => {
+      let y: Float64Array;
+      try {
+        if (engine) {
+          y = spare[flip]!;
+          flip ^= 1;
+          engine.consolidate(x, y);
+        } else y = raw.consolidate(x);
+      } catch (e) {
+        if (e instanceof ArgumentError && /must be finite/.test(e.message) && normOf(x) > 1) return null;
+        throw e;
+      }
+      return normOf(y) > DIVERGED_NORM ? null : y;
+    };
+    let next = apply(z);
+    if (next === null) return divergedResult(startState, 0, [...norms, Infinity]);
+    let step = referenceDistance(next, z);
+    let prevStep = NaN;
+    let iterations = 0;
+    let diverged = false;
+    let converged = step <= tol * Math.max(1, normOf(z));
+    while (!converged && iterations < maxIterations) {
+      z = next;
+      iterations++;
+      record(z);
+      const y = apply(z);
+      if (y === null) {
+        diverged = true;
+        break;
+      }
+      next = y;
+      prevStep = step;
+      step = referenceDistance(next, z);
+      converged = step <= tol * Math.max(1, normOf(z));
     }
-    return referenceNorm(y) > DIVERGED_NORM ? null : y;
-  };
-  let next = apply(theta);
-  if (next === null) return divergedResult(startState, 0, [...norms, Infinity]);
-  let step = referenceDistance(next, theta);
-  let prevStep = NaN;
-  let iterations = 0;
-  let converged = step <= tol * Math.max(1, referenceNorm(theta));
-  while (!converged && iterations < maxIterations) {
-    theta = next;
-    iterations++;
-    record(theta);
-    const y = apply(theta);
-    if (y === null) {
-      diverged = true;
-      break;
-    }
-    next = y;
-    prevStep = step;
-    step = referenceDistance(next, theta);
-    converged = step <= tol * Math.max(1, referenceNorm(theta));
+    if (diverged) return divergedResult(startState, iterations, [...norms, Infinity]);
+    if (varying) {
+      const full = Float64Array.from(startState);
+      for (let k = 0; k < varying.length; k++) full[varying[k]!] = z[k]!;
+      theta = full;
+    } else theta = z;
+    // `step` is now ‖Q(θ_n) − θ_n‖ = the residual at θ_n; the last taken step is prevStep.
+    const residual = step;
+    const lastStep = iterations > 0 ? prevStep : 0;
+    return {
+      theta,
+      residual,
+      iterations,
+      converged,
+      lastStep,
+      aPosterioriBound: rho === null ? null : (rho / (1 - rho)) * lastStep,
+      rho,
+      observedRate: iterations > 0 && lastStep > 0 ? residual / lastStep : null,
+      diverged: false,
+      iterateNorms: norms,
+    };
+  } finally {
+    engine?.release();
   }
-  if (diverged) return divergedResult(startState, iterations, [...norms, Infinity]);
-  // `step` is now ‖Q(θ_n) − θ_n‖ = the residual at θ_n; the last taken step is prevStep.
-  const residual = step;
-  const lastStep = iterations > 0 ? prevStep : 0;
-  return {
-    theta,
-    residual,
-    iterations,
-    converged,
-    lastStep,
-    aPosterioriBound: rho === null ? null : (rho / (1 - rho)) * lastStep,
-    rho,
-    observedRate: iterations > 0 && lastStep > 0 ? residual / lastStep : null,
-    diverged: false,
-    iterateNorms: norms,
-  };
 }
 
 function divergedResult(start: Float64Array, iterations: number, norms: number[]): FixedPointResult {

@@ -481,16 +481,47 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
       this.stats.evaluations += 2;
       this.stats.directional++;
       const den = takenStep(this.#x, v, t);
+      let ascending = true;
+      for (let k = 1; k < v.index.length && ascending; k++) ascending = v.index[k]! > v.index[k - 1]!;
+      if (!ascending) {
+        for (let i = 0; i < fp.length; i++) {
+          if (fp[i] !== fm[i]) {
+            const q = (fp[i]! - fm[i]!) / den;
+            if (!Number.isFinite(q))
+              throw new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, q, 'must be finite');
+            acc.addEntry(i, q);
+          }
+        }
+        for (let k = 0; k < v.index.length; k++)
+          if (v.index[k]! >= this.#nodeLen) acc.addEntry(v.index[k]!, v.value[k]!);
+        return acc.take();
+      }
+      // v's indices ascending (the usual form): the node quotients, then v's edge entries (Q's
+      // copy of them), already in order — the accumulator's sum without its O(nnz log nnz) sort
+      let nnz = 0;
+      for (let i = 0; i < fp.length; i++) if (fp[i] !== fm[i] && (fp[i]! - fm[i]!) / den !== 0) nnz++;
+      let firstEdge = 0;
+      while (firstEdge < v.index.length && v.index[firstEdge]! < this.#nodeLen) firstEdge++;
+      for (let k = firstEdge; k < v.index.length; k++) if (v.value[k] !== 0) nnz++;
+      const index = new Int32Array(nnz);
+      const value = new Float64Array(nnz);
+      let at = 0;
       for (let i = 0; i < fp.length; i++) {
         if (fp[i] !== fm[i]) {
           const q = (fp[i]! - fm[i]!) / den;
           if (!Number.isFinite(q))
             throw new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, q, 'must be finite');
-          acc.addEntry(i, q);
+          if (q === 0) continue; // an underflowed quotient: the accumulator drops it too
+          index[at] = i;
+          value[at++] = q;
         }
       }
-      for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= this.#nodeLen) acc.addEntry(v.index[k]!, v.value[k]!);
-      return acc.take();
+      for (let k = firstEdge; k < v.index.length; k++)
+        if (v.value[k] !== 0) {
+          index[at] = v.index[k]!;
+          value[at++] = v.value[k]!;
+        }
+      return { dim: this.dim, index, value };
     } catch (e) {
       this.#acc = undefined;
       this.#colAcc = undefined;

@@ -31,7 +31,8 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
   readonly outDim: number;
   readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
   readonly #item: CompiledItem;
-  readonly #x: Float64Array;
+  /** x on F_e (in footprint order): all a column reads of x. */
+  readonly #xF: Float64Array;
   /** Footprint coordinate → its position in F_e. */
   readonly #position = new Map<number, number>();
   readonly #cache = new Map<number, SparseVector>();
@@ -43,7 +44,11 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
   constructor(item: CompiledItem, dim: number, x: ArrayLike<number>) {
     if (x.length !== dim) throw new ArgumentError('x', x, `must have length ${dim}`);
     this.#item = item;
-    this.#x = finiteCopy('x', x);
+    // checked whole (the error names the first non-finite entry), kept on F_e only: no d-copy per item
+    let s = 0;
+    for (let i = 0; i < dim; i++) s += x[i]! * 0;
+    if (s !== 0) finiteCopy('x', x);
+    this.#xF = Float64Array.from(item.footprint, (j) => x[j]!);
     this.dim = dim;
     this.outDim = dim;
     for (let k = 0; k < item.footprint.length; k++) this.#position.set(item.footprint[k]!, k);
@@ -79,7 +84,7 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
     const b = this.#resident();
     const f = this.#item.footprint;
     const view = into.view;
-    for (let t = 0; t < f.length; t++) view[t] = this.#x[f[t]!]!;
+    view.set(this.#xF.subarray(0, f.length));
     view[k] = v;
     const kernels: GraphKernels = wasm().exports;
     kernels.gpblend(into.ptr, b.local.ptr, b.target.ptr, b.rates.ptr, f.length);
@@ -95,7 +100,7 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
     let col: SparseVector;
     if (k === undefined) col = unitVector(this.dim, j);
     else {
-      const xj = this.#x[j]!;
+      const xj = this.#xF[k]!;
       const h = centralStep(xj);
       const p = xj + h;
       const m = xj - h;

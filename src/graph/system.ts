@@ -19,6 +19,7 @@ import { evidenceDistribution } from './evidence.js';
 import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
 import { GraphConsolidateJacobian } from './consolidateJacobian.js';
 import { GraphExpandJacobian } from './expandJacobian.js';
+import { graphConsolidationEngine } from './consolidationEngine.js';
 import { graphOrderGap, graphStep } from './orderGap.js';
 import { isInitialized } from '../wasm/module.js';
 import { attributeIndices, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
@@ -170,8 +171,13 @@ export interface ReferenceGraphOptions {
 function domainBox(layout: Scenario['layout']) {
   return (block: string, theta: Float64Array, radius: number) => {
     if (block !== 'all') return undefined;
-    const lower = Float64Array.from(theta, (x) => x - radius * Math.max(1, Math.abs(x)));
-    const upper = Float64Array.from(theta, (x) => x + radius * Math.max(1, Math.abs(x)));
+    const lower = new Float64Array(theta.length);
+    const upper = new Float64Array(theta.length);
+    for (let i = 0; i < theta.length; i++) {
+      const x = theta[i]!;
+      lower[i] = x - radius * Math.max(1, Math.abs(x));
+      upper[i] = x + radius * Math.max(1, Math.abs(x));
+    }
     const clip = (i: number) => {
       lower[i] = Math.max(0, lower[i]!);
       upper[i] = Math.min(1, upper[i]!);
@@ -275,6 +281,13 @@ export function referenceGraphSystem(
         boxes: { confidence: { lower: 0, upper: 1 } },
         boxAt: domainBox(layout),
         start: 'stop',
+        // the wasm kernels on the edges by rows: bit for bit this system's Q when it runs as wasm
+        ...(backend === wasmGraphBackend
+          ? {
+              consolidateOn: (base: Float64Array, block: ArrayLike<number>) =>
+                isInitialized() ? graphConsolidationEngine(scenario, base, block) : undefined,
+            }
+          : {}),
       },
       runDefaults: scenario.run,
     },

@@ -202,7 +202,7 @@ function checkBox(name: string, v: unknown): StateBox {
 
 function checkCertification(v: unknown, subspaces: readonly string[]): CertificationPolicy {
   const o = plainObject('system.certification', v);
-  knownKeys('system.certification', o, ['subspaces', 'questionSpaces', 'boxes', 'boxAt', 'start']);
+  knownKeys('system.certification', o, ['subspaces', 'questionSpaces', 'boxes', 'boxAt', 'start', 'consolidateOn']);
   const out: { -readonly [K in keyof CertificationPolicy]: CertificationPolicy[K] } = {};
   if (o['subspaces'] !== undefined) {
     const s = o['subspaces'];
@@ -228,6 +228,8 @@ function checkCertification(v: unknown, subspaces: readonly string[]): Certifica
   }
   fn('system.certification.boxAt', o['boxAt'], '(block, theta, radius) => {lower, upper} | undefined');
   if (o['boxAt']) out.boxAt = o['boxAt'] as CertificationPolicy['boxAt'];
+  fn('system.certification.consolidateOn', o['consolidateOn'], '(base, block) => ConsolidationEngine | undefined');
+  if (o['consolidateOn']) out.consolidateOn = o['consolidateOn'] as CertificationPolicy['consolidateOn'];
   if (o['start'] !== undefined) {
     if (o['start'] !== 'theta0' && o['start'] !== 'stop')
       throw new ArgumentError('system.certification.start', o['start'], "must be 'theta0' or 'stop'");

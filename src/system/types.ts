@@ -168,6 +168,30 @@ export interface CertificationPolicy {
   boxAt?(block: string, theta: Float64Array, radius: number): StateBox | undefined;
   /** Where the fixed-point iteration starts: θ0, or where Algorithm 1 with `runDefaults` stops. */
   readonly start?: 'theta0' | 'stop';
+  /**
+   * An engine for the many evaluations of Q the certification makes near `base` (the
+   * fixed-point iteration, the contraction search on `block`), or undefined to use
+   * `consolidate`. The engine's `varying` coordinates include `block`; Q must copy every other
+   * coordinate (Q(θ)_i = θ_i), so it maps the states equal to `base` off `varying` to themselves.
+   */
+  consolidateOn?(base: Float64Array, block: ArrayLike<number>): ConsolidationEngine | undefined;
+}
+
+/**
+ * Q restricted to the states θ that equal a base state off the coordinates `varying`: the map
+ * z ↦ Q(θ with θ_varying = z)_varying, equal bit for bit to the system's `consolidate` there.
+ */
+export interface ConsolidationEngine {
+  /** The coordinates that vary, ascending. Q copies every other coordinate of the base. */
+  readonly varying: Int32Array;
+  /**
+   * Q(θ)_varying for θ = base with θ_varying = z, into `out` (both of length |varying|; `out`
+   * must not alias z).
+   * @throws {ArgumentError} Q has a non-finite entry there (the message names it as `consolidate` would).
+   */
+  consolidate(z: Float64Array, out: Float64Array): void;
+  /** Frees what the engine holds outside the JS heap. Idempotent; the engine is unusable after. */
+  release(): void;
 }
 
 /**

@@ -85,6 +85,7 @@ const phases = (base: number) => ({
   crossCheck: 0.0017,
   redundancy: base * 0.07,
   expandNorms: base * 1.7,
+  sensitivity: base * 0.53,
   columns: base * 2.9,
   gramian: base * 0.37,
   coverage: 0.00042,
@@ -107,6 +108,16 @@ const certify = {
       localNorm: 0.5172,
       analyticBound: 0.9575240455644527,
     },
+    contractionBlocks: [
+      {
+        subspace: 'all',
+        dim: 9 * nmax + 3 * nmax * nmax,
+        verdict: 'not contractive',
+        empiricalLowerBound: 1.113,
+        evaluations: 76,
+      },
+      { subspace: 'confidence', dim: nmax, verdict: 'certified', empiricalLowerBound: 0.5006, evaluations: 80 },
+    ],
     redundancyFails: 3,
     subspaces: [
       { name: 'confidence', dim: nmax, kernelDim: nmax - 1 },
