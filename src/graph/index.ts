@@ -150,6 +150,7 @@ export {
 } from './synthetic.js';
 export {
   copyStructured,
+  copyStructuredInto,
   decodeStructured,
   embedStructured,
   StructuredGraphState,
