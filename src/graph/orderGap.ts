@@ -427,6 +427,7 @@ function fusedSums(
   structure: RowPlan | null,
   weighted: RowPlan | null,
   scratch?: PairSums,
+  lazyDiagonal = false,
 ): PairSums {
   const n = base.nmax;
   if (scratch) zeroPairSums(scratch);
@@ -440,15 +441,12 @@ function fusedSums(
     addRowStructure(s0, j, r0[0]!, r0[1]!, r0[2]!);
     addRowStructure(s1, j, r1[0]!, r1[1]!, r1[2]!);
   }
-  if (structure !== null) {
+  if (structure !== null && !lazyDiagonal) {
     // claim rows not read in Supports: their diagonal (the merge gates read every claim's; no
-    // other slot's diagonal is read); P_e θ's equals θ's where e edits no Supports entry of j
+    // other slot's diagonal is read)
+    const sums = { s0, s1, ws0, ws1 };
     for (let j = 0, claims = Math.min(n, claimsOf(ed)); j < claims; j++)
-      if ((structure.blocks[j]! & 1) === 0) {
-        const d = base.value(0, j, j);
-        s0.diag[j] = d;
-        s1.diag[j] = (ed.edited[j]! & 1) === 0 ? d : expanded.value(0, j, j);
-      }
+      fillDiagonal(base, expanded, ed, structure, sums, j);
   }
   for (let r = 0, m = rowsOf(weighted); r < m; r++) {
     const j = weighted === null ? r : weighted.rows[r]!;
@@ -457,6 +455,25 @@ function fusedSums(
     addRowWeighted(ws1, s1, c, tau, j, r1[0]!, r1[1]!, r1[2]!);
   }
   return { s0, s1, ws0, ws1 };
+}
+
+/**
+ * S_jj of θ and of P_e θ for a claim row j the restricted pass did not read in Supports (rows it
+ * read have theirs from `addRowStructure`); P_e θ's equals θ's where e edits no Supports entry
+ * of row j. Other slots are left alone (no diagonal but a claim's is read).
+ */
+function fillDiagonal(
+  base: EdgeSource,
+  expanded: EdgeSource,
+  ed: ItemEdits,
+  structure: RowPlan,
+  sums: PairSums,
+  j: number,
+): void {
+  if (j >= claimsOf(ed) || (structure.blocks[j]! & 1) !== 0) return;
+  const d = base.value(0, j, j);
+  sums.s0.diag[j] = d;
+  sums.s1.diag[j] = (ed.edited[j]! & 1) === 0 ? d : expanded.value(0, j, j);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -662,12 +679,18 @@ function mergeChanged(shape: OperatorShape, diag0: Float64Array, diag1: Float64A
  * live one is changed.
  */
 function nearIndex(near: MergeNear, nodes: Float64Array, changed: readonly number[]): MergeIndex {
+  const memo = new Map<number, number[]>();
   return {
     claims: () => [],
     candidates: (i) => {
-      const set = new Set(changed);
-      for (const j of near(nodes, i)) set.add(j);
-      return [...set].sort((a, b) => a - b);
+      let list = memo.get(i);
+      if (!list) {
+        const set = new Set(changed);
+        for (const j of near(nodes, i)) set.add(j);
+        list = [...set].sort((a, b) => a - b);
+        memo.set(i, list);
+      }
+      return list;
     },
   };
 }
@@ -799,6 +822,9 @@ function evaluate(
   reuse: OrderGapReuse = {},
 ): number {
   const sc = reuse.scratch;
+  const near = reuse.near;
+  // with `near` on a neighbourhood, diagonals are read only where they are needed (below)
+  const lazy = local !== null && near !== undefined;
   const c = readConfidences(shape, nodes, sc?.c);
   const sums = fusedSums(
     edges,
@@ -809,7 +835,15 @@ function evaluate(
     local && local.structure,
     local && local.weighted,
     sc?.pair,
+    lazy,
   );
+  const diagonal = (j: number) => fillDiagonal(edges, expanded, ed, local!.structure, sums, j);
+  if (lazy) {
+    // the update reads the diagonals of its claim slots, the merge test those of e's claims
+    for (const j of local.slots) diagonal(j);
+    for (const j of ed.slots) diagonal(j);
+    for (const j of ed.rows[0].keys()) diagonal(j);
+  }
   const n = shape.nmax;
   const c0 = sc ? sc.c0 : new Float64Array(n);
   const c1 = sc ? sc.c1 : new Float64Array(n);
@@ -821,13 +855,21 @@ function evaluate(
     nodes1.set(nodes.subarray(0, shape.edgeOffset));
   } else nodes1 = nodes.slice(0, shape.edgeOffset);
   for (const [x, [r, t]] of ed.nodeRate) nodes1[x] = blend(nodes[x]!, r, t);
-  const near = reuse.near;
   const affected = mergeAffected(shape, params, nodes, nodes1, sums.s0.diag, sums.s1.diag, ed, near);
   const merged0 = new Map<number, Float64Array>();
   const merged1 = new Map<number, Float64Array>();
   const changed = near && affected.length ? mergeChanged(shape, sums.s0.diag, sums.s1.diag, ed) : [];
   const index0 = near ? nearIndex(near, nodes, changed) : undefined;
   const index1 = near ? nearIndex(near, nodes1, changed) : undefined;
+  if (lazy)
+    for (const i of affected) {
+      // the merge of i reads its own diagonal and its candidates'
+      diagonal(i);
+      for (const idx of [index0!, index1!]) {
+        const cand = idx.candidates(i);
+        for (let r = 0; r < cand.length; r++) diagonal(cand[r]!);
+      }
+    }
   for (const i of affected) {
     merged0.set(i, mergedAttributes(shape, params, nodes, sums.s0.diag, i, index0));
     merged1.set(i, mergedAttributes(shape, params, nodes1, sums.s1.diag, i, index1));
