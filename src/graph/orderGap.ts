@@ -357,11 +357,17 @@ function zeroPairSums(p: PairSums): void {
 /**
  * Reusable per-slot scratch of the structure-aware order-gap ({@link orderGapScratch}): both
  * states' sums, the confidences before and after, and the update's scratch — what one
- * evaluation would otherwise allocate, O(24·Nmax) doubles. The node block of P_e(θ) is not in
+ * evaluation would otherwise allocate, O(24·Nmax) doubles. Q's own scratch may share its arrays
+ * (./state.ts does) when the two never run at once. The node block of P_e(θ) is not in
  * it: the caller lends one (`orderGapOver`'s `nodes1`).
  */
 export interface OrderGapScratch {
-  readonly pair: PairSums;
+  /** Q's sums of θ. */
+  readonly s0: StructureSums;
+  /** Q's sums of P_e θ. */
+  readonly s1: StructureSums;
+  readonly ws0: WeightedSums;
+  readonly ws1: WeightedSums;
   readonly c: Float64Array;
   readonly c0: Float64Array;
   readonly c1: Float64Array;
@@ -372,7 +378,7 @@ export interface OrderGapScratch {
 export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
   const n = shape.nmax;
   return {
-    pair: emptyPairSums(n),
+    ...emptyPairSums(n),
     c: new Float64Array(n),
     c0: new Float64Array(n),
     c1: new Float64Array(n),
@@ -834,7 +840,7 @@ function evaluate(
     params.tauContradict,
     local && local.structure,
     local && local.weighted,
-    sc?.pair,
+    sc,
     lazy,
   );
   const diagonal = (j: number) => fillDiagonal(edges, expanded, ed, local!.structure, sums, j);

@@ -16,12 +16,15 @@
  *   P_e and Q move claims, so a step costs O(moved claims · C) there instead of O(C²).
  *
  * Memory: the node block, 24 bytes per stored edge (CSR + CSC), 4·(Nmax + 1) per block for the
- * row and column starts, and the neighbour lists (a few entries per claim near another).
+ * row and column starts, and the neighbour lists (a few entries per claim near another) — what
+ * `bytes` counts, the lists aside; beside it, made on first use and reused by every later step,
+ * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
+ * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), so a
+ * step allocates nothing of O(Nmax).
  */
 import { ArgumentError } from '../util/errors.js';
 import {
   consolidateNodes,
-  consolidateScratch,
   type ConsolidateScratch,
   type EdgeBlockIndex,
   type EdgeSource,
@@ -681,12 +684,22 @@ export function structuredConsolidate(
 ): void {
   ensureNear(shape, params, state);
   const out = (state.spare ??= new Float64Array(shape.edgeOffset));
-  state.scratch ??= consolidateScratch(shape);
+  state.scratch ??= sharedScratch(shape, state);
   consolidateNodes(shape, params, state.nodes, csrEdges(state.indexed()), out, mergeIndexOf(state), state.scratch);
   const before = state.nodes;
   state.nodes = out;
   state.spare = before;
   refreshNear(shape, params, state, claimsMoved(shape, before, out, [...state.nearClaims]));
+}
+
+/**
+ * Q's scratch as a view of the order-gap's: Q and the order-gap pass run one after the other on a
+ * state, never interleaved, so Q reuses θ's sums, the confidences and the update's scratch of
+ * the order-gap (one set of per-slot arrays instead of two).
+ */
+function sharedScratch(shape: OperatorShape, state: StructuredGraphState): ConsolidateScratch {
+  const o = (state.omegaScratch ??= orderGapScratch(shape));
+  return { c: o.c, cNew: o.c0, sums: o.s0, ws: o.ws0, update: o.update };
 }
 
 /** ‖P_e(θ) − θ‖₂ of the structured state (as `expansionResidual` on the dense θ). O(|F_e| log row). */
