@@ -2,7 +2,8 @@
  * Whole Algorithm 1 runs at large Nmax: `runRecursive` with a fixed budget of steps (rule
  * 'budget', so every size runs the same number of steps) on synthetic scenarios (k = 8, ~10 edges
  * per node, a pool of 8 items, src/graph/synthetic.ts), on the structured state everywhere and on
- * the dense θ where it fits. Per size, in a fresh child process (so peak RSS is its own):
+ * the dense θ where it fits. Per size, two fresh child processes: one times the baselines and then
+ * the run, the other runs the run alone for the memory figures (so peak RSS is the run's own):
  * - ms per step in the steady state (steps 2 … T, timed by the run's `observe` callback), the
  *   whole run ÷ T, and the first step (which also builds the run's state from the scenario);
  * - Q applications, the bytes the state holds (node block + CSR + CSC);
@@ -11,7 +12,7 @@
  *   structured state touches everything it holds) — as peak ÷ state bytes (the literal figure,
  *   which includes the loaded process) and (peak − RSS before the run) ÷ state bytes (what the
  *   run adds); a bare `node -e`'s maxRSS is reported beside them;
- * - two baselines measured in the same process after the run, after three warm-up calls (mean,
+ * - two baselines measured in the timing process before the run, after three warm-up calls (mean,
  *   median and minimum of the repetitions; step ÷ Ω compares the median step with the median Ω,
  *   the statistic least moved by other jobs on a shared host): one
  *   structure-aware Ω (the full fused pass over the CSR rows, `graphOrderGapSparse`) and two
@@ -38,6 +39,7 @@ import type { StructuredGraphState } from '../src/graph/state.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../src/graph/system.js';
 import { runRecursive } from '../src/ordergap/algorithm1.js';
 import type { OperatorSystem } from '../src/system/types.js';
+import type { SyntheticGraphSystem } from '../src/graph/system.js';
 
 const K = 8;
 const EDGES_PER_NODE = 10;
@@ -93,13 +95,32 @@ function timeOf(reps: number, f: () => unknown): { mean: number; median: number;
 
 const now = () => Number(process.hrtime.bigint()) / 1e6;
 
-function child(nmax: number, mode: 'structured' | 'dense'): ChildResult {
+/** The two baselines on the scenario's own sparse state (see the module comment). */
+function baselines(sc: SyntheticGraphSystem['synthetic'], nmax: number) {
+  const reps = nmax >= 16384 ? 5 : 15;
+  const omega = timeOf(reps, () => graphOrderGapSparse(sc.shape, DEFAULT_PARAMS, sc.state, sc.item));
+  let sink = 0;
+  const twoPasses = timeOf(reps, () => {
+    for (let pass = 0; pass < 2; pass++)
+      for (const b of sc.state.edges) for (let e = 0; e < b.vals.length; e++) sink += b.vals[e]!;
+  });
+  if (!Number.isFinite(sink)) throw new Error('unreachable');
+  return { omega, msTwoPasses: twoPasses.mean };
+}
+
+/**
+ * One size in this process. 'timing': the baselines first (code compiled for them alone, as a
+ * user calling Ω would have it), then the timed run. 'memory': the run alone, so the peak RSS is
+ * the run's and nothing else allocated before it (the baselines' garbage would raise the peak).
+ */
+function child(nmax: number, mode: 'structured' | 'dense', purpose: 'timing' | 'memory'): ChildResult {
   // the process with the library loaded, before anything of this size exists
   const rssLoaded = process.memoryUsage().rss;
   const t0 = now();
   const sys = syntheticGraphSystem(nmax, { k: K, edgesPerNode: EDGES_PER_NODE });
   const msBuild = now() - t0;
   const sc = sys.synthetic;
+  const base = purpose === 'timing' ? baselines(sc, nmax) : null;
   // RSS before the run builds its state (the run starts from the scenario's sparse edges)
   const rssBefore = process.memoryUsage().rss;
   const stepEnd: number[] = [];
@@ -115,7 +136,6 @@ function child(nmax: number, mode: 'structured' | 'dense'): ChildResult {
     observe: () => stepEnd.push(now()),
   });
   const ms = now() - t1;
-  // peak RSS of the process up to the end of the run (the baselines below run afterwards)
   const peak = process.resourceUsage().maxRSS * 1024;
   const st = sys.capabilities.state!;
   const stateBytes = mode === 'structured' ? st.bytes(r.state) : sc.shape.dim * 8;
@@ -124,16 +144,9 @@ function child(nmax: number, mode: 'structured' | 'dense'): ChildResult {
   const msPerStep = T > 1 ? (stepEnd[T - 1]! - stepEnd[0]!) / (T - 1) : ms;
   const stepMs = stepEnd.slice(1).map((x, i) => x - stepEnd[i]!);
   const msPerStepMedian = stepMs.length ? median(stepMs) : ms;
-  // baselines in this process: one structure-aware Ω over the CSR rows, two passes over the edges
-  const reps = nmax >= 16384 ? 5 : 15;
-  const omega = timeOf(reps, () => graphOrderGapSparse(sc.shape, DEFAULT_PARAMS, sc.state, sc.item));
+  const omega = base?.omega ?? { mean: NaN, median: NaN, min: NaN };
   const msOmega = omega.mean;
-  let sink = 0;
-  const msTwoPasses = timeOf(reps, () => {
-    for (let pass = 0; pass < 2; pass++)
-      for (const b of sc.state.edges) for (let e = 0; e < b.vals.length; e++) sink += b.vals[e]!;
-  }).mean;
-  if (!Number.isFinite(sink)) throw new Error('unreachable');
+  const msTwoPasses = base?.msTwoPasses ?? NaN;
   return {
     nmax,
     mode,
@@ -232,7 +245,8 @@ function fitExponent(xs: number[], ys: number[]): number {
 function main(): void {
   const arg = process.argv[2];
   if (arg === '--child') {
-    process.stdout.write(JSON.stringify(child(Number(process.argv[3]), process.argv[4] as 'structured' | 'dense')));
+    const [n, mode, purpose] = process.argv.slice(3) as [string, 'structured' | 'dense', 'timing' | 'memory'];
+    process.stdout.write(JSON.stringify(child(Number(n), mode, purpose)));
     return;
   }
   const sizes = process.argv.slice(2).map(Number);
@@ -240,16 +254,26 @@ function main(): void {
   for (const nmax of sizes.length ? sizes : SIZES)
     for (const mode of ['structured', 'dense'] as const) {
       if (mode === 'dense' && !DENSE_SIZES.has(nmax)) continue;
-      const p = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', String(nmax), mode],
-        {
-          encoding: 'utf8',
-          maxBuffer: 1 << 24,
-        },
-      );
-      if (p.status !== 0) throw new Error(`child Nmax = ${nmax} ${mode} failed: ${p.stderr}`);
-      const r = JSON.parse(p.stdout) as ChildResult;
+      const spawn = (purpose: 'timing' | 'memory'): ChildResult => {
+        const p = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', String(nmax), mode, purpose],
+          { encoding: 'utf8', maxBuffer: 1 << 24 },
+        );
+        if (p.status !== 0) throw new Error(`child Nmax = ${nmax} ${mode} ${purpose} failed: ${p.stderr}`);
+        return JSON.parse(p.stdout) as ChildResult;
+      };
+      const timing = spawn('timing');
+      const memory = spawn('memory');
+      // timings from the timing child, memory from the child that ran nothing but the run
+      const r: ChildResult = {
+        ...timing,
+        rssLoadedMB: memory.rssLoadedMB,
+        rssBeforeMB: memory.rssBeforeMB,
+        peakRssMB: memory.peakRssMB,
+        peakOverStateBytes: memory.peakOverStateBytes,
+        growthOverStateBytes: memory.growthOverStateBytes,
+      };
       results.push(r);
       process.stdout.write(
         `Nmax ${String(nmax).padStart(6)} ${mode.padEnd(10)} ${r.msPerStep.toFixed(2).padStart(9)} ms/step  ` +
@@ -279,7 +303,7 @@ function main(): void {
   const doc = {
     benchmark: 'ordergap-run',
     description:
-      'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; msPerStep is the steady-state mean (steps 2 … T), msPerStepMedian their median, msRunPerStep the whole run ÷ T; stepOverOmega = msPerStepMedian ÷ msOmegaMedian; baselines in the same process after the run (after warm-up: mean, median, fastest call): one structure-aware Ω (full fused pass over the CSR rows) and two streaming passes over the present edges; consolidation scheduling at threshold ε against Q every step, finalDistance = ‖θ_T(scheduled) − θ_T(always)‖₂ over all d coordinates (the norm of Ω), forcedConsolidations = steps whose own Ω exceeds the threshold (each forces a Q)',
+      'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; msPerStep is the steady-state mean (steps 2 … T), msPerStepMedian their median, msRunPerStep the whole run ÷ T; stepOverOmega = msPerStepMedian ÷ msOmegaMedian; baselines in the timing child before its run (after warm-up: mean, median, fastest call); memory figures from a second child that runs only the run: one structure-aware Ω (full fused pass over the CSR rows) and two streaming passes over the present edges; consolidation scheduling at threshold ε against Q every step, finalDistance = ‖θ_T(scheduled) − θ_T(always)‖₂ over all d coordinates (the norm of Ω), forcedConsolidations = steps whose own Ω exceeds the threshold (each forces a Q)',
     environment: {
       node: process.version,
       cpus: cpus().length,
