@@ -813,7 +813,7 @@ function renderOrderGapRun(doc, ctx) {
     para(
       `**Whole Algorithm 1 runs** of ${fmt(field(ctx, doc, 'steps', 'number'))} steps on synthetic scenarios ` +
         `(k = ${fmt(field(ctx, doc, 'k', 'number'))}, about ${fmt(field(ctx, doc, 'edgesPerNode', 'number'))} edges per node). ` +
-        '"ms/step": the steady state (steps 2 … T); "run ms/step": the whole run ÷ T (step 1 also builds the ' +
+        '"ms/step": the steady-state mean (steps 2 … T); "run ms/step": the whole run ÷ T (step 1 also builds the ' +
         "run's state); " +
         '"Ω ms": one structure-aware Ω (the full fused pass over the CSR rows) in the same process, mean; ' +
         '"step ÷ Ω": median step over median Ω; ' +
