@@ -2,16 +2,27 @@
  * Whole Algorithm 1 runs at large Nmax: `runRecursive` with a fixed budget of steps (rule
  * 'budget', so every size runs the same number of steps) on synthetic scenarios (k = 8, ~10 edges
  * per node, a pool of 8 items, src/graph/synthetic.ts), on the structured state everywhere and on
- * the dense θ where it fits. Per size, in a fresh child process (so peak RSS is its own):
- * ms per step, Q applications, the bytes the structured state holds, the RSS before the run and
- * the peak RSS (process maxRSS: resident pages, so it counts what was touched — the structured
- * state touches everything it holds), and two baselines measured in the same process: one
- * structure-aware Ω (the full fused pass over the CSR rows, `graphOrderGapSparse`) and two
- * streaming passes over the present edge weights. A fitted growth exponent of ms per step.
+ * the dense θ where it fits. Per size, two fresh child processes: one times the baselines and then
+ * the run, the other runs the run alone for the memory figures (so peak RSS is the run's own):
+ * - ms per step in the steady state (steps 2 … T, timed by the run's `observe` callback), the
+ *   whole run ÷ T, and the first step (which also builds the run's state from the scenario);
+ * - Q applications, the bytes the state holds (node block + CSR + CSC);
+ * - memory: the RSS with the library loaded, the RSS before the run builds its state, and the
+ *   process maxRSS at the end of the run (resident pages: it counts what was touched, and the
+ *   structured state touches everything it holds) — as peak ÷ state bytes (the literal figure,
+ *   which includes the loaded process) and (peak − RSS before the run) ÷ state bytes (what the
+ *   run adds); a bare `node -e`'s maxRSS is reported beside them;
+ * - two baselines measured in the timing process before the run, after three warm-up calls (mean,
+ *   median and minimum of the repetitions; step ÷ Ω compares the median step with the median Ω,
+ *   the statistic least moved by other jobs on a shared host): one
+ *   structure-aware Ω (the full fused pass over the CSR rows, `graphOrderGapSparse`) and two
+ *   streaming passes over the present edge weights. A fitted growth exponent of ms per step.
  *
  * Consolidation scheduling (Sec. 7.3): the default scenario and two synthetic ones run with
- * Q every step and with `schedule = ε`; Q applications saved, stop reason and step of both, and
- * ‖θ_sched − θ_always‖₂ of the final states (both consolidated).
+ * Q every step and with `schedule = ε`; Q applications saved, the steps whose own Ω exceeds the
+ * threshold (each forces a Q, so they bound the saving), stop reason and step of both, and
+ * ‖θ_sched − θ_always‖₂ of the final states (both consolidated) over all d coordinates — the norm
+ * of Ω. A sweep of larger thresholds on the default scenario shows the trade-off.
  *
  * Usage: node --import tsx bench/ordergap-run.ts [nmax ...]   (writes bench/results/ordergap-run.json)
  */
@@ -28,6 +39,7 @@ import type { StructuredGraphState } from '../src/graph/state.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../src/graph/system.js';
 import { runRecursive } from '../src/ordergap/algorithm1.js';
 import type { OperatorSystem } from '../src/system/types.js';
+import type { SyntheticGraphSystem } from '../src/graph/system.js';
 
 const K = 8;
 const EDGES_PER_NODE = 10;
@@ -44,46 +56,75 @@ interface ChildResult {
   storedEdges: number;
   msBuild: number;
   msPerStep: number;
+  msPerStepMedian: number;
+  msRunPerStep: number;
+  msFirstStep: number;
   consolidations: number;
   stateBytes: number;
   denseBytes: number;
+  rssLoadedMB: number;
   rssBeforeMB: number;
   peakRssMB: number;
   peakOverStateBytes: number;
-  peakDeltaOverStateBytes: number;
+  growthOverStateBytes: number;
   msOmega: number;
+  msOmegaMedian: number;
+  msOmegaMin: number;
   msTwoPasses: number;
   stepOverOmega: number;
   loadavg1: number;
 }
 
-function minTime(reps: number, f: () => unknown): number {
-  let best = Infinity;
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+}
+
+/** Mean, median and minimum ms of `reps` calls after 3 warm-up calls. */
+function timeOf(reps: number, f: () => unknown): { mean: number; median: number; min: number } {
+  for (let r = 0; r < 3; r++) f();
+  const ms: number[] = [];
   for (let r = 0; r < reps; r++) {
     const t = process.hrtime.bigint();
     f();
-    best = Math.min(best, Number(process.hrtime.bigint() - t) / 1e6);
+    ms.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
-  return best;
+  return { mean: ms.reduce((a, b) => a + b, 0) / reps, median: median(ms), min: Math.min(...ms) };
 }
 
-function child(nmax: number, mode: 'structured' | 'dense'): ChildResult {
-  const rss0 = process.memoryUsage().rss;
-  const t0 = process.hrtime.bigint();
-  const sys = syntheticGraphSystem(nmax, { k: K, edgesPerNode: EDGES_PER_NODE });
-  const msBuild = Number(process.hrtime.bigint() - t0) / 1e6;
-  const sc = sys.synthetic;
-  // baselines in this process: one structure-aware Ω over the CSR rows, two passes over the edges
+const now = () => Number(process.hrtime.bigint()) / 1e6;
+
+/** The two baselines on the scenario's own sparse state (see the module comment). */
+function baselines(sc: SyntheticGraphSystem['synthetic'], nmax: number) {
   const reps = nmax >= 16384 ? 5 : 15;
-  const msOmega = minTime(reps, () => graphOrderGapSparse(sc.shape, DEFAULT_PARAMS, sc.state, sc.item));
+  const omega = timeOf(reps, () => graphOrderGapSparse(sc.shape, DEFAULT_PARAMS, sc.state, sc.item));
   let sink = 0;
-  const msTwoPasses = minTime(reps, () => {
+  const twoPasses = timeOf(reps, () => {
     for (let pass = 0; pass < 2; pass++)
       for (const b of sc.state.edges) for (let e = 0; e < b.vals.length; e++) sink += b.vals[e]!;
   });
   if (!Number.isFinite(sink)) throw new Error('unreachable');
+  return { omega, msTwoPasses: twoPasses.mean };
+}
+
+/**
+ * One size in this process. 'timing': the baselines first (code compiled for them alone, as a
+ * user calling Ω would have it), then the timed run. 'memory': the run alone, so the peak RSS is
+ * the run's and nothing else allocated before it (the baselines' garbage would raise the peak).
+ */
+function child(nmax: number, mode: 'structured' | 'dense', purpose: 'timing' | 'memory'): ChildResult {
+  // the process with the library loaded, before anything of this size exists
+  const rssLoaded = process.memoryUsage().rss;
+  const t0 = now();
+  const sys = syntheticGraphSystem(nmax, { k: K, edgesPerNode: EDGES_PER_NODE });
+  const msBuild = now() - t0;
+  const sc = sys.synthetic;
+  const base = purpose === 'timing' ? baselines(sc, nmax) : null;
+  // RSS before the run builds its state (the run starts from the scenario's sparse edges)
   const rssBefore = process.memoryUsage().rss;
-  const t1 = process.hrtime.bigint();
+  const stepEnd: number[] = [];
+  const t1 = now();
   const r = runRecursive(sys, {
     epsilon: 0.01,
     window: 3,
@@ -92,30 +133,45 @@ function child(nmax: number, mode: 'structured' | 'dense'): ChildResult {
     rule: 'budget',
     recordStates: false,
     representation: mode,
+    observe: () => stepEnd.push(now()),
   });
-  const ms = Number(process.hrtime.bigint() - t1) / 1e6;
+  const ms = now() - t1;
   const peak = process.resourceUsage().maxRSS * 1024;
   const st = sys.capabilities.state!;
   const stateBytes = mode === 'structured' ? st.bytes(r.state) : sc.shape.dim * 8;
-  const msPerStep = ms / r.stoppedAt;
+  // steady state: steps 2 … T (step 1 also builds the run's state from the scenario)
+  const T = r.stoppedAt;
+  const msPerStep = T > 1 ? (stepEnd[T - 1]! - stepEnd[0]!) / (T - 1) : ms;
+  const stepMs = stepEnd.slice(1).map((x, i) => x - stepEnd[i]!);
+  const msPerStepMedian = stepMs.length ? median(stepMs) : ms;
+  const omega = base?.omega ?? { mean: NaN, median: NaN, min: NaN };
+  const msOmega = omega.mean;
+  const msTwoPasses = base?.msTwoPasses ?? NaN;
   return {
     nmax,
     mode,
     dim: sc.shape.dim,
-    steps: r.stoppedAt,
+    steps: T,
     storedEdges: (r.state as StructuredGraphState | undefined)?.storedEdges ?? sc.nnz,
     msBuild,
     msPerStep,
+    msPerStepMedian,
+    msRunPerStep: ms / T,
+    msFirstStep: stepEnd[0]! - t1,
     consolidations: r.consolidations,
     stateBytes,
     denseBytes: sc.shape.dim * 8,
+    rssLoadedMB: rssLoaded / 2 ** 20,
     rssBeforeMB: rssBefore / 2 ** 20,
     peakRssMB: peak / 2 ** 20,
     peakOverStateBytes: peak / stateBytes,
-    peakDeltaOverStateBytes: (peak - rss0) / stateBytes,
+    growthOverStateBytes: (peak - rssBefore) / stateBytes,
     msOmega,
+    msOmegaMedian: omega.median,
+    msOmegaMin: omega.min,
     msTwoPasses,
-    stepOverOmega: msPerStep / msOmega,
+    // medians of both: robust to the load spikes a shared host adds to either sample
+    stepOverOmega: msPerStepMedian / omega.median,
     loadavg1: loadavg()[0]!,
   };
 }
@@ -139,21 +195,37 @@ function scheduling(
   name: string,
   sys: OperatorSystem,
   o: { epsilon: number; window: number; maxSteps: number; seed: number },
+  threshold = o.epsilon,
 ) {
   const st = sys.capabilities.state!;
   const always = runRecursive(sys, { ...o, recordStates: false });
-  const sched = runRecursive(sys, { ...o, recordStates: false, schedule: o.epsilon });
+  const sched = runRecursive(sys, { ...o, recordStates: false, schedule: threshold });
+  // a step whose own Ω exceeds the threshold makes the accumulated sum cross it: Q runs there
+  // whatever the schedule, so these steps bound the Q evaluations from below
+  const forced = sched.steps.filter((s) => s.omega > threshold).length;
+  const finalDistance = entriesDistance(st.entries(always.state), st.entries(sched.state));
   return {
     scenario: name,
     epsilon: o.epsilon,
-    threshold: o.epsilon,
+    threshold,
     always: { steps: always.stoppedAt, reason: always.stopReason, consolidations: always.consolidations },
     scheduled: { steps: sched.stoppedAt, reason: sched.stopReason, consolidations: sched.consolidations },
     saved: 1 - sched.consolidations / always.consolidations,
+    forcedConsolidations: forced,
+    savedAtMost: 1 - forced / always.consolidations,
     sameReason: always.stopReason === sched.stopReason,
-    finalDistance: entriesDistance(st.entries(always.state), st.entries(sched.state)),
-    withinEpsilon: entriesDistance(st.entries(always.state), st.entries(sched.state)) <= o.epsilon,
+    finalDistance,
+    withinEpsilon: finalDistance <= o.epsilon,
   };
+}
+
+/** maxRSS of a bare `node -e` (no library): the floor of any Node process here. */
+function emptyNodeRss(): number {
+  const p = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS))'], {
+    encoding: 'utf8',
+  });
+  if (p.status !== 0) throw new Error(`node -e failed: ${p.stderr}`);
+  return (Number(p.stdout) * 1024) / 2 ** 20;
 }
 
 function fitExponent(xs: number[], ys: number[]): number {
@@ -173,7 +245,8 @@ function fitExponent(xs: number[], ys: number[]): number {
 function main(): void {
   const arg = process.argv[2];
   if (arg === '--child') {
-    process.stdout.write(JSON.stringify(child(Number(process.argv[3]), process.argv[4] as 'structured' | 'dense')));
+    const [n, mode, purpose] = process.argv.slice(3) as [string, 'structured' | 'dense', 'timing' | 'memory'];
+    process.stdout.write(JSON.stringify(child(Number(n), mode, purpose)));
     return;
   }
   const sizes = process.argv.slice(2).map(Number);
@@ -181,41 +254,56 @@ function main(): void {
   for (const nmax of sizes.length ? sizes : SIZES)
     for (const mode of ['structured', 'dense'] as const) {
       if (mode === 'dense' && !DENSE_SIZES.has(nmax)) continue;
-      const p = spawnSync(
-        process.execPath,
-        ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', String(nmax), mode],
-        {
-          encoding: 'utf8',
-          maxBuffer: 1 << 24,
-        },
-      );
-      if (p.status !== 0) throw new Error(`child Nmax = ${nmax} ${mode} failed: ${p.stderr}`);
-      const r = JSON.parse(p.stdout) as ChildResult;
+      const spawn = (purpose: 'timing' | 'memory'): ChildResult => {
+        const p = spawnSync(
+          process.execPath,
+          ['--import', 'tsx', fileURLToPath(import.meta.url), '--child', String(nmax), mode, purpose],
+          { encoding: 'utf8', maxBuffer: 1 << 24 },
+        );
+        if (p.status !== 0) throw new Error(`child Nmax = ${nmax} ${mode} ${purpose} failed: ${p.stderr}`);
+        return JSON.parse(p.stdout) as ChildResult;
+      };
+      const timing = spawn('timing');
+      const memory = spawn('memory');
+      // timings from the timing child, memory from the child that ran nothing but the run
+      const r: ChildResult = {
+        ...timing,
+        rssLoadedMB: memory.rssLoadedMB,
+        rssBeforeMB: memory.rssBeforeMB,
+        peakRssMB: memory.peakRssMB,
+        peakOverStateBytes: memory.peakOverStateBytes,
+        growthOverStateBytes: memory.growthOverStateBytes,
+      };
       results.push(r);
       process.stdout.write(
         `Nmax ${String(nmax).padStart(6)} ${mode.padEnd(10)} ${r.msPerStep.toFixed(2).padStart(9)} ms/step  ` +
           `Ω ${r.msOmega.toFixed(2)} ms  step/Ω ${r.stepOverOmega.toFixed(2)}  state ${(r.stateBytes / 2 ** 20).toFixed(1)} MiB  ` +
-          `peak RSS ${r.peakRssMB.toFixed(0)} MiB (${r.peakOverStateBytes.toFixed(1)}× state)\n`,
+          `peak RSS ${r.peakRssMB.toFixed(0)} MiB (${r.peakOverStateBytes.toFixed(1)}× state, run adds ${r.growthOverStateBytes.toFixed(1)}×)\n`,
       );
     }
   const sc = defaultScenario();
+  const defaultSystem = referenceGraphSystem(sc, { backend: referenceGraphBackend });
   const sched = [
-    scheduling('default', referenceGraphSystem(sc, { backend: referenceGraphBackend }), sc.run),
+    scheduling('default', defaultSystem, sc.run),
     ...[1024, 4096].map((n) =>
       scheduling(`synthetic Nmax=${n}`, syntheticGraphSystem(n), { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0 }),
     ),
   ];
-  for (const s of sched)
+  // the trade-off on the default scenario: larger thresholds save more Q and move θ_T further
+  const sweep = [2, 5, 10].map((f) => scheduling('default', defaultSystem, sc.run, f * sc.run.epsilon));
+  for (const s of [...sched, ...sweep])
     process.stdout.write(
-      `scheduling ${s.scenario}: Q ${s.always.consolidations} -> ${s.scheduled.consolidations} (${(100 * s.saved).toFixed(0)}% saved), ` +
+      `scheduling ${s.scenario} threshold ${s.threshold}: Q ${s.always.consolidations} -> ${s.scheduled.consolidations} ` +
+        `(${(100 * s.saved).toFixed(0)}% saved, at most ${(100 * s.savedAtMost).toFixed(0)}%), ` +
         `stop ${s.always.reason}@${s.always.steps} / ${s.scheduled.reason}@${s.scheduled.steps}, ‖Δθ_T‖ = ${s.finalDistance.toExponential(2)}\n`,
     );
+  const emptyRssMB = emptyNodeRss();
   const structured = results.filter((r) => r.mode === 'structured');
   const at = (n: number) => structured.find((r) => r.nmax === n);
   const doc = {
     benchmark: 'ordergap-run',
     description:
-      'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; baselines in the same process: one structure-aware Ω (full fused pass over the CSR rows) and two streaming passes over the present edges; consolidation scheduling at threshold ε against Q every step',
+      'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; msPerStep is the steady-state mean (steps 2 … T), msPerStepMedian their median, msRunPerStep the whole run ÷ T; stepOverOmega = msPerStepMedian ÷ msOmegaMedian; baselines in the timing child before its run (after warm-up: mean, median, fastest call); memory figures from a second child that runs only the run: one structure-aware Ω (full fused pass over the CSR rows) and two streaming passes over the present edges; consolidation scheduling at threshold ε against Q every step, finalDistance = ‖θ_T(scheduled) − θ_T(always)‖₂ over all d coordinates (the norm of Ω), forcedConsolidations = steps whose own Ω exceeds the threshold (each forces a Q)',
     environment: {
       node: process.version,
       cpus: cpus().length,
@@ -233,6 +321,11 @@ function main(): void {
       ),
     },
     scheduling: sched,
+    schedulingSweep: sweep,
+    memory: {
+      emptyNodeRssMB: emptyRssMB,
+      note: 'peakRssMB is the process maxRSS up to the end of the run; growthOverStateBytes = (peak − RSS before the run builds its state) ÷ state bytes; rssLoadedMB is the child with the library loaded (tsx, modules) before anything of its size exists, emptyNodeRssMB a bare `node -e`',
+    },
     targets: {
       msPerStepAt1024: at(1024)?.msPerStep ?? null,
       within5msAt1024: at(1024) ? at(1024)!.msPerStep <= 5 : null,
@@ -242,7 +335,15 @@ function main(): void {
       within60msAt65536: at(65536) ? at(65536)!.msPerStep <= 60 : null,
       peakOverStateAt65536: at(65536)?.peakOverStateBytes ?? null,
       peakWithin4xAt65536: at(65536) ? at(65536)!.peakOverStateBytes <= 4 : null,
+      growthOverStateAt65536: at(65536)?.growthOverStateBytes ?? null,
+      growthWithin4xAt65536: at(65536) ? at(65536)!.growthOverStateBytes <= 4 : null,
+      loadedProcessOverStateAt65536: at(65536) ? (at(65536)!.rssLoadedMB * 2 ** 20) / at(65536)!.stateBytes : null,
+      emptyNodeOverStateAt65536: at(65536) ? (emptyRssMB * 2 ** 20) / at(65536)!.stateBytes : null,
+      literalPeakWithin4xPossibleAt65536: at(65536)
+        ? at(65536)!.rssLoadedMB * 2 ** 20 <= 4 * at(65536)!.stateBytes
+        : null,
       scheduledSavedDefault: sched[0]!.saved,
+      scheduledSavedAtMostDefault: sched[0]!.savedAtMost,
       scheduledSaves40PercentDefault: sched[0]!.saved >= 0.4,
       scheduledSameReasonDefault: sched[0]!.sameReason,
       scheduledWithinEpsilonDefault: sched[0]!.withinEpsilon,

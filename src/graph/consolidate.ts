@@ -195,13 +195,26 @@ export function addRowStructure(s: StructureSums, j: number, S: EdgeRow, R: Edge
   }
 }
 
+/** Sets every sum of `s` to 0 (reused scratch starts as a fresh {@link emptyStructureSums}). */
+function zeroStructureSums(s: StructureSums): void {
+  s.diag.fill(0);
+  s.supportOut.fill(0);
+  s.supportIn.fill(0);
+  s.contradictDegree.fill(0);
+  s.requireOut.fill(0);
+  s.requireIn.fill(0);
+  s.reliableIn.fill(0);
+}
+
 /**
  * One streaming pass over the edges computing {@link StructureSums} (rows in ascending order).
+ * `out` (optional scratch for Nmax slots) is zeroed and filled instead of allocating.
  * O(Nmax²) for a dense θ, O(nnz + Nmax) for stored edges.
  */
-export function structureSums(edges: EdgeSource): StructureSums {
+export function structureSums(edges: EdgeSource, out?: StructureSums): StructureSums {
   const n = edges.nmax;
-  const out = emptyStructureSums(n);
+  if (out) zeroStructureSums(out);
+  else out = emptyStructureSums(n);
   for (let j = 0; j < n; j++) addRowStructure(out, j, edges.row(0, j), edges.row(1, j), edges.row(2, j));
   return out;
 }
@@ -269,23 +282,55 @@ export function addRowWeighted(
   }
 }
 
-/** Second streaming pass: the c-weighted, normalised sums (rows ascending). O(Nmax²) dense. */
+/**
+ * Second streaming pass: the c-weighted, normalised sums (rows ascending). `out` (optional
+ * scratch) is zeroed and filled instead of allocating. O(Nmax²) dense.
+ */
 export function weightedSums(
   edges: EdgeSource,
   params: GraphOperatorParams,
   c: Float64Array,
   s: StructureSums,
+  out?: WeightedSums,
 ): WeightedSums {
   const n = edges.nmax;
-  const ws = emptyWeightedSums(n);
+  let ws: WeightedSums;
+  if (out) {
+    out.support.fill(0);
+    out.contradict.fill(0);
+    out.require.fill(0);
+    ws = out;
+  } else ws = emptyWeightedSums(n);
   const tau = params.tauContradict;
   for (let j = 0; j < n; j++) addRowWeighted(ws, s, c, tau, j, edges.row(0, j), edges.row(1, j), edges.row(2, j));
   return ws;
 }
 
 /**
+ * Reusable scratch of {@link confidenceUpdate}: h (Nmax) and four per-group arrays as long as the
+ * largest answer group. Build it with {@link updateScratch}.
+ */
+export interface UpdateScratch {
+  readonly h: Float64Array;
+  readonly gate: Float64Array;
+  readonly z: Float64Array;
+  readonly num: Float64Array;
+  readonly sw: Float64Array;
+}
+
+/** Scratch of {@link confidenceUpdate} for a shape. O(Nmax + largest group). */
+export function updateScratch(shape: OperatorShape): UpdateScratch {
+  let m = 0;
+  for (const g of shape.groups) m = Math.max(m, g.answers.length);
+  const arr = () => new Float64Array(m);
+  return { h: new Float64Array(shape.nmax), gate: arr(), z: arr(), num: arr(), sw: arr() };
+}
+
+/**
  * New confidences c' from θ's confidences, structure sums and weighted sums (the belief update,
- * the answer softmax-with-none, the sharpening). Writes Nmax values into `out`. O(Nmax).
+ * the answer softmax-with-none, the sharpening). Writes Nmax values into `out` (with `only`,
+ * just those slots). `scratch` ({@link updateScratch}) is reused instead of allocating; the
+ * values are the same either way. O(Nmax).
  */
 export function confidenceUpdate(
   shape: OperatorShape,
@@ -295,9 +340,14 @@ export function confidenceUpdate(
   ws: WeightedSums,
   out: Float64Array,
   only?: readonly number[],
+  scratch?: UpdateScratch,
 ): void {
   const n = shape.nmax;
-  const h = new Float64Array(n);
+  const h = scratch ? scratch.h : new Float64Array(n);
+  if (scratch) {
+    if (only) for (const i of only) h[i] = 0;
+    else h.fill(0);
+  }
   // `only` (ascending slots): compute just these slots and their answer groups; each slot's
   // value is computed by exactly the same operations as in the full update.
   const claimSlots = only ? only.filter((i) => i < shape.claims) : null;
@@ -326,8 +376,8 @@ export function confidenceUpdate(
   }
   for (const g of groups) {
     const m = g.answers.length;
-    const gate = new Float64Array(m);
-    const z = new Float64Array(m);
+    const gate = scratch ? scratch.gate : new Float64Array(m);
+    const z = scratch ? scratch.z : new Float64Array(m);
     let zmax = 0;
     for (let t = 0; t < m; t++) {
       const a = g.answers[t]!;
@@ -337,7 +387,7 @@ export function confidenceUpdate(
       if (gate[t]! > 0 && z[t]! > zmax) zmax = z[t]!;
     }
     let den = Math.exp(-zmax);
-    const num = new Float64Array(m);
+    const num = scratch ? scratch.num : new Float64Array(m);
     for (let t = 0; t < m; t++) {
       num[t] = gate[t]! * Math.exp(z[t]! - zmax);
       den += num[t]!;
@@ -349,7 +399,7 @@ export function confidenceUpdate(
       mass += gt;
     }
     let sden = 0;
-    const sw = new Float64Array(m);
+    const sw = scratch ? scratch.sw : new Float64Array(m);
     for (let t = 0; t < m; t++) {
       sw[t] = gate[t]! * Math.exp(h[g.answers[t]!]! / p.tauAnswer);
       sden += sw[t]!;
@@ -470,18 +520,47 @@ export function mergeClaim(
   return true;
 }
 
-/** Reads the Nmax confidences of θ. */
-export function readConfidences(shape: OperatorShape, theta: Float64Array): Float64Array {
-  const c = new Float64Array(shape.nmax);
+/** Reads the Nmax confidences of θ (into `out` when given). */
+export function readConfidences(
+  shape: OperatorShape,
+  theta: Float64Array,
+  out: Float64Array = new Float64Array(shape.nmax),
+): Float64Array {
+  const c = out;
   for (let s = 0; s < shape.nmax; s++) c[s] = theta[s * (shape.k + 1) + shape.k]!;
   return c;
+}
+
+/**
+ * Everything {@link consolidateNodes} allocates per call, kept for reuse across calls on one
+ * shape: the confidences before and after, both sums and the update's scratch. O(14·Nmax).
+ */
+export interface ConsolidateScratch {
+  readonly c: Float64Array;
+  readonly cNew: Float64Array;
+  readonly sums: StructureSums;
+  readonly ws: WeightedSums;
+  readonly update: UpdateScratch;
+}
+
+/** A {@link ConsolidateScratch} for a shape. */
+export function consolidateScratch(shape: OperatorShape): ConsolidateScratch {
+  const n = shape.nmax;
+  return {
+    c: new Float64Array(n),
+    cNew: new Float64Array(n),
+    sums: emptyStructureSums(n),
+    ws: emptyWeightedSums(n),
+    update: updateScratch(shape),
+  };
 }
 
 /**
  * Q's node block only: writes the (k+1)·Nmax node coordinates of Q(θ) into `nodeOut` (the edge
  * block of Q(θ) equals θ's). `nodes` holds θ's node block (θ itself will do) and `edges` its
  * edges in any storage: the result does not depend on the storage. `nodeOut` must not alias
- * `nodes`. `index` as for {@link mergeClaims}. Two passes over the edges plus the merge.
+ * `nodes`. `index` as for {@link mergeClaims}; `scratch` ({@link consolidateScratch}) is reused
+ * instead of allocating (same values). Two passes over the edges plus the merge.
  */
 export function consolidateNodes(
   shape: OperatorShape,
@@ -490,14 +569,15 @@ export function consolidateNodes(
   edges: EdgeSource,
   nodeOut: Float64Array,
   index?: MergeIndex,
+  scratch?: ConsolidateScratch,
 ): void {
   const k1 = shape.k + 1;
-  const c = readConfidences(shape, nodes);
-  const sums = structureSums(edges);
-  const ws = weightedSums(edges, p, c, sums);
-  const cNew = new Float64Array(shape.nmax);
-  confidenceUpdate(shape, p, c, sums, ws, cNew);
-  for (let i = 0; i < shape.edgeOffset; i++) nodeOut[i] = nodes[i]!;
+  const c = readConfidences(shape, nodes, scratch?.c);
+  const sums = structureSums(edges, scratch?.sums);
+  const ws = weightedSums(edges, p, c, sums, scratch?.ws);
+  const cNew = scratch ? scratch.cNew : new Float64Array(shape.nmax);
+  confidenceUpdate(shape, p, c, sums, ws, cNew, undefined, scratch?.update);
+  nodeOut.set(nodes.subarray(0, shape.edgeOffset));
   mergeClaims(shape, p, nodes, sums.diag, nodeOut, index);
   for (let s = 0; s < shape.nmax; s++) nodeOut[s * k1 + shape.k] = cNew[s]!;
 }

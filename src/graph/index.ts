@@ -67,6 +67,10 @@ export {
 export {
   confidenceUpdate,
   consolidateNodes,
+  consolidateScratch,
+  type ConsolidateScratch,
+  updateScratch,
+  type UpdateScratch,
   denseEdges,
   type EdgeBlockIndex,
   type EdgeRow,
@@ -137,6 +141,10 @@ export {
   type IndexedGraphState,
   orderGapOver,
   type OrderGapRegion,
+  type OrderGapReuse,
+  orderGapScratch,
+  type OrderGapScratch,
+  type MergeNear,
   type SparseGraphState,
   withColumns,
 } from './orderGap.js';
@@ -150,6 +158,7 @@ export {
 } from './synthetic.js';
 export {
   copyStructured,
+  copyStructuredInto,
   decodeStructured,
   embedStructured,
   StructuredGraphState,

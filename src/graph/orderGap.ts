@@ -37,6 +37,8 @@ import {
   mergeClaim,
   mergeClaims,
   readConfidences,
+  updateScratch,
+  type UpdateScratch,
   type EdgeBlockIndex,
   type EdgeRow,
   type MergeIndex,
@@ -219,6 +221,12 @@ interface ItemEdits {
   cols: [Map<number, Line>, Map<number, Line>, Map<number, Line>];
   /** Per row: bit t set when block t has edits in that row. */
   edited: Uint8Array;
+  /** Number of claim slots of the shape. */
+  claims: number;
+}
+
+function claimsOf(ed: ItemEdits): number {
+  return ed.claims;
 }
 
 /** P_e's value at one coordinate: x + a (t − x), the expression of `blendFootprintInPlace`. */
@@ -236,6 +244,7 @@ function itemEdits(shape: OperatorShape, item: CompiledItem, edges: EdgeSource):
     rows: [new Map(), new Map(), new Map()],
     cols: [new Map(), new Map(), new Map()],
     edited: new Uint8Array(n),
+    claims: shape.claims,
   };
   for (let f = 0; f < item.footprint.length; f++) {
     const idx = item.footprint[f]!;
@@ -336,6 +345,55 @@ interface PairSums {
   ws1: WeightedSums;
 }
 
+function emptyPairSums(n: number): PairSums {
+  return { s0: emptyStructureSums(n), s1: emptyStructureSums(n), ws0: emptyWeightedSums(n), ws1: emptyWeightedSums(n) };
+}
+
+function zeroPairSums(p: PairSums): void {
+  for (const s of [p.s0, p.s1]) for (const a of Object.values(s) as Float64Array[]) a.fill(0);
+  for (const w of [p.ws0, p.ws1]) for (const a of Object.values(w) as Float64Array[]) a.fill(0);
+}
+
+/**
+ * Reusable per-slot scratch of the structure-aware order-gap ({@link orderGapScratch}): both
+ * states' sums, the confidences before and after, and the update's scratch — what one
+ * evaluation would otherwise allocate, O(24·Nmax) doubles. Q's own scratch may share its arrays
+ * (./state.ts does) when the two never run at once. The node block of P_e(θ) is not in
+ * it: the caller lends one (`orderGapOver`'s `nodes1`).
+ */
+export interface OrderGapScratch {
+  /** Q's sums of θ. */
+  readonly s0: StructureSums;
+  /** Q's sums of P_e θ. */
+  readonly s1: StructureSums;
+  readonly ws0: WeightedSums;
+  readonly ws1: WeightedSums;
+  readonly c: Float64Array;
+  readonly c0: Float64Array;
+  readonly c1: Float64Array;
+  readonly update: UpdateScratch;
+}
+
+/** An {@link OrderGapScratch} for a shape. */
+export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
+  const n = shape.nmax;
+  return {
+    ...emptyPairSums(n),
+    c: new Float64Array(n),
+    c0: new Float64Array(n),
+    c1: new Float64Array(n),
+    update: updateScratch(shape),
+  };
+}
+
+/**
+ * The live claims of θ near a position, for the merge: `near(nodes, i)` lists (any order, may
+ * repeat) every claim j with S_jj ≠ 0 in θ whose θ attributes lie within the merge radius of
+ * claim i's attributes in `nodes` (extra claims are allowed: the distance test rejects them).
+ * ./state.ts answers it from its merge grid.
+ */
+export type MergeNear = (nodes: Float64Array, i: number) => Iterable<number>;
+
 /**
  * Puts the three rows of j in θ into r0 and in P_e(θ) into r1 (the same runs where e edits
  * nothing). Only the blocks in `bits` are read; the others are empty.
@@ -374,12 +432,12 @@ function fusedSums(
   tau: number,
   structure: RowPlan | null,
   weighted: RowPlan | null,
+  scratch?: PairSums,
+  lazyDiagonal = false,
 ): PairSums {
   const n = base.nmax;
-  const s0 = emptyStructureSums(n);
-  const s1 = emptyStructureSums(n);
-  const ws0 = emptyWeightedSums(n);
-  const ws1 = emptyWeightedSums(n);
+  if (scratch) zeroPairSums(scratch);
+  const { s0, s1, ws0, ws1 } = scratch ?? emptyPairSums(n);
   const r0: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
   const r1: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
   const rowsOf = (plan: RowPlan | null) => (plan === null ? n : plan.rows.length);
@@ -389,13 +447,12 @@ function fusedSums(
     addRowStructure(s0, j, r0[0]!, r0[1]!, r0[2]!);
     addRowStructure(s1, j, r1[0]!, r1[1]!, r1[2]!);
   }
-  if (structure !== null) {
-    // rows not read in Supports: their diagonal (the merge gates read every claim's)
-    for (let j = 0; j < n; j++)
-      if ((structure.blocks[j]! & 1) === 0) {
-        s0.diag[j] = base.value(0, j, j);
-        s1.diag[j] = expanded.value(0, j, j);
-      }
+  if (structure !== null && !lazyDiagonal) {
+    // claim rows not read in Supports: their diagonal (the merge gates read every claim's; no
+    // other slot's diagonal is read)
+    const sums = { s0, s1, ws0, ws1 };
+    for (let j = 0, claims = Math.min(n, claimsOf(ed)); j < claims; j++)
+      fillDiagonal(base, expanded, ed, structure, sums, j);
   }
   for (let r = 0, m = rowsOf(weighted); r < m; r++) {
     const j = weighted === null ? r : weighted.rows[r]!;
@@ -404,6 +461,25 @@ function fusedSums(
     addRowWeighted(ws1, s1, c, tau, j, r1[0]!, r1[1]!, r1[2]!);
   }
   return { s0, s1, ws0, ws1 };
+}
+
+/**
+ * S_jj of θ and of P_e θ for a claim row j the restricted pass did not read in Supports (rows it
+ * read have theirs from `addRowStructure`); P_e θ's equals θ's where e edits no Supports entry
+ * of row j. Other slots are left alone (no diagonal but a claim's is read).
+ */
+function fillDiagonal(
+  base: EdgeSource,
+  expanded: EdgeSource,
+  ed: ItemEdits,
+  structure: RowPlan,
+  sums: PairSums,
+  j: number,
+): void {
+  if (j >= claimsOf(ed) || (structure.blocks[j]! & 1) !== 0) return;
+  const d = base.value(0, j, j);
+  sums.s0.diag[j] = d;
+  sums.s1.diag[j] = (ed.edited[j]! & 1) === 0 ? d : expanded.value(0, j, j);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -551,19 +627,30 @@ function mergeAffected(
   diag0: Float64Array,
   diag1: Float64Array,
   ed: ItemEdits,
+  near?: MergeNear,
 ): number[] {
   if (p.mergeRate === 0) return [];
   const k1 = shape.k + 1;
   const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
-  const changed = ed.slots.filter((s) => s < shape.claims);
-  for (const j of ed.rows[0].keys())
-    if (j < shape.claims && diag0[j] !== diag1[j] && !changed.includes(j)) changed.push(j);
-  const isChanged = new Uint8Array(shape.claims);
-  for (const s of changed) isChanged[s] = 1;
+  const changed = mergeChanged(shape, diag0, diag1, ed);
+  const isChanged = new Set(changed);
+  // with `near`: only live claims near a changed one (in θ or P_e θ) and the changed ones are
+  // tested; the claims left out are not live in either state (else they would be listed or
+  // changed), so both orders leave them unmerged and their difference is exactly 0
+  let among: number[] | null = null;
+  if (near) {
+    const set = new Set(changed);
+    for (const q of changed) {
+      for (const j of near(nodes0, q)) set.add(j);
+      for (const j of near(nodes1, q)) set.add(j);
+    }
+    among = [...set].sort((a, b) => a - b);
+  }
   const affected: number[] = [];
-  for (let i = 0; i < shape.claims; i++) {
-    let hit = isChanged[i] === 1;
+  for (let r = 0, m = among ? among.length : shape.claims; r < m; r++) {
+    const i = among ? among[r]! : r;
+    let hit = isChanged.has(i);
     const oi = i * k1;
     for (let q = 0; !hit && q < changed.length; q++) {
       const oq = changed[q]! * k1;
@@ -582,6 +669,38 @@ function mergeAffected(
   return affected;
 }
 
+/** Claims e writes: their attributes, or a Supports diagonal that changes. */
+function mergeChanged(shape: OperatorShape, diag0: Float64Array, diag1: Float64Array, ed: ItemEdits): number[] {
+  const changed = ed.slots.filter((s) => s < shape.claims);
+  for (const j of ed.rows[0].keys())
+    if (j < shape.claims && diag0[j] !== diag1[j] && !changed.includes(j)) changed.push(j);
+  return changed;
+}
+
+/**
+ * A {@link MergeIndex} for the merges of the affected claims in θ or in P_e θ (`nodes` the
+ * state's node block): claim i's candidates are `near(nodes, i)` and the changed claims,
+ * ascending. Every claim that can pull on i in that state is among them: a claim live there
+ * and unchanged by e is live in θ at the same attributes (so `near` lists it), and any other
+ * live one is changed.
+ */
+function nearIndex(near: MergeNear, nodes: Float64Array, changed: readonly number[]): MergeIndex {
+  const memo = new Map<number, number[]>();
+  return {
+    claims: () => [],
+    candidates: (i) => {
+      let list = memo.get(i);
+      if (!list) {
+        const set = new Set(changed);
+        for (const j of near(nodes, i)) set.add(j);
+        list = [...set].sort((a, b) => a - b);
+        memo.set(i, list);
+      }
+      return list;
+    },
+  };
+}
+
 /** The merged first mergeDims attributes of claim i (its own attributes when nothing pulls). */
 function mergedAttributes(
   shape: OperatorShape,
@@ -589,9 +708,10 @@ function mergedAttributes(
   nodes: Float64Array,
   diag: Float64Array,
   i: number,
+  index?: MergeIndex,
 ): Float64Array {
   const out = new Float64Array(shape.mergeDims);
-  if (!mergeClaim(shape, p, nodes, diag, i, new Float64Array(shape.mergeDims), out))
+  if (!mergeClaim(shape, p, nodes, diag, i, new Float64Array(shape.mergeDims), out, index))
     out.set(nodes.subarray(i * (shape.k + 1), i * (shape.k + 1) + shape.mergeDims));
   return out;
 }
@@ -676,11 +796,24 @@ export function orderGapOver(
   edges: EdgeSource,
   item: CompiledItem,
   region: OrderGapRegion,
+  reuse?: OrderGapReuse,
 ): number {
   const ed = itemEdits(shape, item, edges);
   const expanded = expandedEdges(edges, ed);
   const local = region === 'neighbourhood' ? neighbourhood(shape, edges, expanded, ed) : null;
-  return evaluate(shape, params, nodes, edges, expanded, ed, local);
+  return evaluate(shape, params, nodes, edges, expanded, ed, local, reuse);
+}
+
+/**
+ * What a caller that evaluates Ω repeatedly on one shape can lend {@link orderGapOver}, so an
+ * evaluation allocates nothing of O(Nmax): per-slot scratch, a node block for P_e(θ) (length
+ * (k+1)·Nmax, overwritten), and the live claims near a position ({@link MergeNear}) so the merge
+ * of the affected claims visits candidates instead of all claims. None changes the result.
+ */
+export interface OrderGapReuse {
+  readonly scratch?: OrderGapScratch;
+  readonly nodes1?: Float64Array;
+  readonly near?: MergeNear;
 }
 
 /** The pass of {@link orderGapOver} once e's edits (and its neighbourhood, or null) are known. */
@@ -692,8 +825,13 @@ function evaluate(
   expanded: EdgeSource,
   ed: ItemEdits,
   local: Neighbourhood | null,
+  reuse: OrderGapReuse = {},
 ): number {
-  const c = readConfidences(shape, nodes);
+  const sc = reuse.scratch;
+  const near = reuse.near;
+  // with `near` on a neighbourhood, diagonals are read only where they are needed (below)
+  const lazy = local !== null && near !== undefined;
+  const c = readConfidences(shape, nodes, sc?.c);
   const sums = fusedSums(
     edges,
     expanded,
@@ -702,20 +840,45 @@ function evaluate(
     params.tauContradict,
     local && local.structure,
     local && local.weighted,
+    sc,
+    lazy,
   );
+  const diagonal = (j: number) => fillDiagonal(edges, expanded, ed, local!.structure, sums, j);
+  if (lazy) {
+    // the update reads the diagonals of its claim slots, the merge test those of e's claims
+    for (const j of local.slots) diagonal(j);
+    for (const j of ed.slots) diagonal(j);
+    for (const j of ed.rows[0].keys()) diagonal(j);
+  }
   const n = shape.nmax;
-  const c0 = new Float64Array(n);
-  const c1 = new Float64Array(n);
-  confidenceUpdate(shape, params, c, sums.s0, sums.ws0, c0, local?.slots);
-  confidenceUpdate(shape, params, c, sums.s1, sums.ws1, c1, local?.slots);
-  const nodes1 = nodes.slice(0, shape.edgeOffset);
+  const c0 = sc ? sc.c0 : new Float64Array(n);
+  const c1 = sc ? sc.c1 : new Float64Array(n);
+  confidenceUpdate(shape, params, c, sums.s0, sums.ws0, c0, local?.slots, sc?.update);
+  confidenceUpdate(shape, params, c, sums.s1, sums.ws1, c1, local?.slots, sc?.update);
+  let nodes1: Float64Array;
+  if (reuse.nodes1) {
+    nodes1 = reuse.nodes1;
+    nodes1.set(nodes.subarray(0, shape.edgeOffset));
+  } else nodes1 = nodes.slice(0, shape.edgeOffset);
   for (const [x, [r, t]] of ed.nodeRate) nodes1[x] = blend(nodes[x]!, r, t);
-  const affected = mergeAffected(shape, params, nodes, nodes1, sums.s0.diag, sums.s1.diag, ed);
+  const affected = mergeAffected(shape, params, nodes, nodes1, sums.s0.diag, sums.s1.diag, ed, near);
   const merged0 = new Map<number, Float64Array>();
   const merged1 = new Map<number, Float64Array>();
+  const changed = near && affected.length ? mergeChanged(shape, sums.s0.diag, sums.s1.diag, ed) : [];
+  const index0 = near ? nearIndex(near, nodes, changed) : undefined;
+  const index1 = near ? nearIndex(near, nodes1, changed) : undefined;
+  if (lazy)
+    for (const i of affected) {
+      // the merge of i reads its own diagonal and its candidates'
+      diagonal(i);
+      for (const idx of [index0!, index1!]) {
+        const cand = idx.candidates(i);
+        for (let r = 0; r < cand.length; r++) diagonal(cand[r]!);
+      }
+    }
   for (const i of affected) {
-    merged0.set(i, mergedAttributes(shape, params, nodes, sums.s0.diag, i));
-    merged1.set(i, mergedAttributes(shape, params, nodes1, sums.s1.diag, i));
+    merged0.set(i, mergedAttributes(shape, params, nodes, sums.s0.diag, i, index0));
+    merged1.set(i, mergedAttributes(shape, params, nodes1, sums.s1.diag, i, index1));
   }
   const k = shape.k;
   const md = shape.mergeDims;

@@ -16,15 +16,27 @@
  *   P_e and Q move claims, so a step costs O(moved claims · C) there instead of O(C²).
  *
  * Memory: the node block, 24 bytes per stored edge (CSR + CSC), 4·(Nmax + 1) per block for the
- * row and column starts, and the neighbour lists (a few entries per claim near another).
+ * row and column starts, and the neighbour lists (a few entries per claim near another) — what
+ * `bytes` counts, the lists aside; beside it, made on first use and reused by every later step,
+ * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
+ * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), so a
+ * step allocates nothing of O(Nmax).
  */
 import { ArgumentError } from '../util/errors.js';
-import { consolidateNodes, type EdgeBlockIndex, type EdgeSource, type MergeIndex } from './consolidate.js';
+import {
+  consolidateNodes,
+  type ConsolidateScratch,
+  type EdgeBlockIndex,
+  type EdgeSource,
+  type MergeIndex,
+} from './consolidate.js';
 import type { CompiledItem } from './expand.js';
 import {
   csrEdges,
   expandEdgeWrites,
   orderGapOver,
+  orderGapScratch,
+  type OrderGapScratch,
   type CsrBlock,
   type CscBlock,
   type EdgeWrite,
@@ -60,8 +72,17 @@ export class StructuredGraphState {
   near: (number[] | null)[];
   /** @internal Claims with a non-empty neighbour list. */
   nearClaims: Set<number>;
-  /** @internal The merge grid over the live claims. */
-  grid!: MergeGrid;
+  /**
+   * @internal The merge grid over the live claims; null while the neighbour lists are not built
+   * (a copy builds them on its first change: {@link ensureNear}).
+   */
+  grid: MergeGrid | null = null;
+  /** @internal The one node-block scratch Q writes into (swapped with `nodes`), made on first use. */
+  spare: Float64Array | null = null;
+  /** @internal Q's per-slot scratch (sums, confidences), made on first use. */
+  scratch: ConsolidateScratch | null = null;
+  /** @internal The order-gap's per-slot scratch, made on first use. */
+  omegaScratch: OrderGapScratch | null = null;
 
   /** @internal */
   constructor(nodes: Float64Array, blocks: [Block, Block, Block], claims: number) {
@@ -214,29 +235,45 @@ function insertSorted(list: number[], x: number): void {
  * cells around a claim include every claim within h of it.
  */
 class MergeGrid {
-  readonly bins = new Map<string, number[]>();
-  readonly keyOf: (string | null)[];
+  readonly bins = new Map<number | string, number[]>();
+  readonly keyOf: (number | string | null)[];
   private readonly g: number;
   private readonly width: number;
   private readonly offsets: number[][];
+  private readonly cellScratch: number[];
   constructor(shape: OperatorShape, p: GraphOperatorParams) {
-    this.keyOf = new Array<string | null>(shape.claims).fill(null);
+    this.keyOf = new Array<number | string | null>(shape.claims).fill(null);
     this.g = Math.min(3, shape.mergeDims);
     this.width = p.mergeRadius * (1 + 2 ** -20);
     const offsets: number[][] = [[]];
     for (let t = 0; t < this.g; t++)
       offsets.splice(0, offsets.length, ...offsets.flatMap((o) => [-1, 0, 1].map((d) => [...o, d])));
     this.offsets = offsets;
+    this.cellScratch = new Array<number>(this.g).fill(0);
   }
   private cell(nodes: Float64Array, k1: number, i: number): number[] {
-    const c: number[] = [];
-    for (let t = 0; t < this.g; t++) c.push(Math.floor(nodes[i * k1 + t]! / this.width));
+    const c = this.cellScratch;
+    for (let t = 0; t < this.g; t++) c[t] = Math.floor(nodes[i * k1 + t]! / this.width);
     return c;
+  }
+  /**
+   * The bin key of a cell (shifted by `o`): one number while every cell coordinate lies in
+   * (−2¹⁶, 2¹⁶) — g base-2¹⁷ digits, so distinct cells give distinct integers below 2⁵¹ (exact
+   * in f64) — else the coordinates joined as a string (never equal to a number key).
+   */
+  private key(c: readonly number[], o?: readonly number[]): number | string {
+    let key = 0;
+    for (let t = 0; t < this.g; t++) {
+      const x = c[t]! + (o ? o[t]! : 0);
+      if (!(x > -(2 ** 16) && x < 2 ** 16)) return c.map((y, u) => y + (o ? o[u]! : 0)).join(',');
+      key = key * 2 ** 17 + (x + 2 ** 16);
+    }
+    return key;
   }
   /** Puts claim i in its cell for `nodes` (or takes it out when `present` is false). */
   place(nodes: Float64Array, k1: number, i: number, present: boolean): void {
     const old = this.keyOf[i];
-    const key = present ? this.cell(nodes, k1, i).join(',') : null;
+    const key = present ? this.key(this.cell(nodes, k1, i)) : null;
     if (old === key) return;
     if (old !== null && old !== undefined) {
       const b = this.bins.get(old)!;
@@ -250,21 +287,13 @@ class MergeGrid {
       else this.bins.set(key, [i]);
     }
   }
-  /** An independent copy. */
-  clone(): MergeGrid {
-    const g = Object.create(MergeGrid.prototype) as MergeGrid;
-    Object.assign(g, this);
-    (g as { bins: Map<string, number[]> }).bins = new Map([...this.bins].map(([k, v]) => [k, [...v]]));
-    (g as { keyOf: (string | null)[] }).keyOf = [...this.keyOf];
-    return g;
-  }
   /** The claims of the cells around claim i (i included). */
   around(nodes: Float64Array, k1: number, i: number): number[] {
     const c = this.cell(nodes, k1, i);
     const out: number[] = [];
     for (const o of this.offsets) {
-      const b = this.bins.get(c.map((x, t) => x + o[t]!).join(','));
-      if (b) out.push(...b);
+      const b = this.bins.get(this.key(c, o));
+      if (b) for (let r = 0; r < b.length; r++) out.push(b[r]!);
     }
     return out;
   }
@@ -286,7 +315,7 @@ function refreshNear(
   const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
   const nodes = state.nodes;
-  const grid = state.grid;
+  const grid = state.grid!;
   for (const i of moved) {
     if (i >= shape.claims) continue;
     for (const j of state.near[i] ?? []) {
@@ -321,12 +350,13 @@ function buildNear(shape: OperatorShape, p: GraphOperatorParams, state: Structur
   const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
   const nodes = state.nodes;
-  state.grid = new MergeGrid(shape, p);
-  for (let i = 0; i < shape.claims; i++) if (live(state, i)) state.grid.place(nodes, k1, i, true);
+  const grid = new MergeGrid(shape, p);
+  state.grid = grid;
+  for (let i = 0; i < shape.claims; i++) if (live(state, i)) grid.place(nodes, k1, i, true);
   state.near.fill(null);
   state.nearClaims.clear();
-  for (const members of state.grid.bins.values()) {
-    const cand = state.grid.around(nodes, k1, members[0]!);
+  for (const members of grid.bins.values()) {
+    const cand = grid.around(nodes, k1, members[0]!);
     for (const i of members) {
       const list: number[] = [];
       for (const j of cand) if (j !== i && within(nodes, k1, md, h2, i, j)) list.push(j);
@@ -334,6 +364,12 @@ function buildNear(shape: OperatorShape, p: GraphOperatorParams, state: Structur
       setNear(state, i, list);
     }
   }
+}
+
+/** Builds the neighbour lists and the grid of a state that has none yet (a copy). */
+function ensureNear(shape: OperatorShape, p: GraphOperatorParams, state: StructuredGraphState): MergeGrid {
+  if (state.grid === null) buildNear(shape, p, state);
+  return state.grid!;
 }
 
 /** The state's neighbour lists as the {@link MergeIndex} of `mergeClaims`. */
@@ -410,23 +446,50 @@ export function structuredToDense(shape: OperatorShape, state: StructuredGraphSt
   return theta;
 }
 
-/** An independent copy (node block, edges, index and neighbour lists). */
+/**
+ * An independent copy: node block, edges and index. The merge's neighbour lists are not copied;
+ * the copy rebuilds them on its first change (O(C · claims around each)), so a copy that is
+ * only read — a run's best state — costs O(Nmax·k + nnz) and nothing more.
+ */
 export function copyStructured(state: StructuredGraphState): StructuredGraphState {
-  const st = new StructuredGraphState(
-    Float64Array.from(state.nodes),
-    state.blocks.map((b) => ({
-      rowStart: b.rowStart.slice(),
-      cols: b.cols.slice(),
-      vals: b.vals.slice(),
-      colStart: b.colStart.slice(),
-      rows: b.rows.slice(),
-      cvals: b.cvals.slice(),
-    })) as [Block, Block, Block],
-    state.near.length,
-  );
-  state.near.forEach((l, i) => setNear(st, i, l ? [...l] : null));
-  st.grid = state.grid.clone();
-  return st;
+  return copyStructuredInto(state, null);
+}
+
+/**
+ * {@link copyStructured} into `into`'s storage: every array of the same length is overwritten in
+ * place (a state whose edges were not added to since the last copy allocates nothing), the others
+ * are allocated. Returns the copy (`into`, or a new state when null). `into` must not be `state`.
+ */
+export function copyStructuredInto(
+  state: StructuredGraphState,
+  into: StructuredGraphState | null,
+): StructuredGraphState {
+  const same = <T extends Int32Array | Float64Array>(src: T, dst: T | undefined): T => {
+    if (dst !== undefined && dst.length === src.length) {
+      dst.set(src);
+      return dst;
+    }
+    return src.slice() as T;
+  };
+  const blocks = state.blocks.map((b, t) => {
+    const d = into?.blocks[t];
+    return {
+      rowStart: same(b.rowStart, d?.rowStart),
+      cols: same(b.cols, d?.cols),
+      vals: same(b.vals, d?.vals),
+      colStart: same(b.colStart, d?.colStart),
+      rows: same(b.rows, d?.rows),
+      cvals: same(b.cvals, d?.cvals),
+    };
+  }) as [Block, Block, Block];
+  const nodes = same(state.nodes, into?.nodes);
+  if (into === null) return new StructuredGraphState(nodes, blocks, state.near.length);
+  into.nodes = nodes;
+  into.blocks = blocks;
+  into.near.fill(null);
+  into.nearClaims.clear();
+  into.grid = null;
+  return into;
 }
 
 /**
@@ -579,7 +642,14 @@ export function structuredOrderGap(
   state: StructuredGraphState,
   item: CompiledItem,
 ): number {
-  return orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood');
+  const k1 = shape.k + 1;
+  const grid = ensureNear(shape, params, state);
+  return orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood', {
+    scratch: (state.omegaScratch ??= orderGapScratch(shape)),
+    // P_e θ's node block goes into the spare Q writes into next (never both at once)
+    nodes1: (state.spare ??= new Float64Array(shape.edgeOffset)),
+    near: (nodes, i) => grid.around(nodes, k1, i),
+  });
 }
 
 /** θ ← P_e(θ) in place: O(|F_e| log row) (+ O(nnz) when e adds an edge) + the moved claims' lists. */
@@ -589,6 +659,7 @@ export function structuredExpand(
   state: StructuredGraphState,
   item: CompiledItem,
 ): void {
+  ensureNear(shape, params, state);
   const edges: EdgeSource = csrEdges(state.indexed());
   const writes = expandEdgeWrites(shape, edges, item);
   for (let f = 0; f < item.footprint.length; f++) {
@@ -601,17 +672,34 @@ export function structuredExpand(
   refreshNear(shape, params, state, claimsWritten(shape, item));
 }
 
-/** θ ← Q(θ) in place (bit for bit `referenceConsolidate`): two passes over the present edges + the merge. */
+/**
+ * θ ← Q(θ) in place (bit for bit `referenceConsolidate`): two passes over the present edges + the
+ * merge, into the state's one spare node block (then swapped), with Q's per-slot scratch reused:
+ * no allocation of O(Nmax) per call after the first.
+ */
 export function structuredConsolidate(
   shape: OperatorShape,
   params: GraphOperatorParams,
   state: StructuredGraphState,
 ): void {
-  const out = new Float64Array(shape.edgeOffset);
-  consolidateNodes(shape, params, state.nodes, csrEdges(state.indexed()), out, mergeIndexOf(state));
+  ensureNear(shape, params, state);
+  const out = (state.spare ??= new Float64Array(shape.edgeOffset));
+  state.scratch ??= sharedScratch(shape, state);
+  consolidateNodes(shape, params, state.nodes, csrEdges(state.indexed()), out, mergeIndexOf(state), state.scratch);
   const before = state.nodes;
   state.nodes = out;
+  state.spare = before;
   refreshNear(shape, params, state, claimsMoved(shape, before, out, [...state.nearClaims]));
+}
+
+/**
+ * Q's scratch as a view of the order-gap's: Q and the order-gap pass run one after the other on a
+ * state, never interleaved, so Q reuses θ's sums, the confidences and the update's scratch of
+ * the order-gap (one set of per-slot arrays instead of two).
+ */
+function sharedScratch(shape: OperatorShape, state: StructuredGraphState): ConsolidateScratch {
+  const o = (state.omegaScratch ??= orderGapScratch(shape));
+  return { c: o.c, cNew: o.c0, sums: o.s0, ws: o.ws0, update: o.update };
 }
 
 /** ‖P_e(θ) − θ‖₂ of the structured state (as `expansionResidual` on the dense θ). O(|F_e| log row). */

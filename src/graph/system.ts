@@ -38,6 +38,7 @@ import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from './shape.js';
 import {
   copyStructured,
+  copyStructuredInto,
   structuredConsolidate,
   structuredEntries,
   structuredExpand,
@@ -127,6 +128,7 @@ export function graphStateCapability(
     fromDense: (theta) => structuredFromDense(shape, params, theta),
     toDense: (st) => structuredToDense(shape, st),
     copy: (st) => copyStructured(st),
+    copyInto: (st, into) => copyStructuredInto(st, into),
     head: (st) => st.nodes,
     step: (st, id) => structuredStep(shape, params, st, item(id)),
     orderGap: (st, id) => structuredOrderGap(shape, params, st, item(id)),

@@ -323,9 +323,13 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
     };
     steps.push(rec);
     const score = options.bestScore ? options.bestScore(rec) : rec.statistic;
-    if (score !== null && Number.isFinite(score) && (best === null || score < best.score))
-      // a dense step makes a fresh θ (stepSystem), so keeping the reference is a copy
-      best = { step: t + 1, score, snapshot: st ? st.copy(state) : theta };
+    if (score !== null && Number.isFinite(score) && (best === null || score < best.score)) {
+      // a dense step makes a fresh θ (stepSystem), so keeping the reference is a copy; a
+      // structured state is copied into the previous best's storage when the system can
+      const previous: unknown = best === null ? null : best.snapshot;
+      const snapshot: unknown = !st ? theta : st.copyInto ? st.copyInto(state, previous) : st.copy(state);
+      best = { step: t + 1, score, snapshot };
+    }
     options.observe?.(rec, current, state);
     if (d.stop && d.reason !== 'continue') stop = { reason: d.reason, detail: d.detail, step: t + 1 };
   }

@@ -117,7 +117,9 @@ const STATE_FUNCTIONS = [
  */
 function checkState(v: unknown, name: string): StateCapability {
   const o = plainObject('system.state', v);
-  knownKeys('system.state', o, [...STATE_FUNCTIONS, 'estimateIsExact']);
+  knownKeys('system.state', o, [...STATE_FUNCTIONS, 'estimateIsExact', 'copyInto']);
+  if (o['copyInto'] !== undefined && typeof o['copyInto'] !== 'function')
+    throw new ArgumentTypeError('system.state.copyInto', o['copyInto'], 'must be a function');
   for (const f of STATE_FUNCTIONS) {
     if (typeof o[f] !== 'function') throw new ArgumentTypeError(`system.state.${f}`, o[f], 'must be a function');
   }
@@ -148,6 +150,7 @@ function checkState(v: unknown, name: string): StateCapability {
     fromDense: (t) => st.fromDense(t),
     toDense: (s) => st.toDense(s),
     copy: (s) => st.copy(s),
+    ...(st.copyInto ? { copyInto: (s: unknown, into: unknown) => st.copyInto!(s, into) } : {}),
     head: (s) => st.head(s),
     step: (s, id) => {
       const omega = omegaOf(`state.step(state, ${JSON.stringify(id)})`, st.step(s, id));

@@ -240,6 +240,11 @@ export interface StateCapability<S = unknown> {
   /** An independent copy. */
   copy(state: S): S;
   /**
+   * Optional: an independent copy of `state` written into `into`'s storage where it fits (null:
+   * a new copy), returned. A loop that keeps one copy (the best state) reuses it with this.
+   */
+  copyInto?(state: S, into: S | null): S;
+  /**
    * The leading coordinates θ_0 … θ_{m−1} the state holds densely, as a view valid until the
    * state changes (the graph's node block). P(·|θ) and the readers of a run's states
    * (`answerOf`, `confidenceOf`, `scoreOf`) read this prefix; they must not read beyond it.

@@ -10,6 +10,7 @@ import { operatorShape } from '../../src/graph/shape.js';
 import { DEFAULT_PARAMS } from '../../src/graph/params.js';
 import {
   copyStructured,
+  copyStructuredInto,
   decodeStructured,
   embedStructured,
   structuredEntries,
@@ -80,6 +81,23 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     structuredStep(sc.shape, DEFAULT_PARAMS, c, sc.items[1]!);
     expect(bits(structuredToDense(sc.shape, st), before)).toBe(true);
     expect(bits(structuredToDense(sc.shape, c), before)).toBe(false);
+  });
+
+  it('a copy into an earlier copy reuses its storage and steps exactly as the original', () => {
+    const sc = syntheticScenario(40, { items: 3 });
+    const st = structuredFromDense(sc.shape, DEFAULT_PARAMS, densify(sc.shape, sc.state));
+    const first = copyStructuredInto(st, null);
+    structuredStep(sc.shape, DEFAULT_PARAMS, st, sc.items[2]!);
+    const nodes = first.nodes;
+    const again = copyStructuredInto(st, first);
+    expect(again).toBe(first);
+    expect(again.nodes).toBe(nodes); // same length: overwritten in place
+    expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
+    // the copy rebuilds its merge neighbours on first use: both step to the same state and Ω
+    const a = structuredStep(sc.shape, DEFAULT_PARAMS, st, sc.items[1]!);
+    const b = structuredStep(sc.shape, DEFAULT_PARAMS, again, sc.items[1]!);
+    expect(Object.is(a, b)).toBe(true);
+    expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
   });
 
   it('reads outside [0, d) and bad entries are refused naming the argument', () => {
