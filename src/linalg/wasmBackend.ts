@@ -77,12 +77,13 @@ export const SYEV_METHOD = {
 export const SYEV_PANEL = 32;
 
 /**
- * Smallest side at which eigh takes the blocked reduction and inverse iteration: below it the
- * unblocked reduction with QL rotations costs well under a millisecond and is kept for its
- * orthogonality to a few n·eps (inverse iteration's vectors of eigenvalues more than 1e-3·||T||
- * apart are orthogonal only to ~eps·||T||/gap).
+ * Smallest side at which eigh takes the blocked reduction and inverse iteration. Inverse
+ * iteration re-orthogonalises only eigenvalues within 1e-3·||T||_1 of each other; vectors of
+ * eigenvalues further apart are orthogonal to ~eps·||T||/gap <= ~10³·eps, which is within the
+ * c·n·eps of QL with rotations from n ≈ 128 on. Below it the unblocked reduction with QL rotations
+ * keeps its few-n·eps orthogonality and costs under 8 ms.
  */
-export const SYEV_BLOCKED_MIN = 48;
+export const SYEV_BLOCKED_MIN = 128;
 
 /** Panel width and eigenvector method eigh uses for side n. */
 export function syevMethod(n: number): { panel: number; method: number } {
