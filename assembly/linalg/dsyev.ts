@@ -58,7 +58,7 @@ const SFMIN: f64 = 2.2250738585072014e-308;
 /** Values of workspace {@link dsyev} needs for side n and panel width nb. */
 export function dsyevWork(n: i32, nb: i32): i32 {
   const b = max(nb, 1);
-  return 15 * n + b * n + 4 * b * n + 2 * NBQ * n + NBQ * NBQ + n * NBQ + MC * KC + KC * NC + 16;
+  return 16 * n + b * n + 4 * b * n + 2 * NBQ * n + NBQ * NBQ + n * NBQ + MC * KC + KC * NC + 16;
 }
 
 /**
@@ -77,8 +77,8 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, n
   const y = tau + N8;
   const dT = y + N8; // the tridiagonal, kept for inverse iteration
   const eT = dT + N8;
-  const scratch = eT + N8; // 10n: inverse iteration
-  const W = scratch + 10 * N8; // b × n: the panel's w rows
+  const scratch = eT + N8; // 11n: inverse iteration
+  const W = scratch + 11 * N8; // b × n: the panel's w rows
   const VW = W + <usize>b * N8; // 2b × n
   const WV = VW + 2 * <usize>b * N8; // 2b × n
   const Yt = WV + 2 * <usize>b * N8; // NBQ × n
@@ -589,17 +589,34 @@ function lagtf(n: i32, a: usize, lambda: f64, b: usize, c: usize, dd: usize, piv
   }
 }
 
+/** 2^-500 and 2^500: a pivot at least this large divides any |y| below the second safely. */
+const SAFE_PIVOT: f64 = reinterpret<f64>(<u64>(1023 - 500) << 52);
+const SAFE_RHS: f64 = reinterpret<f64>(<u64>(1023 + 500) << 52);
+
 /**
- * Solves (T − λI)x = y in place from the factors of {@link lagtf} (LAPACK dlagts, job −1): a
- * pivot too small for the solve is perturbed by ±tol, doubled until the quotient is safe, with
- * tol = eps·max|factor entry|.
+ * The perturbation of {@link lagts}, tol = eps·max|factor entry| (dlagts with tol <= 0), and
+ * rinv_k = 1/a_k for the pivots of at least SAFE_PIVOT (0 for the others, which take dlagts's
+ * perturbation loop). Once per factorisation: the solves then multiply instead of divide.
  */
-function lagts(n: i32, a: usize, b: usize, c: usize, dd: usize, piv: usize, y: usize): void {
+function lagtsPrepare(n: i32, a: usize, b: usize, dd: usize, rinv: usize): f64 {
   let tol = abs(ld8(a, 0));
   if (n > 1) tol = max(tol, max(abs(ld8(a, 1)), abs(ld8(b, 0))));
   for (let k = 2; k < n; k++) tol = max(tol, max(abs(ld8(a, k)), max(abs(ld8(b, k - 1)), abs(ld8(dd, k - 2)))));
   tol *= EPS_QL;
   if (tol == 0) tol = EPS_QL;
+  for (let k = 0; k < n; k++) {
+    const ak = ld8(a, k);
+    st8(rinv, k, abs(ak) >= SAFE_PIVOT ? 1 / ak : 0);
+  }
+  return tol;
+}
+
+/**
+ * Solves (T − λI)x = y in place from the factors of {@link lagtf} (LAPACK dlagts, job −1): a
+ * pivot too small for the solve is perturbed by ±tol, doubled until the quotient is safe; pivots
+ * and right-hand sides in the safe range multiply by the reciprocal of {@link lagtsPrepare}.
+ */
+function lagts(n: i32, a: usize, b: usize, c: usize, dd: usize, piv: usize, y: usize, tol: f64, rinv: usize): void {
   for (let k = 1; k < n; k++) {
     if (load<i32>(piv + (<usize>(k - 1) << 2)) == 0) st8(y, k, ld8(y, k) - ld8(c, k - 1) * ld8(y, k - 1));
     else {
@@ -614,6 +631,11 @@ function lagts(n: i32, a: usize, b: usize, c: usize, dd: usize, piv: usize, y: u
     if (k <= n - 3) temp = ld8(y, k) - ld8(b, k) * ld8(y, k + 1) - ld8(dd, k) * ld8(y, k + 2);
     else if (k == n - 2) temp = ld8(y, k) - ld8(b, k) * ld8(y, k + 1);
     else temp = ld8(y, k);
+    const r = ld8(rinv, k);
+    if (r != 0 && abs(temp) < SAFE_RHS) {
+      st8(y, k, temp * r);
+      continue;
+    }
     let ak = ld8(a, k);
     let pert = ak >= 0 ? tol : -tol;
     for (;;) {
@@ -644,7 +666,7 @@ function lagts(n: i32, a: usize, b: usize, c: usize, dd: usize, piv: usize, y: u
  * VT (zero on entry) the eigenvector of values[j]. Off-diagonals with |e_i| <= eps·max(|d|+|e|)
  * split T into unreduced blocks (a perturbation within the backward error); each block's
  * eigenvalues come from QL without vectors, its eigenvectors from inverse iteration (dstein).
- * scratch: 10n values. Returns the QL iterations, or −1 if QL or an inverse iteration failed.
+ * scratch: 11n values. Returns the QL iterations, or −1 if QL or an inverse iteration failed.
  */
 function tridiagVectors(n: i32, dT: usize, eT: usize, values: usize, VT: usize, scratch: usize): i32 {
   const N8 = <usize>n << 3;
@@ -658,6 +680,7 @@ function tridiagVectors(n: i32, dT: usize, eT: usize, values: usize, VT: usize, 
   const idx = ework + N8; // i32: sorted order (n), then i32 row of each eigenvalue (n)
   const pos = idx + N8;
   const piv = pos + N8; // i32 (n)
+  const rinv = piv + N8; // reciprocal pivots
   let tst: f64 = 0;
   for (let i = 0; i < n; i++) tst = max(tst, abs(ld8(dT, i)) + abs(ld8(eT, i)));
   for (let i = 0; i < n; i++) st8(ework, i, abs(ld8(eT, i)) <= EPS_QL * tst ? 0 : ld8(eT, i));
@@ -730,6 +753,7 @@ function tridiagVectors(n: i32, dT: usize, eT: usize, values: usize, VT: usize, 
       memory.copy(bb, eB, <usize>(bs - 1) << 3);
       memory.copy(cc, eB, <usize>(bs - 1) << 3);
       lagtf(bs, a, xj, bb, cc, dd, piv);
+      const tol = lagtsPrepare(bs, a, bb, dd, rinv);
       const last = abs(ld8(a, bs - 1));
       let converged = false;
       let nrmchk = 0;
@@ -738,7 +762,7 @@ function tridiagVectors(n: i32, dT: usize, eT: usize, values: usize, VT: usize, 
         for (let i = 0; i < bs; i++) asum += abs(ld8(x, i));
         const scl = (<f64>bs * onenrm * max(eps, last)) / asum;
         for (let i = 0; i < bs; i++) st8(x, i, ld8(x, i) * scl);
-        lagts(bs, a, bb, cc, dd, piv, x);
+        lagts(bs, a, bb, cc, dd, piv, x, tol, rinv);
         if (gpind != j) {
           for (let i = gpind; i < j; i++) {
             const zi = VT + <usize>load<i32>(pos + (<usize>i << 2)) * N8 + (<usize>b0 << 3);
