@@ -8,7 +8,7 @@ export { daxpy } from './blas1/daxpy';
 export { dcopy } from './blas1/dcopy';
 export { dsyrkTiles, dsyrkDirectRows, dsyrkRows, dsyrkSumFinish, sumFinishBlocks, dscal, dsyrkFinish } from './linalg/dsyrk';
 export { dgemm } from './linalg/dgemm';
-export { dsyev } from './linalg/dsyev';
+export { dsyev, dsyevWork } from './linalg/dsyev';
 export { dsymmetrize, dtranspose } from './linalg/square';
 export { dtpqrt } from './linalg/dtpqrt';
 export { dgesvj } from './linalg/dgesvj';

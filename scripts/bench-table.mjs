@@ -357,15 +357,38 @@ function renderLinalg(doc, ctx) {
             'SVD of R, m',
             'dgesdd with vectors ms',
             'nullSpace ÷ dgesdd',
+            'nullSpace ÷ dgesdd (CPU time)',
             'dgesdd values ms',
             'svdvals ÷ dgesdd values',
+            'svdvals ÷ dgesdd values (CPU time)',
           ],
           rows(c, native, 'svdOfR').map(({ item: e, ctx: ec }) => [
             fmt(field(ec, e, 'm', 'number')),
             fmt(field(ec, e, 'dgesddWithVectorsMs', 'number')),
             fmt(field(ec, e, 'oursNullSpaceOverDgesdd', 'number')),
+            fmt(field(ec, e, 'oursNullSpaceOverDgesddCpuTime', 'number', { optional: true })),
             fmt(field(ec, e, 'dgesddValuesOnlyMs', 'number')),
             fmt(field(ec, e, 'oursSvdvalsOverDgesddValues', 'number')),
+            fmt(field(ec, e, 'oursSvdvalsOverDgesddValuesCpuTime', 'number', { optional: true })),
+          ]),
+        ),
+      );
+    }
+    if (field(c, native, 'dgemm', 'array', { optional: true })) {
+      out.push(
+        '',
+        para(
+          'The gemm rate behind the blocked eigensolver (C = AB, m×m, one thread, CPU time; wasm f64x2 ' +
+            'without FMA against OpenBLAS):',
+        ),
+        '',
+        table(
+          ['dgemm m', 'ours GFLOP/s', 'numpy GFLOP/s', 'numpy ÷ ours'],
+          rows(c, native, 'dgemm').map(({ item: g, ctx: gc }) => [
+            fmt(field(gc, g, 'm', 'number')),
+            fmt(field(gc, g, 'oursGflops', 'number')),
+            fmt(field(gc, g, 'numpyGflops', 'number')),
+            fmt(field(gc, g, 'numpyOverOursRate', 'number')),
           ]),
         ),
       );

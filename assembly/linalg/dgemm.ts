@@ -24,8 +24,21 @@
 
 import { tile4x4 } from './tile';
 
-/** Packs op(B)[p0..p0+kc)[j0..j0+nc) into PB as 4-column panels (zero-padded past N). */
-function packB(transB: bool, N: i32, K: i32, B: usize, p0: i32, kc: i32, j0: i32, nc: i32, PB: usize): void {
+/**
+ * Packs op(B)[p0..p0+kc)[j0..j0+nc) into PB as 4-column panels (zero-padded past N); ldb is B's
+ * row stride (N when B is K×N contiguous, K when it is N×K).
+ */
+export function packB(
+  transB: bool,
+  N: i32,
+  ldb: i32,
+  B: usize,
+  p0: i32,
+  kc: i32,
+  j0: i32,
+  nc: i32,
+  PB: usize,
+): void {
   const np = (nc + 3) >> 2;
   const panelBytes = <usize>kc << 5;
   for (let J = 0; J < np; J++) {
@@ -35,7 +48,7 @@ function packB(transB: bool, N: i32, K: i32, B: usize, p0: i32, kc: i32, j0: i32
     if (!transB) {
       // op(B)[k][j] = B[k·N + j]: 4 contiguous values per k.
       for (let k = 0; k < kc; k++) {
-        const src = B + (<usize>((p0 + k) * N + c0) << 3);
+        const src = B + (<usize>((p0 + k) * ldb + c0) << 3);
         const d = dst + (<usize>k << 5);
         if (full) {
           v128.store(d, v128.load(src));
@@ -49,7 +62,7 @@ function packB(transB: bool, N: i32, K: i32, B: usize, p0: i32, kc: i32, j0: i32
       for (let q = 0; q < 4; q++) {
         const d = dst + (<usize>q << 3);
         if (c0 + q < N) {
-          const src = B + (<usize>((c0 + q) * K + p0) << 3);
+          const src = B + (<usize>((c0 + q) * ldb + p0) << 3);
           for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), load<f64>(src + (<usize>k << 3)));
         } else {
           for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), 0);
@@ -59,11 +72,14 @@ function packB(transB: bool, N: i32, K: i32, B: usize, p0: i32, kc: i32, j0: i32
   }
 }
 
-/** Packs alpha·op(A)[i0..i0+mc)[p0..p0+kc) into PA as 4-row panels (zero-padded past M). */
-function packA(
+/**
+ * Packs alpha·op(A)[i0..i0+mc)[p0..p0+kc) into PA as 4-row panels (zero-padded past M); lda is
+ * A's row stride (K when A is M×K contiguous, M when it is K×M).
+ */
+export function packA(
   transA: bool,
   M: i32,
-  K: i32,
+  lda: i32,
   alpha: f64,
   A: usize,
   i0: i32,
@@ -82,7 +98,7 @@ function packA(
     if (transA) {
       // op(A)[i][k] = A[k·M + i]: 4 contiguous values per k.
       for (let k = 0; k < kc; k++) {
-        const src = A + (<usize>((p0 + k) * M + r0) << 3);
+        const src = A + (<usize>((p0 + k) * lda + r0) << 3);
         const d = dst + (<usize>k << 5);
         if (full) {
           v128.store(d, f64x2.mul(va, v128.load(src)));
@@ -97,7 +113,7 @@ function packA(
       for (let q = 0; q < 4; q++) {
         const d = dst + (<usize>q << 3);
         if (r0 + q < M) {
-          const src = A + (<usize>((r0 + q) * K + p0) << 3);
+          const src = A + (<usize>((r0 + q) * lda + p0) << 3);
           for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), alpha * load<f64>(src + (<usize>k << 3)));
         } else {
           for (let k = 0; k < kc; k++) store<f64>(d + (<usize>k << 5), 0);
@@ -108,7 +124,7 @@ function packA(
 }
 
 /** Edge tile (rows×cols < 4×4 valid): through the 4×4 scratch T (zero-padded), then back. */
-function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, rows: i32, cols: i32, T: usize): void {
+export function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, rows: i32, cols: i32, T: usize): void {
   for (let i = 0; i < 4; i++) {
     for (let j = 0; j < 4; j++) {
       const t = T + (<usize>((i << 2) + j) << 3);
@@ -146,31 +162,65 @@ export function dgemm(
   mc: i32,
   nc: i32,
 ): void {
+  gemmStrided(transA, transB, M, N, K, alpha, A, transA ? M : K, B, transB ? K : N, beta, C, N, PA, PB, T, kc, mc, nc);
+}
+
+/**
+ * {@link dgemm} on submatrices: the same products with explicit row strides lda, ldb, ldc (in
+ * values) of A, B and C as stored — the blocked eigensolver's operands are blocks of larger
+ * matrices. Same arithmetic in the same order as dgemm for the same blocking.
+ */
+export function gemmStrided(
+  transA: bool,
+  transB: bool,
+  M: i32,
+  N: i32,
+  K: i32,
+  alpha: f64,
+  A: usize,
+  lda: i32,
+  B: usize,
+  ldb: i32,
+  beta: f64,
+  C: usize,
+  ldc: i32,
+  PA: usize,
+  PB: usize,
+  T: usize,
+  kc: i32,
+  mc: i32,
+  nc: i32,
+): void {
   if (M <= 0 || N <= 0) return;
-  const ldcBytes = <usize>N << 3;
+  const ldcBytes = <usize>ldc << 3;
   // C ← beta·C (C is not read when beta == 0); the chunks then accumulate alpha·op(A)·op(B).
-  const vb = f64x2.splat(beta);
-  const MN = M * N;
-  let i = 0;
-  for (; i + 2 <= MN; i += 2) {
-    const p = C + (<usize>i << 3);
-    v128.store(p, beta == 0 ? f64x2.splat(0) : f64x2.mul(vb, v128.load(p)));
+  if (beta != 1) {
+    const vb = f64x2.splat(beta);
+    for (let r = 0; r < M; r++) {
+      const row = C + <usize>r * ldcBytes;
+      let i = 0;
+      for (; i + 2 <= N; i += 2) {
+        const p = row + (<usize>i << 3);
+        v128.store(p, beta == 0 ? f64x2.splat(0) : f64x2.mul(vb, v128.load(p)));
+      }
+      if (i < N) {
+        const p = row + (<usize>i << 3);
+        store<f64>(p, beta == 0 ? 0 : beta * load<f64>(p));
+      }
+    }
   }
-  if (i < MN) {
-    const p = C + (<usize>i << 3);
-    store<f64>(p, beta == 0 ? 0 : beta * load<f64>(p));
-  }
+  if (K <= 0) return;
   for (let j0 = 0; j0 < N; j0 += nc) {
     const nb = min(nc, N - j0);
     const npB = (nb + 3) >> 2;
     for (let p0 = 0; p0 < K; p0 += kc) {
       const kb = min(kc, K - p0);
       const panelBytes = <usize>kb << 5;
-      packB(transB, N, K, B, p0, kb, j0, nb, PB);
+      packB(transB, N, ldb, B, p0, kb, j0, nb, PB);
       for (let i0 = 0; i0 < M; i0 += mc) {
         const mb = min(mc, M - i0);
         const npA = (mb + 3) >> 2;
-        packA(transA, M, K, alpha, A, i0, mb, p0, kb, PA);
+        packA(transA, M, lda, alpha, A, i0, mb, p0, kb, PA);
         for (let J = 0; J < npB; J++) {
           const pB = PB + <usize>J * panelBytes;
           const col = j0 + (J << 2);

@@ -1,87 +1,285 @@
-// Symmetric eigensolver: Householder tridiagonalisation on rows (upper triangle only), Qᵀ accumulated from the right,
-// implicit QL (tql2) with rotations applied to rows of Vᵀ, ascending sort. Reference, derivation
-// and accuracy: src/linalg/syev.ts (same operations in the same order up to SIMD summation order).
+// Symmetric eigensolver. Reference, derivation and accuracy: src/linalg/syev.ts.
+//
+// 1. Householder tridiagonalisation T = QᵀSQ on rows (S row-major, upper triangle only: row k
+//    right of the diagonal is column k below it, so this is LAPACK's dsytrd 'L' in column-major
+//    terms). Unblocked (nb <= 1: dsytd2, the reference's operations in its order up to SIMD
+//    summation order) or blocked (dsytrd/dlatrd): panels of nb reflectors are formed with the
+//    symmetric matrix–vector product on the not yet updated trailing matrix, corrected by the
+//    panel's earlier reflectors (v_q, w_q); the trailing matrix then takes the rank-2nb update
+//    S22 −= VᵀW + WᵀV at once, on the packed 4×4 tiles of the gemm kernel (upper tiles only).
+// 2. Eigenvectors, by `method`:
+//    0 — Qᵀ accumulated unblocked, implicit QL (tql2) with each rotation applied to two rows of Vᵀ
+//        (6n³ flops of row rotations).
+//    1 — eigenvalues of each unreduced block of T by QL without vectors (O(n²)), eigenvectors of T
+//        by inverse iteration (LAPACK dstein: LU of T − λI with partial pivoting, perturbed pivots,
+//        random start, vectors of eigenvalues within 1e-3·||T||_1 of each other re-orthogonalised
+//        by modified Gram–Schmidt in every iteration, shifts of eigenvalues closer than
+//        10·eps·||T||_1 pulled apart to that distance), then Vᵀ = Zᵀ·Qᵀ by the compact WY form of
+//        blocks of 64 reflectors (two gemm calls per block, 2n³ flops in all). If an inverse
+//        iteration does not converge, the eigenvectors of T are computed by method 0's QL instead.
+//    2 — eigenvalues only (QL without vectors, O(n²) after the reduction); VT is not written.
+// 3. Eigenvalues ascending, rows of Vᵀ in the same order.
+import { edgeTile, gemmStrided, packA, packB } from './dgemm';
+import { tile4x4 } from './tile';
 import { vaxpy, vdot, vrot } from './vec';
 
 const EPS_QL: f64 = 2.220446049250313e-16;
 const MAX_ITER_PER_VALUE: i32 = 30;
+
+/** Cache blocking of the internal products (as src/linalg/gemm.ts gemmBlocking at large sizes). */
+const KC: i32 = 256;
+const MC: i32 = 128;
+const NC: i32 = 512;
+/** Reflectors per block of the back-transformation (the inner dimension of its second product). */
+const NBQ: i32 = 64;
+
+/** Inverse iteration (LAPACK dstein): iteration cap, extra iterations after the growth test passes. */
+const MAXITS: i32 = 5;
+const EXTRA: i32 = 2;
+/** Eigenvalues closer than ORTOL·||T_block||_1 are one cluster: their vectors are re-orthogonalised. */
+const ORTOL: f64 = 1e-3;
+const SFMIN: f64 = 2.2250738585072014e-308;
 
 // @ts-ignore: decorator
 @inline function at(M: usize, n: i32, i: i32, j: i32): usize {
   return M + (<usize>(i * n + j) << 3);
 }
 
+// @ts-ignore: decorator
+@inline function ld8(p: usize, i: i32): f64 {
+  return load<f64>(p + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline function st8(p: usize, i: i32, x: f64): void {
+  store<f64>(p + (<usize>i << 3), x);
+}
+
+/** Values of workspace {@link dsyev} needs for side n and panel width nb. */
+export function dsyevWork(n: i32, nb: i32): i32 {
+  const b = max(nb, 1);
+  return 16 * n + b * n + 4 * b * n + 2 * NBQ * n + NBQ * NBQ + n * NBQ + MC * KC + KC * NC + 16;
+}
+
 /**
- * S (n×n symmetric, destroyed) → values (n, ascending), VT (n×n, row j = eigenvector j).
- * work: 3n values. Returns QL iterations or −1 on no convergence.
+ * S (n×n symmetric, destroyed) → values (n, ascending), VT (n×n, row j = eigenvector j; not
+ * written with method 2). nb: panel width of the reduction (<= 1: unblocked); method: see the
+ * file comment. work: {@link dsyevWork}(n, nb) values. Returns QL iterations or −1 on no
+ * convergence.
  */
-export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize): i32 {
+export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, nb: i32, method: i32): i32 {
   if (n == 0) return 0;
+  const b = max(nb, 1);
+  const N8 = <usize>n << 3;
   const d = values;
   const e = work;
-  const tau = work + (<usize>n << 3);
-  const y = tau + (<usize>n << 3);
-  for (let k = 0; k + 2 < n; k++) {
-    store<f64>(d + (<usize>k << 3), load<f64>(at(S, n, k, k)));
-    const alpha = load<f64>(at(S, n, k, k + 1));
-    const x = at(S, n, k, k + 2);
-    const sigma2 = vdot(n - k - 2, x, x);
-    if (sigma2 == 0) {
-      store<f64>(tau + (<usize>k << 3), 0);
-      store<f64>(e + (<usize>k << 3), alpha);
-      continue;
+  const tau = e + N8;
+  const y = tau + N8;
+  const dT = y + N8; // the tridiagonal, kept for inverse iteration
+  const eT = dT + N8;
+  const scratch = eT + N8; // 11n: inverse iteration
+  const W = scratch + 11 * N8; // b × n: the panel's w rows
+  const VW = W + <usize>b * N8; // 2b × n
+  const WV = VW + 2 * <usize>b * N8; // 2b × n
+  const Yt = WV + 2 * <usize>b * N8; // NBQ × n
+  const Zb = Yt + <usize>NBQ * N8; // NBQ × n
+  const Tm = Zb + <usize>NBQ * N8; // NBQ × NBQ
+  const W2 = Tm + (<usize>(NBQ * NBQ) << 3); // n × NBQ
+  const PA = W2 + <usize>NBQ * N8;
+  const PB = PA + (<usize>(MC * KC) << 3);
+  const T16 = PB + (<usize>(KC * NC) << 3);
+
+  // 1. reduce
+  let k0 = 0;
+  if (nb >= 2) {
+    for (; k0 + 2 * nb + 2 <= n; k0 += nb) {
+      panel(S, n, k0, nb, d, e, tau, W);
+      trailingUpdate(S, n, k0, nb, W, VW, WV, PA, PB, T16);
     }
-    const beta = -(alpha >= 0 ? 1.0 : -1.0) * sqrt(alpha * alpha + sigma2);
-    const t = (beta - alpha) / beta;
-    const inv = 1 / (alpha - beta);
+  }
+  tridiagUnblocked(S, n, k0, d, e, tau, y);
+
+  if (method == 2) {
+    const it = tql2(n, d, e, 0, 0);
+    if (it < 0) return -1;
+    sortValues(d, n);
+    return it;
+  }
+  if (method == 1) {
+    memory.copy(dT, d, N8);
+    memory.copy(eT, e, N8);
+    memory.fill(VT, 0, <usize>n * N8);
+    let it = tridiagVectors(n, dT, eT, values, VT, scratch);
+    if (it < 0) {
+      // inverse iteration did not converge: the eigenvectors of T by QL on rows of I
+      memory.copy(d, dT, N8);
+      memory.copy(e, eT, N8);
+      memory.fill(VT, 0, <usize>n * N8);
+      for (let i = 0; i < n; i++) st8(VT + <usize>i * N8, i, 1);
+      it = tql2(n, d, e, VT, n);
+      if (it < 0) return -1;
+      sortRows(d, VT, n);
+    }
+    backTransform(S, n, tau, VT, Yt, Zb, Tm, W2, PA, PB, T16);
+    return it;
+  }
+  // method 0: Qᵀ = I·H_{n−3}···H_0, then QL on its rows
+  memory.fill(VT, 0, <usize>n * N8);
+  for (let i = 0; i < n; i++) store<f64>(at(VT, n, i, i), 1);
+  for (let k = n - 3; k >= 0; k--) {
+    const t = ld8(tau, k);
+    if (t == 0) continue;
     const v = at(S, n, k, k + 1);
-    store<f64>(v, 1);
-    for (let j = 0; j < n - k - 2; j++) {
-      const p = x + (<usize>j << 3);
-      store<f64>(p, load<f64>(p) * inv);
-    }
-    store<f64>(tau + (<usize>k << 3), t);
-    store<f64>(e + (<usize>k << 3), beta);
     const p = n - k - 1;
-    // y = t·S22·v from the upper triangle of S22 only (row-major: row i from the diagonal on is
-    // contiguous): row i adds its dot with v to y_i and v_i times itself to y_{i+1..}.
-    memory.fill(y, 0, <usize>p << 3);
-    for (let i = 0; i < p; i++) {
-      const row = at(S, n, k + 1 + i, k + 1 + i);
-      const vi = load<f64>(v + (<usize>i << 3));
-      const va = f64x2.splat(vi);
-      const vv = v + (<usize>(i + 1) << 3);
-      const yy = y + (<usize>(i + 1) << 3);
-      const q = p - i - 1;
-      let acc = f64x2.splat(0);
-      let j = 0;
-      for (; j + 2 <= q; j += 2) {
-        const o = <usize>j << 3;
-        const a = v128.load(row + 8 + o);
-        acc = f64x2.add(acc, f64x2.mul(a, v128.load(vv + o)));
-        v128.store(yy + o, f64x2.add(v128.load(yy + o), f64x2.mul(a, va)));
-      }
-      let sum = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1);
-      for (; j < q; j++) {
-        const o = <usize>j << 3;
-        const a = load<f64>(row + 8 + o);
-        sum += a * load<f64>(vv + o);
-        store<f64>(yy + o, load<f64>(yy + o) + a * vi);
-      }
-      const py = y + (<usize>i << 3);
-      store<f64>(py, load<f64>(py) + (load<f64>(row) * vi + sum));
+    for (let i = k + 1; i < n; i++) {
+      const row = at(VT, n, i, k + 1);
+      vaxpy(p, -t * vdot(p, row, v), v, row);
     }
-    for (let i = 0; i < p; i++) {
-      const py = y + (<usize>i << 3);
-      store<f64>(py, t * load<f64>(py));
+  }
+  const iters = tql2(n, d, e, VT, n);
+  if (iters < 0) return -1;
+  sortRows(d, VT, n);
+  return iters;
+}
+
+/**
+ * The reflector of row k: H = I − τvvᵀ maps S[k][k+1:] to β·e1; v (v_0 = 1) overwrites
+ * S[k][k+1:], e_k = β, τ_k = τ. With S[k][k+2:] = 0: τ = 0, e_k = S[k][k+1], S unchanged.
+ */
+function householder(S: usize, n: i32, k: i32, e: usize, tau: usize): f64 {
+  const alpha = load<f64>(at(S, n, k, k + 1));
+  const x = at(S, n, k, k + 2);
+  const sigma2 = vdot(n - k - 2, x, x);
+  if (sigma2 == 0) {
+    st8(tau, k, 0);
+    st8(e, k, alpha);
+    return 0;
+  }
+  const beta = -(alpha >= 0 ? 1.0 : -1.0) * sqrt(alpha * alpha + sigma2);
+  const t = (beta - alpha) / beta;
+  const inv = 1 / (alpha - beta);
+  store<f64>(at(S, n, k, k + 1), 1);
+  for (let j = 0; j < n - k - 2; j++) {
+    const p = x + (<usize>j << 3);
+    store<f64>(p, load<f64>(p) * inv);
+  }
+  st8(tau, k, t);
+  st8(e, k, beta);
+  return t;
+}
+
+/**
+ * y (p) = S22·v for the trailing block S22 = S[j0.., j0..] (p×p) from its upper triangle (row i
+ * from the diagonal on is contiguous): row i adds its dot with v to y_i and v_i times itself to
+ * y_{i+1..}. Four rows at a time share the loads and stores of y and v (the product is bound by
+ * those, not by arithmetic); the 4×4 triangle at their head is done entry by entry.
+ */
+function symvUpper(S: usize, n: i32, j0: i32, p: i32, v: usize, y: usize): void {
+  memory.fill(y, 0, <usize>p << 3);
+  const N8 = <usize>n << 3;
+  let i = 0;
+  for (; i + 4 <= p; i += 4) {
+    const r0 = at(S, n, j0 + i, j0 + i);
+    const r1 = r0 + N8 + 8; // each row from its diagonal
+    const r2 = r1 + N8 + 8;
+    const r3 = r2 + N8 + 8;
+    const v0 = ld8(v, i);
+    const v1 = ld8(v, i + 1);
+    const v2 = ld8(v, i + 2);
+    const v3 = ld8(v, i + 3);
+    // the head: rows i..i+3, columns i..i+3 (upper part, symmetric)
+    const a01 = ld8(r0, 1);
+    const a02 = ld8(r0, 2);
+    const a03 = ld8(r0, 3);
+    const a12 = ld8(r1, 1);
+    const a13 = ld8(r1, 2);
+    const a23 = ld8(r2, 1);
+    let s0 = ld8(r0, 0) * v0 + (a01 * v1 + a02 * v2 + a03 * v3);
+    let s1 = ld8(r1, 0) * v1 + (a01 * v0 + a12 * v2 + a13 * v3);
+    let s2 = ld8(r2, 0) * v2 + (a02 * v0 + a12 * v1 + a23 * v3);
+    let s3 = ld8(r3, 0) * v3 + (a03 * v0 + a13 * v1 + a23 * v2);
+    // the rest of the four rows: columns i+4..p−1
+    const q = p - i - 4;
+    const b0 = r0 + 32;
+    const b1 = r1 + 24;
+    const b2 = r2 + 16;
+    const b3 = r3 + 8;
+    const vv = v + (<usize>(i + 4) << 3);
+    const yy = y + (<usize>(i + 4) << 3);
+    const x0 = f64x2.splat(v0);
+    const x1 = f64x2.splat(v1);
+    const x2 = f64x2.splat(v2);
+    const x3 = f64x2.splat(v3);
+    let c0 = f64x2.splat(0);
+    let c1 = c0;
+    let c2 = c0;
+    let c3 = c0;
+    let j = 0;
+    for (; j + 2 <= q; j += 2) {
+      const o = <usize>j << 3;
+      const vj = v128.load(vv + o);
+      const a0 = v128.load(b0 + o);
+      const a1 = v128.load(b1 + o);
+      const a2 = v128.load(b2 + o);
+      const a3 = v128.load(b3 + o);
+      c0 = f64x2.add(c0, f64x2.mul(a0, vj));
+      c1 = f64x2.add(c1, f64x2.mul(a1, vj));
+      c2 = f64x2.add(c2, f64x2.mul(a2, vj));
+      c3 = f64x2.add(c3, f64x2.mul(a3, vj));
+      const u = f64x2.add(f64x2.add(f64x2.mul(a0, x0), f64x2.mul(a1, x1)), f64x2.add(f64x2.mul(a2, x2), f64x2.mul(a3, x3)));
+      v128.store(yy + o, f64x2.add(v128.load(yy + o), u));
     }
+    s0 += f64x2.extract_lane(c0, 0) + f64x2.extract_lane(c0, 1);
+    s1 += f64x2.extract_lane(c1, 0) + f64x2.extract_lane(c1, 1);
+    s2 += f64x2.extract_lane(c2, 0) + f64x2.extract_lane(c2, 1);
+    s3 += f64x2.extract_lane(c3, 0) + f64x2.extract_lane(c3, 1);
+    for (; j < q; j++) {
+      const vj = ld8(vv, j);
+      const a0 = ld8(b0, j);
+      const a1 = ld8(b1, j);
+      const a2 = ld8(b2, j);
+      const a3 = ld8(b3, j);
+      s0 += a0 * vj;
+      s1 += a1 * vj;
+      s2 += a2 * vj;
+      s3 += a3 * vj;
+      st8(yy, j, ld8(yy, j) + (a0 * v0 + a1 * v1 + (a2 * v2 + a3 * v3)));
+    }
+    st8(y, i, ld8(y, i) + s0);
+    st8(y, i + 1, ld8(y, i + 1) + s1);
+    st8(y, i + 2, ld8(y, i + 2) + s2);
+    st8(y, i + 3, ld8(y, i + 3) + s3);
+  }
+  for (; i < p; i++) {
+    const row = at(S, n, j0 + i, j0 + i);
+    const vi = ld8(v, i);
+    let sum: f64 = 0;
+    for (let j = 1; j < p - i; j++) {
+      const a = ld8(row, j);
+      sum += a * ld8(v, i + j);
+      st8(y, i + j, ld8(y, i + j) + a * vi);
+    }
+    st8(y, i, ld8(y, i) + (ld8(row, 0) * vi + sum));
+  }
+}
+
+/** Unblocked reduction (dsytd2) of rows k0..n−1, then the last diagonal and off-diagonal entries. */
+function tridiagUnblocked(S: usize, n: i32, k0: i32, d: usize, e: usize, tau: usize, y: usize): void {
+  for (let k = k0; k + 2 < n; k++) {
+    st8(d, k, load<f64>(at(S, n, k, k)));
+    const t = householder(S, n, k, e, tau);
+    if (t == 0) continue;
+    const v = at(S, n, k, k + 1);
+    const p = n - k - 1;
+    symvUpper(S, n, k + 1, p, v, y);
+    for (let i = 0; i < p; i++) st8(y, i, t * ld8(y, i));
     const mu = 0.5 * t * vdot(p, y, v);
     vaxpy(p, -mu, v, y);
     // S22 −= v wᵀ + w vᵀ on the upper triangle (what the next steps read).
     for (let i = 0; i < p; i++) {
       const row = at(S, n, k + 1 + i, k + 1 + i);
-      const vi = load<f64>(v + (<usize>i << 3));
-      const wi = load<f64>(y + (<usize>i << 3));
+      const vi = ld8(v, i);
+      const wi = ld8(y, i);
       const va = f64x2.splat(vi);
       const vb = f64x2.splat(wi);
       const vv = v + (<usize>i << 3);
@@ -100,34 +298,220 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize): 
     }
   }
   if (n >= 2) {
-    store<f64>(d + (<usize>(n - 2) << 3), load<f64>(at(S, n, n - 2, n - 2)));
-    store<f64>(e + (<usize>(n - 2) << 3), load<f64>(at(S, n, n - 2, n - 1)));
+    st8(d, n - 2, load<f64>(at(S, n, n - 2, n - 2)));
+    st8(e, n - 2, load<f64>(at(S, n, n - 2, n - 1)));
+    st8(tau, n - 2, 0);
   }
-  store<f64>(d + (<usize>(n - 1) << 3), load<f64>(at(S, n, n - 1, n - 1)));
-  store<f64>(e + (<usize>(n - 1) << 3), 0);
-  // Qᵀ = I·H_{n−3}···H_0
-  memory.fill(VT, 0, <usize>n * n * 8);
-  for (let i = 0; i < n; i++) store<f64>(at(VT, n, i, i), 1);
-  for (let k = n - 3; k >= 0; k--) {
-    const t = load<f64>(tau + (<usize>k << 3));
-    if (t == 0) continue;
-    const v = at(S, n, k, k + 1);
-    const p = n - k - 1;
-    for (let i = k + 1; i < n; i++) {
-      const row = at(VT, n, i, k + 1);
-      vaxpy(p, -t * vdot(p, row, v), v, row);
+  st8(d, n - 1, load<f64>(at(S, n, n - 1, n - 1)));
+  st8(e, n - 1, 0);
+  st8(tau, n - 1, 0);
+}
+
+/** y −= a·x − b·z over len values (two axpys in one pass). */
+function axpy2(len: i32, a: f64, x: usize, b: f64, z: usize, y: usize): void {
+  const va = f64x2.splat(a);
+  const vb = f64x2.splat(b);
+  let j = 0;
+  for (; j + 2 <= len; j += 2) {
+    const o = <usize>j << 3;
+    const u = f64x2.add(f64x2.mul(va, v128.load(x + o)), f64x2.mul(vb, v128.load(z + o)));
+    v128.store(y + o, f64x2.sub(v128.load(y + o), u));
+  }
+  for (; j < len; j++) {
+    const o = <usize>j << 3;
+    store<f64>(y + o, load<f64>(y + o) - (a * load<f64>(x + o) + b * load<f64>(z + o)));
+  }
+}
+
+/**
+ * One panel of the blocked reduction (dlatrd 'L'): reflectors k0..k0+nb−1 and their w rows
+ * (W row r valid from column k0+r+1), the trailing matrix left for {@link trailingUpdate}.
+ */
+function panel(S: usize, n: i32, k0: i32, nb: i32, d: usize, e: usize, tau: usize, W: usize): void {
+  const N8 = <usize>n << 3;
+  for (let r = 0; r < nb; r++) {
+    const i = k0 + r;
+    // row i from the diagonal on −= Σ_q V_q[i]·W_q[i:] + W_q[i]·V_q[i:]
+    const row = at(S, n, i, i);
+    const len = n - i;
+    for (let q = 0; q < r; q++) {
+      const vq = at(S, n, k0 + q, i);
+      const wq = W + <usize>q * N8 + (<usize>i << 3);
+      axpy2(len, load<f64>(vq), wq, load<f64>(wq), vq, row);
+    }
+    st8(d, i, load<f64>(row));
+    const t = householder(S, n, i, e, tau);
+    const p = n - i - 1;
+    const wr = W + <usize>r * N8 + (<usize>(i + 1) << 3);
+    if (t == 0) {
+      memory.fill(wr, 0, <usize>p << 3);
+      continue;
+    }
+    const v = at(S, n, i, i + 1);
+    symvUpper(S, n, i + 1, p, v, wr);
+    for (let q = 0; q < r; q++) {
+      const vq = at(S, n, k0 + q, i + 1);
+      const wq = W + <usize>q * N8 + (<usize>(i + 1) << 3);
+      axpy2(p, vdot(p, wq, v), vq, vdot(p, vq, v), wq, wr);
+    }
+    for (let j = 0; j < p; j++) st8(wr, j, t * ld8(wr, j));
+    vaxpy(p, -0.5 * t * vdot(p, wr, v), v, wr);
+  }
+}
+
+/**
+ * S22 (rows/columns from j = k0+nb) −= VᵀW + WᵀV on the upper triangle: the stacks [V; W] and
+ * [W; V] (2nb × p, copied from the reflector rows and W) enter one product of inner dimension
+ * 2nb, computed on the packed tiles of the gemm kernel for tiles that hold an upper entry.
+ */
+function trailingUpdate(
+  S: usize,
+  n: i32,
+  k0: i32,
+  nb: i32,
+  W: usize,
+  VW: usize,
+  WV: usize,
+  PA: usize,
+  PB: usize,
+  T16: usize,
+): void {
+  const j = k0 + nb;
+  const p = n - j;
+  const P8 = <usize>p << 3;
+  const N8 = <usize>n << 3;
+  for (let q = 0; q < nb; q++) {
+    const v = at(S, n, k0 + q, j);
+    const w = W + <usize>q * N8 + (<usize>j << 3);
+    memory.copy(VW + <usize>q * P8, v, P8);
+    memory.copy(VW + <usize>(nb + q) * P8, w, P8);
+    memory.copy(WV + <usize>q * P8, w, P8);
+    memory.copy(WV + <usize>(nb + q) * P8, v, P8);
+  }
+  const K = 2 * nb;
+  const C = at(S, n, j, j);
+  const ldcBytes = N8;
+  for (let j0 = 0; j0 < p; j0 += NC) {
+    const nbj = min(NC, p - j0);
+    const npB = (nbj + 3) >> 2;
+    for (let p0 = 0; p0 < K; p0 += KC) {
+      const kb = min(KC, K - p0);
+      const panelBytes = <usize>kb << 5;
+      packB(false, p, p, WV, p0, kb, j0, nbj, PB);
+      const iEnd = min(p, j0 + nbj);
+      for (let i0 = 0; i0 < iEnd; i0 += MC) {
+        const mb = min(MC, iEnd - i0);
+        const npA = (mb + 3) >> 2;
+        packA(true, p, p, -1, VW, i0, mb, p0, kb, PA);
+        for (let J = 0; J < npB; J++) {
+          const pB = PB + <usize>J * panelBytes;
+          const col = j0 + (J << 2);
+          const cols = min(4, p - col);
+          const cCol = C + (<usize>col << 3);
+          for (let I = 0; I < npA; I++) {
+            const row = i0 + (I << 2);
+            if (row > col + 3) break; // this tile and the ones below hold no upper entry
+            const rows = min(4, p - row);
+            const pA = PA + <usize>I * panelBytes;
+            const c = cCol + <usize>row * ldcBytes;
+            if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
+            else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T16);
+          }
+        }
+      }
     }
   }
-  const iters = tql2(n, d, e, VT);
-  if (iters < 0) return -1;
+}
+
+/**
+ * Vᵀ ← Vᵀ·H_{n−3}···H_0 in blocks of NBQ reflectors from the last: a block H_{k}···H_{k+b−1} is
+ * I − Y·T·Yᵀ (compact WY, dlarft forward), so right-multiplying by its transpose is
+ * Vᵀ −= (Vᵀ·Y)·(Tᵀ·Yᵀ), two gemm calls on columns k+1.. of Vᵀ.
+ */
+function backTransform(
+  S: usize,
+  n: i32,
+  tau: usize,
+  VT: usize,
+  Yt: usize,
+  Zb: usize,
+  Tm: usize,
+  W2: usize,
+  PA: usize,
+  PB: usize,
+  T16: usize,
+): void {
+  const nr = n - 2; // reflectors k = 0..n−3
+  if (nr <= 0) return;
+  const TB = <usize>NBQ << 3;
+  for (let kb0 = ((nr - 1) / NBQ) * NBQ; kb0 >= 0; kb0 -= NBQ) {
+    const nbk = min(NBQ, nr - kb0);
+    const c0 = kb0 + 1;
+    const p = n - c0;
+    const P8 = <usize>p << 3;
+    // Yᵀ (nbk × p): row r = v of reflector kb0 + r, zeros left of its leading 1
+    for (let r = 0; r < nbk; r++) {
+      const k = kb0 + r;
+      const dst = Yt + <usize>r * P8;
+      if (ld8(tau, k) == 0) {
+        memory.fill(dst, 0, P8);
+        continue;
+      }
+      memory.fill(dst, 0, <usize>r << 3);
+      st8(dst, r, 1);
+      memory.copy(dst + (<usize>(r + 1) << 3), at(S, n, k, k + 2), <usize>(p - r - 1) << 3);
+    }
+    // T (nbk × nbk upper, zero below): T_ii = τ_i, T[0:i, i] = −τ_i·T[0:i, 0:i]·(Y[:, 0:i]ᵀ y_i)
+    memory.fill(Tm, 0, <usize>NBQ * TB);
+    for (let i = 0; i < nbk; i++) {
+      const ti = ld8(tau, kb0 + i);
+      store<f64>(Tm + <usize>i * TB + (<usize>i << 3), ti);
+      if (ti == 0) continue;
+      const yi = Yt + <usize>i * P8 + (<usize>i << 3);
+      for (let q = 0; q < i; q++) {
+        const yq = Yt + <usize>q * P8 + (<usize>i << 3);
+        store<f64>(Tm + <usize>q * TB + (<usize>i << 3), -ti * vdot(p - i, yq, yi));
+      }
+      for (let q = 0; q < i; q++) {
+        let s: f64 = 0;
+        for (let c = q; c < i; c++)
+          s += load<f64>(Tm + <usize>q * TB + (<usize>c << 3)) * load<f64>(Tm + <usize>c * TB + (<usize>i << 3));
+        store<f64>(Tm + <usize>q * TB + (<usize>i << 3), s);
+      }
+    }
+    // W2 = Vᵀ[:, c0:]·Y (n × nbk); Z = Tᵀ·Yᵀ (nbk × p); Vᵀ[:, c0:] −= W2·Z
+    gemmStrided(false, true, n, nbk, p, 1, VT + (<usize>c0 << 3), n, Yt, p, 0, W2, nbk, PA, PB, T16, KC, MC, NC);
+    gemmStrided(true, false, nbk, p, nbk, 1, Tm, NBQ, Yt, p, 0, Zb, p, PA, PB, T16, KC, MC, NC);
+    gemmStrided(false, false, n, p, nbk, -1, W2, nbk, Zb, p, 1, VT + (<usize>c0 << 3), n, PA, PB, T16, KC, MC, NC);
+  }
+}
+
+/** Shell sort of the n values at d, ascending. */
+function sortValues(d: usize, n: i32): void {
+  let gap = 1;
+  while (gap < n / 3) gap = 3 * gap + 1;
+  for (; gap >= 1; gap /= 3) {
+    for (let i = gap; i < n; i++) {
+      const x = ld8(d, i);
+      let j = i;
+      while (j >= gap && ld8(d, j - gap) > x) {
+        st8(d, j, ld8(d, j - gap));
+        j -= gap;
+      }
+      st8(d, j, x);
+    }
+  }
+}
+
+/** Selection sort of d ascending with the rows of VT (n swaps of rows at most). */
+function sortRows(d: usize, VT: usize, n: i32): void {
   for (let i = 0; i < n - 1; i++) {
     let kmin = i;
-    for (let j = i + 1; j < n; j++) if (load<f64>(d + (<usize>j << 3)) < load<f64>(d + (<usize>kmin << 3))) kmin = j;
+    for (let j = i + 1; j < n; j++) if (ld8(d, j) < ld8(d, kmin)) kmin = j;
     if (kmin != i) {
-      const tmp = load<f64>(d + (<usize>i << 3));
-      store<f64>(d + (<usize>i << 3), load<f64>(d + (<usize>kmin << 3)));
-      store<f64>(d + (<usize>kmin << 3), tmp);
-      // swap rows = rotation by 90° with sign fix: do it directly
+      const tmp = ld8(d, i);
+      st8(d, i, ld8(d, kmin));
+      st8(d, kmin, tmp);
       const ri = at(VT, n, i, 0);
       const rk = at(VT, n, kmin, 0);
       for (let c = 0; c < n; c++) {
@@ -138,7 +522,273 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize): 
       }
     }
   }
-  return iters;
+}
+
+/** Shell sort of the indices idx (i32, n) by key[idx], ascending. */
+function sortIndices(idx: usize, key: usize, n: i32): void {
+  let gap = 1;
+  while (gap < n / 3) gap = 3 * gap + 1;
+  for (; gap >= 1; gap /= 3) {
+    for (let i = gap; i < n; i++) {
+      const t = load<i32>(idx + (<usize>i << 2));
+      const x = ld8(key, t);
+      let j = i;
+      while (j >= gap && ld8(key, load<i32>(idx + (<usize>(j - gap) << 2))) > x) {
+        store<i32>(idx + (<usize>j << 2), load<i32>(idx + (<usize>(j - gap) << 2)));
+        j -= gap;
+      }
+      store<i32>(idx + (<usize>j << 2), t);
+    }
+  }
+}
+
+/**
+ * LU factorisation with partial pivoting of T − λI (LAPACK dlagtf, tol = 0): a (diagonal, n), b
+ * (super-diagonal, n−1), c (sub-diagonal, n−1) overwritten by the factors, dd (n−2) the second
+ * super-diagonal of U, piv (i32, n−1) whether rows k, k+1 were interchanged.
+ */
+function lagtf(n: i32, a: usize, lambda: f64, b: usize, c: usize, dd: usize, piv: usize): void {
+  st8(a, 0, ld8(a, 0) - lambda);
+  if (n == 1) return;
+  let scale1 = abs(ld8(a, 0)) + abs(ld8(b, 0));
+  for (let k = 0; k < n - 1; k++) {
+    const ak1 = ld8(a, k + 1) - lambda;
+    st8(a, k + 1, ak1);
+    let scale2 = abs(ld8(c, k)) + abs(ak1);
+    if (k < n - 2) scale2 += abs(ld8(b, k + 1));
+    const ak = ld8(a, k);
+    const piv1: f64 = ak == 0 ? 0 : abs(ak) / scale1;
+    const ck = ld8(c, k);
+    if (ck == 0) {
+      store<i32>(piv + (<usize>k << 2), 0);
+      scale1 = scale2;
+      if (k < n - 2) st8(dd, k, 0);
+    } else {
+      const piv2 = abs(ck) / scale2;
+      if (piv2 <= piv1) {
+        store<i32>(piv + (<usize>k << 2), 0);
+        scale1 = scale2;
+        const m = ck / ak;
+        st8(c, k, m);
+        st8(a, k + 1, ak1 - m * ld8(b, k));
+        if (k < n - 2) st8(dd, k, 0);
+      } else {
+        store<i32>(piv + (<usize>k << 2), 1);
+        const mult = ak / ck;
+        st8(a, k, ck);
+        const temp = ak1;
+        st8(a, k + 1, ld8(b, k) - mult * temp);
+        if (k < n - 2) {
+          st8(dd, k, ld8(b, k + 1));
+          st8(b, k + 1, -mult * ld8(dd, k));
+        }
+        st8(b, k, temp);
+        st8(c, k, mult);
+      }
+    }
+  }
+}
+
+/** 2^-500 and 2^500: a pivot at least this large divides any |y| below the second safely. */
+const SAFE_PIVOT: f64 = reinterpret<f64>(<u64>(1023 - 500) << 52);
+const SAFE_RHS: f64 = reinterpret<f64>(<u64>(1023 + 500) << 52);
+
+/**
+ * The perturbation of {@link lagts}, tol = eps·max|factor entry| (dlagts with tol <= 0), and
+ * rinv_k = 1/a_k for the pivots of at least SAFE_PIVOT (0 for the others, which take dlagts's
+ * perturbation loop). Once per factorisation: the solves then multiply instead of divide.
+ */
+function lagtsPrepare(n: i32, a: usize, b: usize, dd: usize, rinv: usize): f64 {
+  let tol = abs(ld8(a, 0));
+  if (n > 1) tol = max(tol, max(abs(ld8(a, 1)), abs(ld8(b, 0))));
+  for (let k = 2; k < n; k++) tol = max(tol, max(abs(ld8(a, k)), max(abs(ld8(b, k - 1)), abs(ld8(dd, k - 2)))));
+  tol *= EPS_QL;
+  if (tol == 0) tol = EPS_QL;
+  for (let k = 0; k < n; k++) {
+    const ak = ld8(a, k);
+    st8(rinv, k, abs(ak) >= SAFE_PIVOT ? 1 / ak : 0);
+  }
+  return tol;
+}
+
+/**
+ * Solves (T − λI)x = y in place from the factors of {@link lagtf} (LAPACK dlagts, job −1): a
+ * pivot too small for the solve is perturbed by ±tol, doubled until the quotient is safe; pivots
+ * and right-hand sides in the safe range multiply by the reciprocal of {@link lagtsPrepare}.
+ */
+function lagts(n: i32, a: usize, b: usize, c: usize, dd: usize, piv: usize, y: usize, tol: f64, rinv: usize): void {
+  for (let k = 1; k < n; k++) {
+    if (load<i32>(piv + (<usize>(k - 1) << 2)) == 0) st8(y, k, ld8(y, k) - ld8(c, k - 1) * ld8(y, k - 1));
+    else {
+      const temp = ld8(y, k - 1);
+      st8(y, k - 1, ld8(y, k));
+      st8(y, k, temp - ld8(c, k - 1) * ld8(y, k));
+    }
+  }
+  const bignum = 1 / SFMIN;
+  for (let k = n - 1; k >= 0; k--) {
+    let temp: f64;
+    if (k <= n - 3) temp = ld8(y, k) - ld8(b, k) * ld8(y, k + 1) - ld8(dd, k) * ld8(y, k + 2);
+    else if (k == n - 2) temp = ld8(y, k) - ld8(b, k) * ld8(y, k + 1);
+    else temp = ld8(y, k);
+    const r = ld8(rinv, k);
+    if (r != 0 && abs(temp) < SAFE_RHS) {
+      st8(y, k, temp * r);
+      continue;
+    }
+    let ak = ld8(a, k);
+    let pert = ak >= 0 ? tol : -tol;
+    for (;;) {
+      const absak = abs(ak);
+      if (absak < 1) {
+        if (absak < SFMIN) {
+          if (absak == 0 || abs(temp) * SFMIN > absak) {
+            ak += pert;
+            pert *= 2;
+            continue;
+          }
+          temp *= bignum;
+          ak *= bignum;
+        } else if (abs(temp) > absak * bignum) {
+          ak += pert;
+          pert *= 2;
+          continue;
+        }
+      }
+      break;
+    }
+    st8(y, k, temp / ak);
+  }
+}
+
+/**
+ * Eigenpairs of the tridiagonal (dT, eT) (both kept): values ascending into `values`, row j of
+ * VT (zero on entry) the eigenvector of values[j]. Off-diagonals with |e_i| <= eps·max(|d|+|e|)
+ * split T into unreduced blocks (a perturbation within the backward error); each block's
+ * eigenvalues come from QL without vectors, its eigenvectors from inverse iteration (dstein).
+ * scratch: 11n values. Returns the QL iterations, or −1 if QL or an inverse iteration failed.
+ */
+function tridiagVectors(n: i32, dT: usize, eT: usize, values: usize, VT: usize, scratch: usize): i32 {
+  const N8 = <usize>n << 3;
+  const lam = scratch; // eigenvalues, block by block (ascending within a block)
+  const a = lam + N8;
+  const bb = a + N8;
+  const cc = bb + N8;
+  const dd = cc + N8;
+  const x = dd + N8;
+  const ework = x + N8; // split off-diagonals
+  const idx = ework + N8; // i32: sorted order (n), then i32 row of each eigenvalue (n)
+  const pos = idx + N8;
+  const piv = pos + N8; // i32 (n)
+  const rinv = piv + N8; // reciprocal pivots
+  let tst: f64 = 0;
+  for (let i = 0; i < n; i++) tst = max(tst, abs(ld8(dT, i)) + abs(ld8(eT, i)));
+  for (let i = 0; i < n; i++) st8(ework, i, abs(ld8(eT, i)) <= EPS_QL * tst ? 0 : ld8(eT, i));
+  st8(ework, n - 1, 0);
+  // eigenvalues per block
+  let total = 0;
+  for (let b0 = 0; b0 < n; ) {
+    let b1 = b0;
+    while (b1 < n - 1 && ld8(ework, b1) != 0) b1++;
+    const bs = b1 - b0 + 1;
+    memory.copy(lam + (<usize>b0 << 3), dT + (<usize>b0 << 3), <usize>bs << 3);
+    memory.copy(a, ework + (<usize>b0 << 3), <usize>bs << 3);
+    st8(a, bs - 1, 0);
+    if (bs > 1) {
+      const it = tql2(bs, lam + (<usize>b0 << 3), a, 0, 0);
+      if (it < 0) return -1;
+      total += it;
+      sortValues(lam + (<usize>b0 << 3), bs);
+    }
+    b0 = b1 + 1;
+  }
+  for (let i = 0; i < n; i++) store<i32>(idx + (<usize>i << 2), i);
+  sortIndices(idx, lam, n);
+  for (let r = 0; r < n; r++) {
+    const j = load<i32>(idx + (<usize>r << 2));
+    store<i32>(pos + (<usize>j << 2), r);
+    st8(values, r, ld8(lam, j));
+  }
+  // eigenvectors per block
+  let seed: u64 = 0x9e3779b97f4a7c15;
+  const eps = EPS_QL;
+  for (let b0 = 0; b0 < n; ) {
+    let b1 = b0;
+    while (b1 < n - 1 && ld8(ework, b1) != 0) b1++;
+    const bs = b1 - b0 + 1;
+    if (bs == 1) {
+      st8(VT + <usize>load<i32>(pos + (<usize>b0 << 2)) * N8, b0, 1);
+      b0 = b1 + 1;
+      continue;
+    }
+    const dB = dT + (<usize>b0 << 3);
+    const eB = ework + (<usize>b0 << 3);
+    let onenrm = max(abs(ld8(dB, 0)) + abs(ld8(eB, 0)), abs(ld8(dB, bs - 1)) + abs(ld8(eB, bs - 2)));
+    for (let i = 1; i < bs - 1; i++)
+      onenrm = max(onenrm, abs(ld8(dB, i)) + abs(ld8(eB, i - 1)) + abs(ld8(eB, i)));
+    const ortol = ORTOL * onenrm;
+    const dtpcrt = sqrt(0.1 / <f64>bs);
+    let gpind = b0;
+    let xjm: f64 = 0;
+    for (let j = b0; j <= b1; j++) {
+      let xj = ld8(lam, j);
+      if (j > b0) {
+        // Shifts of eigenvalues closer than 10·eps·||T||_1 (their QL values are only that
+        // accurate, so which of them a shift is nearest to is not known) are pulled apart to that
+        // distance: each shift is then about as close to every eigenvalue of the cluster, the
+        // solves amplify the whole cluster alike, and Gram–Schmidt against the cluster's earlier
+        // vectors leaves a well-determined remainder (LAPACK's 10·eps·|λ| would leave two
+        // eigenvalues near zero at shifts 1e-16 apart and the remainder to rounding).
+        const pertol = 10 * eps * max(abs(xj), onenrm);
+        if (xj - xjm < pertol) xj = xjm + pertol;
+        if (abs(xj - xjm) > ortol) gpind = j;
+      }
+      for (let i = 0; i < bs; i++) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        st8(x, i, <f64>(seed >> 11) * 2.220446049250313e-16 - 1);
+      }
+      memory.copy(a, dB, <usize>bs << 3);
+      memory.copy(bb, eB, <usize>(bs - 1) << 3);
+      memory.copy(cc, eB, <usize>(bs - 1) << 3);
+      lagtf(bs, a, xj, bb, cc, dd, piv);
+      const tol = lagtsPrepare(bs, a, bb, dd, rinv);
+      const last = abs(ld8(a, bs - 1));
+      let converged = false;
+      let nrmchk = 0;
+      for (let its = 1; its <= MAXITS; its++) {
+        let asum: f64 = 0;
+        for (let i = 0; i < bs; i++) asum += abs(ld8(x, i));
+        const scl = (<f64>bs * onenrm * max(eps, last)) / asum;
+        for (let i = 0; i < bs; i++) st8(x, i, ld8(x, i) * scl);
+        lagts(bs, a, bb, cc, dd, piv, x, tol, rinv);
+        if (gpind != j) {
+          for (let i = gpind; i < j; i++) {
+            const zi = VT + <usize>load<i32>(pos + (<usize>i << 2)) * N8 + (<usize>b0 << 3);
+            vaxpy(bs, -vdot(bs, x, zi), zi, x);
+          }
+        }
+        let nrm: f64 = 0;
+        for (let i = 0; i < bs; i++) nrm = max(nrm, abs(ld8(x, i)));
+        if (nrm < dtpcrt) continue;
+        nrmchk++;
+        if (nrmchk < EXTRA + 1) continue;
+        converged = true;
+        break;
+      }
+      if (!converged) return -1;
+      let jmax = 0;
+      for (let i = 1; i < bs; i++) if (abs(ld8(x, i)) > abs(ld8(x, jmax))) jmax = i;
+      let scl = 1 / sqrt(vdot(bs, x, x));
+      if (ld8(x, jmax) < 0) scl = -scl;
+      const zj = VT + <usize>load<i32>(pos + (<usize>j << 2)) * N8 + (<usize>b0 << 3);
+      for (let i = 0; i < bs; i++) st8(zj, i, ld8(x, i) * scl);
+      xjm = xj;
+    }
+    b0 = b1 + 1;
+  }
+  return total;
 }
 
 function hypot2(a: f64, b: f64): f64 {
@@ -155,7 +805,11 @@ function hypot2(a: f64, b: f64): f64 {
   return h;
 }
 
-function tql2(n: i32, d: usize, e: usize, VT: usize): i32 {
+/**
+ * Implicit QL (EISPACK tql2) on (d, e) of size n; with VT != 0 each rotation of columns i, i+1
+ * of V is applied to rows i, i+1 of VT (row length ld). Returns iterations or −1.
+ */
+function tql2(n: i32, d: usize, e: usize, VT: usize, ld: i32): i32 {
   let f: f64 = 0;
   let tst1: f64 = 0;
   let total = 0;
@@ -203,7 +857,7 @@ function tql2(n: i32, d: usize, e: usize, VT: usize): i32 {
           p = c * di - s * g;
           store<f64>(d + (<usize>(i + 1) << 3), h + s * (c * g + s * di));
           // (x, y) = rows (i, i+1): y ← s·x + c·y, x ← c·x − s·y  ==  vrot(x, y, c, s)
-          vrot(n, at(VT, n, i, 0), at(VT, n, i + 1, 0), c, s);
+          if (VT != 0) vrot(ld, at(VT, ld, i, 0), at(VT, ld, i + 1, 0), c, s);
         }
         p = (-s * s2 * c3 * el1 * load<f64>(e + (<usize>l << 3))) / dl1;
         store<f64>(e + (<usize>l << 3), s * p);

@@ -1,6 +1,10 @@
 /**
- * Symmetric eigensolver (LAPACK dsyev's method): the pure-TypeScript reference of
- * assembly/linalg/dsyev.ts. Used by {@link eigh}.
+ * Symmetric eigensolver (LAPACK dsyev's method): the pure-TypeScript reference of the unblocked
+ * path of assembly/linalg/dsyev.ts (panel width <= 1, method 0 — what the wasm backend runs below
+ * n = 128). From n = 128 the wasm kernel reduces in blocks and computes the eigenvectors of T by
+ * inverse iteration with a blocked back-transformation (see that file); the blocked path is held
+ * to this one by the property tests of test/linalg/syev.test.ts (eigenvalues within the backward
+ * error bound, S = VΛVᵀ, orthogonality), not by bit identity. Used by {@link eigh}.
  *
  * 1. Householder tridiagonalisation T = QᵀSQ, working on rows (S row-major and symmetric, so row k
  *    right of the diagonal equals column k below it): for k = 0..n-3 the reflector H_k = I − τvvᵀ

@@ -212,9 +212,18 @@ export interface KernelExports {
    * @param values `usize`
    * @param VT `usize`
    * @param work `usize`
+   * @param nb `i32`
+   * @param method `i32`
    * @returns `i32`
    */
-  dsyev(S: number, n: number, values: number, VT: number, work: number): number;
+  dsyev(S: number, n: number, values: number, VT: number, work: number, nb: number, method: number): number;
+  /**
+   * assembly/linalg/dsyev/dsyevWork
+   * @param n `i32`
+   * @param nb `i32`
+   * @returns `i32`
+   */
+  dsyevWork(n: number, nb: number): number;
   /**
    * assembly/linalg/square/dsymmetrize
    * @param S `usize`
@@ -618,6 +627,15 @@ export const KERNEL_SIGNATURES = {
       ['values', 'usize'],
       ['VT', 'usize'],
       ['work', 'usize'],
+      ['nb', 'i32'],
+      ['method', 'i32'],
+    ],
+    result: 'i32',
+  },
+  dsyevWork: {
+    params: [
+      ['n', 'i32'],
+      ['nb', 'i32'],
     ],
     result: 'i32',
   },

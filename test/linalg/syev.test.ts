@@ -1,7 +1,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
-import { eigh } from '../../src/linalg/api.js';
+import { eigh, gram } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
@@ -274,5 +274,171 @@ describe('eigh layout kernels (assembly/linalg/square.ts)', () => {
     expect(a.values).toEqual(b.values);
     expect(a.vectors).toEqual(b.vectors);
     expect(Array.from(a.values)).toEqual(Array.from(S.filter((_, k) => k % (n + 1) === 0)).sort((x, y) => x - y));
+  });
+});
+
+/**
+ * The wasm kernel with an explicit panel width and eigenvector method (assembly/linalg/dsyev.ts):
+ * values ascending and, unless values only, V with column j the eigenvector of values[j].
+ */
+function kernelSyev(
+  S: Float64Array,
+  n: number,
+  panel: number,
+  method: number,
+): { it: number; values: Float64Array; V: Float64Array } {
+  const { arena } = wasm();
+  const k = linalgKernels();
+  return arena.scope((s) => {
+    const a = s.from(S);
+    const v = s.alloc(n);
+    const vt = s.alloc(n * n, 0);
+    const it = k.dsyev(a.ptr, n, v.ptr, vt.ptr, s.alloc(k.dsyevWork(n, panel)).ptr, panel, method);
+    const VT = Float64Array.from(vt.view);
+    const V = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) V[i * n + j] = VT[j * n + i]!;
+    return { it, values: Float64Array.from(v.view), V };
+  });
+}
+
+/** S = Q diag(λ) Qᵀ with Q = I − 2uuᵀ/uᵀu (a Householder reflector of a random u: orthogonal to rounding). */
+function withSpectrum(seed: number, lambda: number[]): Float64Array {
+  const n = lambda.length;
+  const u = randn(seed, n);
+  const uu = u.reduce((a, x) => a + x * x, 0);
+  const Q = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Q[i * n + j] = (i === j ? 1 : 0) - (2 * u[i]! * u[j]!) / uu;
+  const S = new Float64Array(n * n);
+  for (let i = 0; i < n; i++)
+    for (let j = i; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += Q[i * n + k]! * lambda[k]! * Q[j * n + k]!;
+      S[i * n + j] = S[j * n + i] = s;
+    }
+  return S;
+}
+
+/**
+ * Inverse iteration re-orthogonalises eigenvalues within 1e-3·||T||_1 of each other; vectors of
+ * eigenvalues further apart are orthogonal to ~2·eps·||T||/gap <= 2·10³·eps (their residuals are
+ * ~eps·||T||). Hence the orthogonality bound of the blocked path: 8·max(n, 250)·eps.
+ */
+const inverseIterationOrtho = (n: number) => 8 * Math.max(n, 250) * EPS;
+
+/** max|S − V diag(λ) Vᵀ| (the reconstruction identity) and |VᵀV − I|. */
+function reconstruction(S: Float64Array, n: number, values: Float64Array, V: Float64Array): number {
+  let worst = 0;
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < n; j++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += V[i * n + k]! * values[k]! * V[j * n + k]!;
+      worst = Math.max(worst, Math.abs(S[i * n + j]! - s));
+    }
+  return worst;
+}
+
+describe('blocked eigensolver kernel: panels, inverse iteration, WY back-transformation', () => {
+  // Panels run while k0 + 2·nb + 2 <= n; the back-transformation groups 64 reflectors (n − 2 of
+  // them): sizes on either side of both boundaries, and non-multiples.
+  const cases: [number, number][] = [
+    [4, 9],
+    [4, 10],
+    [4, 11],
+    [4, 12],
+    [4, 13],
+    [8, 17],
+    [8, 18],
+    [8, 19],
+    [8, 37],
+    [32, 65],
+    [32, 66],
+    [32, 67],
+    [32, 97],
+    [5, 130],
+  ];
+  it.each(cases)('panel %i, n = %i: S = VΛVᵀ, VᵀV = I, values as the unblocked QL path', (panel, n) => {
+    const S = symmetric(1000 + n, n);
+    const norm = frobNorm(S);
+    const unblocked = kernelSyev(S, n, 0, 0);
+    for (const method of [0, 1]) {
+      const r = kernelSyev(S, n, panel, method);
+      expect(r.it).toBeGreaterThan(0);
+      // both are backward stable (|λ̂ − λ| <= 8·n·eps·||S||_F each)
+      for (let j = 0; j < n; j++)
+        expect(Math.abs(r.values[j]! - unblocked.values[j]!)).toBeLessThanOrEqual(16 * n * EPS * norm);
+      expect(reconstruction(S, n, r.values, r.V), 'S − VΛVᵀ').toBeLessThanOrEqual(8 * n * EPS * norm);
+      expect(orthoError(r.V, n, n)).toBeLessThanOrEqual(method === 1 ? inverseIterationOrtho(n) : 8 * n * EPS);
+    }
+    const valuesOnly = kernelSyev(S, n, panel, 2);
+    for (let j = 0; j < n; j++)
+      expect(Math.abs(valuesOnly.values[j]! - unblocked.values[j]!)).toBeLessThanOrEqual(16 * n * EPS * norm);
+  });
+
+  fcTest.prop([
+    fc.integer({ min: 1, max: 40 }),
+    fc.integer({ min: 2, max: 6 }),
+    fc.integer({ min: 1, max: 10_000 }),
+    fc.constantFrom(0, 1),
+  ])('any size and panel width: S = VΛVᵀ within 8·n·eps·||S||_F', (n, panel, seed, method) => {
+    const S = symmetric(seed, n);
+    const r = kernelSyev(S, n, panel, method);
+    expect(r.it).toBeGreaterThanOrEqual(0);
+    expect(reconstruction(S, n, r.values, r.V)).toBeLessThanOrEqual(8 * n * EPS * frobNorm(S));
+    expect(orthoError(r.V, n, n)).toBeLessThanOrEqual(method === 1 ? inverseIterationOrtho(n) : 8 * n * EPS);
+    for (let j = 1; j < n; j++) expect(r.values[j]!).toBeGreaterThanOrEqual(r.values[j - 1]!);
+  });
+
+  it('multiple and tight eigenvalues (a 0 of multiplicity 12, a cluster 1e-14 apart, a Gramian with two null directions): orthonormal vectors of each', () => {
+    // Shifts of eigenvalues closer than their QL accuracy must be pulled apart, or Gram–Schmidt
+    // against the cluster leaves rounding noise (seen: |z_0ᵀz_1| = 0.79 for two eigenvalues ≈ 0).
+    for (const n of [70, 140]) {
+      const lambda = Array.from({ length: n }, (_, i) => (i < 12 ? 0 : i < 20 ? 1 + (i - 12) * 1e-14 : i / n + 2));
+      const S = withSpectrum(n, lambda);
+      const r = kernelSyev(S, n, 8, 1);
+      const norm = frobNorm(S);
+      expect(reconstruction(S, n, r.values, r.V)).toBeLessThanOrEqual(8 * n * EPS * norm);
+      expect(orthoError(r.V, n, n)).toBeLessThanOrEqual(inverseIterationOrtho(n));
+      const sorted = [...lambda].sort((a, b) => a - b);
+      // S was formed with rounding ~n·eps·max λ per entry: values within 8·n·eps·||S||_F of λ
+      for (let j = 0; j < n; j++) expect(Math.abs(r.values[j]! - sorted[j]!)).toBeLessThanOrEqual(8 * n * EPS * norm);
+    }
+    // The Gramian of a stack with two exact column dependencies: two eigenvalues within rounding
+    // of 0, which QL places 3e-16 apart with errors of that size.
+    for (const n of [64, 150]) {
+      const A = randn(3, 2 * n * n);
+      for (let r = 0; r < 2 * n; r++) {
+        A[r * n + 5] = A[r * n + 1]! + A[r * n + 2]!;
+        A[r * n + 9] = 2 * A[r * n + 3]!;
+      }
+      const G = gram(A, 2 * n, n).map((x) => x / 1024);
+      const r = kernelSyev(G, n, 32, 1);
+      expect(reconstruction(G, n, r.values, r.V)).toBeLessThanOrEqual(8 * n * EPS * frobNorm(G));
+      expect(orthoError(r.V, n, n)).toBeLessThanOrEqual(inverseIterationOrtho(n));
+    }
+  });
+
+  it('f64 edges on the blocked path: zero, subnormal diagonal, 1e±300 scaling', () => {
+    const n = 140; // eigh takes the blocked path here
+    const zero = eigh(new Float64Array(n * n), n, { backend: 'wasm' });
+    expect(zero.values.every((x) => x === 0)).toBe(true);
+    expect(orthoError(zero.vectors, n, n)).toBe(0);
+    const D = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) D[i * n + i] = (i % 7) * 5e-324 * (i + 1);
+    const dr = eigh(D, n, { backend: 'wasm' });
+    expect(Array.from(dr.values)).toEqual(Array.from(D.filter((_, k) => k % (n + 1) === 0)).sort((a, b) => a - b));
+    expect(orthoError(dr.vectors, n, n)).toBe(0);
+    const S = symmetric(5, n);
+    const base = eigh(S, n, { backend: 'wasm' });
+    for (const s of [1e300, 1e-300]) {
+      const r = eigh(
+        S.map((x) => x * s),
+        n,
+        { backend: 'wasm' },
+      );
+      // the same power-of-two-scaled matrix is decomposed: the same values up to the scaling
+      for (let j = 0; j < n; j++)
+        expect(Math.abs(r.values[j]! / s - base.values[j]!)).toBeLessThanOrEqual(16 * n * EPS * frobNorm(S));
+      expect(orthoError(r.vectors, n, n)).toBeLessThanOrEqual(inverseIterationOrtho(n));
+    }
   });
 });

@@ -76,6 +76,18 @@ const linalg = {
     numpy: '9.8.7',
     gram: [{ size: '4096x256', numpyMs: 7.613, oursApi1ThreadOverNumpyWall: 1.622, oursKernelOverNumpyCpuTime: 1.547 }],
     eigh: [{ m: 128, dsyevdMs: 1.318, oursOverDsyevdWall: 2.373 }],
+    svdOfR: [
+      {
+        m: 512,
+        dgesddWithVectorsMs: 61.47,
+        oursNullSpaceOverDgesdd: 1.234,
+        oursNullSpaceOverDgesddCpuTime: 1.456,
+        dgesddValuesOnlyMs: 21.73,
+        oursSvdvalsOverDgesddValues: 2.345,
+        oursSvdvalsOverDgesddValuesCpuTime: 2.567,
+      },
+    ],
+    dgemm: [{ m: 1024, oursGflops: 14.73, numpyGflops: 36.91, numpyOverOursRate: 2.506 }],
   },
 };
 
