@@ -22,7 +22,7 @@
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../util/atomicWrite.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
-import { describeState, type StateSummary } from './describe.js';
+import { describeStructured, type StateSummary } from './describe.js';
 import {
   compileItem,
   parseEvidencePool,
@@ -393,12 +393,17 @@ export class AgentState {
     });
   }
 
-  /** The state in words (answers, open questions, contradictions, merged claims) at δ. */
+  /**
+   * The state in words (answers, open questions, contradictions, merged claims) at δ, read from
+   * the structured state (no dense θ is formed; see {@link describeStructured}).
+   */
   describe(delta = 0.5): StateSummary {
-    return describeState(this.#asScenario(), this.theta, delta);
+    return describeStructured(this.#asScenario(), this.#state, delta);
   }
 
+  /** The agent as a scenario with no pool; θ0 (dense, O(d)) is formed only if read. */
   #asScenario(): Scenario {
+    const dense = () => this.theta;
     return {
       graph: this.#graph,
       pool: { items: [], adaptiveGain: 0, attributeStrength: this.#attributeStrength, operators: {}, run: {} },
@@ -407,7 +412,9 @@ export class AgentState {
       params: this.#params,
       items: [],
       itemById: new Map(),
-      theta0: this.theta,
+      get theta0() {
+        return dense();
+      },
       run: { epsilon: 0.01, window: 1, maxSteps: 1, seed: 0 },
       bound: this.confidenceBound,
     };

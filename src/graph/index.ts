@@ -117,6 +117,7 @@ export {
   type AnswerSummary,
   type ContradictionSummary,
   describeState,
+  describeStructured,
   type MergeSummary,
   type QuestionSummary,
   type StateSummary,

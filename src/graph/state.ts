@@ -366,6 +366,20 @@ function buildNear(shape: OperatorShape, p: GraphOperatorParams, state: Structur
   }
 }
 
+/**
+ * The live claims within the merge radius of claim i (r² < h² on the first mergeDims attributes,
+ * the test of `mergeClaim`), ascending; the neighbour lists are built on first use. O(1) after.
+ */
+export function structuredMergeNeighbours(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  i: number,
+): readonly number[] {
+  ensureNear(shape, params, state);
+  return state.near[i] ?? [];
+}
+
 /** Builds the neighbour lists and the grid of a state that has none yet (a copy). */
 function ensureNear(shape: OperatorShape, p: GraphOperatorParams, state: StructuredGraphState): MergeGrid {
   if (state.grid === null) buildNear(shape, p, state);
