@@ -54,8 +54,12 @@ export interface MergeSummary {
   sources: [string | null, string | null];
   /** Distance of their merged (text) attributes now. */
   distance: number;
-  /** Distance of their targets as the evidence wrote them (before any merging). */
-  originalDistance: number;
+  /**
+   * Distance of their targets as the evidence wrote them (before any merging); null when the
+   * original attributes of either claim are not known (an agent keeps no pool: claims that came
+   * from evidence).
+   */
+  originalDistance: number | null;
 }
 
 /** The state in words. */
@@ -194,13 +198,16 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
       if (d2 >= h * h) continue;
       const ti = targets.get(i) ?? graphAttr.get(i);
       const tj = targets.get(j) ?? graphAttr.get(j);
-      let o2 = 0;
-      if (ti && tj) for (let t = 0; t < md; t++) o2 += (ti[t]! - tj[t]!) ** 2;
+      let o2: number | null = null;
+      if (ti && tj) {
+        o2 = 0;
+        for (let t = 0; t < md; t++) o2 += (ti[t]! - tj[t]!) ** 2;
+      }
       merged.push({
         claims: [idOf(i), idOf(j)],
         sources: [layout.slots[i]!.source ?? null, layout.slots[j]!.source ?? null],
         distance: Math.sqrt(d2),
-        originalDistance: Math.sqrt(o2),
+        originalDistance: o2 === null ? null : Math.sqrt(o2),
       });
     }
   }

@@ -335,7 +335,7 @@ export function renderRunText(r: RunReport): string {
         : f.merged
             .map(
               (m) =>
-                `${m.claims[0]} (${m.sources[0] ?? '?'}) ~ ${m.claims[1]} (${m.sources[1] ?? '?'}): distance ${fixed(m.originalDistance, 4)} -> ${fixed(m.distance, 4)}`,
+                `${m.claims[0]} (${m.sources[0] ?? '?'}) ~ ${m.claims[1]} (${m.sources[1] ?? '?'}): distance ${m.originalDistance === null ? '?' : fixed(m.originalDistance, 4)} -> ${fixed(m.distance, 4)}`,
             )
             .join('; ')
     }`,

@@ -50,6 +50,10 @@ describe('describeStructured: the dense summary without the dense θ', () => {
     const want = describeState(asAgent, agent.theta, 0.4);
     expect(want.merged.length + want.contradictions.length).toBeGreaterThan(0);
     expect(agent.describe(0.4)).toEqual(want);
+    // a merged pair with a claim from evidence has no original distance (not 0)
+    const inGraph = new Set(sc.graph.nodes.map((n) => n.id));
+    expect(want.merged.length).toBeGreaterThan(0);
+    for (const m of want.merged) expect(m.originalDistance === null).toBe(!m.claims.every((c) => inGraph.has(c)));
   });
 
   it('bad δ and a state of another shape are refused naming the argument', () => {
