@@ -12,7 +12,9 @@
  *   when |W| <= `exactColumns`, else a lower bound from JVP power iteration on the block.
  * - an analytic UPPER bound declared by the system (`lipschitz[name]`), the only way to certify.
  * Verdict: 'not contractive' (a counterexample pair, reported), 'certified' (analytic bound < 1
- * and no counterexample), else 'unverified'.
+ * and no counterexample), else 'unverified'. On large states (d > 4096) the search ends at its
+ * first counterexample by default: the verdict is decided there, and the reported lower bound is
+ * that pair's ratio rather than the largest the whole budget would find.
  */
 import { referenceDistance, referenceNorm } from '../blas1/dnrm2.js';
 import { createRng, type Rng } from '../ordergap/rng.js';
@@ -62,6 +64,14 @@ export interface ContractionOptions {
   ascentSteps?: number;
   /** Ascent starts: the best pairs of the sampling phase (default 3). */
   starts?: number;
+  /**
+   * End the search at its first counterexample (a ratio >= 1 up to rounding): the verdict 'not
+   * contractive' is then decided and further evaluations only raise the reported lower bound. The
+   * coordinate probes run first (they need no random points), then the random pairs, then the
+   * ascent. Default true when d > 4096 (every evaluation of Q costs O(d)), else false; pass false
+   * for the largest ratio within the whole budget.
+   */
+  stopAtCounterexample?: boolean;
   /** How the box was chosen (for the report). */
   boxSource?: string;
   /** ‖Dg‖₂ already computed for this block (the whole-space norm certification shares). */
@@ -133,8 +143,9 @@ function boxBound(
 
 /**
  * Runs the three checks of the module comment.
- * Cost: 2·(samples + probes) + 4·ascentSteps applications of Q, plus |W| Jacobian columns (exact
- * local norm) or ~60 JVPs (lower bound).
+ * Cost: at most 2·(samples + probes) + 4·ascentSteps applications of Q (fewer with
+ * `stopAtCounterexample`, the default when d > 4096), plus |W| Jacobian columns (exact local norm)
+ * or ~60 JVPs (lower bound).
  * @throws {ArgumentError} malformed block, box (lower > upper) or options.
  * @example
  * ```ts
@@ -178,6 +189,9 @@ export function verifyContraction(
   const probes = integerInRange('probes', options.probes ?? Math.min(m, large ? 8 : 32), 0, m);
   const ascentSteps = integerInRange('ascentSteps', options.ascentSteps ?? (large ? 12 : 40), 0);
   const starts = integerInRange('starts', options.starts ?? 3, 1);
+  if (options.stopAtCounterexample !== undefined && typeof options.stopAtCounterexample !== 'boolean')
+    throw new ArgumentError('stopAtCounterexample', options.stopAtCounterexample, 'must be a boolean');
+  const stopEarly = options.stopAtCounterexample ?? large;
   const exactColumns = integerInRange('exactColumns', options.exactColumns ?? 1024, 0);
   const rng = createRng(options.seed ?? 0);
   const declared = system.capabilities.lipschitz?.[name]?.bound;
@@ -274,19 +288,35 @@ export function verifyContraction(
       return z;
     };
 
-    for (let s = 0; s < samples; s++) consider(uniform(sx), uniform(sy), 'random');
+    // a counterexample found (ratio >= 1 up to rounding): with stopEarly the search ends there
+    const decided = (): boolean => {
+      const b = best as { ratio: number; slack: number } | null;
+      return stopEarly && b !== null && b.ratio >= 1 - b.slack;
+    };
+    const randomPairs = () => {
+      for (let s = 0; s < samples && !decided(); s++) consider(uniform(sx), uniform(sy), 'random');
+    };
     // coordinate probes at the base (clipped into the box)
-    const probeCenter = clip(Float64Array.from(center));
-    for (let p = 0; p < probes; p++) {
-      const i = Math.floor((p * m) / probes);
-      const width = upper[i]! - lower[i]!;
-      const delta = width > 0 ? 1e-3 * width : 1e-3 * Math.max(1, Math.abs(center[i]!));
-      sy.set(probeCenter);
-      sy[i] = probeCenter[i]! + delta <= upper[i]! || width === 0 ? probeCenter[i]! + delta : probeCenter[i]! - delta;
-      consider(probeCenter, sy, 'coordinate');
+    const coordinateProbes = () => {
+      const probeCenter = clip(Float64Array.from(center));
+      for (let p = 0; p < probes && !decided(); p++) {
+        const i = Math.floor((p * m) / probes);
+        const width = upper[i]! - lower[i]!;
+        const delta = width > 0 ? 1e-3 * width : 1e-3 * Math.max(1, Math.abs(center[i]!));
+        sy.set(probeCenter);
+        sy[i] = probeCenter[i]! + delta <= upper[i]! || width === 0 ? probeCenter[i]! + delta : probeCenter[i]! - delta;
+        consider(probeCenter, sy, 'coordinate');
+      }
+    };
+    if (stopEarly) {
+      coordinateProbes();
+      randomPairs();
+    } else {
+      randomPairs();
+      coordinateProbes();
     }
     // SPSA ascent on R(x, y) from the best `starts` pairs so far, sharing the step budget
-    const seeds = pool.slice(0, starts);
+    const seeds = decided() ? [] : pool.slice(0, starts);
     let stepsLeft = ascentSteps;
     let x = new Float64Array(m);
     let y = new Float64Array(m);
@@ -295,12 +325,13 @@ export function verifyContraction(
     let xm = new Float64Array(m);
     let ym = new Float64Array(m);
     seeds.forEach((s0, si) => {
+      if (decided()) return;
       const steps = Math.floor(stepsLeft / (seeds.length - si));
       stepsLeft -= steps;
       x.set(s0.x);
       y.set(s0.y);
       let current = ratioOf(x, y).ratio;
-      for (let k = 0; k < steps; k++) {
+      for (let k = 0; k < steps && !decided(); k++) {
         const c = 0.05 * referenceDistance(x, y) + 1e-12;
         // the signs and the clipped trial points, fused
         perturbBySigns(rng, x, c, lower, upper, sx, xp);
@@ -337,6 +368,10 @@ export function verifyContraction(
           ),
         }
       : null;
+    if (decided())
+      notes.push(
+        `the search stopped at its first counterexample (a ${found!.source} pair, ratio ${found!.ratio}) after ${evaluations} evaluations of Q (stopAtCounterexample; false searches the whole budget for the largest ratio)`,
+      );
     if (outsideDomain > 0)
       notes.push(
         `Q rejected ${outsideDomain} sampled pair(s) (non-finite output: outside its domain); narrow the box (lower/upper)`,

@@ -90,6 +90,33 @@ describe('verifyContraction', () => {
     expect(block.dim).toBe(2);
     expect(block.localNorm).toBeLessThanOrEqual(0.6 + 1e-9); // a block of 0.6·U has norm <= 0.6
   });
+  it('stopAtCounterexample ends the search at the first counterexample with the same verdict; without one it spends the whole budget', () => {
+    const sys = closedFormSystem();
+    const theta = Float64Array.of(0.2, 0);
+    const jacobian = new FdJacobian((t) => sys.consolidate(t), theta);
+    const full = verifyContraction(sys, theta, { jacobian, stopAtCounterexample: false });
+    const early = verifyContraction(sys, theta, { jacobian, stopAtCounterexample: true });
+    expect(early.verdict).toBe(full.verdict);
+    expect(early.verdict).toBe('not contractive');
+    // the probes run first; the one along c (ratio 1: Q fixes c) ends the search
+    expect(early.worstPair!.source).toBe('coordinate');
+    expect(early.worstPair!.ratio).toBeGreaterThanOrEqual(1 - early.worstPair!.slack);
+    expect(early.evaluations).toBeLessThan(full.evaluations);
+    expect(early.empiricalLowerBound).toBeLessThanOrEqual(full.empiricalLowerBound);
+    expect(early.notes.join(' ')).toMatch(/stopped at its first counterexample .* after \d+ evaluations/);
+    expect(full.notes.join(' ')).not.toMatch(/first counterexample/);
+    // a contraction has no counterexample: both spend the budget, 2·(samples + probes) + 4·ascent at most
+    const rot = rotationSystem(0.6, 0.6);
+    const at = findFixedPoint(rot).theta;
+    const J = new FdJacobian((t) => rot.consolidate(t), at);
+    const a = verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: true });
+    const b = verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: false });
+    expect(a.verdict).toBe('certified');
+    expect(a.evaluations).toBe(b.evaluations);
+    expect(() => verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: 1 as unknown as boolean })).toThrow(
+      /^stopAtCounterexample = 1/,
+    );
+  });
   it('rejects an inverted box, naming it', () => {
     const sys = rotationSystem(0.6);
     const theta = Float64Array.of(0, 0, 0, 0);
