@@ -11,7 +11,14 @@
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
-import { JACOBI_MAX_SWEEPS, JACOBI_NEGLIGIBLE, maxRowCosine } from './gesvj.js';
+import {
+  JACOBI_LARGE_NORM,
+  JACOBI_MAX_SWEEPS,
+  JACOBI_NEGLIGIBLE,
+  JACOBI_SMALL_NORM,
+  JACOBI_TOL_FACTOR,
+  maxRowCosine,
+} from './gesvj.js';
 import { safeScale } from './shape.js';
 
 /** Singular values (descending) and the matching right singular vectors as rows. */
@@ -101,6 +108,81 @@ function preconditioned(
 }
 
 /**
+ * Pairs listed for a Gram-guided sweep have a Gram cosine above JACOBI_GRAM_MARGIN times the
+ * Jacobi threshold tol = sqrt(m)·eps. Why 1/2: the Gram entry and the kernel's dot product are
+ * two roundings of the same sum, each within γ_m·||y_i||·||y_j|| of it, and in practice within a
+ * few sqrt(m)·eps·||y_i||·||y_j|| of each other; with the margin a pair the kernel's own dot
+ * product would put above tol is listed unless the two roundings differ by more than tol/2. Listed
+ * pairs are re-tested by the kernel on a fresh dot product, so the margin only adds cheap tests.
+ */
+export const JACOBI_GRAM_MARGIN = 0.5;
+
+/**
+ * The pairs (i < j, in cyclic order, as i0, j0, i1, j1, …) of rows of Y whose cosine in the row
+ * Gramian G = Y·Yᵀ (m×m, full) exceeds JACOBI_GRAM_MARGIN·sqrt(m)·eps; zero rows are left out (the
+ * kernel skips them). Null if a nonzero row's squared norm G_ii is outside [2^-960, 2^960]: the
+ * kernel's scaled path for such rows has its own threshold, and the caller then sweeps in full.
+ */
+export function gramPairs(G: Float64Array, m: number): Int32Array | null {
+  const thr = JACOBI_GRAM_MARGIN * JACOBI_TOL_FACTOR * Math.sqrt(m) * Number.EPSILON;
+  const nrm = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    const d = G[i * m + i]!;
+    if (d !== 0 && (d < JACOBI_SMALL_NORM ** 2 || d > JACOBI_LARGE_NORM ** 2)) return null;
+    nrm[i] = Math.sqrt(d);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < m - 1; i++) {
+    const ni = nrm[i]!;
+    if (ni === 0) continue;
+    const o = i * m;
+    for (let j = i + 1; j < m; j++) {
+      const nj = nrm[j]!;
+      if (nj !== 0 && Math.abs(G[o + j]!) > thr * ni * nj) out.push(i, j);
+    }
+  }
+  return Int32Array.from(out);
+}
+
+/**
+ * One-sided Jacobi on the rows of a nearly row-orthogonal Y (the preconditioned R·V), guided by
+ * the row Gramian: each sweep forms G = Y·Yᵀ afresh with the level-3 Gramian kernel, lists the pairs
+ * above the threshold ({@link gramPairs}) and rotates only those (each re-tested on its own dot
+ * product, as in a full sweep). A sweep with no listed pair, or whose rotations are all at rounding
+ * level, ends the iteration — the stopping rule of the full sweeps, with the unlisted pairs' test
+ * done by the Gramian instead of m²/2 separate dot products. After eigh preconditioning only the
+ * pairs touching rows of σ near the rounding level of σ_max (whose eigenvectors are accurate only
+ * to eps·λ_max/gap) are listed: ~2m pairs for two null directions, against m²/2 tested per full sweep.
+ * Returns the sweeps (as the kernel counts them), or −1 at the sweep cap; falls back to the full
+ * kernel (continuing from Y and V) when {@link gramPairs} declines.
+ */
+export function gramGuidedJacobi(
+  backend: LinalgBackend,
+  Y: Float64Array,
+  m: number,
+  V: Float64Array,
+  norms2: Float64Array,
+  vectors: boolean,
+): number {
+  const Yt = new Float64Array(m * m);
+  const G = new Float64Array(m * m);
+  for (let sweep = 1; sweep <= JACOBI_MAX_SWEEPS; sweep++) {
+    for (let i = 0; i < m; i++) for (let k = 0; k < m; k++) Yt[k * m + i] = Y[i * m + k]!;
+    backend.syrk(Yt, m, m, 1, 1, G, true, () => true); // YtᵀYt = Y·Yᵀ
+    const pairs = gramPairs(G, m);
+    if (pairs === null) {
+      const rest = backend.gesvj(Y, m, V, norms2, vectors, true);
+      return rest < 0 ? rest : rest + sweep - 1;
+    }
+    if (pairs.length === 0 || backend.gesvj(Y, m, V, norms2, vectors, true, 0, pairs) === 1) {
+      for (let i = 0; i < m; i++) norms2[i] = G[i * m + i]!;
+      return sweep;
+    }
+  }
+  return -1;
+}
+
+/**
  * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: the
  *   rotations are then not accumulated, a third of the Jacobi cost)
  * @throws Error if the Jacobi iteration does not converge within the sweep cap (never seen; the
@@ -127,7 +209,7 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
     s = safeScale(amax);
     Y = pre.Y;
     V = pre.VT;
-    sweeps = backend.gesvj(Y, m, V, n2, vectors, true);
+    sweeps = gramGuidedJacobi(backend, Y, m, V, n2, vectors);
   } else {
     s = Math.max(1, safeScale(amax));
     Y = new Float64Array(m * m);
