@@ -7,6 +7,8 @@
  * the same rotations are applied to V (initialised to I). Then J·Y = W with orthogonal rows, so
  * Y = Jᵀ·W: the row norms of W are the singular values of Y and — applied to Y = Rᵀ — the rows of
  * J are right singular vectors of R (and of A = QR): R = (W's normalised rows)ᵀ·Σ·J.
+ * A sweep can also be restricted to a list of pairs, each tested and rotated as in a full sweep:
+ * the Gram-guided sweeps of ./svdFromR.ts, which test all pairs through a row Gramian first.
  *
  * Why Jacobi on Rᵀ: one-sided Jacobi is invariant under row scaling, so each singular value is
  * computed with a relative error ~ m·eps·κ(D⁻¹Y) where D holds the row norms (Demmel–Veselić);
