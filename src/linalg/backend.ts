@@ -65,6 +65,8 @@ export interface LinalgBackend {
    * One-sided Jacobi on rows of Y (m×m, overwritten); V ← rotations, accumulated from I or (with
    * `startFromV`) onto V as given (unless `vectors` is false: V is then not written); rows of norm
    * <= `negligible` (default 0) are not rotated; norms2 ← squared row norms. Returns the sweeps, −1 at the sweep cap.
+   * With `pairs` (i0, j0, i1, j1, …; non-empty): one sweep over only those pairs, returning 1 if it
+   * ends the iteration by the sweeps' rule, else 0 (./gesvj.ts).
    */
   gesvj(
     Y: Float64Array,
@@ -74,6 +76,7 @@ export interface LinalgBackend {
     vectors?: boolean,
     startFromV?: boolean,
     negligible?: number,
+    pairs?: Int32Array,
   ): number;
 }
 

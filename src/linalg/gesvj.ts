@@ -7,6 +7,8 @@
  * the same rotations are applied to V (initialised to I). Then J·Y = W with orthogonal rows, so
  * Y = Jᵀ·W: the row norms of W are the singular values of Y and — applied to Y = Rᵀ — the rows of
  * J are right singular vectors of R (and of A = QR): R = (W's normalised rows)ᵀ·Σ·J.
+ * A sweep can also be restricted to a list of pairs, each tested and rotated as in a full sweep:
+ * the Gram-guided sweeps of ./svdFromR.ts, which test all pairs through a row Gramian first.
  *
  * Why Jacobi on Rᵀ: one-sided Jacobi is invariant under row scaling, so each singular value is
  * computed with a relative error ~ m·eps·κ(D⁻¹Y) where D holds the row norms (Demmel–Veselić);
@@ -105,13 +107,102 @@ function tangent(ni: number, nj: number, g: number): number {
 }
 
 /**
+ * Tests the pair (i, j) of rows of Y and rotates it when |cos| exceeds its threshold (also V when
+ * `vectors`; the norms in nrm kept current). Returns the |cos| rotated, or 0 if left alone.
+ */
+function jacobiPair(
+  Y: Float64Array,
+  m: number,
+  V: Float64Array,
+  nrm: Float64Array,
+  vectors: boolean,
+  i: number,
+  j: number,
+  tol: number,
+  negligible: number,
+): number {
+  const ni = nrm[i]!;
+  const nj = nrm[j]!;
+  if (ni <= negligible || nj <= negligible || ni === 0 || nj === 0) return 0;
+  const oi = i * m;
+  const oj = j * m;
+  if (ni >= JACOBI_SMALL_NORM && nj >= JACOBI_SMALL_NORM && ni <= JACOBI_LARGE_NORM && nj <= JACOBI_LARGE_NORM) {
+    let c = 0;
+    for (let k = 0; k < m; k++) c += Y[oi + k]! * Y[oj + k]!;
+    const g = c / ni / nj;
+    if (Math.abs(g) <= tol) return 0;
+    const t = tangent(ni, nj, g);
+    const cs = 1 / Math.sqrt(1 + t * t);
+    const sn = cs * t;
+    rotate(Y, oi, oj, m, cs, sn);
+    nrm[i] = rowNorm(Y, oi, m);
+    nrm[j] = rowNorm(Y, oj, m);
+    if (vectors) rotate(V, oi, oj, m, cs, sn);
+    return Math.abs(g);
+  }
+  // a tiny (or huge) row: the cosine on rows scaled by exact powers of two
+  const si = pow2Scale(ni);
+  const sj = pow2Scale(nj);
+  let c = 0;
+  for (let k = 0; k < m; k++) c += Y[oi + k]! * si * (Y[oj + k]! * sj);
+  const g = c / (ni * si) / (nj * sj);
+  const floor = (Math.sqrt(m) * JACOBI_SUBNORMAL) / Math.min(ni, nj); // below: subnormal noise
+  if (Math.abs(g) <= tol + floor) return 0;
+  const small = ni <= nj ? i : j;
+  const large = small === i ? j : i;
+  const ns = nrm[small]!;
+  const nl = nrm[large]!;
+  const os = small * m;
+  const ol = large * m;
+  if (ns >= FIRST_ORDER_RATIO * nl) {
+    // comparable sizes: rotate on a common exact scaling (then undo it)
+    const s = pow2Scale(nl);
+    for (let k = 0; k < m; k++) {
+      Y[oi + k]! *= s;
+      Y[oj + k]! *= s;
+    }
+    const t = tangent(ni * s, nj * s, g);
+    const cs = 1 / Math.sqrt(1 + t * t);
+    const sn = cs * t;
+    rotate(Y, oi, oj, m, cs, sn);
+    for (let k = 0; k < m; k++) {
+      Y[oi + k]! /= s;
+      Y[oj + k]! /= s;
+    }
+    if (vectors) rotate(V, oi, oj, m, cs, sn);
+  } else {
+    // first order: y_small −= (g·ns/nl)·y_large/... in the small row's scaling; the large
+    // row and V change by less than their rounding (t <= 2^-400)
+    const ss = small === i ? si : sj;
+    const ts = (g * (ns * ss)) / nl; // t·ss, a normal number
+    for (let k = 0; k < m; k++) Y[os + k] = (Y[os + k]! * ss - ts * Y[ol + k]!) / ss;
+    const t = ts / ss;
+    // the sign convention of rotate(): x ← x − t·y for (x, y) = (small, large) either way
+    if (vectors && t !== 0) {
+      for (let k = 0; k < m; k++) {
+        const a = V[os + k]!;
+        V[os + k] = a - t * V[ol + k]!;
+        V[ol + k] = V[ol + k]! + t * a;
+      }
+    }
+  }
+  nrm[i] = rowNorm(Y, oi, m);
+  nrm[j] = rowNorm(Y, oj, m);
+  return Math.abs(g);
+}
+
+/**
  * Rotates rows of Y (m×m, overwritten) to mutual orthogonality, accumulating the rotations into
  * V (m×m, overwritten, starts from I — or from V as given when `startFromV`) unless `vectors` is
  * false (V is then not touched). Rows of norm <= `negligible` are not rotated (see
  * JACOBI_NEGLIGIBLE).
  * `norms2` (m) receives the squared row norms (which underflow for rows below ~1e-154; the caller
  * takes the singular values as overflow-safe row norms). Returns the number of sweeps, or −1 if
- * {@link JACOBI_MAX_SWEEPS} were not enough. Unchecked.
+ * {@link JACOBI_MAX_SWEEPS} were not enough.
+ *
+ * With `pairs` (non-empty: i0, j0, i1, j1, …): one sweep over only those pairs, in that order, each
+ * tested and rotated as in a full sweep; returns 1 if that sweep ends the iteration by the sweeps'
+ * rule (nothing rotated, or the largest rotated |cos| <= JACOBI_ROUNDING·m·eps), else 0. Unchecked.
  */
 export function referenceGesvj(
   Y: Float64Array,
@@ -121,6 +212,7 @@ export function referenceGesvj(
   vectors = true,
   startFromV = false,
   negligible = 0,
+  pairs?: Int32Array,
 ): number {
   if (vectors && !startFromV) {
     V.fill(0);
@@ -134,85 +226,17 @@ export function referenceGesvj(
     for (let i = 0; i < m; i++) norms2[i] = nrm[i]! * nrm[i]!;
     return sweeps;
   };
+  if (pairs && pairs.length > 0) {
+    let worst = 0;
+    for (let p = 0; p + 1 < pairs.length; p += 2)
+      worst = Math.max(worst, jacobiPair(Y, m, V, nrm, vectors, pairs[p]!, pairs[p + 1]!, tol, negligible));
+    return finish(worst <= rounding ? 1 : 0);
+  }
   for (let sweep = 1; sweep <= JACOBI_MAX_SWEEPS; sweep++) {
-    let rotated = false;
-    let worst = 0; // largest |cos| rotated in this sweep
-    for (let i = 0; i < m - 1; i++) {
-      for (let j = i + 1; j < m; j++) {
-        const ni = nrm[i]!;
-        const nj = nrm[j]!;
-        if (ni <= negligible || nj <= negligible || ni === 0 || nj === 0) continue;
-        const oi = i * m;
-        const oj = j * m;
-        if (ni >= JACOBI_SMALL_NORM && nj >= JACOBI_SMALL_NORM && ni <= JACOBI_LARGE_NORM && nj <= JACOBI_LARGE_NORM) {
-          let c = 0;
-          for (let k = 0; k < m; k++) c += Y[oi + k]! * Y[oj + k]!;
-          const g = c / ni / nj;
-          if (Math.abs(g) <= tol) continue;
-          rotated = true;
-          worst = Math.max(worst, Math.abs(g));
-          const t = tangent(ni, nj, g);
-          const cs = 1 / Math.sqrt(1 + t * t);
-          const sn = cs * t;
-          rotate(Y, oi, oj, m, cs, sn);
-          nrm[i] = rowNorm(Y, oi, m);
-          nrm[j] = rowNorm(Y, oj, m);
-          if (vectors) rotate(V, oi, oj, m, cs, sn);
-          continue;
-        }
-        // a tiny (or huge) row: the cosine on rows scaled by exact powers of two
-        const si = pow2Scale(ni);
-        const sj = pow2Scale(nj);
-        let c = 0;
-        for (let k = 0; k < m; k++) c += Y[oi + k]! * si * (Y[oj + k]! * sj);
-        const g = c / (ni * si) / (nj * sj);
-        const floor = (Math.sqrt(m) * JACOBI_SUBNORMAL) / Math.min(ni, nj); // below: subnormal noise
-        if (Math.abs(g) <= tol + floor) continue;
-        rotated = true;
-        worst = Math.max(worst, Math.abs(g));
-        const small = ni <= nj ? i : j;
-        const large = small === i ? j : i;
-        const ns = nrm[small]!;
-        const nl = nrm[large]!;
-        const os = small * m;
-        const ol = large * m;
-        if (ns >= FIRST_ORDER_RATIO * nl) {
-          // comparable sizes: rotate on a common exact scaling (then undo it)
-          const s = pow2Scale(nl);
-          for (let k = 0; k < m; k++) {
-            Y[oi + k]! *= s;
-            Y[oj + k]! *= s;
-          }
-          const t = tangent(ni * s, nj * s, g);
-          const cs = 1 / Math.sqrt(1 + t * t);
-          const sn = cs * t;
-          rotate(Y, oi, oj, m, cs, sn);
-          for (let k = 0; k < m; k++) {
-            Y[oi + k]! /= s;
-            Y[oj + k]! /= s;
-          }
-          if (vectors) rotate(V, oi, oj, m, cs, sn);
-        } else {
-          // first order: y_small −= (g·ns/nl)·y_large/... in the small row's scaling; the large
-          // row and V change by less than their rounding (t <= 2^-400)
-          const ss = small === i ? si : sj;
-          const ts = (g * (ns * ss)) / nl; // t·ss, a normal number
-          for (let k = 0; k < m; k++) Y[os + k] = (Y[os + k]! * ss - ts * Y[ol + k]!) / ss;
-          const t = ts / ss;
-          // the sign convention of rotate(): x ← x − t·y for (x, y) = (small, large) either way
-          if (vectors && t !== 0) {
-            for (let k = 0; k < m; k++) {
-              const a = V[os + k]!;
-              V[os + k] = a - t * V[ol + k]!;
-              V[ol + k] = V[ol + k]! + t * a;
-            }
-          }
-        }
-        nrm[i] = rowNorm(Y, oi, m);
-        nrm[j] = rowNorm(Y, oj, m);
-      }
-    }
-    if (!rotated || worst <= rounding) return finish(sweep);
+    let worst = 0; // largest |cos| rotated in this sweep (0: nothing rotated)
+    for (let i = 0; i < m - 1; i++)
+      for (let j = i + 1; j < m; j++) worst = Math.max(worst, jacobiPair(Y, m, V, nrm, vectors, i, j, tol, negligible));
+    if (worst <= rounding) return finish(sweep);
   }
   return finish(-1);
 }

@@ -6,12 +6,27 @@
  * in [1, 2); never down: a global scale-down would flush entries of 1e-300 to zero next to 1e300,
  * and the kernel scales rows of large norm itself), and handed to the one-sided Jacobi kernel
  * (./gesvj.ts).
+ *
+ * From m = {@link PRECONDITION_MIN_SIZE}, for R with column norms within
+ * {@link PRECONDITION_MAX_COLUMN_RATIO} of each other, Jacobi runs on Y = (sR·V)ᵀ with V the
+ * eigenvectors of (sR)ᵀ(sR) ({@link preconditioned}); Y's rows are then orthogonal except for the
+ * few pairs touching σ near the rounding level of σ_max, and the sweeps are Gram-guided
+ * ({@link gramGuidedJacobi}): every pair is tested through one level-3 row Gramian per sweep and
+ * only the pairs above the threshold are rotated. The threshold, the per-pair rotation and the
+ * stopping rule are the kernel's; the Gramian only replaces the m²/2 dot products of the tests.
  * The singular values come out as row norms (overflow-safe norm) and the right singular vectors as
  * rows of the accumulated rotation. Sorted descending, vectors permuted along.
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
-import { JACOBI_MAX_SWEEPS, JACOBI_NEGLIGIBLE, maxRowCosine } from './gesvj.js';
+import {
+  JACOBI_LARGE_NORM,
+  JACOBI_MAX_SWEEPS,
+  JACOBI_NEGLIGIBLE,
+  JACOBI_SMALL_NORM,
+  JACOBI_TOL_FACTOR,
+  maxRowCosine,
+} from './gesvj.js';
 import { safeScale } from './shape.js';
 
 /** Singular values (descending) and the matching right singular vectors as rows. */
@@ -77,8 +92,17 @@ function columnNorms(R: Float64Array, m: number): Float64Array {
  * Vᵀ itself (the starting rotation of the Jacobi sweeps); null if the eigensolver did not converge.
  * The rows of Y are (sR·v_i)ᵀ: orthogonal up to the eigensolver's error, so the Jacobi sweeps that
  * follow converge in one or two sweeps instead of 5–10 (de Rijk's descending order helps too).
+ *
+ * The eigensolver gets (sR)ᵀ(sR) − c·I with c its mean eigenvalue (trace/m): the same eigenvectors,
+ * a spectrum centred on 0, so ||T||_1 of its tridiagonal form is about halved — and with it the
+ * width ORTOL·||T||_1 below which inverse iteration treats neighbouring eigenvalues as one cluster
+ * and re-orthogonalises their vectors (on the Marchenko–Pastur spectrum of a random R the mean
+ * spacing is ~||T||_1/m, so unshifted the clusters chain across much of the spectrum; measured at
+ * m = 1024: eigh 1.09 s unshifted, 0.76–0.83 s shifted). The shift rounds the diagonal by
+ * <= eps·c <= eps·λ_max, the order of the Gramian's own rounding; the eigenvectors only
+ * precondition (the sweeps make Y's rows orthogonal to the threshold whatever their accuracy).
  */
-function preconditioned(
+export function preconditioned(
   backend: LinalgBackend,
   R: Float64Array,
   m: number,
@@ -87,17 +111,215 @@ function preconditioned(
   const Rs = R.map((x) => x * s);
   const G = new Float64Array(m * m);
   backend.syrk(Rs, m, m, 1, 1, G, true, () => true);
+  let trace = 0;
+  for (let i = 0; i < m; i++) trace += G[i * m + i]!;
+  const c = trace / m;
+  for (let i = 0; i < m; i++) G[i * m + i]! -= c;
   const values = new Float64Array(m);
   const vectors = new Float64Array(m * m);
   if (backend.syev(G, m, 1, values, vectors) < 0) return null;
   const VT = new Float64Array(m * m);
-  for (let r = 0; r < m; r++) {
-    const col = m - 1 - r; // descending eigenvalue
-    for (let i = 0; i < m; i++) VT[r * m + i] = vectors[i * m + col]!;
-  }
+  transposeInto(vectors, m, VT);
+  VT.reverse(); // rows in reverse order (descending eigenvalue), each row reversed too: undo that
+  for (let r = 0; r < m; r++) VT.subarray(r * m, (r + 1) * m).reverse();
   const Y = new Float64Array(m * m);
   backend.gemm('N', 'T', m, m, m, 1, VT, Rs, 0, Y);
   return { Y, VT };
+}
+
+/**
+ * Smallest size at which the preconditioned sweeps are Gram-guided ({@link gramGuidedJacobi});
+ * below it the full sweeps are as fast (measured, Jacobi phase with vectors, one thread: m = 128
+ * 1.1–2.0 ms full against 2.2 ms guided; m = 160 6.0 against 2.2; m = 256 10.6 against 5.0).
+ */
+export const GRAM_GUIDED_MIN_SIZE = 160;
+
+/**
+ * Pairs listed for a Gram-guided sweep have a Gram cosine above JACOBI_GRAM_MARGIN times the
+ * Jacobi threshold tol = sqrt(m)·eps. Why 1/2: the Gram entry and the kernel's dot product are
+ * two roundings of the same sum, each within γ_m·||y_i||·||y_j|| of it, and in practice within a
+ * few sqrt(m)·eps·||y_i||·||y_j|| of each other; with the margin a pair the kernel's own dot
+ * product would put above tol is listed unless the two roundings differ by more than tol/2. Listed
+ * pairs are re-tested by the kernel on a fresh dot product, so the margin only adds cheap tests.
+ */
+export const JACOBI_GRAM_MARGIN = 0.5;
+
+/**
+ * The pairs (i < j, in cyclic order, as i0, j0, i1, j1, …) of rows of Y whose cosine in the row
+ * Gramian G = Y·Yᵀ (m×m, full) exceeds JACOBI_GRAM_MARGIN·sqrt(m)·eps; zero rows are left out (the
+ * kernel skips them). Null if a nonzero row's squared norm G_ii is outside [2^-960, 2^960]: the
+ * kernel's scaled path for such rows has its own threshold, and the caller then sweeps in full.
+ */
+export function gramPairs(G: Float64Array, m: number): Int32Array | null {
+  const thr = JACOBI_GRAM_MARGIN * JACOBI_TOL_FACTOR * Math.sqrt(m) * Number.EPSILON;
+  const nrm = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    const d = G[i * m + i]!;
+    if (d !== 0 && (d < JACOBI_SMALL_NORM ** 2 || d > JACOBI_LARGE_NORM ** 2)) return null;
+    nrm[i] = Math.sqrt(d);
+  }
+  const out: number[] = [];
+  for (let i = 0; i < m - 1; i++) {
+    const ni = nrm[i]!;
+    if (ni === 0) continue;
+    const o = i * m;
+    for (let j = i + 1; j < m; j++) {
+      const nj = nrm[j]!;
+      if (nj !== 0 && Math.abs(G[o + j]!) > thr * ni * nj) out.push(i, j);
+    }
+  }
+  return Int32Array.from(out);
+}
+
+/** out (m×m) ← Aᵀ for A m×m row-major, in 32×32 tiles (a strided transpose misses cache on every write). */
+function transposeInto(A: Float64Array, m: number, out: Float64Array): void {
+  const T = 32;
+  for (let i0 = 0; i0 < m; i0 += T)
+    for (let k0 = 0; k0 < m; k0 += T) {
+      const i1 = Math.min(m, i0 + T);
+      const k1 = Math.min(m, k0 + T);
+      for (let i = i0; i < i1; i++) for (let k = k0; k < k1; k++) out[k * m + i] = A[i * m + k]!;
+    }
+}
+
+/**
+ * Rows whose relative change ||Δy_k||/||y_k|| after a sweep exceeds this get fresh Gram entries;
+ * for the others the previous Gram entry plus a perturbation bound decides ({@link recheckPairs}).
+ * 2^-30: well above the ~1e-29 by which a rotation against a row of rounding-level norm moves a
+ * large row, well below any cosine that matters (the bound then adds at most ~2^-29 to the cosine
+ * only for pairs not already far below the threshold).
+ */
+export const JACOBI_FRESH_CHANGE = 2 ** -30;
+
+/**
+ * The pairs above the listing threshold after a sweep, from the Gram G0 of the rows before it
+ * (Y0) and the rows after it (Y), without a full new Gram: for rows k with relative change
+ * d_k/n_k above {@link JACOBI_FRESH_CHANGE} (d_k = ||y_k − y0_k||, n_k = ||y0_k||) the Gram row is
+ * formed afresh (gemm); a pair of two other rows is listed if the bound
+ *   |cos'| <= (|G0_kl| + d_k·n_l + n_k·d_l + d_k·d_l) / ((n_k − d_k)·(n_l − d_l))
+ * (Cauchy–Schwarz on y_k = y0_k + Δ_k, ||y_k|| >= n_k − d_k; d inflated by 2^-20 for its own
+ * rounding) exceeds the threshold — so no pair whose fresh cosine would exceed it is left out, up to
+ * the rounding of G0 itself (the same class as a fresh Gram). Null if more than m/4 rows changed
+ * (a full Gram is then as cheap) or {@link gramPairs} would decline.
+ */
+export function recheckPairs(
+  backend: LinalgBackend,
+  G0: Float64Array,
+  Y0: Float64Array,
+  Y: Float64Array,
+  m: number,
+): Int32Array | null {
+  const thr = JACOBI_GRAM_MARGIN * JACOBI_TOL_FACTOR * Math.sqrt(m) * Number.EPSILON;
+  const n0 = new Float64Array(m);
+  const d = new Float64Array(m);
+  const fresh: number[] = [];
+  const isFresh = new Int32Array(m).fill(-1);
+  const diff = new Float64Array(m);
+  for (let k = 0; k < m; k++) {
+    const g = G0[k * m + k]!;
+    if (g !== 0 && (g < JACOBI_SMALL_NORM ** 2 || g > JACOBI_LARGE_NORM ** 2)) return null;
+    const nk = Math.sqrt(g);
+    for (let c = 0; c < m; c++) diff[c] = Y[k * m + c]! - Y0[k * m + c]!;
+    const dk = referenceNorm(diff) * (1 + 2 ** -20); // overflow- and underflow-safe
+    n0[k] = nk;
+    d[k] = dk;
+    if (dk > JACOBI_FRESH_CHANGE * nk || (nk === 0 && dk > 0)) {
+      isFresh[k] = fresh.length;
+      fresh.push(k);
+    }
+  }
+  if (fresh.length > m / 4) return null;
+  const f = fresh.length;
+  // Gram rows of the changed rows: F (f×m) = Y_F·Yᵀ
+  const YF = new Float64Array(f * m);
+  fresh.forEach((k, r) => YF.set(Y.subarray(k * m, (k + 1) * m), r * m));
+  const F = new Float64Array(f * m);
+  if (f > 0) backend.gemm('N', 'T', f, m, m, 1, YF, Y, 0, F);
+  const nn = new Float64Array(m); // current norms: fresh for changed rows
+  for (let k = 0; k < m; k++) {
+    const r = isFresh[k]!;
+    if (r < 0) nn[k] = n0[k]!;
+    else {
+      const g = F[r * m + k]!;
+      if (g !== 0 && (g < JACOBI_SMALL_NORM ** 2 || g > JACOBI_LARGE_NORM ** 2)) return null;
+      nn[k] = Math.sqrt(g);
+    }
+  }
+  const out: number[] = [];
+  for (let i = 0; i < m - 1; i++)
+    for (let j = i + 1; j < m; j++) {
+      const ri = isFresh[i]!;
+      const rj = isFresh[j]!;
+      if (ri >= 0 || rj >= 0) {
+        const ni = nn[i]!;
+        const nj = nn[j]!;
+        if (ni === 0 || nj === 0) continue;
+        const g = ri >= 0 ? F[ri * m + j]! : F[rj * m + i]!;
+        if (Math.abs(g) > thr * ni * nj) out.push(i, j);
+        continue;
+      }
+      const ni = n0[i]!;
+      const nj = n0[j]!;
+      if (ni === 0 || nj === 0) continue; // unchanged zero rows stay zero
+      const di = d[i]!;
+      const dj = d[j]!;
+      const bound = (Math.abs(G0[i * m + j]!) + di * nj + ni * dj + di * dj) / ((ni - di) * (nj - dj));
+      if (bound > thr) out.push(i, j);
+    }
+  return Int32Array.from(out);
+}
+
+/**
+ * One-sided Jacobi on the rows of a nearly row-orthogonal Y (the preconditioned R·V), guided by
+ * the row Gramian: the first sweep forms G = Y·Yᵀ with the level-3 Gramian kernel, lists the pairs
+ * above the threshold ({@link gramPairs}) and rotates only those (each re-tested on its own dot
+ * product, as in a full sweep). Each later sweep lists its pairs from the previous full Gram and the
+ * rows' changes ({@link recheckPairs}: fresh Gram rows for the rows that moved, a perturbation bound
+ * for the rest), or from a new full Gram when many rows moved. A sweep with no listed pair, or
+ * whose rotations are all at rounding level, ends the iteration — the stopping rule of the full
+ * sweeps, with the unlisted pairs' test done by the Gramian instead of m²/2 separate dot products.
+ * After eigh preconditioning only the pairs touching rows of σ near the rounding level of σ_max
+ * (whose eigenvectors are accurate only to eps·λ_max/gap) are listed: ~2m pairs for two null
+ * directions, against m²/2 tested per full sweep.
+ * Returns the sweeps (as the kernel counts them), or −1 at the sweep cap; falls back to the full
+ * kernel (continuing from Y and V) when the listing declines (rows near under- or overflow).
+ */
+export function gramGuidedJacobi(
+  backend: LinalgBackend,
+  Y: Float64Array,
+  m: number,
+  V: Float64Array,
+  norms2: Float64Array,
+  vectors: boolean,
+): number {
+  const Yt = new Float64Array(m * m);
+  const G = new Float64Array(m * m);
+  const Y0 = new Float64Array(m * m);
+  let fullGram = false; // whether G is the full Gram of Y0
+  for (let sweep = 1; sweep <= JACOBI_MAX_SWEEPS; sweep++) {
+    let pairs = fullGram ? recheckPairs(backend, G, Y0, Y, m) : null;
+    if (pairs === null) {
+      transposeInto(Y, m, Yt);
+      backend.syrk(Yt, m, m, 1, 1, G, true, () => true); // YtᵀYt = Y·Yᵀ
+      pairs = gramPairs(G, m);
+      fullGram = true;
+      if (pairs === null) {
+        const rest = backend.gesvj(Y, m, V, norms2, vectors, true);
+        return rest < 0 ? rest : rest + sweep - 1;
+      }
+    } else fullGram = false;
+    if (pairs.length === 0) {
+      for (let i = 0; i < m; i++) {
+        let s2 = 0;
+        for (let k = 0; k < m; k++) s2 += Y[i * m + k]! ** 2;
+        norms2[i] = s2;
+      }
+      return sweep;
+    }
+    if (fullGram) Y0.set(Y); // the rows G is the Gram of, for the next sweep's recheck
+    if (backend.gesvj(Y, m, V, norms2, vectors, true, 0, pairs) === 1) return sweep;
+  }
+  return -1;
 }
 
 /**
@@ -127,7 +349,10 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
     s = safeScale(amax);
     Y = pre.Y;
     V = pre.VT;
-    sweeps = backend.gesvj(Y, m, V, n2, vectors, true);
+    sweeps =
+      m >= GRAM_GUIDED_MIN_SIZE
+        ? gramGuidedJacobi(backend, Y, m, V, n2, vectors)
+        : backend.gesvj(Y, m, V, n2, vectors, true);
   } else {
     s = Math.max(1, safeScale(amax));
     Y = new Float64Array(m * m);

@@ -192,7 +192,7 @@ export const wasmLinalg: LinalgBackend = {
       R.set(r.view);
     });
   },
-  gesvj(Y, m, V, norms2, vectors = true, startFromV = false, negligible = 0) {
+  gesvj(Y, m, V, norms2, vectors = true, startFromV = false, negligible = 0, pairs) {
     if (m === 0) return 0;
     const { arena } = wasm();
     const k = linalgKernels();
@@ -200,7 +200,11 @@ export const wasmLinalg: LinalgBackend = {
       const y = s.from(Y);
       const v = vectors ? (startFromV ? s.from(V) : s.alloc(m * m)) : undefined;
       const n2 = s.alloc(m);
-      const sweeps = k.dgesvj(y.ptr, m, v?.ptr ?? 0, n2.ptr, vectors ? (startFromV ? 2 : 1) : 0, negligible);
+      const np = pairs ? pairs.length >> 1 : 0;
+      const pp = np > 0 ? s.alloc(np) : undefined; // np pairs of i32 = np f64 slots
+      if (pp && pairs) new Int32Array(pp.view.buffer, pp.view.byteOffset, 2 * np).set(pairs.subarray(0, 2 * np));
+      const mode = vectors ? (startFromV ? 2 : 1) : 0;
+      const sweeps = k.dgesvj(y.ptr, m, v?.ptr ?? 0, n2.ptr, mode, negligible, pp?.ptr ?? 0, np);
       Y.set(y.view);
       if (v) V.set(v.view);
       norms2.set(n2.view);

@@ -255,9 +255,20 @@ export interface KernelExports {
    * @param norms2 `usize`
    * @param wantV `i32`
    * @param negligible `f64`
+   * @param pairs `usize`
+   * @param npairs `i32`
    * @returns `i32`
    */
-  dgesvj(Y: number, m: number, V: number, norms2: number, wantV: number, negligible: number): number;
+  dgesvj(
+    Y: number,
+    m: number,
+    V: number,
+    norms2: number,
+    wantV: number,
+    negligible: number,
+    pairs: number,
+    npairs: number,
+  ): number;
   /**
    * assembly/graph/consolidate/gqsums
    * @param theta `usize`
@@ -673,6 +684,8 @@ export const KERNEL_SIGNATURES = {
       ['norms2', 'usize'],
       ['wantV', 'i32'],
       ['negligible', 'f64'],
+      ['pairs', 'usize'],
+      ['npairs', 'i32'],
     ],
     result: 'i32',
   },
