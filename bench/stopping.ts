@@ -13,21 +13,26 @@
  *   rule, ESC and the order-gap rule — each counted against the most likely answer and against the
  *   full vote;
  * - the selection of the order-gap default on synthetic samples (src/lab/calibrate.ts), to show
- *   the figures the default was chosen from.
+ *   the figures the default was chosen from;
+ * - the anytime rule's cap on its all-in weight (`maxWeight` 0, 1/2 = the default, 63/64 = the
+ *   earliest unanimous stop the budget allows) on the shared file and on the synthetic set the
+ *   order-gap default is chosen on, with ESC's window alongside.
  *
  * Usage: node --import tsx bench/stopping.ts [--samples FILE.jsonl] [--repeats R] [--out FILE.json]
  *   default samples: the shared ESC Last Letters file (bench/_data.ts says where it is looked
  *   for); any JSONL `ordergap compare` reads works. Default out: bench/results/stopping.json
  *   (with --samples and no --out: bench/results/stopping-<file name>.json).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { calibrateOrderGap } from '../src/lab/calibrate.js';
 import { parseSamples } from '../src/lab/samples.js';
 import { falseStopTrial, SYNTHETIC_DISTRIBUTIONS } from '../src/lab/syntheticStreams.js';
-import { anytimeMixture } from '../src/stopping/anytimeVote.js';
+import { ANYTIME_MAX_WEIGHT, anytimeMixture } from '../src/stopping/anytimeVote.js';
+import { replaySamples } from '../src/lab/replay.js';
+import { summarizeReplay } from '../src/lab/pairedScoring.js';
 import { compareReport } from '../src/report/compare.js';
 import { ORDER_GAP_DEFAULTS } from '../src/stopping/orderGapRule.js';
 import type { RuleSpec } from '../src/stopping/registry.js';
@@ -38,6 +43,8 @@ const REPEATS = 20;
 const SEED = 1;
 const DELTA = 0.05;
 const SYNTHETIC = { streams: 1000, maxSteps: 200, seed: 20260601 };
+/** Caps on the anytime rule's all-in weight compared (`maxWeight`): none, the default, the floor's. */
+const ANYTIME_CAPS = [0, ANYTIME_MAX_WEIGHT, 63 / 64];
 
 function args(argv: string[]): { samples: string | null; repeats: number; out: string | null } {
   const o = { samples: null as string | null, repeats: REPEATS, out: null as string | null };
@@ -122,6 +129,43 @@ async function main(): Promise<void> {
   const calibrationMs = performance.now() - t0;
   process.stdout.write(`calibration: chose ${JSON.stringify(calibration.chosen)}, ${calibrationMs.toFixed(0)} ms\n`);
 
+  // the anytime rule's one free choice, the cap on the all-in weight, on both sample sets: the
+  // default 1/2 against no all-in bettor (0) and the earliest unanimous stop the budget allows
+  // (63/64); the synthetic set is the one the order-gap default is chosen on
+  t0 = performance.now();
+  const capSets = [
+    {
+      set: 'shared file',
+      samples: parseSamples(readFileSync(samples, 'utf8'), basename(samples)),
+      repeats: opts.repeats,
+    },
+    {
+      set: 'synthetic-1000',
+      samples: parseSamples(generateSyntheticSamples(20260506, 1000), 'synthetic-1000'),
+      repeats: 5,
+    },
+  ];
+  const anytimeCaps = capSets.flatMap(({ set, samples: s, repeats }) => {
+    const specs: RuleSpec[] = [{ name: 'plurality', params: { window: 5 } }];
+    for (const maxWeight of ANYTIME_CAPS)
+      specs.push({ name: 'anytime', params: { delta: DELTA, budget: report.budget, maxWeight } });
+    const summary = summarizeReplay(replaySamples(s, { rules: specs, repeats, seed: SEED, budget: report.budget }));
+    const esc = summary.rules.find((r) => r.name === 'plurality')!;
+    return summary.rules
+      .filter((r) => r.name === 'anytime')
+      .map((r) => ({
+        set,
+        maxWeight: r.params.maxWeight,
+        mixture: anytimeMixture(DELTA, report.budget, r.params.maxWeight as number),
+        accuracy: r.accuracy,
+        meanSamples: r.meanSamples,
+        escMeanSamples: esc.meanSamples,
+        falseStopRate: r.falseStopRate,
+      }));
+  });
+  const capsMs = performance.now() - t0;
+  process.stdout.write(`anytime caps: ${anytimeCaps.length} rows, ${capsMs.toFixed(0)} ms\n`);
+
   const byName = (name: string) => rules.find((r) => r.name === name)!;
   const esc = rules.find((r) => r.name === 'plurality' && r.params.window === 5 && r.params.ratio === undefined)!;
   const orderGap = byName('order-gap');
@@ -148,11 +192,12 @@ async function main(): Promise<void> {
     extractor: report.extractor,
     pairedUnits: report.summary.pairedUnits,
     droppedUnits: report.summary.droppedUnits,
-    timings: { replayAndPlotMs, syntheticMs, calibrationMs },
+    timings: { replayAndPlotMs, syntheticMs, calibrationMs, capsMs },
     plot: basename(plot),
     rules,
     synthetic: { ...SYNTHETIC, results: synthetic },
     calibration: { ...calibration, defaults: ORDER_GAP_DEFAULTS },
+    anytimeCaps,
     targets: {
       orderGap: {
         label: orderGap.label,

@@ -812,6 +812,34 @@ function renderStopping(doc, ctx) {
       ]),
     ),
   );
+  const capRows = rows(ctx, doc, 'anytimeCaps', { optional: true });
+  if (capRows.length > 0)
+    out.push(
+      '',
+      para(
+        "**The anytime rule's cap on its all-in weight** (`maxWeight`; every cap keeps the guarantee): the " +
+          'derived weight w and unanimous stop n*, accuracy, mean samples (ESC w = 5 on the same set alongside) and ' +
+          'the false-stop rate against the full-budget vote, on the shared file and on the synthetic set the ' +
+          'order-gap default is chosen on.',
+      ),
+      '',
+      table(
+        ['set', 'cap', 'w', 'n*', 'accuracy', 'mean samples', 'ESC mean samples', 'false stops'],
+        capRows.map(({ item, ctx: c }) => {
+          const mix = field(c, item, 'mixture', 'object');
+          return [
+            field(c, item, 'set', 'string'),
+            fmt(field(c, item, 'maxWeight', 'number')),
+            fmt(field({ ...c, prefix: `${c.prefix}.mixture` }, mix, 'weight', 'number')),
+            fmt(mix.unanimousStop ?? 'none'),
+            pct(field(c, item, 'accuracy', 'number')),
+            fmt(field(c, item, 'meanSamples', 'number')),
+            fmt(field(c, item, 'escMeanSamples', 'number')),
+            pct(field(c, item, 'falseStopRate', 'number')),
+          ];
+        }),
+      ),
+    );
   const cal = field(ctx, doc, 'calibration', 'object');
   const kc = { ...ctx, prefix: 'calibration' };
   const chosen = field(kc, cal, 'chosen', 'object', { optional: true });

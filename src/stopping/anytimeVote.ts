@@ -56,9 +56,9 @@
  * The first sample cannot be bet on (there is no competitor yet), so after n unanimous answers
  * A = Π_{k=1}^{n−1} 1/p0(d = k, R = N − k) (2^(n−1) without a budget) and, without a budget,
  * B = M(n, 0)/M(1, 0) = 2·(2^(n+1) − 1)/(3·(n + 1)). The weight w is derived from δ and N
- * ({@link anytimeMixture}): the unanimous stop n* is the smallest n at which some w <= 1/2
- * reaches w·A + (1 − w)·B >= 1/δ, and w is the smallest multiple of 1/64 that does. The cap 1/2 is
- * the stated worst-case loss: on a stream where a second answer appears, the rule's evidence is
+ * ({@link anytimeMixture}): the unanimous stop n* is the smallest n at which some w <= cap
+ * reaches w·A + (1 − w)·B >= 1/δ, and w is the smallest multiple of 1/64 that does (or the cap).
+ * The default cap 1/2 (`maxWeight`) is the stated worst-case loss: on a stream where a second answer appears, the rule's evidence is
  * (1 − w)·B >= B/2, at most one doubling short of the Beta bettor alone. At δ = 0.05 without a
  * budget: A = 32, B = 12.1 at n = 6, so w = 26/64 and n* = 6 (the Beta bettor alone needs 7:
  * B = 21.25 >= 20); with N = 40: A = 49.5, B = 18.7 at n = 6, so w = 3/64 and n* = 6 (n = 5
@@ -86,6 +86,14 @@ export interface AnytimeVoteParams {
    * (reason `'budget'`). Default off: the guarantee is about the most likely answer.
    */
   budget?: number;
+  /**
+   * The largest weight w of the all-in bettor, in [0, 1) (default {@link ANYTIME_MAX_WEIGHT} = 1/2):
+   * how much of the evidence may be committed to unanimous streams. After a second answer appears
+   * the evidence is (1 − w)·B, so a cap c costs at most a factor 1/(1 − c) on contested streams; a
+   * higher cap can only make unanimous streams stop earlier (down to the floor the budget allows).
+   * The guarantee holds for every cap.
+   */
+  maxWeight?: number;
   /** Optional step cap. */
   maxSteps?: number;
 }
@@ -93,7 +101,7 @@ export interface AnytimeVoteParams {
 /** Default δ of {@link AnytimeVoteRule}. */
 export const ANYTIME_DEFAULT_DELTA = 0.05;
 
-/** The largest mixture weight of the all-in bettor: the stated worst-case loss (a factor 2). */
+/** The default cap on the all-in bettor's mixture weight: the stated worst-case loss (a factor 2). */
 export const ANYTIME_MAX_WEIGHT = 0.5;
 
 /** The grid of the mixture weight (multiples of 1/64, so a threshold is crossed by a margin). */
@@ -147,7 +155,7 @@ export function nullShare(lead: number, remaining: number | null): number {
 
 /** The unanimous stop and the mixture weight derived for (δ, N); see {@link anytimeMixture}. */
 export interface AnytimeMixture {
-  /** w: the weight of the all-in bettor, a multiple of 1/64 in [0, 1/2]. */
+  /** w: the weight of the all-in bettor, a multiple of 1/64 in [0, cap] or the cap itself (cap: 1/2 by default). */
   readonly weight: number;
   /** n*: the samples after which unanimous answers stop the rule (null: not before the budget). */
   readonly unanimousStop: number | null;
@@ -170,20 +178,27 @@ function logMix(w: number, a: number, b: number): number {
 
 /**
  * Derives the all-in bettor's weight w and the unanimous stop n* for δ and a budget N (null: none):
- * n* is the smallest n at which w·A_n + (1 − w)·B_n >= 1/δ for some w <= 1/2 (A_n, B_n: the two
- * bettors' wealths after n unanimous answers, computed with the rule's own bets), and w is the
- * smallest multiple of 1/64 that reaches it (0 when B_n alone does). Memoised per (δ, N).
- * @throws {ArgumentError} δ outside (0, 1), N not an integer >= 1.
+ * n* is the smallest n at which w·A_n + (1 − w)·B_n >= 1/δ for some w <= maxWeight (A_n, B_n:
+ * the two bettors' wealths after n unanimous answers, computed with the rule's own bets), and w is
+ * the smallest multiple of 1/64 that reaches it (0 when B_n alone does). Memoised per (δ, N, cap).
+ * @param maxWeight the cap on w, in [0, 1) (default {@link ANYTIME_MAX_WEIGHT} = 1/2)
+ * @throws {ArgumentError} δ outside (0, 1), N not an integer >= 1, maxWeight outside [0, 1).
  * @example
  * ```ts
  * anytimeMixture(0.05, null); // { weight: 26/64, unanimousStop: 6 }: 0.406·32 + 0.594·12.1 >= 20
  * ```
  */
-export function anytimeMixture(delta: number, budget: number | null): AnytimeMixture {
+export function anytimeMixture(
+  delta: number,
+  budget: number | null,
+  maxWeight: number = ANYTIME_MAX_WEIGHT,
+): AnytimeMixture {
   finiteNumber('delta', delta);
   if (!(delta > 0 && delta < 1)) throw new ArgumentError('delta', delta, 'must lie in (0, 1)');
   if (budget !== null) integerInRange('budget', budget, 1);
-  const key = `${delta}/${budget}`;
+  finiteNumber('maxWeight', maxWeight);
+  if (!(maxWeight >= 0 && maxWeight < 1)) throw new ArgumentError('maxWeight', maxWeight, 'must lie in [0, 1)');
+  const key = `${delta}/${budget}/${maxWeight}`;
   const hit = mixtureCache.get(key);
   if (hit) return hit;
   const logThreshold = -Math.log(delta);
@@ -201,11 +216,11 @@ export function anytimeMixture(delta: number, budget: number | null): AnytimeMix
       result = { weight: 0, unanimousStop: n };
       break;
     }
-    if (logMix(ANYTIME_MAX_WEIGHT, logA, logB) >= logThreshold) {
+    if (maxWeight > 0 && logMix(maxWeight, logA, logB) >= logThreshold) {
       // the weight that reaches 1/δ exactly, (1/δ − B)/(A − B), in logs; then up to the grid
       const exact = (Math.exp(logThreshold - logA) * -Math.expm1(logB - logThreshold)) / -Math.expm1(logB - logA);
-      let w = Math.min(Math.ceil(exact / WEIGHT_STEP) * WEIGHT_STEP, ANYTIME_MAX_WEIGHT);
-      while (logMix(w, logA, logB) < logThreshold) w += WEIGHT_STEP;
+      let w = Math.min(Math.ceil(exact / WEIGHT_STEP) * WEIGHT_STEP, maxWeight);
+      while (logMix(w, logA, logB) < logThreshold) w = Math.min(w + WEIGHT_STEP, maxWeight);
       result = { weight: w, unanimousStop: n };
       break;
     }
@@ -248,7 +263,7 @@ export class AnytimeVoteRule extends BaseRule {
   #unseenBeta = 0;
 
   constructor(params: AnytimeVoteParams = {}) {
-    checkKnownParams('anytime', params, ['delta', 'budget', 'maxSteps']);
+    checkKnownParams('anytime', params, ['delta', 'budget', 'maxWeight', 'maxSteps']);
     const maxSteps = optionalMaxSteps(params.maxSteps);
     const budget = params.budget === undefined ? null : integerInRange('budget', params.budget, 1);
     const delta = finiteNumber('delta', params.delta ?? ANYTIME_DEFAULT_DELTA);
@@ -257,12 +272,14 @@ export class AnytimeVoteRule extends BaseRule {
     this.#delta = delta;
     this.#budget = budget;
     this.#logThreshold = -Math.log(delta);
-    this.mixture = anytimeMixture(delta, budget);
+    const maxWeight = finiteNumber('maxWeight', params.maxWeight ?? ANYTIME_MAX_WEIGHT);
+    this.mixture = anytimeMixture(delta, budget, maxWeight);
     this.#logWeight = this.mixture.weight === 0 ? -Infinity : Math.log(this.mixture.weight);
     this.#logRest = Math.log1p(-this.mixture.weight);
     this.params = Object.freeze({
       delta,
       ...(budget === null ? {} : { budget }),
+      maxWeight,
       ...(maxSteps === undefined ? {} : { maxSteps }),
     });
   }

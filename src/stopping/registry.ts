@@ -4,7 +4,7 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { AnswerStabilityRule } from './answerStability.js';
-import { ANYTIME_DEFAULT_DELTA, AnytimeVoteRule } from './anytimeVote.js';
+import { ANYTIME_DEFAULT_DELTA, ANYTIME_MAX_WEIGHT, AnytimeVoteRule } from './anytimeVote.js';
 import { BetaStoppingRule } from './betaRule.js';
 import { CONFIDENCE_DEFAULT_THRESHOLD, ConfidenceThresholdRule } from './confidenceThreshold.js';
 import { FIXED_BUDGET_DEFAULT, FixedBudgetRule } from './fixedBudget.js';
@@ -130,6 +130,11 @@ const RULES: ReadonlyArray<{
         name: 'budget',
         default: null,
         text: 'N >= 1: guarantee about the N-sample majority vote, stop at N (off: about the most likely answer; the default comparison passes its N)',
+      },
+      {
+        name: 'maxWeight',
+        default: ANYTIME_MAX_WEIGHT,
+        text: "cap in [0, 1) on the all-in bettor's weight: higher stops unanimous streams sooner, costs up to 1/(1 − cap) on contested ones",
       },
       MAX_STEPS,
     ],

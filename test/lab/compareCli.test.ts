@@ -29,7 +29,7 @@ describe('ordergap compare (built CLI)', () => {
     expect(r.stdout).toMatch(
       /^2\s+order-gap\(epsilon=0\.03, window=3\)\s+\d+\.\d%\s+[-+]\d+\.\d%\s+\[-\d+\.\d%, \+\d+\.\d%\]/m,
     );
-    expect(r.stdout).toMatch(/^9\s+anytime\(delta=0\.05, budget=40\)/m);
+    expect(r.stdout).toMatch(/^9\s+anytime\(delta=0\.05, budget=40, maxWeight=0\.5\)/m);
     expect(r.stdout).toMatch(/^note: patience: does not fit votes/m);
   });
 
@@ -50,7 +50,7 @@ describe('ordergap compare (built CLI)', () => {
     expect(JSON.parse(r.stdout).summary.rules.map((x: { label: string }) => x.label)).toEqual([
       'fixed-budget(budget=40)',
       'order-gap(epsilon=0.03, window=3)',
-      'anytime(delta=0.05)',
+      'anytime(delta=0.05, maxWeight=0.5)',
     ]);
     const help = run('compare', '--help');
     expect(help.status).toBe(0);

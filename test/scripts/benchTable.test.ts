@@ -255,6 +255,17 @@ const stopping = {
     ],
   },
   calibration: { chosen: { epsilon: 0.0456, window: 6 } },
+  anytimeCaps: [
+    {
+      set: 'fixture set',
+      maxWeight: 0.75,
+      mixture: { weight: 0.703125, unanimousStop: 8 },
+      accuracy: 0.7345,
+      meanSamples: 13.57,
+      escMeanSamples: 24.68,
+      falseStopRate: 0.0321,
+    },
+  ],
 };
 
 const coverage = {

@@ -68,11 +68,11 @@ describe('anytime-valid vote rule', () => {
       return { A, B };
     };
     // the stated rule: n* = the smallest n reached by some w <= 1/2; w = the smallest multiple of 1/64
-    const derive = (delta: number, N: number | null) => {
+    const derive = (delta: number, N: number | null, cap = 1 / 2) => {
       for (let n = 2; N === null || n <= N; n++) {
         const { A, B } = wealth(n, N);
         if (B >= 1 / delta) return { weight: 0, unanimousStop: n };
-        for (let j = 1; j <= 32; j++)
+        for (let j = 1; j / 64 <= cap; j++)
           if ((j / 64) * A + (1 - j / 64) * B >= 1 / delta) return { weight: j / 64, unanimousStop: n };
       }
       return { weight: 0, unanimousStop: null };
@@ -98,6 +98,19 @@ describe('anytime-valid vote rule', () => {
           expect(r.observe({ t: stop! + 1, answer: 'x' }).reason).toBe('criterion');
       }
     }
+    // other caps (multiples of 1/64, where the grid search above is exact): the Beta bettor alone
+    // (cap 0) needs 7 unanimous answers without a budget; with N = 40 the floor 5 takes w = 58/64,
+    // since A = Π 1/p0 over four bets = 21.2 and B = 9.3 after 5
+    for (const cap of [0, 16 / 64, 63 / 64])
+      for (const N of [null, 10, 40, 200]) {
+        const want = derive(0.05, N, cap);
+        expect(anytimeMixture(0.05, N, cap), `cap ${cap}, N = ${N}`).toEqual(want);
+        const r = new AnytimeVoteRule({ delta: 0.05, maxWeight: cap, ...(N === null ? {} : { budget: N }) });
+        expect(drive(r, Array(N ?? 200).fill('x')), `cap ${cap}, N = ${N}`).toBe(want.unanimousStop ?? N);
+      }
+    expect(derive(0.05, null, 0)).toEqual({ weight: 0, unanimousStop: 7 });
+    expect(derive(0.05, 40, 63 / 64)).toEqual({ weight: 58 / 64, unanimousStop: 5 });
+    expect(wealth(5, 40).A).toBeCloseTo(21.2, 1);
     // the Beta bettor alone (the rule's previous bet) needs 7 at δ = 0.05: w = 26/64 saves one sample
     expect(wealth(6, null).B).toBeLessThan(20);
     // the floor without a budget: any bet in [0, 1] multiplies by at most 2, and the first sample is not bet on
@@ -155,7 +168,7 @@ describe('anytime-valid vote rule', () => {
 
   it('with a budget: stops at N (reason budget), and an answer that cannot be caught up rejects at once', () => {
     const r = new AnytimeVoteRule({ budget: 4 });
-    expect(r.label).toBe('anytime(delta=0.05, budget=4)');
+    expect(r.label).toBe('anytime(delta=0.05, budget=4, maxWeight=0.5)');
     expect(['a', 'b', 'a'].map((answer, i) => r.observe({ t: i + 1, answer }).stop)).toEqual([false, false, false]);
     expect(r.observe({ t: 4, answer: 'b' })).toMatchObject({ stop: true, reason: 'budget' });
     // N = 9: after a a b a a a, a leads b by 4 > the 3 samples left, and no unseen answer can reach 5
@@ -163,7 +176,12 @@ describe('anytime-valid vote rule', () => {
     expect(drive(s, ['a', 'a', 'b', 'a', 'a', 'a'])).toBe(6);
     expect(s.eValues.unseen).toBe(Infinity);
     expect(s.eValues.answers.find(([x]) => x === 'b')![1]).toBe(Infinity);
-    expect(new AnytimeVoteRule({ budget: 40, maxSteps: 10 }).params).toEqual({ delta: 0.05, budget: 40, maxSteps: 10 });
+    expect(new AnytimeVoteRule({ budget: 40, maxSteps: 10 }).params).toEqual({
+      delta: 0.05,
+      budget: 40,
+      maxWeight: 0.5,
+      maxSteps: 10,
+    });
     expect(drive(new AnytimeVoteRule({ budget: 40, maxSteps: 10 }), [...'abcabcabcabc'])).toBe(10);
     expect(drive(new AnytimeVoteRule({ budget: 5, maxSteps: 10 }), [...'abcabcabcabc'])).toBe(5);
   });
@@ -295,6 +313,9 @@ describe('anytime-valid vote rule', () => {
     expect(() => new AnytimeVoteRule({ budget: 0 })).toThrow(/^budget = 0/);
     expect(() => new AnytimeVoteRule({ budget: 2.5 })).toThrow(/^budget = 2\.5/);
     expect(() => anytimeMixture(0.05, 0)).toThrow(/^budget = 0/);
+    expect(() => anytimeMixture(0.05, null, 1)).toThrow(/^maxWeight = 1: must lie in \[0, 1\)/);
+    expect(() => anytimeMixture(0.05, null, -0.1)).toThrow(/^maxWeight = -0.1/);
+    expect(() => new AnytimeVoteRule({ maxWeight: Number.NaN })).toThrow(/^maxWeight = NaN/);
     expect(() => new AnytimeVoteRule({ alpha: 0.1 } as never)).toThrow(/^anytime\.alpha = 0\.1: is not a parameter/);
     const r = new AnytimeVoteRule({ maxSteps: 3 });
     expect(drive(r, ['a', 'b', 'c'])).toBe(3); // the cap, reason budget
