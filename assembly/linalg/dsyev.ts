@@ -20,6 +20,7 @@
 //    2 — eigenvalues only (QL without vectors, O(n²) after the reduction); VT is not written.
 // 3. Eigenvalues ascending, rows of Vᵀ in the same order.
 import { edgeTile, gemmStrided, packA, packB } from './dgemm';
+import { dstedc, dstedcWork } from './dstedc';
 import { tile4x4 } from './tile';
 import { vaxpy, vdot, vrot } from './vec';
 
@@ -58,7 +59,7 @@ const SFMIN: f64 = 2.2250738585072014e-308;
 /** Values of workspace {@link dsyev} needs for side n and panel width nb. */
 export function dsyevWork(n: i32, nb: i32): i32 {
   const b = max(nb, 1);
-  return 16 * n + b * n + 4 * b * n + 2 * NBQ * n + NBQ * NBQ + n * NBQ + MC * KC + KC * NC + 16;
+  return 16 * n + b * n + 4 * b * n + 2 * NBQ * n + NBQ * NBQ + n * NBQ + MC * KC + KC * NC + 16 + dstedcWork(n);
 }
 
 /**
@@ -88,6 +89,7 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, n
   const PA = W2 + <usize>NBQ * N8;
   const PB = PA + (<usize>(MC * KC) << 3);
   const T16 = PB + (<usize>(KC * NC) << 3);
+  const DC = T16 + (16 << 3); // dstedcWork(n): divide and conquer
 
   // 1. reduce
   let k0 = 0;
@@ -103,6 +105,22 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, n
     const it = tql2(n, d, e, 0, 0);
     if (it < 0) return -1;
     sortValues(d, n);
+    return it;
+  }
+  if (method == 3) {
+    memory.copy(dT, d, N8);
+    memory.copy(eT, e, N8);
+    let it = dstedc(n, d, e, VT, DC, PA, PB, T16);
+    if (it < 0) {
+      memory.copy(d, dT, N8);
+      memory.copy(e, eT, N8);
+      memory.fill(VT, 0, <usize>n * N8);
+      for (let i = 0; i < n; i++) st8(VT + <usize>i * N8, i, 1);
+      it = tql2(n, d, e, VT, n);
+      if (it < 0) return -1;
+      sortRows(d, VT, n);
+    }
+    backTransform(S, n, tau, VT, Yt, Zb, Tm, W2, PA, PB, T16);
     return it;
   }
   if (method == 1) {
@@ -504,7 +522,7 @@ function sortValues(d: usize, n: i32): void {
 }
 
 /** Selection sort of d ascending with the rows of VT (n swaps of rows at most). */
-function sortRows(d: usize, VT: usize, n: i32): void {
+export function sortRows(d: usize, VT: usize, n: i32): void {
   for (let i = 0; i < n - 1; i++) {
     let kmin = i;
     for (let j = i + 1; j < n; j++) if (ld8(d, j) < ld8(d, kmin)) kmin = j;
@@ -809,7 +827,7 @@ function hypot2(a: f64, b: f64): f64 {
  * Implicit QL (EISPACK tql2) on (d, e) of size n; with VT != 0 each rotation of columns i, i+1
  * of V is applied to rows i, i+1 of VT (row length ld). Returns iterations or −1.
  */
-function tql2(n: i32, d: usize, e: usize, VT: usize, ld: i32): i32 {
+export function tql2(n: i32, d: usize, e: usize, VT: usize, ld: i32): i32 {
   let f: f64 = 0;
   let tst1: f64 = 0;
   let total = 0;
