@@ -1,6 +1,7 @@
 // Eigenvectors of a symmetric tridiagonal by divide and conquer: LAPACK dstedc (compz = 'I') with
-// dlaed0 (icompq = 2), dlaed1, dlaed2, dlaed3, dlaed4, dlaed5, dlaed6 and dlamrg, 0-based.
-// Reference, derivation and accuracy: src/linalg/syev.ts.
+// dlaed0 (icompq = 2), dlaed1, dlaed2, dlaed3, dlaed4, dlaed5, dlaed6 and dlamrg, 0-based
+// (Cuppen 1981; Gu & Eisenstat, SIAM J. Matrix Anal. Appl. 16 (1995) 172–191). Used by
+// assembly/linalg/dsyev.ts (method 1); tests: test/linalg/dstedc.test.ts.
 //
 // Q is column-major with leading dimension ldq: entry (i, j) at Q + (j·ldq + i)·8, so column j
 // (eigenvector j) is contiguous — the row-major n×n Vᵀ of assembly/linalg/dsyev.ts is this Q with
