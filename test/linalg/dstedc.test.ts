@@ -121,8 +121,7 @@ function gluedWilkinson(k: number, delta: number): Float64Array {
   const W = wilkinsonPlus(b);
   const S = new Float64Array(n * n);
   for (let c = 0; c < k; c++)
-    for (let i = 0; i < b; i++)
-      for (let j = 0; j < b; j++) S[(c * b + i) * n + c * b + j] = W[i * b + j]!;
+    for (let i = 0; i < b; i++) for (let j = 0; j < b; j++) S[(c * b + i) * n + c * b + j] = W[i * b + j]!;
   for (let c = 1; c < k; c++) {
     const i = c * b;
     S[(i - 1) * n + i] = delta;
@@ -258,7 +257,14 @@ describe('divide and conquer (dsyev method 1): residual and orthogonality in uni
       for (let j = 0; j < n; j++)
         expect(Math.abs(r.values[j]! / s - base.values[j]!)).toBeLessThanOrEqual(2 * C * n * EPS * frob(S));
       expect(orthoError(r.vectors, n, n) / (n * EPS)).toBeLessThanOrEqual(C);
-      expect(scaledResidual(S, n, r.values.map((x) => x / s), r.vectors)).toBeLessThanOrEqual(2 * C);
+      expect(
+        scaledResidual(
+          S,
+          n,
+          r.values.map((x) => x / s),
+          r.vectors,
+        ),
+      ).toBeLessThanOrEqual(2 * C);
     }
   });
 
@@ -275,7 +281,7 @@ describe('divide and conquer (dsyev method 1): residual and orthogonality in uni
     if (kind === 'random') S = symmetric(seed, n);
     else {
       const lambda = Array.from({ length: n }, (_, i) =>
-        kind === 'spread' ? i / n : kind === 'clustered' ? (i * 7 + seed) % 4 : 2 ** (-(i % 40)),
+        kind === 'spread' ? i / n : kind === 'clustered' ? (i * 7 + seed) % 4 : 2 ** -(i % 40),
       );
       S = withSpectrum(seed, lambda);
     }
