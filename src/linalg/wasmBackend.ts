@@ -81,10 +81,10 @@ export const SYEV_PANEL = 32;
 
 /**
  * Smallest side at which eigh takes the blocked reduction with divide and conquer. Both paths
- * are backward stable with |VᵀV − I| <= 8·n·eps, so the threshold is speed alone: measured (one
- * thread, random symmetric S) the two are even at n = 64 (0.60 against 0.66 ms) and divide and
- * conquer is ahead from n = 96 on (1.38 against 1.68 ms; n = 128: 2.7 against 3.2; n = 192: 7.3
- * against 10.2), where the 6n³ flops of row rotations outgrow the gemm calls.
+ * are backward stable with |VᵀV − I| <= 8·n·eps, so the threshold is speed alone. Measured (one
+ * thread, random symmetric S, time of divide and conquer over QL rotations): 1.1–1.2 at n = 80,
+ * 0.6–1.0 at n = 96, 0.8 at n = 112 and 128 — the 6n³ flops of row rotations outgrow the gemm
+ * calls of the blocked path.
  */
 export const SYEV_BLOCKED_MIN = 96;
 
