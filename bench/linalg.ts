@@ -503,8 +503,8 @@ async function main(): Promise<void> {
 
   // ---- the floor of eigh: our dgemm kernel's rate (one thread, data in wasm memory), against
   // numpy's below. The blocked eigensolver does 2/3·m³ of its flops in gemm (the rank-2nb
-  // trailing updates), 2·m³ in the back-transformation's gemm, 2/3·m³ in the memory-bound
-  // symmetric matrix–vector products and O(m²) in inverse iteration.
+  // trailing updates), up to 4/3·m³ in the merges of divide and conquer and 2·m³ in the
+  // back-transformation (gemm), 2/3·m³ in the memory-bound symmetric matrix–vector products.
   const dgemmRows: { m: number; oursGflopsCpuTime: number }[] = [];
   for (const m of [512, 1024]) {
     const K = linalgKernels();

@@ -10,16 +10,15 @@
 // 2. Eigenvectors, by `method`:
 //    0 — Qᵀ accumulated unblocked, implicit QL (tql2) with each rotation applied to two rows of Vᵀ
 //        (6n³ flops of row rotations).
-//    1 — eigenvalues of each unreduced block of T by QL without vectors (O(n²)), eigenvectors of T
-//        by inverse iteration (LAPACK dstein: LU of T − λI with partial pivoting, perturbed pivots,
-//        random start, vectors of eigenvalues within 1e-3·||T||_1 of each other re-orthogonalised
-//        by modified Gram–Schmidt in every iteration, shifts of eigenvalues closer than
-//        10·eps·||T||_1 pulled apart to that distance), then Vᵀ = Zᵀ·Qᵀ by the compact WY form of
-//        blocks of 64 reflectors (two gemm calls per block, 2n³ flops in all). If an inverse
-//        iteration does not converge, the eigenvectors of T are computed by method 0's QL instead.
+//    1 — eigenvectors of T by divide and conquer (assembly/linalg/dstedc.ts: LAPACK dstedc,
+//        Cuppen's method with Gu–Eisenstat's eigenvectors, merges as gemm calls, leaves of at most
+//        25 rows by QL with vectors), then Vᵀ = Zᵀ·Qᵀ by the compact WY form of blocks of 64
+//        reflectors (two gemm calls per block, 2n³ flops in all). If a secular equation does not
+//        converge, the eigenvectors of T are computed by method 0's QL instead.
 //    2 — eigenvalues only (QL without vectors, O(n²) after the reduction); VT is not written.
 // 3. Eigenvalues ascending, rows of Vᵀ in the same order.
 import { edgeTile, gemmStrided, packA, packB } from './dgemm';
+import { dstedc, dstedcWork } from './dstedc';
 import { tile4x4 } from './tile';
 import { vaxpy, vdot, vrot } from './vec';
 
@@ -32,13 +31,6 @@ const MC: i32 = 128;
 const NC: i32 = 512;
 /** Reflectors per block of the back-transformation (the inner dimension of its second product). */
 const NBQ: i32 = 64;
-
-/** Inverse iteration (LAPACK dstein): iteration cap, extra iterations after the growth test passes. */
-const MAXITS: i32 = 5;
-const EXTRA: i32 = 2;
-/** Eigenvalues closer than ORTOL·||T_block||_1 are one cluster: their vectors are re-orthogonalised. */
-const ORTOL: f64 = 1e-3;
-const SFMIN: f64 = 2.2250738585072014e-308;
 
 // @ts-ignore: decorator
 @inline function at(M: usize, n: i32, i: i32, j: i32): usize {
@@ -58,14 +50,14 @@ const SFMIN: f64 = 2.2250738585072014e-308;
 /** Values of workspace {@link dsyev} needs for side n and panel width nb. */
 export function dsyevWork(n: i32, nb: i32): i32 {
   const b = max(nb, 1);
-  return 16 * n + b * n + 4 * b * n + 2 * NBQ * n + NBQ * NBQ + n * NBQ + MC * KC + KC * NC + 16;
+  return 5 * n + b * n + 4 * b * n + 2 * NBQ * n + NBQ * NBQ + n * NBQ + MC * KC + KC * NC + 16 + dstedcWork(n);
 }
 
 /**
  * S (n×n symmetric, destroyed) → values (n, ascending), VT (n×n, row j = eigenvector j; not
  * written with method 2). nb: panel width of the reduction (<= 1: unblocked); method: see the
- * file comment. work: {@link dsyevWork}(n, nb) values. Returns QL iterations or −1 on no
- * convergence.
+ * file comment. work: {@link dsyevWork}(n, nb) values. Returns QL iterations (method 1: of the
+ * divide-and-conquer leaves) or −1 on no convergence.
  */
 export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, nb: i32, method: i32): i32 {
   if (n == 0) return 0;
@@ -75,10 +67,9 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, n
   const e = work;
   const tau = e + N8;
   const y = tau + N8;
-  const dT = y + N8; // the tridiagonal, kept for inverse iteration
+  const dT = y + N8; // the tridiagonal, kept for the QL fallback
   const eT = dT + N8;
-  const scratch = eT + N8; // 11n: inverse iteration
-  const W = scratch + 11 * N8; // b × n: the panel's w rows
+  const W = eT + N8; // b × n: the panel's w rows
   const VW = W + <usize>b * N8; // 2b × n
   const WV = VW + 2 * <usize>b * N8; // 2b × n
   const Yt = WV + 2 * <usize>b * N8; // NBQ × n
@@ -88,6 +79,7 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, n
   const PA = W2 + <usize>NBQ * N8;
   const PB = PA + (<usize>(MC * KC) << 3);
   const T16 = PB + (<usize>(KC * NC) << 3);
+  const DC = T16 + (16 << 3); // dstedcWork(n): divide and conquer
 
   // 1. reduce
   let k0 = 0;
@@ -108,10 +100,9 @@ export function dsyev(S: usize, n: i32, values: usize, VT: usize, work: usize, n
   if (method == 1) {
     memory.copy(dT, d, N8);
     memory.copy(eT, e, N8);
-    memory.fill(VT, 0, <usize>n * N8);
-    let it = tridiagVectors(n, dT, eT, values, VT, scratch);
+    let it = dstedc(n, d, e, VT, DC, PA, PB, T16);
     if (it < 0) {
-      // inverse iteration did not converge: the eigenvectors of T by QL on rows of I
+      // a secular equation did not converge: the eigenvectors of T by QL on rows of I
       memory.copy(d, dT, N8);
       memory.copy(e, eT, N8);
       memory.fill(VT, 0, <usize>n * N8);
@@ -504,7 +495,7 @@ function sortValues(d: usize, n: i32): void {
 }
 
 /** Selection sort of d ascending with the rows of VT (n swaps of rows at most). */
-function sortRows(d: usize, VT: usize, n: i32): void {
+export function sortRows(d: usize, VT: usize, n: i32): void {
   for (let i = 0; i < n - 1; i++) {
     let kmin = i;
     for (let j = i + 1; j < n; j++) if (ld8(d, j) < ld8(d, kmin)) kmin = j;
@@ -522,273 +513,6 @@ function sortRows(d: usize, VT: usize, n: i32): void {
       }
     }
   }
-}
-
-/** Shell sort of the indices idx (i32, n) by key[idx], ascending. */
-function sortIndices(idx: usize, key: usize, n: i32): void {
-  let gap = 1;
-  while (gap < n / 3) gap = 3 * gap + 1;
-  for (; gap >= 1; gap /= 3) {
-    for (let i = gap; i < n; i++) {
-      const t = load<i32>(idx + (<usize>i << 2));
-      const x = ld8(key, t);
-      let j = i;
-      while (j >= gap && ld8(key, load<i32>(idx + (<usize>(j - gap) << 2))) > x) {
-        store<i32>(idx + (<usize>j << 2), load<i32>(idx + (<usize>(j - gap) << 2)));
-        j -= gap;
-      }
-      store<i32>(idx + (<usize>j << 2), t);
-    }
-  }
-}
-
-/**
- * LU factorisation with partial pivoting of T − λI (LAPACK dlagtf, tol = 0): a (diagonal, n), b
- * (super-diagonal, n−1), c (sub-diagonal, n−1) overwritten by the factors, dd (n−2) the second
- * super-diagonal of U, piv (i32, n−1) whether rows k, k+1 were interchanged.
- */
-function lagtf(n: i32, a: usize, lambda: f64, b: usize, c: usize, dd: usize, piv: usize): void {
-  st8(a, 0, ld8(a, 0) - lambda);
-  if (n == 1) return;
-  let scale1 = abs(ld8(a, 0)) + abs(ld8(b, 0));
-  for (let k = 0; k < n - 1; k++) {
-    const ak1 = ld8(a, k + 1) - lambda;
-    st8(a, k + 1, ak1);
-    let scale2 = abs(ld8(c, k)) + abs(ak1);
-    if (k < n - 2) scale2 += abs(ld8(b, k + 1));
-    const ak = ld8(a, k);
-    const piv1: f64 = ak == 0 ? 0 : abs(ak) / scale1;
-    const ck = ld8(c, k);
-    if (ck == 0) {
-      store<i32>(piv + (<usize>k << 2), 0);
-      scale1 = scale2;
-      if (k < n - 2) st8(dd, k, 0);
-    } else {
-      const piv2 = abs(ck) / scale2;
-      if (piv2 <= piv1) {
-        store<i32>(piv + (<usize>k << 2), 0);
-        scale1 = scale2;
-        const m = ck / ak;
-        st8(c, k, m);
-        st8(a, k + 1, ak1 - m * ld8(b, k));
-        if (k < n - 2) st8(dd, k, 0);
-      } else {
-        store<i32>(piv + (<usize>k << 2), 1);
-        const mult = ak / ck;
-        st8(a, k, ck);
-        const temp = ak1;
-        st8(a, k + 1, ld8(b, k) - mult * temp);
-        if (k < n - 2) {
-          st8(dd, k, ld8(b, k + 1));
-          st8(b, k + 1, -mult * ld8(dd, k));
-        }
-        st8(b, k, temp);
-        st8(c, k, mult);
-      }
-    }
-  }
-}
-
-/** 2^-500 and 2^500: a pivot at least this large divides any |y| below the second safely. */
-const SAFE_PIVOT: f64 = reinterpret<f64>(<u64>(1023 - 500) << 52);
-const SAFE_RHS: f64 = reinterpret<f64>(<u64>(1023 + 500) << 52);
-
-/**
- * The perturbation of {@link lagts}, tol = eps·max|factor entry| (dlagts with tol <= 0), and
- * rinv_k = 1/a_k for the pivots of at least SAFE_PIVOT (0 for the others, which take dlagts's
- * perturbation loop). Once per factorisation: the solves then multiply instead of divide.
- */
-function lagtsPrepare(n: i32, a: usize, b: usize, dd: usize, rinv: usize): f64 {
-  let tol = abs(ld8(a, 0));
-  if (n > 1) tol = max(tol, max(abs(ld8(a, 1)), abs(ld8(b, 0))));
-  for (let k = 2; k < n; k++) tol = max(tol, max(abs(ld8(a, k)), max(abs(ld8(b, k - 1)), abs(ld8(dd, k - 2)))));
-  tol *= EPS_QL;
-  if (tol == 0) tol = EPS_QL;
-  for (let k = 0; k < n; k++) {
-    const ak = ld8(a, k);
-    st8(rinv, k, abs(ak) >= SAFE_PIVOT ? 1 / ak : 0);
-  }
-  return tol;
-}
-
-/**
- * Solves (T − λI)x = y in place from the factors of {@link lagtf} (LAPACK dlagts, job −1): a
- * pivot too small for the solve is perturbed by ±tol, doubled until the quotient is safe; pivots
- * and right-hand sides in the safe range multiply by the reciprocal of {@link lagtsPrepare}.
- */
-function lagts(n: i32, a: usize, b: usize, c: usize, dd: usize, piv: usize, y: usize, tol: f64, rinv: usize): void {
-  for (let k = 1; k < n; k++) {
-    if (load<i32>(piv + (<usize>(k - 1) << 2)) == 0) st8(y, k, ld8(y, k) - ld8(c, k - 1) * ld8(y, k - 1));
-    else {
-      const temp = ld8(y, k - 1);
-      st8(y, k - 1, ld8(y, k));
-      st8(y, k, temp - ld8(c, k - 1) * ld8(y, k));
-    }
-  }
-  const bignum = 1 / SFMIN;
-  for (let k = n - 1; k >= 0; k--) {
-    let temp: f64;
-    if (k <= n - 3) temp = ld8(y, k) - ld8(b, k) * ld8(y, k + 1) - ld8(dd, k) * ld8(y, k + 2);
-    else if (k == n - 2) temp = ld8(y, k) - ld8(b, k) * ld8(y, k + 1);
-    else temp = ld8(y, k);
-    const r = ld8(rinv, k);
-    if (r != 0 && abs(temp) < SAFE_RHS) {
-      st8(y, k, temp * r);
-      continue;
-    }
-    let ak = ld8(a, k);
-    let pert = ak >= 0 ? tol : -tol;
-    for (;;) {
-      const absak = abs(ak);
-      if (absak < 1) {
-        if (absak < SFMIN) {
-          if (absak == 0 || abs(temp) * SFMIN > absak) {
-            ak += pert;
-            pert *= 2;
-            continue;
-          }
-          temp *= bignum;
-          ak *= bignum;
-        } else if (abs(temp) > absak * bignum) {
-          ak += pert;
-          pert *= 2;
-          continue;
-        }
-      }
-      break;
-    }
-    st8(y, k, temp / ak);
-  }
-}
-
-/**
- * Eigenpairs of the tridiagonal (dT, eT) (both kept): values ascending into `values`, row j of
- * VT (zero on entry) the eigenvector of values[j]. Off-diagonals with |e_i| <= eps·max(|d|+|e|)
- * split T into unreduced blocks (a perturbation within the backward error); each block's
- * eigenvalues come from QL without vectors, its eigenvectors from inverse iteration (dstein).
- * scratch: 11n values. Returns the QL iterations, or −1 if QL or an inverse iteration failed.
- */
-function tridiagVectors(n: i32, dT: usize, eT: usize, values: usize, VT: usize, scratch: usize): i32 {
-  const N8 = <usize>n << 3;
-  const lam = scratch; // eigenvalues, block by block (ascending within a block)
-  const a = lam + N8;
-  const bb = a + N8;
-  const cc = bb + N8;
-  const dd = cc + N8;
-  const x = dd + N8;
-  const ework = x + N8; // split off-diagonals
-  const idx = ework + N8; // i32: sorted order (n), then i32 row of each eigenvalue (n)
-  const pos = idx + N8;
-  const piv = pos + N8; // i32 (n)
-  const rinv = piv + N8; // reciprocal pivots
-  let tst: f64 = 0;
-  for (let i = 0; i < n; i++) tst = max(tst, abs(ld8(dT, i)) + abs(ld8(eT, i)));
-  for (let i = 0; i < n; i++) st8(ework, i, abs(ld8(eT, i)) <= EPS_QL * tst ? 0 : ld8(eT, i));
-  st8(ework, n - 1, 0);
-  // eigenvalues per block
-  let total = 0;
-  for (let b0 = 0; b0 < n; ) {
-    let b1 = b0;
-    while (b1 < n - 1 && ld8(ework, b1) != 0) b1++;
-    const bs = b1 - b0 + 1;
-    memory.copy(lam + (<usize>b0 << 3), dT + (<usize>b0 << 3), <usize>bs << 3);
-    memory.copy(a, ework + (<usize>b0 << 3), <usize>bs << 3);
-    st8(a, bs - 1, 0);
-    if (bs > 1) {
-      const it = tql2(bs, lam + (<usize>b0 << 3), a, 0, 0);
-      if (it < 0) return -1;
-      total += it;
-      sortValues(lam + (<usize>b0 << 3), bs);
-    }
-    b0 = b1 + 1;
-  }
-  for (let i = 0; i < n; i++) store<i32>(idx + (<usize>i << 2), i);
-  sortIndices(idx, lam, n);
-  for (let r = 0; r < n; r++) {
-    const j = load<i32>(idx + (<usize>r << 2));
-    store<i32>(pos + (<usize>j << 2), r);
-    st8(values, r, ld8(lam, j));
-  }
-  // eigenvectors per block
-  let seed: u64 = 0x9e3779b97f4a7c15;
-  const eps = EPS_QL;
-  for (let b0 = 0; b0 < n; ) {
-    let b1 = b0;
-    while (b1 < n - 1 && ld8(ework, b1) != 0) b1++;
-    const bs = b1 - b0 + 1;
-    if (bs == 1) {
-      st8(VT + <usize>load<i32>(pos + (<usize>b0 << 2)) * N8, b0, 1);
-      b0 = b1 + 1;
-      continue;
-    }
-    const dB = dT + (<usize>b0 << 3);
-    const eB = ework + (<usize>b0 << 3);
-    let onenrm = max(abs(ld8(dB, 0)) + abs(ld8(eB, 0)), abs(ld8(dB, bs - 1)) + abs(ld8(eB, bs - 2)));
-    for (let i = 1; i < bs - 1; i++)
-      onenrm = max(onenrm, abs(ld8(dB, i)) + abs(ld8(eB, i - 1)) + abs(ld8(eB, i)));
-    const ortol = ORTOL * onenrm;
-    const dtpcrt = sqrt(0.1 / <f64>bs);
-    let gpind = b0;
-    let xjm: f64 = 0;
-    for (let j = b0; j <= b1; j++) {
-      let xj = ld8(lam, j);
-      if (j > b0) {
-        // Shifts of eigenvalues closer than 10·eps·||T||_1 (their QL values are only that
-        // accurate, so which of them a shift is nearest to is not known) are pulled apart to that
-        // distance: each shift is then about as close to every eigenvalue of the cluster, the
-        // solves amplify the whole cluster alike, and Gram–Schmidt against the cluster's earlier
-        // vectors leaves a well-determined remainder (LAPACK's 10·eps·|λ| would leave two
-        // eigenvalues near zero at shifts 1e-16 apart and the remainder to rounding).
-        const pertol = 10 * eps * max(abs(xj), onenrm);
-        if (xj - xjm < pertol) xj = xjm + pertol;
-        if (abs(xj - xjm) > ortol) gpind = j;
-      }
-      for (let i = 0; i < bs; i++) {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        st8(x, i, <f64>(seed >> 11) * 2.220446049250313e-16 - 1);
-      }
-      memory.copy(a, dB, <usize>bs << 3);
-      memory.copy(bb, eB, <usize>(bs - 1) << 3);
-      memory.copy(cc, eB, <usize>(bs - 1) << 3);
-      lagtf(bs, a, xj, bb, cc, dd, piv);
-      const tol = lagtsPrepare(bs, a, bb, dd, rinv);
-      const last = abs(ld8(a, bs - 1));
-      let converged = false;
-      let nrmchk = 0;
-      for (let its = 1; its <= MAXITS; its++) {
-        let asum: f64 = 0;
-        for (let i = 0; i < bs; i++) asum += abs(ld8(x, i));
-        const scl = (<f64>bs * onenrm * max(eps, last)) / asum;
-        for (let i = 0; i < bs; i++) st8(x, i, ld8(x, i) * scl);
-        lagts(bs, a, bb, cc, dd, piv, x, tol, rinv);
-        if (gpind != j) {
-          for (let i = gpind; i < j; i++) {
-            const zi = VT + <usize>load<i32>(pos + (<usize>i << 2)) * N8 + (<usize>b0 << 3);
-            vaxpy(bs, -vdot(bs, x, zi), zi, x);
-          }
-        }
-        let nrm: f64 = 0;
-        for (let i = 0; i < bs; i++) nrm = max(nrm, abs(ld8(x, i)));
-        if (nrm < dtpcrt) continue;
-        nrmchk++;
-        if (nrmchk < EXTRA + 1) continue;
-        converged = true;
-        break;
-      }
-      if (!converged) return -1;
-      let jmax = 0;
-      for (let i = 1; i < bs; i++) if (abs(ld8(x, i)) > abs(ld8(x, jmax))) jmax = i;
-      let scl = 1 / sqrt(vdot(bs, x, x));
-      if (ld8(x, jmax) < 0) scl = -scl;
-      const zj = VT + <usize>load<i32>(pos + (<usize>j << 2)) * N8 + (<usize>b0 << 3);
-      for (let i = 0; i < bs; i++) st8(zj, i, ld8(x, i) * scl);
-      xjm = xj;
-    }
-    b0 = b1 + 1;
-  }
-  return total;
 }
 
 function hypot2(a: f64, b: f64): f64 {
@@ -809,7 +533,7 @@ function hypot2(a: f64, b: f64): f64 {
  * Implicit QL (EISPACK tql2) on (d, e) of size n; with VT != 0 each rotation of columns i, i+1
  * of V is applied to rows i, i+1 of VT (row length ld). Returns iterations or −1.
  */
-function tql2(n: i32, d: usize, e: usize, VT: usize, ld: i32): i32 {
+export function tql2(n: i32, d: usize, e: usize, VT: usize, ld: i32): i32 {
   let f: f64 = 0;
   let tst1: f64 = 0;
   let total = 0;

@@ -356,20 +356,23 @@ export interface EighResult<V = Float64Array> {
 
 /**
  * Eigenvalues (ascending) and orthonormal eigenvectors of a symmetric n×n matrix (Householder
- * tridiagonalisation + implicit QL, ./syev.ts; on wasm from n = 128 a blocked reduction, inverse
- * iteration on the tridiagonal and a blocked back-transformation, assembly/linalg/dsyev.ts). Used on G_W (Prop. 5.2): λ_min(G_W) > tol decides
+ * tridiagonalisation + implicit QL, ./syev.ts; on wasm from n = 96 a blocked reduction, divide and
+ * conquer on the tridiagonal and a blocked back-transformation, assembly/linalg/dsyev.ts and
+ * assembly/linalg/dstedc.ts). Used on G_W (Prop. 5.2): λ_min(G_W) > tol decides
  * non-degeneracy on W. For a rank decision prefer {@link rank}/{@link StreamingQR} on the stack:
  * the eigenvalues of a Gramian carry errors ~ n·eps·λ_max, i.e. relative errors that explode for
  * small λ.
  * Accuracy (backward stable): |λ̂_j − λ_j| <= O(n·eps)·||S||_2, ||S v̂ − λ̂ v̂|| <= O(n·eps)·||S||_2,
- * |V̂ᵀV̂ − I| <= O(n·eps) (with inverse iteration, n >= 128: <= 8·max(n, 250)·eps, see
- * SYEV_BLOCKED_MIN). Entries ~1e±200 are handled by an exact power-of-two scaling.
- * Cost from n = 128: (4/3 + 2)n³ flops, most of it in gemm, plus O(n²) for inverse iteration
- * (O(n·k²) for a cluster of k close eigenvalues); below: ~(8/3 + 6)n³ (QL with vectors).
+ * |V̂ᵀV̂ − I| <= O(n·eps) on both paths (tested: 8·n·eps; divide and conquer recomputes the rank-one
+ * vector of each merge from the computed roots, so its vectors stay orthogonal whatever the
+ * eigenvalue gaps). Entries ~1e±200 are handled by an exact power-of-two scaling.
+ * Cost from n = 96: 4/3·n³ flops of reduction, at most 4/3·n³ of divide and conquer (all gemm;
+ * deflation of close or decoupled eigenvalues removes part of it) and 2n³ of back-transformation
+ * (gemm); below: ~(8/3 + 6)n³ (QL with vectors).
  * @throws {ArgumentError} not square/shape mismatch, NaN/±Infinity entries, asymmetry above
  *   `symmetryRtol`.
- * @throws Error if QL does not converge (30·n iterations; never observed; inverse iteration that
- *   does not converge falls back to QL rotations).
+ * @throws Error if QL does not converge (30·n iterations; never observed; a secular equation of
+ *   divide and conquer that does not converge falls back to QL rotations).
  * @example
  * ```ts
  * eigh([2, 1, 1, 2], 2).values; // Float64Array [1, 3]

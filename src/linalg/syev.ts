@@ -1,8 +1,8 @@
 /**
  * Symmetric eigensolver (LAPACK dsyev's method): the pure-TypeScript reference of the unblocked
  * path of assembly/linalg/dsyev.ts (panel width <= 1, method 0 — what the wasm backend runs below
- * n = 128). From n = 128 the wasm kernel reduces in blocks and computes the eigenvectors of T by
- * inverse iteration with a blocked back-transformation (see that file); the blocked path is held
+ * n = 96). From n = 96 the wasm kernel reduces in blocks and computes the eigenvectors of T by
+ * divide and conquer (assembly/linalg/dstedc.ts) with a blocked back-transformation; that path is held
  * to this one by the property tests of test/linalg/syev.test.ts (eigenvalues within the backward
  * error bound, S = VΛVᵀ, orthogonality), not by bit identity. Used by {@link eigh}.
  *
