@@ -93,14 +93,8 @@ function columnNorms(R: Float64Array, m: number): Float64Array {
  * The rows of Y are (sR·v_i)ᵀ: orthogonal up to the eigensolver's error, so the Jacobi sweeps that
  * follow converge in one or two sweeps instead of 5–10 (de Rijk's descending order helps too).
  *
- * The eigensolver gets (sR)ᵀ(sR) − c·I with c its mean eigenvalue (trace/m): the same eigenvectors,
- * a spectrum centred on 0, so ||T||_1 of its tridiagonal form is about halved — and with it the
- * width ORTOL·||T||_1 below which inverse iteration treats neighbouring eigenvalues as one cluster
- * and re-orthogonalises their vectors (on the Marchenko–Pastur spectrum of a random R the mean
- * spacing is ~||T||_1/m, so unshifted the clusters chain across much of the spectrum; measured at
- * m = 1024: eigh 1.09 s unshifted, 0.76–0.83 s shifted). The shift rounds the diagonal by
- * <= eps·c <= eps·λ_max, the order of the Gramian's own rounding; the eigenvectors only
- * precondition (the sweeps make Y's rows orthogonal to the threshold whatever their accuracy).
+ * The eigenvectors only precondition: the sweeps make Y's rows orthogonal to the threshold whatever
+ * their accuracy.
  */
 export function preconditioned(
   backend: LinalgBackend,
@@ -111,10 +105,6 @@ export function preconditioned(
   const Rs = R.map((x) => x * s);
   const G = new Float64Array(m * m);
   backend.syrk(Rs, m, m, 1, 1, G, true, () => true);
-  let trace = 0;
-  for (let i = 0; i < m; i++) trace += G[i * m + i]!;
-  const c = trace / m;
-  for (let i = 0; i < m; i++) G[i * m + i]! -= c;
   const values = new Float64Array(m);
   const vectors = new Float64Array(m * m);
   if (backend.syev(G, m, 1, values, vectors) < 0) return null;
