@@ -318,7 +318,6 @@ function withSpectrum(seed: number, lambda: number[]): Float64Array {
   return S;
 }
 
-
 /** max|S − V diag(λ) Vᵀ| (the reconstruction identity) and |VᵀV − I|. */
 function reconstruction(S: Float64Array, n: number, values: Float64Array, V: Float64Array): number {
   let worst = 0;
