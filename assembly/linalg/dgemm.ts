@@ -7,7 +7,9 @@
 // beyond N zero-padded); then for each block of mc rows, op(A)[block][chunk] is packed into PA as
 // panels of 4 rows (for each k the 4 row values, kc×4 contiguous, rows beyond M zero-padded).
 // Transposed operands are packed into the same layout, so one micro-kernel serves all four
-// combinations. The macro-kernel keeps one B panel (kc·32 bytes) in L1 while streaming the A
+// combinations. Where the 4 values of a panel step come from 4 different rows of the operand
+// (op(A) not transposed, op(B) transposed), full panels are packed two steps at a time with
+// f64x2 loads and 2×2 register transposes (packStreams4). The macro-kernel keeps one B panel (kc·32 bytes) in L1 while streaming the A
 // panels of the block (mc·kc·8 bytes, sized for L2).
 //
 // Scaling: C ← beta·C first (with beta == 0, C is written as 0 and never read, so NaN in an
@@ -23,6 +25,48 @@
 // (16 values) are the caller's.
 
 import { tile4x4 } from './tile';
+
+/**
+ * Interleaves 4 contiguous streams of kc values (stream q at src + q·ld bytes) into a packed
+ * panel: dst[k][q] = scale·stream_q[k] (kc×4 contiguous). Two values of each stream per step,
+ * transposed in registers (2×2 unpacks), so loads and stores are f64x2; with scale == 1 the values
+ * are copied without a multiply (x·1 == x exactly). Same values as the scalar pack.
+ */
+// @ts-ignore: decorator
+@inline function packStreams4(src: usize, ld: usize, kc: i32, scale: f64, dst: usize): void {
+  const s1 = src + ld;
+  const s2 = s1 + ld;
+  const s3 = s2 + ld;
+  const vs = f64x2.splat(scale);
+  const one = scale == 1;
+  let k = 0;
+  for (; k + 2 <= kc; k += 2) {
+    const o = <usize>k << 3;
+    let x0 = v128.load(src + o);
+    let x1 = v128.load(s1 + o);
+    let x2 = v128.load(s2 + o);
+    let x3 = v128.load(s3 + o);
+    if (!one) {
+      x0 = f64x2.mul(vs, x0);
+      x1 = f64x2.mul(vs, x1);
+      x2 = f64x2.mul(vs, x2);
+      x3 = f64x2.mul(vs, x3);
+    }
+    const d = dst + (<usize>k << 5);
+    v128.store(d, v128.shuffle<f64>(x0, x1, 0, 2));
+    v128.store(d, v128.shuffle<f64>(x2, x3, 0, 2), 16);
+    v128.store(d, v128.shuffle<f64>(x0, x1, 1, 3), 32);
+    v128.store(d, v128.shuffle<f64>(x2, x3, 1, 3), 48);
+  }
+  if (k < kc) {
+    const o = <usize>k << 3;
+    const d = dst + (<usize>k << 5);
+    store<f64>(d, scale * load<f64>(src + o));
+    store<f64>(d, scale * load<f64>(s1 + o), 8);
+    store<f64>(d, scale * load<f64>(s2 + o), 16);
+    store<f64>(d, scale * load<f64>(s3 + o), 24);
+  }
+}
 
 /**
  * Packs op(B)[p0..p0+kc)[j0..j0+nc) into PB as 4-column panels (zero-padded past N); ldb is B's
@@ -59,6 +103,10 @@ export function packB(
       }
     } else {
       // op(B)[k][j] = B[j·K + k]: each of the 4 columns is contiguous in k.
+      if (full) {
+        packStreams4(B + (<usize>(c0 * ldb + p0) << 3), <usize>ldb << 3, kc, 1, dst);
+        continue;
+      }
       for (let q = 0; q < 4; q++) {
         const d = dst + (<usize>q << 3);
         if (c0 + q < N) {
@@ -110,6 +158,10 @@ export function packA(
       }
     } else {
       // op(A)[i][k] = A[i·K + k]: each of the 4 rows is contiguous in k.
+      if (full) {
+        packStreams4(A + (<usize>(r0 * lda + p0) << 3), <usize>lda << 3, kc, alpha, dst);
+        continue;
+      }
       for (let q = 0; q < 4; q++) {
         const d = dst + (<usize>q << 3);
         if (r0 + q < M) {
