@@ -159,7 +159,14 @@ function householder(S: usize, n: i32, k: i32, e: usize, tau: usize): f64 {
   const t = (beta - alpha) / beta;
   const inv = 1 / (alpha - beta);
   store<f64>(at(S, n, k, k + 1), 1);
-  for (let j = 0; j < n - k - 2; j++) {
+  const len = n - k - 2;
+  const vinv = f64x2.splat(inv);
+  let j = 0;
+  for (; j + 2 <= len; j += 2) {
+    const p = x + (<usize>j << 3);
+    v128.store(p, f64x2.mul(v128.load(p), vinv));
+  }
+  if (j < len) {
     const p = x + (<usize>j << 3);
     store<f64>(p, load<f64>(p) * inv);
   }
@@ -272,7 +279,13 @@ function tridiagUnblocked(S: usize, n: i32, k0: i32, d: usize, e: usize, tau: us
     const v = at(S, n, k, k + 1);
     const p = n - k - 1;
     symvUpper(S, n, k + 1, p, v, y);
-    for (let i = 0; i < p; i++) st8(y, i, t * ld8(y, i));
+    const vt = f64x2.splat(t);
+    let h = 0;
+    for (; h + 2 <= p; h += 2) {
+      const o = y + (<usize>h << 3);
+      v128.store(o, f64x2.mul(vt, v128.load(o)));
+    }
+    if (h < p) st8(y, h, t * ld8(y, h));
     const mu = 0.5 * t * vdot(p, y, v);
     vaxpy(p, -mu, v, y);
     // S22 −= v wᵀ + w vᵀ on the upper triangle (what the next steps read).
@@ -354,7 +367,13 @@ function panel(S: usize, n: i32, k0: i32, nb: i32, d: usize, e: usize, tau: usiz
       const wq = W + <usize>q * N8 + (<usize>(i + 1) << 3);
       axpy2(p, vdot(p, wq, v), vq, vdot(p, vq, v), wq, wr);
     }
-    for (let j = 0; j < p; j++) st8(wr, j, t * ld8(wr, j));
+    const vt = f64x2.splat(t);
+    let j = 0;
+    for (; j + 2 <= p; j += 2) {
+      const o = wr + (<usize>j << 3);
+      v128.store(o, f64x2.mul(vt, v128.load(o)));
+    }
+    if (j < p) st8(wr, j, t * ld8(wr, j));
     vaxpy(p, -0.5 * t * vdot(p, wr, v), v, wr);
   }
 }
