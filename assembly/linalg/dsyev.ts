@@ -422,17 +422,17 @@ function trailingUpdate(
         const mb = min(MC, iEnd - i0);
         const npA = (mb + 3) >> 2;
         packA(true, p, p, -1, VW, i0, mb, p0, kb, PA);
-        for (let J = 0; J < npB; J++) {
-          const pB = PB + <usize>J * panelBytes;
-          const col = j0 + (J << 2);
-          const cols = min(4, p - col);
-          const cCol = C + (<usize>col << 3);
-          for (let I = 0; I < npA; I++) {
-            const row = i0 + (I << 2);
-            if (row > col + 3) break; // this tile and the ones below hold no upper entry
-            const rows = min(4, p - row);
-            const pA = PA + <usize>I * panelBytes;
-            const c = cCol + <usize>row * ldcBytes;
+        for (let I = 0; I < npA; I++) {
+          const row = i0 + (I << 2);
+          const rows = min(4, p - row);
+          const pA = PA + <usize>I * panelBytes;
+          const cRow = C + <usize>row * ldcBytes;
+          // tiles left of the diagonal tile (col + 3 < row) hold no upper entry
+          for (let J = max(0, (row - j0) >> 2); J < npB; J++) {
+            const pB = PB + <usize>J * panelBytes;
+            const col = j0 + (J << 2);
+            const cols = min(4, p - col);
+            const c = cRow + (<usize>col << 3);
             if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
             else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T16);
           }
