@@ -9,8 +9,11 @@
 // Transposed operands are packed into the same layout, so one micro-kernel serves all four
 // combinations. Where the 4 values of a panel step come from 4 different rows of the operand
 // (op(A) not transposed, op(B) transposed), full panels are packed two steps at a time with
-// f64x2 loads and 2×2 register transposes (packStreams4). The macro-kernel keeps one B panel (kc·32 bytes) in L1 while streaming the A
-// panels of the block (mc·kc·8 bytes, sized for L2).
+// f64x2 loads and 2×2 register transposes (packStreams4). The macro-kernel keeps one A panel
+// (kc·32 bytes) in L1 while it runs along the B panels of the block, so the tiles of C it updates
+// lie side by side in 4 rows that are read and written in address order (which the hardware
+// prefetches) rather than 4 rows apart down a column. The order of the tiles does not change any
+// sum: every entry of C accumulates its products in k order, chunk after chunk.
 //
 // Scaling: C ← beta·C first (with beta == 0, C is written as 0 and never read, so NaN in an
 // uninitialised C cannot leak); alpha is folded into the packed A panels; every chunk then
@@ -273,16 +276,16 @@ export function gemmStrided(
         const mb = min(mc, M - i0);
         const npA = (mb + 3) >> 2;
         packA(transA, M, lda, alpha, A, i0, mb, p0, kb, PA);
-        for (let J = 0; J < npB; J++) {
-          const pB = PB + <usize>J * panelBytes;
-          const col = j0 + (J << 2);
-          const cols = min(4, N - col);
-          const cCol = C + (<usize>col << 3);
-          for (let I = 0; I < npA; I++) {
-            const row = i0 + (I << 2);
-            const rows = min(4, M - row);
-            const pA = PA + <usize>I * panelBytes;
-            const c = cCol + <usize>row * ldcBytes;
+        for (let I = 0; I < npA; I++) {
+          const row = i0 + (I << 2);
+          const rows = min(4, M - row);
+          const pA = PA + <usize>I * panelBytes;
+          const cRow = C + <usize>row * ldcBytes;
+          for (let J = 0; J < npB; J++) {
+            const pB = PB + <usize>J * panelBytes;
+            const col = j0 + (J << 2);
+            const cols = min(4, N - col);
+            const c = cRow + (<usize>col << 3);
             if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
             else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T);
           }
