@@ -7,8 +7,13 @@
 // beyond N zero-padded); then for each block of mc rows, op(A)[block][chunk] is packed into PA as
 // panels of 4 rows (for each k the 4 row values, kc×4 contiguous, rows beyond M zero-padded).
 // Transposed operands are packed into the same layout, so one micro-kernel serves all four
-// combinations. The macro-kernel keeps one B panel (kc·32 bytes) in L1 while streaming the A
-// panels of the block (mc·kc·8 bytes, sized for L2).
+// combinations. Where the 4 values of a panel step come from 4 different rows of the operand
+// (op(A) not transposed, op(B) transposed), full panels are packed two steps at a time with
+// f64x2 loads and 2×2 register transposes (packStreams4). The macro-kernel keeps one A panel
+// (kc·32 bytes) in L1 while it runs along the B panels of the block, so the tiles of C it updates
+// lie side by side in 4 rows that are read and written in address order (which the hardware
+// prefetches) rather than 4 rows apart down a column. The order of the tiles does not change any
+// sum: every entry of C accumulates its products in k order, chunk after chunk.
 //
 // Scaling: C ← beta·C first (with beta == 0, C is written as 0 and never read, so NaN in an
 // uninitialised C cannot leak); alpha is folded into the packed A panels; every chunk then
@@ -23,6 +28,48 @@
 // (16 values) are the caller's.
 
 import { tile4x4 } from './tile';
+
+/**
+ * Interleaves 4 contiguous streams of kc values (stream q at src + q·ld bytes) into a packed
+ * panel: dst[k][q] = scale·stream_q[k] (kc×4 contiguous). Two values of each stream per step,
+ * transposed in registers (2×2 unpacks), so loads and stores are f64x2; with scale == 1 the values
+ * are copied without a multiply (x·1 == x exactly). Same values as the scalar pack.
+ */
+// @ts-ignore: decorator
+@inline function packStreams4(src: usize, ld: usize, kc: i32, scale: f64, dst: usize): void {
+  const s1 = src + ld;
+  const s2 = s1 + ld;
+  const s3 = s2 + ld;
+  const vs = f64x2.splat(scale);
+  const one = scale == 1;
+  let k = 0;
+  for (; k + 2 <= kc; k += 2) {
+    const o = <usize>k << 3;
+    let x0 = v128.load(src + o);
+    let x1 = v128.load(s1 + o);
+    let x2 = v128.load(s2 + o);
+    let x3 = v128.load(s3 + o);
+    if (!one) {
+      x0 = f64x2.mul(vs, x0);
+      x1 = f64x2.mul(vs, x1);
+      x2 = f64x2.mul(vs, x2);
+      x3 = f64x2.mul(vs, x3);
+    }
+    const d = dst + (<usize>k << 5);
+    v128.store(d, v128.shuffle<f64>(x0, x1, 0, 2));
+    v128.store(d, v128.shuffle<f64>(x2, x3, 0, 2), 16);
+    v128.store(d, v128.shuffle<f64>(x0, x1, 1, 3), 32);
+    v128.store(d, v128.shuffle<f64>(x2, x3, 1, 3), 48);
+  }
+  if (k < kc) {
+    const o = <usize>k << 3;
+    const d = dst + (<usize>k << 5);
+    store<f64>(d, scale * load<f64>(src + o));
+    store<f64>(d, scale * load<f64>(s1 + o), 8);
+    store<f64>(d, scale * load<f64>(s2 + o), 16);
+    store<f64>(d, scale * load<f64>(s3 + o), 24);
+  }
+}
 
 /**
  * Packs op(B)[p0..p0+kc)[j0..j0+nc) into PB as 4-column panels (zero-padded past N); ldb is B's
@@ -59,6 +106,10 @@ export function packB(
       }
     } else {
       // op(B)[k][j] = B[j·K + k]: each of the 4 columns is contiguous in k.
+      if (full) {
+        packStreams4(B + (<usize>(c0 * ldb + p0) << 3), <usize>ldb << 3, kc, 1, dst);
+        continue;
+      }
       for (let q = 0; q < 4; q++) {
         const d = dst + (<usize>q << 3);
         if (c0 + q < N) {
@@ -110,6 +161,10 @@ export function packA(
       }
     } else {
       // op(A)[i][k] = A[i·K + k]: each of the 4 rows is contiguous in k.
+      if (full) {
+        packStreams4(A + (<usize>(r0 * lda + p0) << 3), <usize>lda << 3, kc, alpha, dst);
+        continue;
+      }
       for (let q = 0; q < 4; q++) {
         const d = dst + (<usize>q << 3);
         if (r0 + q < M) {
@@ -221,16 +276,16 @@ export function gemmStrided(
         const mb = min(mc, M - i0);
         const npA = (mb + 3) >> 2;
         packA(transA, M, lda, alpha, A, i0, mb, p0, kb, PA);
-        for (let J = 0; J < npB; J++) {
-          const pB = PB + <usize>J * panelBytes;
-          const col = j0 + (J << 2);
-          const cols = min(4, N - col);
-          const cCol = C + (<usize>col << 3);
-          for (let I = 0; I < npA; I++) {
-            const row = i0 + (I << 2);
-            const rows = min(4, M - row);
-            const pA = PA + <usize>I * panelBytes;
-            const c = cCol + <usize>row * ldcBytes;
+        for (let I = 0; I < npA; I++) {
+          const row = i0 + (I << 2);
+          const rows = min(4, M - row);
+          const pA = PA + <usize>I * panelBytes;
+          const cRow = C + <usize>row * ldcBytes;
+          for (let J = 0; J < npB; J++) {
+            const pB = PB + <usize>J * panelBytes;
+            const col = j0 + (J << 2);
+            const cols = min(4, N - col);
+            const c = cRow + (<usize>col << 3);
             if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
             else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T);
           }

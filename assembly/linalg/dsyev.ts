@@ -150,7 +150,14 @@ function householder(S: usize, n: i32, k: i32, e: usize, tau: usize): f64 {
   const t = (beta - alpha) / beta;
   const inv = 1 / (alpha - beta);
   store<f64>(at(S, n, k, k + 1), 1);
-  for (let j = 0; j < n - k - 2; j++) {
+  const len = n - k - 2;
+  const vinv = f64x2.splat(inv);
+  let j = 0;
+  for (; j + 2 <= len; j += 2) {
+    const p = x + (<usize>j << 3);
+    v128.store(p, f64x2.mul(v128.load(p), vinv));
+  }
+  if (j < len) {
     const p = x + (<usize>j << 3);
     store<f64>(p, load<f64>(p) * inv);
   }
@@ -263,7 +270,13 @@ function tridiagUnblocked(S: usize, n: i32, k0: i32, d: usize, e: usize, tau: us
     const v = at(S, n, k, k + 1);
     const p = n - k - 1;
     symvUpper(S, n, k + 1, p, v, y);
-    for (let i = 0; i < p; i++) st8(y, i, t * ld8(y, i));
+    const vt = f64x2.splat(t);
+    let h = 0;
+    for (; h + 2 <= p; h += 2) {
+      const o = y + (<usize>h << 3);
+      v128.store(o, f64x2.mul(vt, v128.load(o)));
+    }
+    if (h < p) st8(y, h, t * ld8(y, h));
     const mu = 0.5 * t * vdot(p, y, v);
     vaxpy(p, -mu, v, y);
     // S22 −= v wᵀ + w vᵀ on the upper triangle (what the next steps read).
@@ -345,7 +358,13 @@ function panel(S: usize, n: i32, k0: i32, nb: i32, d: usize, e: usize, tau: usiz
       const wq = W + <usize>q * N8 + (<usize>(i + 1) << 3);
       axpy2(p, vdot(p, wq, v), vq, vdot(p, vq, v), wq, wr);
     }
-    for (let j = 0; j < p; j++) st8(wr, j, t * ld8(wr, j));
+    const vt = f64x2.splat(t);
+    let j = 0;
+    for (; j + 2 <= p; j += 2) {
+      const o = wr + (<usize>j << 3);
+      v128.store(o, f64x2.mul(vt, v128.load(o)));
+    }
+    if (j < p) st8(wr, j, t * ld8(wr, j));
     vaxpy(p, -0.5 * t * vdot(p, wr, v), v, wr);
   }
 }
@@ -394,17 +413,17 @@ function trailingUpdate(
         const mb = min(MC, iEnd - i0);
         const npA = (mb + 3) >> 2;
         packA(true, p, p, -1, VW, i0, mb, p0, kb, PA);
-        for (let J = 0; J < npB; J++) {
-          const pB = PB + <usize>J * panelBytes;
-          const col = j0 + (J << 2);
-          const cols = min(4, p - col);
-          const cCol = C + (<usize>col << 3);
-          for (let I = 0; I < npA; I++) {
-            const row = i0 + (I << 2);
-            if (row > col + 3) break; // this tile and the ones below hold no upper entry
-            const rows = min(4, p - row);
-            const pA = PA + <usize>I * panelBytes;
-            const c = cCol + <usize>row * ldcBytes;
+        for (let I = 0; I < npA; I++) {
+          const row = i0 + (I << 2);
+          const rows = min(4, p - row);
+          const pA = PA + <usize>I * panelBytes;
+          const cRow = C + <usize>row * ldcBytes;
+          // tiles left of the diagonal tile (col + 3 < row) hold no upper entry
+          for (let J = max(0, (row - j0) >> 2); J < npB; J++) {
+            const pB = PB + <usize>J * panelBytes;
+            const col = j0 + (J << 2);
+            const cols = min(4, p - col);
+            const c = cRow + (<usize>col << 3);
             if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
             else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T16);
           }

@@ -57,9 +57,9 @@ export function countNonFinite(x: Float64Array): number {
 
 /** Cache blocking of the packed wasm kernel (assembly/linalg/dgemm.ts); all three are >= 1. */
 export interface GemmBlocking {
-  /** Inner-index chunk: one packed 4-column panel of op(B) is kc·32 bytes (8 KiB at 256, L1). */
+  /** Inner-index chunk: one packed 4-row panel of op(A) is kc·32 bytes (8 KiB at 256, L1). */
   kc: number;
-  /** Rows of op(A) packed at once: mc·kc·8 bytes (256 KiB at 128 × 256, L2). */
+  /** Rows of op(A) packed at once: mc·kc·8 bytes (256 KiB at 128 × 256). */
   mc: number;
   /** Columns of op(B) packed at once: kc·nc·8 bytes (at most 4 MiB). */
   nc: number;
