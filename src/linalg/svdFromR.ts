@@ -34,7 +34,7 @@ export interface SvdOfR {
   readonly singularValues: Float64Array;
   /** m×m row-major; row i is the right singular vector of singularValues[i] (empty without vectors). */
   readonly rightVectorsT: Float64Array;
-  /** Jacobi sweeps used. */
+  /** Jacobi sweeps used (0 when the values came from the bidiagonal, without vectors). */
   readonly sweeps: number;
 }
 
@@ -333,8 +333,17 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
   let V: Float64Array;
   let sweeps: number;
   const n2 = new Float64Array(m);
-  const pre =
-    cn && lo > 0 && hi <= PRECONDITION_MAX_COLUMN_RATIO * lo ? preconditioned(backend, R, m, safeScale(amax)) : null;
+  const normwise = cn !== undefined && lo > 0 && hi <= PRECONDITION_MAX_COLUMN_RATIO * lo;
+  if (normwise && !vectors) {
+    const bs = safeScale(amax);
+    const singularValues = new Float64Array(m);
+    if (backend.bidiagSvdvals(R, m, bs, singularValues) >= 0) {
+      for (let i = 0; i < m; i++) singularValues[i]! /= bs;
+      return { singularValues, rightVectorsT: new Float64Array(0), sweeps: 0 };
+    }
+    // QL did not converge (never seen): the preconditioned Jacobi below decides instead
+  }
+  const pre = normwise ? preconditioned(backend, R, m, safeScale(amax)) : null;
   if (pre) {
     s = safeScale(amax);
     Y = pre.Y;

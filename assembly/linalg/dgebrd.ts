@@ -1,0 +1,148 @@
+// Singular values of a square matrix: Householder bidiagonalisation (one fused pass over the
+// trailing block per step) and implicit QL on the 2m×2m Golub–Kahan tridiagonal. Reference,
+// derivation and accuracy: src/linalg/bidiag.ts (the same operations in the same order; sums here
+// run in f64x2 lanes).
+import { tql2 } from './dsyev';
+import { vaxpy, vdot } from './vec';
+
+/** Below this |α − β| the next step's w is formed by its own pass (1/(α − β) could overflow). */
+const SMALL_DENOMINATOR: f64 = 3.054936363499605e-151; // 2^-500
+
+// @ts-ignore: decorator
+@inline function ld8(p: usize, i: i32): f64 {
+  return load<f64>(p + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline function st8(p: usize, i: i32, x: f64): void {
+  store<f64>(p + (<usize>i << 3), x);
+}
+
+/** Values of workspace {@link dgebrdSvdvals} needs for side m. */
+export function dgebrdWork(m: i32): i32 {
+  return 10 * m;
+}
+
+/** Euclidean norm of n values at stride `stride` (values), scaled by their largest magnitude. */
+function scaledNorm(p: usize, n: i32, stride: i32): f64 {
+  let amax: f64 = 0;
+  for (let i = 0; i < n; i++) amax = max(amax, abs(ld8(p, i * stride)));
+  if (amax == 0) return 0;
+  let ss: f64 = 0;
+  for (let i = 0; i < n; i++) {
+    const x = ld8(p, i * stride) / amax;
+    ss += x * x;
+  }
+  return amax * sqrt(ss);
+}
+
+// @ts-ignore: decorator
+@inline function hypotSafe(a: f64, b: f64): f64 {
+  const m = max(abs(a), abs(b));
+  if (m == 0) return 0;
+  const x = a / m;
+  const y = b / m;
+  return m * sqrt(x * x + y * y);
+}
+
+/**
+ * Singular values (descending) of s·A for A m×m row-major (DESTROYED; s an exact power of two)
+ * into out (m). work: {@link dgebrdWork}(m) values. Returns the QL iterations, or −1 if QL did not
+ * converge (out then not written).
+ */
+export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize): i32 {
+  if (m <= 0) return 0;
+  const mm = m * m;
+  if (s != 1) for (let i = 0; i < mm; i++) st8(A, i, s * ld8(A, i));
+  const M8 = <usize>m << 3;
+  const d = work;
+  const e = d + M8;
+  const u = e + M8;
+  const v = u + M8;
+  const w = v + M8;
+  const z = w + M8;
+  const td = z + M8;
+  const te = td + 2 * M8;
+  let zValid = false;
+  for (let k = 0; k < m; k++) {
+    const rowK = A + <usize>k * M8;
+    const n = m - k - 1;
+    // left reflector from column k, rows k..m-1
+    const alpha = ld8(rowK, k);
+    const xnorm = n > 0 ? scaledNorm(rowK + M8 + (<usize>k << 3), n, m) : 0;
+    let tauL: f64 = 0;
+    let den: f64 = 1;
+    if (xnorm == 0) st8(d, k, alpha);
+    else {
+      const beta = -(alpha >= 0 ? 1.0 : -1.0) * hypotSafe(alpha, xnorm);
+      tauL = (beta - alpha) / beta;
+      den = alpha - beta;
+      st8(d, k, beta);
+      for (let r = k + 1; r < m; r++) st8(u, r, ld8(A + <usize>r * M8, k) / den);
+    }
+    if (n == 0) break;
+    const trailK = rowK + (<usize>(k + 1) << 3);
+    if (tauL != 0) {
+      if (zValid && abs(den) >= SMALL_DENOMINATOR) {
+        const inv = 1 / den;
+        for (let j = 0; j < n; j++) st8(w, j, ld8(trailK, j) + inv * ld8(z, j));
+      } else {
+        memory.copy(w, trailK, <usize>n << 3);
+        for (let r = k + 1; r < m; r++) vaxpy(n, ld8(u, r), A + <usize>r * M8 + (<usize>(k + 1) << 3), w);
+      }
+      vaxpy(n, -tauL, w, trailK);
+    }
+    // right reflector from row k, columns k+1..m-1
+    const a2 = ld8(trailK, 0);
+    const ynorm = n > 1 ? scaledNorm(trailK + 8, n - 1, 1) : 0;
+    let tauR: f64 = 0;
+    if (ynorm == 0) st8(e, k, a2);
+    else {
+      const beta = -(a2 >= 0 ? 1.0 : -1.0) * hypotSafe(a2, ynorm);
+      tauR = (beta - a2) / beta;
+      const dr = a2 - beta;
+      st8(e, k, beta);
+      st8(v, 0, 1);
+      for (let j = 1; j < n; j++) st8(v, j, ld8(trailK, j) / dr);
+    }
+    // the fused pass over rows k+1..m-1 of the trailing block
+    memory.fill(z, 0, <usize>n << 3);
+    for (let r = k + 1; r < m; r++) {
+      const row = A + <usize>r * M8 + (<usize>(k + 1) << 3);
+      if (tauL != 0) vaxpy(n, -(tauL * ld8(u, r)), w, row);
+      if (tauR != 0) vaxpy(n, -(tauR * vdot(n, row, v)), v, row);
+      if (r > k + 1) vaxpy(n - 1, load<f64>(row), row + 8, z);
+    }
+    zValid = true;
+  }
+  // Golub–Kahan tridiagonal: zero diagonal, off-diagonal d0, e0, d1, …, d_{m-1}
+  const n2 = 2 * m;
+  memory.fill(td, 0, <usize>n2 << 3);
+  memory.fill(te, 0, <usize>n2 << 3);
+  for (let i = 0; i < m; i++) {
+    st8(te, 2 * i, ld8(d, i));
+    if (i < m - 1) st8(te, 2 * i + 1, ld8(e, i));
+  }
+  const it = tql2(n2, td, te, 0, 0);
+  if (it < 0) return it;
+  shellSort(td, n2);
+  for (let i = 0; i < m; i++) st8(out, i, (ld8(td, n2 - 1 - i) - ld8(td, i)) / 2);
+  return it;
+}
+
+/** Ascending sort of n values in place (Shell sort, Knuth's gaps 1, 4, 13, …). */
+function shellSort(x: usize, n: i32): void {
+  let gap = 1;
+  while (gap < n / 3) gap = 3 * gap + 1;
+  for (; gap >= 1; gap = (gap - 1) / 3) {
+    for (let i = gap; i < n; i++) {
+      const t = ld8(x, i);
+      let j = i;
+      while (j >= gap && ld8(x, j - gap) > t) {
+        st8(x, j, ld8(x, j - gap));
+        j -= gap;
+      }
+      st8(x, j, t);
+    }
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Singular values of a square matrix by Householder bidiagonalisation and the Golub–Kahan
+ * tridiagonal: the pure-TypeScript reference of assembly/linalg/dgebrd.ts (same operations in the
+ * same order; the wasm kernel sums in f64x2 lanes). Used by ./svdFromR.ts for the singular values
+ * of R without vectors.
+ *
+ * 1. B = Uᵀ(sA)V upper bidiagonal (LAPACK dgebd2's reflectors: for k = 0..m−1 a left reflector
+ *    H_k = I − τ_k u uᵀ zeroes column k below the diagonal, then a right reflector G_k = I − π_k v vᵀ
+ *    zeroes row k right of the superdiagonal). A is row-major, and each step is ONE pass over the
+ *    rows of the trailing block, each row r taking, while it is in cache:
+ *      a ← a − τ_k u_r w           (the left reflector; w = Σ_r u_r a_r formed before the pass)
+ *      a ← a − π_k (a·v) v         (the right reflector; v from row k, which is updated first)
+ *      z ← z + a_0 · a_{1:}         (the next step's w, unscaled: u' = (1, a_0/(α'−β'), …))
+ *    so w' = (row k+1) + z/(α'−β') needs no pass of its own (LAPACK forms w with a separate gemv:
+ *    4 passes per step against 1 here). When |α'−β'| < 2^-500 the next w is formed by its own pass
+ *    over the explicitly divided u' instead (no reciprocal that could overflow).
+ * 2. The 2m×2m Golub–Kahan tridiagonal T (zero diagonal, off-diagonal d_0, e_0, d_1, e_1, …, d_{m−1})
+ *    is permutation-similar to [[0, B], [Bᵀ, 0]]: its eigenvalues are ±σ_i. They are computed by
+ *    implicit QL without vectors (./syev.ts tql2), sorted descending as λ_0 >= … >= λ_{2m−1}, and
+ *    σ_i = (λ_i − λ_{2m−1−i})/2 (both halves of the ± pair, so σ_i >= 0 even for σ at the rounding
+ *    level).
+ *
+ * Accuracy (normwise backward stable, the class of eigh on AᵀA's path it replaces): Householder
+ * bidiagonalisation gives B exactly for sA + E with ||E||_2 <= c·m·eps·||sA||_2 in practice (the
+ * rigorous worst case is γ_{c·m²}·||sA||_F, Higham Thm 19.4 applied to both sides); QL on T gives
+ * eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2 (deflation at
+ * eps·max_l(|d_l| + |e_l|) <= 2·eps·||T||). By Weyl, |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an
+ * absolute bound, so a σ at the rounding level of σ_max comes out at that level (or exactly 0 for
+ * an exactly singular bidiagonal), and large σ to ~m·eps relative.
+ */
+import { tql2 } from './syev.js';
+
+/** Below this |α − β| the next step's w is formed by its own pass (1/(α − β) could overflow). */
+const SMALL_DENOMINATOR = 2 ** -500;
+
+/**
+ * Singular values (descending) of s·A for A m×m row-major (not modified; s an exact power of two),
+ * written to `out` (m). Returns the QL iterations, or −1 if QL did not converge (then `out` is not
+ * written). Unchecked: A finite.
+ */
+export function referenceBidiagSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number {
+  if (m === 0) return 0;
+  const W = A.map((x) => x * s);
+  const d = new Float64Array(m);
+  const e = new Float64Array(m);
+  const u = new Float64Array(m);
+  const v = new Float64Array(m);
+  const w = new Float64Array(m);
+  const z = new Float64Array(m);
+  let zValid = false; // whether z holds Σ_{r>k} a_rk · a_r,(k+1:) from the previous pass
+  for (let k = 0; k < m; k++) {
+    const rk = k * m;
+    const n = m - k - 1; // trailing columns k+1..m-1
+    // left reflector from column k (rows k..m-1)
+    const alpha = W[rk + k]!;
+    let ss = 0;
+    let cmax = 0;
+    for (let r = k + 1; r < m; r++) cmax = Math.max(cmax, Math.abs(W[r * m + k]!));
+    if (cmax > 0) for (let r = k + 1; r < m; r++) ss += (W[r * m + k]! / cmax) ** 2;
+    const xnorm = cmax * Math.sqrt(ss);
+    let tauL = 0;
+    let den = 1;
+    if (xnorm === 0) d[k] = alpha;
+    else {
+      const beta = -(alpha >= 0 ? 1 : -1) * hypotSafe(alpha, xnorm);
+      tauL = (beta - alpha) / beta;
+      den = alpha - beta;
+      d[k] = beta;
+      for (let r = k + 1; r < m; r++) u[r] = W[r * m + k]! / den;
+    }
+    if (n === 0) break;
+    if (tauL !== 0) {
+      // w = Σ_{r>=k} u_r W[r][k+1:], u_k = 1
+      if (zValid && Math.abs(den) >= SMALL_DENOMINATOR) {
+        const inv = 1 / den;
+        for (let j = 0; j < n; j++) w[j] = W[rk + k + 1 + j]! + inv * z[j]!;
+      } else {
+        for (let j = 0; j < n; j++) w[j] = W[rk + k + 1 + j]!;
+        for (let r = k + 1; r < m; r++) {
+          const ur = u[r]!;
+          const o = r * m + k + 1;
+          for (let j = 0; j < n; j++) w[j]! += ur * W[o + j]!;
+        }
+      }
+      for (let j = 0; j < n; j++) W[rk + k + 1 + j]! -= tauL * w[j]!;
+    }
+    // right reflector from row k, columns k+1..m-1
+    const a2 = W[rk + k + 1]!;
+    let rmax = 0;
+    for (let j = 1; j < n; j++) rmax = Math.max(rmax, Math.abs(W[rk + k + 1 + j]!));
+    let rs = 0;
+    if (rmax > 0) for (let j = 1; j < n; j++) rs += (W[rk + k + 1 + j]! / rmax) ** 2;
+    const ynorm = rmax * Math.sqrt(rs);
+    let tauR = 0;
+    if (ynorm === 0) e[k] = a2;
+    else {
+      const beta = -(a2 >= 0 ? 1 : -1) * hypotSafe(a2, ynorm);
+      tauR = (beta - a2) / beta;
+      const dr = a2 - beta;
+      e[k] = beta;
+      v[0] = 1;
+      for (let j = 1; j < n; j++) v[j] = W[rk + k + 1 + j]! / dr;
+    }
+    // the pass over rows k+1..m-1 of the trailing block
+    z.fill(0, 0, n);
+    for (let r = k + 1; r < m; r++) {
+      const o = r * m + k + 1;
+      if (tauL !== 0) {
+        const t = tauL * u[r]!;
+        for (let j = 0; j < n; j++) W[o + j]! -= t * w[j]!;
+      }
+      if (tauR !== 0) {
+        let x = 0;
+        for (let j = 0; j < n; j++) x += W[o + j]! * v[j]!;
+        const t = tauR * x;
+        for (let j = 0; j < n; j++) W[o + j]! -= t * v[j]!;
+      }
+      if (r > k + 1) {
+        const a0 = W[o]!;
+        for (let j = 1; j < n; j++) z[j - 1]! += a0 * W[o + j]!;
+      }
+    }
+    zValid = true;
+  }
+  return golubKahanValues(d, e, m, out);
+}
+
+/** sqrt(a² + b²) scaled by max(|a|, |b|) (as the wasm kernel). */
+function hypotSafe(a: number, b: number): number {
+  const m = Math.max(Math.abs(a), Math.abs(b));
+  if (m === 0) return 0;
+  const x = a / m;
+  const y = b / m;
+  return m * Math.sqrt(x * x + y * y);
+}
+
+/**
+ * σ of the upper bidiagonal with diagonal d and superdiagonal e (m values each, e[m−1] unused)
+ * from the eigenvalues of its 2m×2m Golub–Kahan tridiagonal (see the file comment); −1 if QL does
+ * not converge.
+ */
+export function golubKahanValues(d: Float64Array, e: Float64Array, m: number, out: Float64Array): number {
+  const n = 2 * m;
+  const td = new Float64Array(n);
+  const te = new Float64Array(n);
+  for (let i = 0; i < m; i++) {
+    te[2 * i] = d[i]!;
+    if (i < m - 1) te[2 * i + 1] = e[i]!;
+  }
+  const it = tql2(n, td, te);
+  if (it < 0) return it;
+  td.sort();
+  for (let i = 0; i < m; i++) out[i] = (td[n - 1 - i]! - td[i]!) / 2;
+  return it;
+}
