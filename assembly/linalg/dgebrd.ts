@@ -3,7 +3,7 @@
 // derivation and accuracy: src/linalg/bidiag.ts (the same operations in the same order; sums here
 // run in f64x2 lanes).
 import { tql2 } from './dsyev';
-import { vaxpy, vdot } from './vec';
+import { pow2Scale, vaxpy, vdot } from './vec';
 
 /** Below this |α − β| the next step's w is formed by its own pass (1/(α − β) could overflow). */
 const SMALL_DENOMINATOR: f64 = 3.054936363499605e-151; // 2^-500
@@ -63,6 +63,7 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
   const z = w + M8;
   const td = z + M8;
   const te = td + 2 * M8;
+  memory.fill(work, 0, <usize>dgebrdWork(m) << 3); // u is read (times τ = 0) before it is first written
   let zValid = false;
   for (let k = 0; k < m; k++) {
     const rowK = A + <usize>k * M8;
@@ -85,7 +86,7 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
     if (tauL != 0) {
       if (zValid && abs(den) >= SMALL_DENOMINATOR) {
         const inv = 1 / den;
-        for (let j = 0; j < n; j++) st8(w, j, ld8(trailK, j) + inv * ld8(z, j));
+        for (let j = 0; j < n; j++) st8(w, j, ld8(trailK, j) + inv * ld8(z, j + 1));
       } else {
         memory.copy(w, trailK, <usize>n << 3);
         for (let r = k + 1; r < m; r++) vaxpy(n, ld8(u, r), A + <usize>r * M8 + (<usize>(k + 1) << 3), w);
@@ -105,13 +106,25 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
       st8(v, 0, 1);
       for (let j = 1; j < n; j++) st8(v, j, ld8(trailK, j) / dr);
     }
-    // the fused pass over rows k+1..m-1 of the trailing block
+    // the fused pass over rows k+1..m-1 of the trailing block (row k+1 alone: it is not part of
+    // the next w's sum; then rows in pairs, sharing the loads of w, v and z)
+    if (tauL == 0) memory.fill(w, 0, <usize>n << 3);
+    if (tauR == 0) memory.fill(v, 0, <usize>n << 3);
     memory.fill(z, 0, <usize>n << 3);
-    for (let r = k + 1; r < m; r++) {
-      const row = A + <usize>r * M8 + (<usize>(k + 1) << 3);
-      if (tauL != 0) vaxpy(n, -(tauL * ld8(u, r)), w, row);
-      if (tauR != 0) vaxpy(n, -(tauR * vdot(n, row, v)), v, row);
-      if (r > k + 1) vaxpy(n - 1, load<f64>(row), row + 8, z);
+    const c8 = <usize>(k + 1) << 3;
+    const row1 = rowK + M8 + c8;
+    vaxpy(n, -(tauL * ld8(u, k + 1)), w, row1);
+    vaxpy(n, -(tauR * vdot(n, row1, v)), v, row1);
+    let r = k + 2;
+    for (; r + 2 <= m; r += 2) {
+      const ra = A + <usize>r * M8 + c8;
+      pairPass(n, ra, ra + M8, -(tauL * ld8(u, r)), -(tauL * ld8(u, r + 1)), w, v, tauR, z);
+    }
+    if (r < m) {
+      const ra = A + <usize>r * M8 + c8;
+      vaxpy(n, -(tauL * ld8(u, r)), w, ra);
+      vaxpy(n, -(tauR * vdot(n, ra, v)), v, ra);
+      vaxpy(n, load<f64>(ra), ra, z);
     }
     zValid = true;
   }
@@ -119,15 +132,80 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
   const n2 = 2 * m;
   memory.fill(td, 0, <usize>n2 << 3);
   memory.fill(te, 0, <usize>n2 << 3);
+  let bmax: f64 = 0;
+  for (let i = 0; i < m; i++) bmax = max(bmax, max(abs(ld8(d, i)), i < m - 1 ? abs(ld8(e, i)) : 0));
+  const g = bmax > 0 ? pow2Scale(bmax) : 1; // QL forms products of two off-diagonals: keep them near 1
   for (let i = 0; i < m; i++) {
-    st8(te, 2 * i, ld8(d, i));
-    if (i < m - 1) st8(te, 2 * i + 1, ld8(e, i));
+    st8(te, 2 * i, ld8(d, i) * g);
+    if (i < m - 1) st8(te, 2 * i + 1, ld8(e, i) * g);
   }
   const it = tql2(n2, td, te, 0, 0);
   if (it < 0) return it;
   shellSort(td, n2);
-  for (let i = 0; i < m; i++) st8(out, i, (ld8(td, n2 - 1 - i) - ld8(td, i)) / 2);
+  for (let i = 0; i < m; i++) st8(out, i, (ld8(td, n2 - 1 - i) - ld8(td, i)) / 2 / g);
   return it;
+}
+
+/**
+ * Two rows a, b (n values each) of the fused pass: a −= ta·w, b −= tb·w, then with
+ * xa = a·v, xb = b·v: a −= τ_R·xa·v, b −= τ_R·xb·v, and z += a_0·a + b_0·b (a_0, b_0 after both
+ * updates). Two loops over the columns instead of four per row: the rows, w, v and z are each
+ * loaded once per loop.
+ */
+function pairPass(n: i32, a: usize, b: usize, ta: f64, tb: f64, w: usize, v: usize, tauR: f64, z: usize): void {
+  const vta = f64x2.splat(ta);
+  const vtb = f64x2.splat(tb);
+  let xa = f64x2.splat(0);
+  let xb = f64x2.splat(0);
+  let j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const o = <usize>j << 3;
+    const wv = v128.load(w + o);
+    const vv = v128.load(v + o);
+    const av = f64x2.add(v128.load(a + o), f64x2.mul(vta, wv));
+    const bv = f64x2.add(v128.load(b + o), f64x2.mul(vtb, wv));
+    v128.store(a + o, av);
+    v128.store(b + o, bv);
+    xa = f64x2.add(xa, f64x2.mul(av, vv));
+    xb = f64x2.add(xb, f64x2.mul(bv, vv));
+  }
+  let sa = f64x2.extract_lane(xa, 0) + f64x2.extract_lane(xa, 1);
+  let sb = f64x2.extract_lane(xb, 0) + f64x2.extract_lane(xb, 1);
+  if (j < n) {
+    const o = <usize>j << 3;
+    const ai = load<f64>(a + o) + ta * load<f64>(w + o);
+    const bi = load<f64>(b + o) + tb * load<f64>(w + o);
+    store<f64>(a + o, ai);
+    store<f64>(b + o, bi);
+    sa += ai * load<f64>(v + o);
+    sb += bi * load<f64>(v + o);
+  }
+  const ua = -(tauR * sa);
+  const ub = -(tauR * sb);
+  const a0 = load<f64>(a) + ua * load<f64>(v);
+  const b0 = load<f64>(b) + ub * load<f64>(v);
+  const vua = f64x2.splat(ua);
+  const vub = f64x2.splat(ub);
+  const va0 = f64x2.splat(a0);
+  const vb0 = f64x2.splat(b0);
+  j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const o = <usize>j << 3;
+    const vv = v128.load(v + o);
+    const av = f64x2.add(v128.load(a + o), f64x2.mul(vua, vv));
+    const bv = f64x2.add(v128.load(b + o), f64x2.mul(vub, vv));
+    v128.store(a + o, av);
+    v128.store(b + o, bv);
+    v128.store(z + o, f64x2.add(v128.load(z + o), f64x2.add(f64x2.mul(va0, av), f64x2.mul(vb0, bv))));
+  }
+  if (j < n) {
+    const o = <usize>j << 3;
+    const ai = load<f64>(a + o) + ua * load<f64>(v + o);
+    const bi = load<f64>(b + o) + ub * load<f64>(v + o);
+    store<f64>(a + o, ai);
+    store<f64>(b + o, bi);
+    store<f64>(z + o, load<f64>(z + o) + (a0 * ai + b0 * bi));
+  }
 }
 
 /** Ascending sort of n values in place (Shell sort, Knuth's gaps 1, 4, 13, …). */

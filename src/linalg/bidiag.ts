@@ -1,7 +1,8 @@
 /**
  * Singular values of a square matrix by Householder bidiagonalisation and the Golub–Kahan
  * tridiagonal: the pure-TypeScript reference of assembly/linalg/dgebrd.ts (same operations in the
- * same order; the wasm kernel sums in f64x2 lanes). Used by ./svdFromR.ts for the singular values
+ * same order, except that the wasm kernel sums in f64x2 lanes and takes the rows of a pass in
+ * pairs, adding a_0·a + b_0·b to z at once). Used by ./svdFromR.ts for the singular values
  * of R without vectors.
  *
  * 1. B = Uᵀ(sA)V upper bidiagonal (LAPACK dgebd2's reflectors: for k = 0..m−1 a left reflector
@@ -10,24 +11,26 @@
  *    rows of the trailing block, each row r taking, while it is in cache:
  *      a ← a − τ_k u_r w           (the left reflector; w = Σ_r u_r a_r formed before the pass)
  *      a ← a − π_k (a·v) v         (the right reflector; v from row k, which is updated first)
- *      z ← z + a_0 · a_{1:}         (the next step's w, unscaled: u' = (1, a_0/(α'−β'), …))
+ *      z ← z + a_0 · a             (rows after k+1: the next step's w, unscaled, u' = (1, a_0/(α'−β'), …))
  *    so w' = (row k+1) + z/(α'−β') needs no pass of its own (LAPACK forms w with a separate gemv:
  *    4 passes per step against 1 here). When |α'−β'| < 2^-500 the next w is formed by its own pass
  *    over the explicitly divided u' instead (no reciprocal that could overflow).
  * 2. The 2m×2m Golub–Kahan tridiagonal T (zero diagonal, off-diagonal d_0, e_0, d_1, e_1, …, d_{m−1})
  *    is permutation-similar to [[0, B], [Bᵀ, 0]]: its eigenvalues are ±σ_i. They are computed by
- *    implicit QL without vectors (./syev.ts tql2), sorted descending as λ_0 >= … >= λ_{2m−1}, and
+ *    implicit QL without vectors (./syev.ts tql2) on T scaled by the exact power of two that brings
+ *    max|T| into [1, 2) (QL multiplies two off-diagonals: at 1e-200 they would underflow), sorted descending as λ_0 >= … >= λ_{2m−1}, and
  *    σ_i = (λ_i − λ_{2m−1−i})/2 (both halves of the ± pair, so σ_i >= 0 even for σ at the rounding
  *    level).
  *
- * Accuracy (normwise backward stable, the class of eigh on AᵀA's path it replaces): Householder
+ * Accuracy (normwise backward stable, the class of the eigh-preconditioned Jacobi it replaces): Householder
  * bidiagonalisation gives B exactly for sA + E with ||E||_2 <= c·m·eps·||sA||_2 in practice (the
  * rigorous worst case is γ_{c·m²}·||sA||_F, Higham Thm 19.4 applied to both sides); QL on T gives
  * eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2 (deflation at
  * eps·max_l(|d_l| + |e_l|) <= 2·eps·||T||). By Weyl, |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an
- * absolute bound, so a σ at the rounding level of σ_max comes out at that level (or exactly 0 for
- * an exactly singular bidiagonal), and large σ to ~m·eps relative.
+ * absolute bound, so a σ at the rounding level of σ_max comes out at that level, and large σ to
+ * ~m·eps relative.
  */
+import { safeScale } from './shape.js';
 import { tql2 } from './syev.js';
 
 /** Below this |α − β| the next step's w is formed by its own pass (1/(α − β) could overflow). */
@@ -73,7 +76,7 @@ export function referenceBidiagSvdvals(A: Float64Array, m: number, s: number, ou
       // w = Σ_{r>=k} u_r W[r][k+1:], u_k = 1
       if (zValid && Math.abs(den) >= SMALL_DENOMINATOR) {
         const inv = 1 / den;
-        for (let j = 0; j < n; j++) w[j] = W[rk + k + 1 + j]! + inv * z[j]!;
+        for (let j = 0; j < n; j++) w[j] = W[rk + k + 1 + j]! + inv * z[j + 1]!;
       } else {
         for (let j = 0; j < n; j++) w[j] = W[rk + k + 1 + j]!;
         for (let r = k + 1; r < m; r++) {
@@ -117,7 +120,7 @@ export function referenceBidiagSvdvals(A: Float64Array, m: number, s: number, ou
       }
       if (r > k + 1) {
         const a0 = W[o]!;
-        for (let j = 1; j < n; j++) z[j - 1]! += a0 * W[o + j]!;
+        for (let j = 0; j < n; j++) z[j]! += a0 * W[o + j]!; // z[0] unused
       }
     }
     zValid = true;
@@ -143,13 +146,16 @@ export function golubKahanValues(d: Float64Array, e: Float64Array, m: number, ou
   const n = 2 * m;
   const td = new Float64Array(n);
   const te = new Float64Array(n);
+  let bmax = 0;
+  for (let i = 0; i < m; i++) bmax = Math.max(bmax, Math.abs(d[i]!), i < m - 1 ? Math.abs(e[i]!) : 0);
+  const g = safeScale(bmax); // QL forms products of two off-diagonals: keep them near 1
   for (let i = 0; i < m; i++) {
-    te[2 * i] = d[i]!;
-    if (i < m - 1) te[2 * i + 1] = e[i]!;
+    te[2 * i] = d[i]! * g;
+    if (i < m - 1) te[2 * i + 1] = e[i]! * g;
   }
   const it = tql2(n, td, te);
   if (it < 0) return it;
   td.sort();
-  for (let i = 0; i < m; i++) out[i] = (td[n - 1 - i]! - td[i]!) / 2;
+  for (let i = 0; i < m; i++) out[i] = (td[n - 1 - i]! - td[i]!) / 2 / g;
   return it;
 }
