@@ -16,6 +16,11 @@
  * stopping rule are the kernel's; the Gramian only replaces the m²/2 dot products of the tests.
  * The singular values come out as row norms (overflow-safe norm) and the right singular vectors as
  * rows of the accumulated rotation. Sorted descending, vectors permuted along.
+ *
+ * Without vectors (svdvals, rank), on the same balanced R from the same size, the values come
+ * instead from Householder bidiagonalisation of sR and QL on its Golub–Kahan tridiagonal
+ * (./bidiag.ts, backend.bidiagSvdvals): the same normwise class (|σ̂_i − σ_i| <= c·m·eps·σ_max)
+ * at 8/3·m³ flops against the preconditioned path's syrk, eigh with vectors, gemm and sweeps.
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
@@ -68,8 +73,9 @@ function notConverged(R: Float64Array, Y: Float64Array, m: number): Error {
 export const PRECONDITION_MIN_SIZE = 48;
 /**
  * Largest ratio of R's largest to smallest column norm at which {@link svdOfR} preconditions with
- * eigh. Why it bounds the loss: the preconditioned path is normwise backward stable (the product
- * R·V is formed by gemm), so each σ_i is exact for R + E with ||E|| <= c·m·eps·||R||, a relative
+ * eigh (or, without vectors, bidiagonalises). Why it bounds the loss: both paths are normwise
+ * backward stable (the product R·V is formed by gemm; the reflectors of the bidiagonalisation are
+ * orthogonal), so each σ_i is exact for R + E with ||E|| <= c·m·eps·||R||, a relative
  * error <= c·m·eps·κ(R); plain Jacobi on Rᵀ has c·m·eps·κ(B) with R = B·D, D the column norms
  * (Demmel–Veselić), and κ(R) <= κ(B)·max(D)/min(D). With the ratio <= 16 the bound is at most 16
  * times that of plain Jacobi; beyond it (edge blocks with tiny or zero columns) plain Jacobi runs.
@@ -313,8 +319,9 @@ export function gramGuidedJacobi(
 }
 
 /**
- * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: the
- *   rotations are then not accumulated, a third of the Jacobi cost)
+ * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: on
+ *   balanced R from PRECONDITION_MIN_SIZE the bidiagonal path runs, elsewhere the rotations are
+ *   not accumulated, a third of the Jacobi cost)
  * @throws Error if the Jacobi iteration does not converge within the sweep cap (never seen; the
  *   message gives the matrix's column-norm range, zero columns and the remaining cosine).
  */

@@ -215,7 +215,8 @@ export const wasmLinalg: LinalgBackend = {
       norms2.set(n2.view);
       return sweeps;
     });
-  },  bidiagSvdvals(A, m, scale, out) {
+  },
+  bidiagSvdvals(A, m, scale, out) {
     if (m === 0) return 0;
     const { arena } = wasm();
     const k = linalgKernels();

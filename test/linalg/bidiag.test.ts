@@ -72,58 +72,67 @@ function expectWithin(got: Float64Array, want: Float64Array, m: number, smax: nu
 describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('bidiagonal singular values (%s)', (name) => {
   const b = backends[name];
 
-  it.each([48, 64, 101, 200])('random R of a 2m×m stack, m = %i: the bidiagonal path, σ within the bound of plain Jacobi', (m) => {
-    const R = rOf(randn(m, 2 * m * m), 2 * m, m, name);
-    const got = svdOfR(b, R, m, false);
-    expect(got.sweeps).toBe(0); // the bidiagonal path ran
-    expect(got.rightVectorsT.length).toBe(0);
-    const want = jacobiValues(R, m);
-    expectWithin(got.singularValues, want, m, want[0]!);
-  });
+  it.each([48, 64, 101, 200])(
+    'random R of a 2m×m stack, m = %i: the bidiagonal path, σ within the bound of plain Jacobi',
+    (m) => {
+      const R = rOf(randn(m, 2 * m * m), 2 * m, m, name);
+      const got = svdOfR(b, R, m, false);
+      expect(got.sweeps).toBe(0); // the bidiagonal path ran
+      expect(got.rightVectorsT.length).toBe(0);
+      const want = jacobiValues(R, m);
+      expectWithin(got.singularValues, want, m, want[0]!);
+    },
+  );
 
-  it.each([64, 160])('two exact dependencies, m = %i: two σ at the rounding level, the same rank and tolerance as the vectors path', (m) => {
-    const rows = 2 * m;
-    const A = dependentStack(m + 3, m);
-    const qr = new StreamingQR(m, { backend: name }).push(A, rows);
-    const R = qr.r();
-    const got = svdOfR(b, R, m, false);
-    expect(got.sweeps).toBe(0);
-    const want = jacobiValues(R, m);
-    expectWithin(got.singularValues, want, m, want[0]!);
-    expect(got.singularValues[m - 2]!).toBeLessThanOrEqual(BOUND * m * EPS * want[0]!);
-    // rank decisions: StreamingQR.rank and rank(R) (values) against nullSpace (vectors, Jacobi)
-    const byValues = qr.rank();
-    const onR = rank(R, m, m, { backend: name });
-    const byVectors = qr.nullSpace();
-    expect(byValues.rank).toBe(m - 2);
-    expect(onR.rank).toBe(m - 2);
-    expect(byVectors.rank).toBe(m - 2);
-    // the tolerance is rtol·σ_max: σ_max agrees to the bound, so the tolerances to BOUND·m·eps relative
-    expect(Math.abs(byValues.tolerance - byVectors.tolerance)).toBeLessThanOrEqual(
-      BOUND * m * EPS * byVectors.tolerance,
-    );
-    // rank(R) sees an m×m matrix: rtol = m·eps against the stack's 2m·eps
-    expect(Math.abs(2 * onR.tolerance - byVectors.tolerance)).toBeLessThanOrEqual(
-      2 * BOUND * m * EPS * byVectors.tolerance,
-    );
-  });
+  it.each([64, 160])(
+    'two exact dependencies, m = %i: two σ at the rounding level, the same rank and tolerance as the vectors path',
+    (m) => {
+      const rows = 2 * m;
+      const A = dependentStack(m + 3, m);
+      const qr = new StreamingQR(m, { backend: name }).push(A, rows);
+      const R = qr.r();
+      const got = svdOfR(b, R, m, false);
+      expect(got.sweeps).toBe(0);
+      const want = jacobiValues(R, m);
+      expectWithin(got.singularValues, want, m, want[0]!);
+      expect(got.singularValues[m - 2]!).toBeLessThanOrEqual(BOUND * m * EPS * want[0]!);
+      // rank decisions: StreamingQR.rank and rank(R) (values) against nullSpace (vectors, Jacobi)
+      const byValues = qr.rank();
+      const onR = rank(R, m, m, { backend: name });
+      const byVectors = qr.nullSpace();
+      expect(byValues.rank).toBe(m - 2);
+      expect(onR.rank).toBe(m - 2);
+      expect(byVectors.rank).toBe(m - 2);
+      // the tolerance is rtol·σ_max: σ_max agrees to the bound, so the tolerances to BOUND·m·eps relative
+      expect(Math.abs(byValues.tolerance - byVectors.tolerance)).toBeLessThanOrEqual(
+        BOUND * m * EPS * byVectors.tolerance,
+      );
+      // rank(R) sees an m×m matrix: rtol = m·eps against the stack's 2m·eps
+      expect(Math.abs(2 * onR.tolerance - byVectors.tolerance)).toBeLessThanOrEqual(
+        2 * BOUND * m * EPS * byVectors.tolerance,
+      );
+    },
+  );
 
-  it.each([64, 128])('graded spectrum σ_i = 10^(−12·i/(m−1)) (κ = 1e12) with equal column norms, m = %i: σ to the bound', (m) => {
-    // A = diag(σ)·H with H the orthogonal Hadamard matrix: σ(A) = σ exactly up to H's rounding,
-    // and every column of A has the same norm (||σ||/√m), so the path is the normwise one.
-    const sigma = Float64Array.from({ length: m }, (_, i) => 10 ** ((-12 * i) / (m - 1)));
-    const H = hadamard(m);
-    const A = new Float64Array(m * m);
-    for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) A[i * m + j] = sigma[i]! * H[i * m + j]!;
-    const R = rOf(A, m, m, name);
-    const got = svdOfR(b, R, m, false);
-    expect(got.sweeps).toBe(0);
-    expectWithin(got.singularValues, jacobiValues(R, m), m, 1);
-    // against the closed form: the QR's own backward error (c·m·eps·||A||) adds to the bound
-    expectWithin(got.singularValues, sigma, 2 * m, 1);
-    // the public svdvals on A takes the same path and gives the same values
-    expect(Array.from(svdvals(A, m, m, { backend: name }))).toEqual(Array.from(got.singularValues));
-  });
+  it.each([64, 128])(
+    'graded spectrum σ_i = 10^(−12·i/(m−1)) (κ = 1e12) with equal column norms, m = %i: σ to the bound',
+    (m) => {
+      // A = diag(σ)·H with H the orthogonal Hadamard matrix: σ(A) = σ exactly up to H's rounding,
+      // and every column of A has the same norm (||σ||/√m), so the path is the normwise one.
+      const sigma = Float64Array.from({ length: m }, (_, i) => 10 ** ((-12 * i) / (m - 1)));
+      const H = hadamard(m);
+      const A = new Float64Array(m * m);
+      for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) A[i * m + j] = sigma[i]! * H[i * m + j]!;
+      const R = rOf(A, m, m, name);
+      const got = svdOfR(b, R, m, false);
+      expect(got.sweeps).toBe(0);
+      expectWithin(got.singularValues, jacobiValues(R, m), m, 1);
+      // against the closed form: the QR's own backward error (c·m·eps·||A||) adds to the bound
+      expectWithin(got.singularValues, sigma, 2 * m, 1);
+      // the public svdvals on A takes the same path and gives the same values
+      expect(Array.from(svdvals(A, m, m, { backend: name }))).toEqual(Array.from(got.singularValues));
+    },
+  );
 
   it('entries scaled by 2^±900 (1e±271): the exact power-of-two scaling gives the same σ scaled, bit for bit', () => {
     const m = 64;
@@ -186,7 +195,14 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('bidiagonal singul
     const want = new Float64Array(m);
     expect(b.bidiagSvdvals(G, m, 1, want)).toBeGreaterThanOrEqual(0);
     const got = new Float64Array(m);
-    expect(b.bidiagSvdvals(G.map((x) => x * 2 ** -665), m, 1, got)).toBeGreaterThanOrEqual(0);
+    expect(
+      b.bidiagSvdvals(
+        G.map((x) => x * 2 ** -665),
+        m,
+        1,
+        got,
+      ),
+    ).toBeGreaterThanOrEqual(0);
     expectWithin(
       got.map((x) => x * 2 ** 665),
       want,
@@ -216,26 +232,29 @@ describe('bidiagonal singular values: wasm and TypeScript agree', () => {
       fc.integer({ min: -600, max: 600 }),
     ],
     { numRuns: 40 },
-  )('random sizes, spectra (column scales 10^0 … 10^-g) and power-of-two scales: within 2·BOUND·m·eps·σ_max, Σσ² = ||A||_F²', (m, seed, g, e) => {
-    const A = randn(seed, m * m);
-    for (let j = 0; j < m; j++) {
-      const c = 10 ** ((-g * j) / Math.max(1, m - 1));
-      for (let i = 0; i < m; i++) A[i * m + j]! *= c * 2 ** e;
-    }
-    let amax = 0;
-    let f2 = 0;
-    for (const x of A) amax = Math.max(amax, Math.abs(x));
-    const s = 2 ** -Math.floor(Math.log2(amax)); // max|s·a| in [1, 2), exact
-    for (const x of A) f2 += (x * s) ** 2;
-    const ts = new Float64Array(m);
-    const wa = new Float64Array(m);
-    expect(referenceLinalg.bidiagSvdvals(A, m, s, ts)).toBeGreaterThanOrEqual(0);
-    expect(wasmLinalg.bidiagSvdvals(A, m, s, wa)).toBeGreaterThanOrEqual(0);
-    // each within BOUND·m·eps·σ_max of the exact σ(s·A), so of each other within twice that
-    expectWithin(wa, ts, 2 * m, ts[0]!);
-    // Σσ_i² = ||sA||_F²: |Σσ̂² − Σσ²| <= Σ 2σ_i·δ + δ² with δ = BOUND·m·eps·σ_max
-    const sum2 = ts.reduce((acc, x) => acc + x * x, 0);
-    const delta = BOUND * m * EPS * ts[0]!;
-    expect(Math.abs(sum2 - f2)).toBeLessThanOrEqual(m * (2 * ts[0]! * delta + delta * delta) + m * EPS * f2);
-  });
+  )(
+    'random sizes, spectra (column scales 10^0 … 10^-g) and power-of-two scales: within 2·BOUND·m·eps·σ_max, Σσ² = ||A||_F²',
+    (m, seed, g, e) => {
+      const A = randn(seed, m * m);
+      for (let j = 0; j < m; j++) {
+        const c = 10 ** ((-g * j) / Math.max(1, m - 1));
+        for (let i = 0; i < m; i++) A[i * m + j]! *= c * 2 ** e;
+      }
+      let amax = 0;
+      let f2 = 0;
+      for (const x of A) amax = Math.max(amax, Math.abs(x));
+      const s = 2 ** -Math.floor(Math.log2(amax)); // max|s·a| in [1, 2), exact
+      for (const x of A) f2 += (x * s) ** 2;
+      const ts = new Float64Array(m);
+      const wa = new Float64Array(m);
+      expect(referenceLinalg.bidiagSvdvals(A, m, s, ts)).toBeGreaterThanOrEqual(0);
+      expect(wasmLinalg.bidiagSvdvals(A, m, s, wa)).toBeGreaterThanOrEqual(0);
+      // each within BOUND·m·eps·σ_max of the exact σ(s·A), so of each other within twice that
+      expectWithin(wa, ts, 2 * m, ts[0]!);
+      // Σσ_i² = ||sA||_F²: |Σσ̂² − Σσ²| <= Σ 2σ_i·δ + δ² with δ = BOUND·m·eps·σ_max
+      const sum2 = ts.reduce((acc, x) => acc + x * x, 0);
+      const delta = BOUND * m * EPS * ts[0]!;
+      expect(Math.abs(sum2 - f2)).toBeLessThanOrEqual(m * (2 * ts[0]! * delta + delta * delta) + m * EPS * f2);
+    },
+  );
 });
