@@ -20,7 +20,7 @@ const SMALL_DENOMINATOR: f64 = 3.054936363499605e-151; // 2^-500
 
 /** Values of workspace {@link dgebrdSvdvals} needs for side m. */
 export function dgebrdWork(m: i32): i32 {
-  return 10 * m;
+  return 6 * m + dbdsvdvalsWork(m);
 }
 
 /** Euclidean norm of n values at stride `stride` (values), scaled by their largest magnitude. */
@@ -62,7 +62,6 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
   const w = v + M8;
   const z = w + M8;
   const td = z + M8;
-  const te = td + 2 * M8;
   memory.fill(work, 0, <usize>dgebrdWork(m) << 3); // u is read (times τ = 0) before it is first written
   let zValid = false;
   for (let k = 0; k < m; k++) {
@@ -111,24 +110,37 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
     if (tauL == 0) memory.fill(w, 0, <usize>n << 3);
     if (tauR == 0) memory.fill(v, 0, <usize>n << 3);
     memory.fill(z, 0, <usize>n << 3);
+    const wv = vdot(n, w, v);
     const c8 = <usize>(k + 1) << 3;
-    const row1 = rowK + M8 + c8;
-    vaxpy(n, -(tauL * ld8(u, k + 1)), w, row1);
-    vaxpy(n, -(tauR * vdot(n, row1, v)), v, row1);
+    onePass(n, rowK + M8 + c8, tauL * ld8(u, k + 1), w, v, tauR, wv, z, false);
     let r = k + 2;
     for (; r + 2 <= m; r += 2) {
       const ra = A + <usize>r * M8 + c8;
-      pairPass(n, ra, ra + M8, -(tauL * ld8(u, r)), -(tauL * ld8(u, r + 1)), w, v, tauR, z);
+      pairPass(n, ra, ra + M8, tauL * ld8(u, r), tauL * ld8(u, r + 1), w, v, tauR, wv, z);
     }
-    if (r < m) {
-      const ra = A + <usize>r * M8 + c8;
-      vaxpy(n, -(tauL * ld8(u, r)), w, ra);
-      vaxpy(n, -(tauR * vdot(n, ra, v)), v, ra);
-      vaxpy(n, load<f64>(ra), ra, z);
-    }
+    if (r < m) onePass(n, A + <usize>r * M8 + c8, tauL * ld8(u, r), w, v, tauR, wv, z, true);
     zValid = true;
   }
-  // Golub–Kahan tridiagonal: zero diagonal, off-diagonal d0, e0, d1, …, d_{m-1}
+  return dbdsvdvals(d, e, m, out, td);
+}
+
+/** Values of workspace {@link dbdsvdvals} needs for side m. */
+export function dbdsvdvalsWork(m: i32): i32 {
+  return 4 * m;
+}
+
+/**
+ * Singular values (descending) of the upper bidiagonal with diagonal d and superdiagonal e (m
+ * values each, e[m−1] unused; not modified) into out (m), from the eigenvalues ±σ of its 2m×2m
+ * Golub–Kahan tridiagonal by QL without vectors. work: {@link dbdsvdvalsWork}(m) values. Returns
+ * the QL iterations, or −1 if QL did not converge (out then not written).
+ */
+export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize): i32 {
+  if (m <= 0) return 0;
+  const M8 = <usize>m << 3;
+  const td = work;
+  const te = td + 2 * M8;
+  // zero diagonal, off-diagonal d0, e0, d1, …, d_{m-1}
   const n2 = 2 * m;
   memory.fill(td, 0, <usize>n2 << 3);
   memory.fill(te, 0, <usize>n2 << 3);
@@ -147,61 +159,82 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
 }
 
 /**
- * Two rows a, b (n values each) of the fused pass: a −= ta·w, b −= tb·w, then with
- * xa = a·v, xb = b·v: a −= τ_R·xa·v, b −= τ_R·xb·v, and z += a_0·a + b_0·b (a_0, b_0 after both
- * updates). Two loops over the columns instead of four per row: the rows, w, v and z are each
- * loaded once per loop.
+ * One row a (n values) of the fused pass: x = a·v − t·(w·v) (the right reflector's product with
+ * the row after the left reflector, formed from the row before it, as LAPACK dlabrd forms its
+ * products from the not yet updated matrix), then a ← a − t·w − τ_R·x·v and, with `addZ`,
+ * z += a_0·a (a_0 after the update). The row is stored once.
  */
-function pairPass(n: i32, a: usize, b: usize, ta: f64, tb: f64, w: usize, v: usize, tauR: f64, z: usize): void {
-  const vta = f64x2.splat(ta);
-  const vtb = f64x2.splat(tb);
+function onePass(n: i32, a: usize, t: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize, addZ: bool): void {
+  const mx = -(tauR * (vdot(n, a, v) - t * wv));
+  const mt = -t;
+  const a0 = load<f64>(a) + mt * load<f64>(w) + mx * load<f64>(v);
+  const vmt = f64x2.splat(mt);
+  const vmx = f64x2.splat(mx);
+  const va0 = f64x2.splat(addZ ? a0 : 0);
+  let j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const o = <usize>j << 3;
+    const av = f64x2.add(f64x2.add(v128.load(a + o), f64x2.mul(vmt, v128.load(w + o))), f64x2.mul(vmx, v128.load(v + o)));
+    v128.store(a + o, av);
+    v128.store(z + o, f64x2.add(v128.load(z + o), f64x2.mul(va0, av)));
+  }
+  if (j < n) {
+    const o = <usize>j << 3;
+    const ai = load<f64>(a + o) + mt * load<f64>(w + o) + mx * load<f64>(v + o);
+    store<f64>(a + o, ai);
+    store<f64>(z + o, load<f64>(z + o) + (addZ ? a0 : 0) * ai);
+  }
+}
+
+/**
+ * Two rows a, b of the fused pass ({@link onePass} on each, z += a_0·a + b_0·b at once): one loop
+ * of dot products (rows and v loaded once) and one of updates (w, v and z loaded once, each row
+ * stored once).
+ */
+function pairPass(n: i32, a: usize, b: usize, ta: f64, tb: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize): void {
   let xa = f64x2.splat(0);
   let xb = f64x2.splat(0);
   let j = 0;
   for (; j + 2 <= n; j += 2) {
     const o = <usize>j << 3;
-    const wv = v128.load(w + o);
     const vv = v128.load(v + o);
-    const av = f64x2.add(v128.load(a + o), f64x2.mul(vta, wv));
-    const bv = f64x2.add(v128.load(b + o), f64x2.mul(vtb, wv));
-    v128.store(a + o, av);
-    v128.store(b + o, bv);
-    xa = f64x2.add(xa, f64x2.mul(av, vv));
-    xb = f64x2.add(xb, f64x2.mul(bv, vv));
+    xa = f64x2.add(xa, f64x2.mul(v128.load(a + o), vv));
+    xb = f64x2.add(xb, f64x2.mul(v128.load(b + o), vv));
   }
   let sa = f64x2.extract_lane(xa, 0) + f64x2.extract_lane(xa, 1);
   let sb = f64x2.extract_lane(xb, 0) + f64x2.extract_lane(xb, 1);
   if (j < n) {
     const o = <usize>j << 3;
-    const ai = load<f64>(a + o) + ta * load<f64>(w + o);
-    const bi = load<f64>(b + o) + tb * load<f64>(w + o);
-    store<f64>(a + o, ai);
-    store<f64>(b + o, bi);
-    sa += ai * load<f64>(v + o);
-    sb += bi * load<f64>(v + o);
+    sa += load<f64>(a + o) * load<f64>(v + o);
+    sb += load<f64>(b + o) * load<f64>(v + o);
   }
-  const ua = -(tauR * sa);
-  const ub = -(tauR * sb);
-  const a0 = load<f64>(a) + ua * load<f64>(v);
-  const b0 = load<f64>(b) + ub * load<f64>(v);
-  const vua = f64x2.splat(ua);
-  const vub = f64x2.splat(ub);
+  const mxa = -(tauR * (sa - ta * wv));
+  const mxb = -(tauR * (sb - tb * wv));
+  const mta = -ta;
+  const mtb = -tb;
+  const a0 = load<f64>(a) + mta * load<f64>(w) + mxa * load<f64>(v);
+  const b0 = load<f64>(b) + mtb * load<f64>(w) + mxb * load<f64>(v);
+  const vmta = f64x2.splat(mta);
+  const vmtb = f64x2.splat(mtb);
+  const vmxa = f64x2.splat(mxa);
+  const vmxb = f64x2.splat(mxb);
   const va0 = f64x2.splat(a0);
   const vb0 = f64x2.splat(b0);
   j = 0;
   for (; j + 2 <= n; j += 2) {
     const o = <usize>j << 3;
+    const wv2 = v128.load(w + o);
     const vv = v128.load(v + o);
-    const av = f64x2.add(v128.load(a + o), f64x2.mul(vua, vv));
-    const bv = f64x2.add(v128.load(b + o), f64x2.mul(vub, vv));
+    const av = f64x2.add(f64x2.add(v128.load(a + o), f64x2.mul(vmta, wv2)), f64x2.mul(vmxa, vv));
+    const bv = f64x2.add(f64x2.add(v128.load(b + o), f64x2.mul(vmtb, wv2)), f64x2.mul(vmxb, vv));
     v128.store(a + o, av);
     v128.store(b + o, bv);
     v128.store(z + o, f64x2.add(v128.load(z + o), f64x2.add(f64x2.mul(va0, av), f64x2.mul(vb0, bv))));
   }
   if (j < n) {
     const o = <usize>j << 3;
-    const ai = load<f64>(a + o) + ua * load<f64>(v + o);
-    const bi = load<f64>(b + o) + ub * load<f64>(v + o);
+    const ai = load<f64>(a + o) + mta * load<f64>(w + o) + mxa * load<f64>(v + o);
+    const bi = load<f64>(b + o) + mtb * load<f64>(w + o) + mxb * load<f64>(v + o);
     store<f64>(a + o, ai);
     store<f64>(b + o, bi);
     store<f64>(z + o, load<f64>(z + o) + (a0 * ai + b0 * bi));

@@ -9,8 +9,10 @@
  *    H_k = I − τ_k u uᵀ zeroes column k below the diagonal, then a right reflector G_k = I − π_k v vᵀ
  *    zeroes row k right of the superdiagonal). A is row-major, and each step is ONE pass over the
  *    rows of the trailing block, each row r taking, while it is in cache:
- *      a ← a − τ_k u_r w           (the left reflector; w = Σ_r u_r a_r formed before the pass)
- *      a ← a − π_k (a·v) v         (the right reflector; v from row k, which is updated first)
+ *      a ← a − τ_k u_r w − π_k x_r v   (both reflectors at once: w = Σ_r u_r a_r formed before the
+ *                                  pass, v from row k, which is updated first, and
+ *                                  x_r = a·v − τ_k u_r (w·v) the right reflector's product with
+ *                                  the row after the left one, from the row before it)
  *      z ← z + a_0 · a             (rows after k+1: the next step's w, unscaled, u' = (1, a_0/(α'−β'), …))
  *    so w' = (row k+1) + z/(α'−β') needs no pass of its own (LAPACK forms w with a separate gemv:
  *    4 passes per step against 1 here). When |α'−β'| < 2^-500 the next w is formed by its own pass
@@ -104,20 +106,22 @@ export function referenceBidiagSvdvals(A: Float64Array, m: number, s: number, ou
       v[0] = 1;
       for (let j = 1; j < n; j++) v[j] = W[rk + k + 1 + j]! / dr;
     }
-    // the pass over rows k+1..m-1 of the trailing block
+    // the pass over rows k+1..m-1 of the trailing block: x = a·v − t·(w·v) is the right
+    // reflector's product with the row after the left one, formed from the row before it (as
+    // LAPACK dlabrd forms its products from the not yet updated matrix), so each row is read for
+    // one dot product and written once
+    if (tauL === 0) w.fill(0, 0, n);
+    if (tauR === 0) v.fill(0, 0, n);
     z.fill(0, 0, n);
+    let wv = 0;
+    for (let j = 0; j < n; j++) wv += w[j]! * v[j]!;
     for (let r = k + 1; r < m; r++) {
       const o = r * m + k + 1;
-      if (tauL !== 0) {
-        const t = tauL * u[r]!;
-        for (let j = 0; j < n; j++) W[o + j]! -= t * w[j]!;
-      }
-      if (tauR !== 0) {
-        let x = 0;
-        for (let j = 0; j < n; j++) x += W[o + j]! * v[j]!;
-        const t = tauR * x;
-        for (let j = 0; j < n; j++) W[o + j]! -= t * v[j]!;
-      }
+      const t = tauL * u[r]!;
+      let x = 0;
+      for (let j = 0; j < n; j++) x += W[o + j]! * v[j]!;
+      const mx = -(tauR * (x - t * wv));
+      for (let j = 0; j < n; j++) W[o + j] = W[o + j]! + -t * w[j]! + mx * v[j]!;
       if (r > k + 1) {
         const a0 = W[o]!;
         for (let j = 0; j < n; j++) z[j]! += a0 * W[o + j]!; // z[0] unused
