@@ -17,11 +17,13 @@ import { describe, expect, it } from 'vitest';
 import { referenceNorm } from '../../src/blas1/dnrm2.js';
 import { rank, svdvals } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
+import { golubKahanValues } from '../../src/linalg/bidiag.js';
 import { referenceGesvj } from '../../src/linalg/gesvj.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { PRECONDITION_MIN_SIZE, svdOfR } from '../../src/linalg/svdFromR.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { EPS, hadamard, randn, transpose } from './cases.js';
+import { wasm } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 
 useArenaGuard();
@@ -257,4 +259,64 @@ describe('bidiagonal singular values: wasm and TypeScript agree', () => {
       expect(Math.abs(sum2 - f2)).toBeLessThanOrEqual(m * (2 * ts[0]! * delta + delta * delta) + m * EPS * f2);
     },
   );
+});
+
+describe('singular values of a bidiagonal (Golub–Kahan tridiagonal and QL)', () => {
+  /** σ of the bidiagonal (d, e) by the wasm kernel dbdsvdvals. */
+  function wasmBidiagonal(d: Float64Array, e: Float64Array, m: number): Float64Array {
+    const k = wasm().exports;
+    return wasm().arena.scope((s) => {
+      const bd = s.from(d);
+      const be = s.from(e);
+      const o = s.alloc(m);
+      expect(k.dbdsvdvals(bd.ptr, be.ptr, m, o.ptr, s.alloc(k.dbdsvdvalsWork(m)).ptr)).toBeGreaterThanOrEqual(0);
+      return Float64Array.from(o.view);
+    });
+  }
+
+  it.each([1, 2, 7, 100, 300])(
+    'all-ones bidiagonal, m = %i: σ_k = 2·cos(kπ/(2m+1)) (the path graph on 2m vertices), both backends',
+    (m) => {
+      const d = new Float64Array(m).fill(1);
+      const e = new Float64Array(m).fill(1);
+      const want = Float64Array.from({ length: m }, (_, k) => 2 * Math.cos(((k + 1) * Math.PI) / (2 * m + 1)));
+      const ts = new Float64Array(m);
+      expect(golubKahanValues(d, e, m, ts)).toBeGreaterThanOrEqual(0);
+      expectWithin(ts, want, m, 2);
+      expectWithin(wasmBidiagonal(d, e, m), want, m, 2);
+    },
+  );
+
+  it('a zero on the diagonal: one σ at the rounding level, the others those of the two blocks', () => {
+    const m = 50;
+    const d = Float64Array.from({ length: m }, (_, i) => (i === 20 ? 0 : 1 + (i % 7) / 8));
+    const e = Float64Array.from({ length: m }, (_, i) => (i % 3) / 4 + 0.5);
+    const ts = new Float64Array(m);
+    golubKahanValues(d, e, m, ts);
+    const wa = wasmBidiagonal(d, e, m);
+    expectWithin(wa, ts, 2 * m, ts[0]!);
+    // det B = Π d_i = 0: σ_min = 0 exactly, computed within the bound
+    expect(ts[m - 1]!).toBeLessThanOrEqual(BOUND * m * EPS * ts[0]!);
+    expect(wa[m - 1]!).toBeLessThanOrEqual(BOUND * m * EPS * ts[0]!);
+  });
+
+  it('entries at 1e-200 and 1e200: the exact scaling before QL keeps every σ (QL multiplies two off-diagonals)', () => {
+    const m = 30;
+    const d = new Float64Array(m).fill(1);
+    const e = new Float64Array(m).fill(1);
+    const want = Float64Array.from({ length: m }, (_, k) => 2 * Math.cos(((k + 1) * Math.PI) / (2 * m + 1)));
+    for (const scale of [2 ** -665, 2 ** 665]) {
+      const got = wasmBidiagonal(
+        d.map((x) => x * scale),
+        e.map((x) => x * scale),
+        m,
+      );
+      expectWithin(
+        got.map((x) => x / scale),
+        want,
+        m,
+        2,
+      );
+    }
+  });
 });
