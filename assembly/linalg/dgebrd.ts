@@ -1,6 +1,6 @@
 // Singular values of a square matrix: Householder bidiagonalisation (one fused pass over the
-// trailing block per step) and implicit QL on the 2m×2m Golub–Kahan tridiagonal. Reference,
-// derivation and accuracy: src/linalg/bidiag.ts (the same operations in the same order; sums here
+// trailing block per step) and root-free QL (LAPACK dsterf) on the 2m×2m Golub–Kahan
+// tridiagonal. Reference, derivation and accuracy: src/linalg/bidiag.ts (the same operations in the same order; sums here
 // run in f64x2 lanes).
 import { tql2 } from './dsyev';
 import { pow2Scale, vaxpy, vdot } from './vec';
@@ -132,7 +132,7 @@ export function dbdsvdvalsWork(m: i32): i32 {
 /**
  * Singular values (descending) of the upper bidiagonal with diagonal d and superdiagonal e (m
  * values each, e[m−1] unused; not modified) into out (m), from the eigenvalues ±σ of its 2m×2m
- * Golub–Kahan tridiagonal by QL without vectors. work: {@link dbdsvdvalsWork}(m) values. Returns
+ * Golub–Kahan tridiagonal by root-free QL (dsterf; QL with rotations if it does not converge). work: {@link dbdsvdvalsWork}(m) values. Returns
  * the QL iterations, or −1 if QL did not converge (out then not written).
  */
 export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize): i32 {
@@ -151,8 +151,18 @@ export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize):
     st8(te, 2 * i, ld8(d, i) * g);
     if (i < m - 1) st8(te, 2 * i + 1, ld8(e, i) * g);
   }
-  const it = tql2(n2, td, te, 0, 0);
-  if (it < 0) return it;
+  let it = sterf(n2, td, te);
+  if (it < 0) {
+    // root-free QL did not converge (never seen): QL with rotations on the same T
+    memory.fill(td, 0, <usize>n2 << 3);
+    memory.fill(te, 0, <usize>n2 << 3);
+    for (let i = 0; i < m; i++) {
+      st8(te, 2 * i, ld8(d, i) * g);
+      if (i < m - 1) st8(te, 2 * i + 1, ld8(e, i) * g);
+    }
+    it = tql2(n2, td, te, 0, 0);
+    if (it < 0) return it;
+  }
   shellSort(td, n2);
   for (let i = 0; i < m; i++) st8(out, i, (ld8(td, n2 - 1 - i) - ld8(td, i)) / 2 / g);
   return it;
@@ -256,4 +266,128 @@ function shellSort(x: usize, n: i32): void {
       st8(x, j, t);
     }
   }
+}
+
+const EPS_STERF: f64 = 1.1102230246251565e-16; // 2^-53, LAPACK dlamch('E')
+const EPS2_STERF: f64 = EPS_STERF * EPS_STERF;
+/** LAPACK dsterf's scaling band sqrt(safmin)/eps² … sqrt(safmax)/3 (blocks outside it are scaled). */
+const SSFMIN: f64 = 1.4916681462400413e-154 / (EPS_STERF * EPS_STERF);
+const SSFMAX: f64 = 6.703903964971299e153 / 3;
+
+// dlae2's results (module globals: no allocation under --runtime stub)
+let rt1g: f64 = 0;
+let rt2g: f64 = 0;
+
+/** Eigenvalues rt1g, rt2g of [[a, b], [b, c]], |rt1| >= |rt2| (LAPACK dlae2). */
+function lae2(a: f64, b: f64, c: f64): void {
+  const sm = a + c;
+  const adf = abs(a - c);
+  const ab = abs(b + b);
+  const big = abs(a) > abs(c);
+  const acmx = big ? a : c;
+  const acmn = big ? c : a;
+  let rt: f64;
+  if (adf > ab) rt = adf * sqrt(1 + (ab / adf) * (ab / adf));
+  else if (adf < ab) rt = ab * sqrt(1 + (adf / ab) * (adf / ab));
+  else rt = ab * 1.4142135623730951;
+  if (sm < 0) {
+    rt1g = 0.5 * (sm - rt);
+    rt2g = (acmx / rt1g) * acmn - (b / rt1g) * b;
+  } else if (sm > 0) {
+    rt1g = 0.5 * (sm + rt);
+    rt2g = (acmx / rt1g) * acmn - (b / rt1g) * b;
+  } else {
+    rt1g = 0.5 * rt;
+    rt2g = -0.5 * rt;
+  }
+}
+
+/**
+ * Eigenvalues (into d, unsorted) of the symmetric tridiagonal (d, e) of size n with zero diagonal
+ * on entry (e destroyed) by LAPACK dsterf's root-free QL (its QR branch never runs on a zero
+ * diagonal); blocks outside its scaling band scaled by an exact power of two. The operations of
+ * src/linalg/bidiag.ts sterf. Returns iterations or −1.
+ */
+function sterf(n: i32, d: usize, e: usize): i32 {
+  const nmaxit = 30 * n;
+  let jtot = 0;
+  let l1 = 0;
+  while (l1 <= n - 1) {
+    if (l1 > 0) st8(e, l1 - 1, 0);
+    let m = l1;
+    for (; m < n - 1; m++)
+      if (abs(ld8(e, m)) <= sqrt(abs(ld8(d, m))) * sqrt(abs(ld8(d, m + 1))) * EPS_STERF) {
+        st8(e, m, 0);
+        break;
+      }
+    let l = l1;
+    const lsv = l;
+    const lend = m;
+    const lendsv = lend;
+    l1 = m + 1;
+    if (lend == l) continue;
+    let anorm: f64 = 0;
+    for (let i = l; i <= lend; i++) anorm = max(anorm, abs(ld8(d, i)));
+    for (let i = l; i < lend; i++) anorm = max(anorm, abs(ld8(e, i)));
+    if (anorm == 0) continue;
+    const g: f64 = anorm > SSFMAX || anorm < SSFMIN ? pow2Scale(anorm) : 1;
+    if (g != 1) {
+      for (let i = l; i <= lend; i++) st8(d, i, ld8(d, i) * g);
+      for (let i = l; i < lend; i++) st8(e, i, ld8(e, i) * g);
+    }
+    for (let i = l; i < lend; i++) st8(e, i, ld8(e, i) * ld8(e, i));
+    // dsterf takes QR instead when |d_lend| < |d_l|; on a zero diagonal it never does
+    {
+      // QL
+      while (true) {
+        let mm = lend;
+        if (l != lend)
+          for (mm = l; mm < lend; mm++) if (abs(ld8(e, mm)) <= EPS2_STERF * abs(ld8(d, mm) * ld8(d, mm + 1))) break;
+        if (mm < lend) st8(e, mm, 0);
+        let p = ld8(d, l);
+        if (mm == l) {
+          l++;
+          if (l <= lend) continue;
+          break;
+        }
+        if (mm == l + 1) {
+          lae2(ld8(d, l), sqrt(ld8(e, l)), ld8(d, l + 1));
+          st8(d, l, rt1g);
+          st8(d, l + 1, rt2g);
+          st8(e, l, 0);
+          l += 2;
+          if (l <= lend) continue;
+          break;
+        }
+        if (jtot == nmaxit) break;
+        jtot++;
+        const rte = sqrt(ld8(e, l));
+        let sigma = (ld8(d, l + 1) - p) / (2 * rte);
+        const r0 = hypotSafe(sigma, 1);
+        sigma = p - rte / (sigma + (sigma >= 0 ? r0 : -r0));
+        let c: f64 = 1;
+        let s: f64 = 0;
+        let gamma = ld8(d, mm) - sigma;
+        p = gamma * gamma;
+        for (let i = mm - 1; i >= l; i--) {
+          const bb = ld8(e, i);
+          const r = p + bb;
+          if (i != mm - 1) st8(e, i + 1, s * r);
+          const oldc = c;
+          c = p / r;
+          s = bb / r;
+          const oldgam = gamma;
+          const alpha = ld8(d, i);
+          gamma = c * (alpha - sigma) - s * oldgam;
+          st8(d, i + 1, oldgam + (alpha - gamma));
+          p = c != 0 ? (gamma * gamma) / c : oldc * bb;
+        }
+        st8(e, l, s * p);
+        st8(d, l, sigma + gamma);
+      }
+    }
+    if (g != 1) for (let i = lsv; i <= lendsv; i++) st8(d, i, ld8(d, i) / g);
+    if (jtot >= nmaxit) return -1;
+  }
+  return jtot;
 }

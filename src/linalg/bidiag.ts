@@ -19,16 +19,17 @@
  *    over the explicitly divided u' instead (no reciprocal that could overflow).
  * 2. The 2m×2m Golub–Kahan tridiagonal T (zero diagonal, off-diagonal d_0, e_0, d_1, e_1, …, d_{m−1})
  *    is permutation-similar to [[0, B], [Bᵀ, 0]]: its eigenvalues are ±σ_i. They are computed by
- *    implicit QL without vectors (./syev.ts tql2) on T scaled by the exact power of two that brings
- *    max|T| into [1, 2) (QL multiplies two off-diagonals: at 1e-200 they would underflow), sorted descending as λ_0 >= … >= λ_{2m−1}, and
+ *    root-free QL ({@link sterf}, LAPACK dsterf; ./syev.ts tql2 if it does not converge) on T
+ *    scaled by the exact power of two that brings max|T| into [1, 2) (QL multiplies two
+ *    off-diagonals: at 1e-200 they would underflow), sorted descending as λ_0 >= … >= λ_{2m−1}, and
  *    σ_i = (λ_i − λ_{2m−1−i})/2 (both halves of the ± pair, so σ_i >= 0 even for σ at the rounding
  *    level).
  *
  * Accuracy (normwise backward stable, the class of the eigh-preconditioned Jacobi it replaces): Householder
  * bidiagonalisation gives B exactly for sA + E with ||E||_2 <= c·m·eps·||sA||_2 in practice (the
  * rigorous worst case is γ_{c·m²}·||sA||_F, Higham Thm 19.4 applied to both sides); QL on T gives
- * eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2 (deflation at
- * eps·max_l(|d_l| + |e_l|) <= 2·eps·||T||). By Weyl, |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an
+ * eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2 (dsterf's
+ * deflation |e_i| <= eps·sqrt|d_i d_i+1| is relative, stricter than that). By Weyl, |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an
  * absolute bound, so a σ at the rounding level of σ_max comes out at that level, and large σ to
  * ~m·eps relative.
  */
@@ -157,9 +158,138 @@ export function golubKahanValues(d: Float64Array, e: Float64Array, m: number, ou
     te[2 * i] = d[i]! * g;
     if (i < m - 1) te[2 * i + 1] = e[i]! * g;
   }
-  const it = tql2(n, td, te);
-  if (it < 0) return it;
+  let it = sterf(n, td, te); // LAPACK dsterf, as dsyev without vectors
+  if (it < 0) {
+    // root-free QL did not converge (never seen): QL with rotations on the same T
+    td.fill(0);
+    te.fill(0);
+    for (let i = 0; i < m; i++) {
+      te[2 * i] = d[i]! * g;
+      if (i < m - 1) te[2 * i + 1] = e[i]! * g;
+    }
+    it = tql2(n, td, te);
+    if (it < 0) return it;
+  }
   td.sort();
   for (let i = 0; i < m; i++) out[i] = (td[n - 1 - i]! - td[i]!) / 2 / g;
   return it;
+}
+
+const EPS_STERF = 2 ** -53; // LAPACK dlamch('E'): the unit roundoff
+const EPS2_STERF = EPS_STERF * EPS_STERF;
+/** LAPACK dsterf's scaling band sqrt(safmin)/eps² … sqrt(safmax)/3 (blocks outside it are scaled). */
+const SSFMIN = Math.sqrt(2 ** -1022) / EPS2_STERF;
+const SSFMAX = Math.sqrt(2 ** 1022) / 3;
+
+/** Eigenvalues [rt1, rt2] of [[a, b], [b, c]], |rt1| >= |rt2| (LAPACK dlae2). */
+function lae2(a: number, b: number, c: number): [number, number] {
+  const sm = a + c;
+  const adf = Math.abs(a - c);
+  const ab = Math.abs(b + b);
+  const [acmx, acmn] = Math.abs(a) > Math.abs(c) ? [a, c] : [c, a];
+  const rt =
+    adf > ab ? adf * Math.sqrt(1 + (ab / adf) ** 2) : adf < ab ? ab * Math.sqrt(1 + (adf / ab) ** 2) : ab * Math.SQRT2;
+  if (sm < 0) {
+    const rt1 = 0.5 * (sm - rt);
+    return [rt1, (acmx / rt1) * acmn - (b / rt1) * b];
+  }
+  if (sm > 0) {
+    const rt1 = 0.5 * (sm + rt);
+    return [rt1, (acmx / rt1) * acmn - (b / rt1) * b];
+  }
+  return [0.5 * rt, -0.5 * rt];
+}
+
+/**
+ * Eigenvalues (into d, unsorted) of the symmetric tridiagonal (d, e) of size n with ZERO diagonal
+ * on entry (the Golub–Kahan form; e[i] couples i and i+1, destroyed), by LAPACK dsterf:
+ * Pal–Walker–Kahan root-free QL (no square root per rotation, on the squared off-diagonals), split
+ * where |e_i| <= eps·sqrt|d_i d_i+1| (on entry: only exact zeros), blocks outside dsterf's scaling
+ * band scaled by an exact power of two (dsterf scales by the ratio). dsterf runs QR instead of QL
+ * on a block whose last diagonal entry is the smaller; on a zero diagonal it never does, and that
+ * branch is left out. Normwise backward stable, as QL with rotations. Returns the iterations, or
+ * −1 after 30·n without convergence.
+ */
+export function sterf(n: number, d: Float64Array, e: Float64Array): number {
+  const nmaxit = 30 * n;
+  let jtot = 0;
+  let l1 = 0;
+  while (l1 <= n - 1) {
+    if (l1 > 0) e[l1 - 1] = 0;
+    let m = l1;
+    for (; m < n - 1; m++)
+      if (Math.abs(e[m]!) <= Math.sqrt(Math.abs(d[m]!)) * Math.sqrt(Math.abs(d[m + 1]!)) * EPS_STERF) {
+        e[m] = 0;
+        break;
+      }
+    let l = l1;
+    const lsv = l;
+    const lend = m;
+    const lendsv = lend;
+    l1 = m + 1;
+    if (lend === l) continue;
+    let anorm = 0;
+    for (let i = l; i <= lend; i++) anorm = Math.max(anorm, Math.abs(d[i]!));
+    for (let i = l; i < lend; i++) anorm = Math.max(anorm, Math.abs(e[i]!));
+    if (anorm === 0) continue;
+    const g = anorm > SSFMAX || anorm < SSFMIN ? safeScale(anorm) : 1;
+    if (g !== 1) {
+      for (let i = l; i <= lend; i++) d[i]! *= g;
+      for (let i = l; i < lend; i++) e[i]! *= g;
+    }
+    for (let i = l; i < lend; i++) e[i] = e[i]! ** 2;
+    // dsterf takes QR instead when |d_lend| < |d_l|; on a zero diagonal it never does
+    {
+      // QL
+      for (;;) {
+        let mm = lend;
+        if (l !== lend)
+          for (mm = l; mm < lend; mm++) if (Math.abs(e[mm]!) <= EPS2_STERF * Math.abs(d[mm]! * d[mm + 1]!)) break;
+        if (mm < lend) e[mm] = 0;
+        let p = d[l]!;
+        if (mm === l) {
+          l++;
+          if (l <= lend) continue;
+          break;
+        }
+        if (mm === l + 1) {
+          const [rt1, rt2] = lae2(d[l]!, Math.sqrt(e[l]!), d[l + 1]!);
+          d[l] = rt1;
+          d[l + 1] = rt2;
+          e[l] = 0;
+          l += 2;
+          if (l <= lend) continue;
+          break;
+        }
+        if (jtot === nmaxit) break;
+        jtot++;
+        const rte = Math.sqrt(e[l]!);
+        let sigma = (d[l + 1]! - p) / (2 * rte);
+        const r0 = hypotSafe(sigma, 1);
+        sigma = p - rte / (sigma + (sigma >= 0 ? r0 : -r0));
+        let c = 1;
+        let s = 0;
+        let gamma = d[mm]! - sigma;
+        p = gamma * gamma;
+        for (let i = mm - 1; i >= l; i--) {
+          const bb = e[i]!;
+          const r = p + bb;
+          if (i !== mm - 1) e[i + 1] = s * r;
+          const oldc = c;
+          c = p / r;
+          s = bb / r;
+          const oldgam = gamma;
+          const alpha = d[i]!;
+          gamma = c * (alpha - sigma) - s * oldgam;
+          d[i + 1] = oldgam + (alpha - gamma);
+          p = c !== 0 ? (gamma * gamma) / c : oldc * bb;
+        }
+        e[l] = s * p;
+        d[l] = sigma + gamma;
+      }
+    }
+    if (g !== 1) for (let i = lsv; i <= lendsv; i++) d[i]! /= g;
+    if (jtot >= nmaxit) return -1;
+  }
+  return jtot;
 }
