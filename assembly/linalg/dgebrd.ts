@@ -1,7 +1,7 @@
 // Singular values of a square matrix: Householder bidiagonalisation (one fused pass over the
 // trailing block per step) and root-free QL (LAPACK dsterf) on the 2m×2m Golub–Kahan
-// tridiagonal. Reference, derivation and accuracy: src/linalg/bidiag.ts (the same operations in the same order; sums here
-// run in f64x2 lanes).
+// tridiagonal. Reference, derivation and accuracy: src/linalg/bidiag.ts (the same operations in
+// the same order, except that sums here run in f64x2 lanes and rows are taken in pairs).
 import { tql2 } from './dsyev';
 import { pow2Scale, vaxpy, vdot } from './vec';
 
