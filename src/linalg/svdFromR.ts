@@ -82,15 +82,24 @@ export const PRECONDITION_MIN_SIZE = 48;
  */
 export const PRECONDITION_MAX_COLUMN_RATIO = 16;
 
-/** Column norms of R (m×m row-major upper triangular), overflow-safe. */
-function columnNorms(R: Float64Array, m: number): Float64Array {
-  const out = new Float64Array(m);
-  const col = new Float64Array(m);
-  for (let j = 0; j < m; j++) {
-    for (let i = 0; i < m; i++) col[i] = i <= j ? R[i * m + j]! : 0;
-    out[j] = referenceNorm(col);
+/**
+ * Column norms of R (m×m row-major upper triangular) for the column-ratio test, in one row-major
+ * pass over R scaled by g = safeScale(amax) (exact; max|g·r| in [1, 2), so no square overflows).
+ * A column whose scaled squares all underflow (norm below ~2^-511·amax) comes out tiny or 0; the
+ * test then takes plain Jacobi, as it would with the exact norm (a ratio of 2^511, not <= 16).
+ */
+function columnNorms(R: Float64Array, m: number, amax: number): Float64Array {
+  const g = safeScale(amax);
+  const ss = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    const o = i * m;
+    for (let j = i; j < m; j++) {
+      const x = R[o + j]! * g;
+      ss[j]! += x * x;
+    }
   }
-  return out;
+  for (let j = 0; j < m; j++) ss[j] = Math.sqrt(ss[j]!) / g;
+  return ss;
 }
 
 /**
@@ -328,7 +337,7 @@ export function gramGuidedJacobi(
 export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vectors = true): SvdOfR {
   let amax = 0;
   for (let k = 0; k < m * m; k++) amax = Math.max(amax, Math.abs(R[k]!));
-  const cn = m >= PRECONDITION_MIN_SIZE ? columnNorms(R, m) : undefined;
+  const cn = m >= PRECONDITION_MIN_SIZE ? columnNorms(R, m, amax) : undefined;
   let lo = Infinity;
   let hi = 0;
   for (const x of cn ?? []) {
