@@ -132,8 +132,9 @@ export function dbdsvdvalsWork(m: i32): i32 {
 /**
  * Singular values (descending) of the upper bidiagonal with diagonal d and superdiagonal e (m
  * values each, e[m−1] unused; not modified) into out (m), from the eigenvalues ±σ of its 2m×2m
- * Golub–Kahan tridiagonal by root-free QL (dsterf; QL with rotations if it does not converge). work: {@link dbdsvdvalsWork}(m) values. Returns
- * the QL iterations, or −1 if QL did not converge (out then not written).
+ * Golub–Kahan tridiagonal by root-free QL (dsterf; QL with rotations if it does not converge).
+ * work: {@link dbdsvdvalsWork}(m) values. Returns the QL iterations, or −1 if QL did not converge
+ * (out then not written).
  */
 export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize): i32 {
   if (m <= 0) return 0;
@@ -184,7 +185,8 @@ function onePass(n: i32, a: usize, t: f64, w: usize, v: usize, tauR: f64, wv: f6
   let j = 0;
   for (; j + 2 <= n; j += 2) {
     const o = <usize>j << 3;
-    const av = f64x2.add(f64x2.add(v128.load(a + o), f64x2.mul(vmt, v128.load(w + o))), f64x2.mul(vmx, v128.load(v + o)));
+    const aw = f64x2.add(v128.load(a + o), f64x2.mul(vmt, v128.load(w + o)));
+    const av = f64x2.add(aw, f64x2.mul(vmx, v128.load(v + o)));
     v128.store(a + o, av);
     v128.store(z + o, f64x2.add(v128.load(z + o), f64x2.mul(va0, av)));
   }
@@ -201,7 +203,18 @@ function onePass(n: i32, a: usize, t: f64, w: usize, v: usize, tauR: f64, wv: f6
  * of dot products (rows and v loaded once) and one of updates (w, v and z loaded once, each row
  * stored once).
  */
-function pairPass(n: i32, a: usize, b: usize, ta: f64, tb: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize): void {
+function pairPass(
+  n: i32,
+  a: usize,
+  b: usize,
+  ta: f64,
+  tb: f64,
+  w: usize,
+  v: usize,
+  tauR: f64,
+  wv: f64,
+  z: usize,
+): void {
   let xa = f64x2.splat(0);
   let xb = f64x2.splat(0);
   let j = 0;

@@ -6,32 +6,33 @@
  * of R without vectors.
  *
  * 1. B = Uᵀ(sA)V upper bidiagonal (LAPACK dgebd2's reflectors: for k = 0..m−1 a left reflector
- *    H_k = I − τ_k u uᵀ zeroes column k below the diagonal, then a right reflector G_k = I − π_k v vᵀ
- *    zeroes row k right of the superdiagonal). A is row-major, and each step is ONE pass over the
- *    rows of the trailing block, each row r taking, while it is in cache:
- *      a ← a − τ_k u_r w − π_k x_r v   (both reflectors at once: w = Σ_r u_r a_r formed before the
- *                                  pass, v from row k, which is updated first, and
- *                                  x_r = a·v − τ_k u_r (w·v) the right reflector's product with
- *                                  the row after the left one, from the row before it)
- *      z ← z + a_0 · a             (rows after k+1: the next step's w, unscaled, u' = (1, a_0/(α'−β'), …))
- *    so w' = (row k+1) + z/(α'−β') needs no pass of its own (LAPACK forms w with a separate gemv:
- *    4 passes per step against 1 here). When |α'−β'| < 2^-500 the next w is formed by its own pass
- *    over the explicitly divided u' instead (no reciprocal that could overflow).
- * 2. The 2m×2m Golub–Kahan tridiagonal T (zero diagonal, off-diagonal d_0, e_0, d_1, e_1, …, d_{m−1})
- *    is permutation-similar to [[0, B], [Bᵀ, 0]]: its eigenvalues are ±σ_i. They are computed by
- *    root-free QL ({@link sterf}, LAPACK dsterf; ./syev.ts tql2 if it does not converge) on T
- *    scaled by the exact power of two that brings max|T| into [1, 2) (QL multiplies two
- *    off-diagonals: at 1e-200 they would underflow), sorted descending as λ_0 >= … >= λ_{2m−1}, and
- *    σ_i = (λ_i − λ_{2m−1−i})/2 (both halves of the ± pair, so σ_i >= 0 even for σ at the rounding
- *    level).
+ *    H_k = I − τ_k u uᵀ zeroes column k below the diagonal, then a right reflector
+ *    G_k = I − π_k v vᵀ zeroes row k right of the superdiagonal). A is row-major, and each step is
+ *    ONE pass over the rows of the trailing block, each row r taking, while it is in cache,
+ *      a ← a − τ_k u_r w − π_k x_r v   (both reflectors at once)
+ *      z ← z + a_0 · a                 (rows after k+1: the next step's w, unscaled)
+ *    where w = Σ_r u_r a_r is formed before the pass, v comes from row k (updated first), and
+ *    x_r = a·v − τ_k u_r (w·v) is the right reflector's product with the row after the left one,
+ *    formed from the row before it (as LAPACK dlabrd forms its products from the not yet updated
+ *    matrix). With u' = (1, a_0/(α'−β'), …) the next w' = (row k+1) + z/(α'−β') needs no pass of
+ *    its own (LAPACK's dgebd2 makes 4 passes per step: a gemv and a rank-1 update per reflector).
+ *    When |α'−β'| < 2^-500 the next w is formed by its own pass over the explicitly divided u'
+ *    instead (no reciprocal that could overflow, no z whose products underflow).
+ * 2. The 2m×2m Golub–Kahan tridiagonal T (zero diagonal, off-diagonal d_0, e_0, d_1, e_1, …,
+ *    d_{m−1}) is permutation-similar to [[0, B], [Bᵀ, 0]]: its eigenvalues are ±σ_i. They are
+ *    computed by root-free QL ({@link sterf}, LAPACK dsterf; ./syev.ts tql2 if it does not
+ *    converge) on T scaled by the exact power of two that brings max|T| into [1, 2) (QL
+ *    multiplies two off-diagonals: at 1e-200 they would underflow), sorted descending as
+ *    λ_0 >= … >= λ_{2m−1}, and σ_i = (λ_i − λ_{2m−1−i})/2 (both halves of the ± pair, so σ_i >= 0
+ *    even for σ at the rounding level).
  *
- * Accuracy (normwise backward stable, the class of the eigh-preconditioned Jacobi it replaces): Householder
- * bidiagonalisation gives B exactly for sA + E with ||E||_2 <= c·m·eps·||sA||_2 in practice (the
- * rigorous worst case is γ_{c·m²}·||sA||_F, Higham Thm 19.4 applied to both sides); QL on T gives
- * eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2 (dsterf's
- * deflation |e_i| <= eps·sqrt|d_i d_i+1| is relative, stricter than that). By Weyl, |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an
- * absolute bound, so a σ at the rounding level of σ_max comes out at that level, and large σ to
- * ~m·eps relative.
+ * Accuracy (normwise backward stable, the class of the eigh-preconditioned Jacobi it replaces):
+ * Householder bidiagonalisation gives B exactly for sA + E with ||E||_2 <= c·m·eps·||sA||_2 in
+ * practice (the rigorous worst case is γ_{c·m²}·||sA||_F, Higham Thm 19.4 applied to both sides);
+ * QL on T gives eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2
+ * (dsterf's deflation |e_i| <= eps·sqrt|d_i d_i+1| is relative, stricter than that). By Weyl,
+ * |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an absolute bound, so a σ at the rounding level of σ_max
+ * comes out at that level, and large σ to ~m·eps relative.
  */
 import { safeScale } from './shape.js';
 import { tql2 } from './syev.js';

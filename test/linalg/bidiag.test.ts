@@ -1,15 +1,16 @@
 /**
- * Singular values without vectors by Householder bidiagonalisation and QL on the Golub–Kahan
- * tridiagonal (src/linalg/bidiag.ts, assembly/linalg/dgebrd.ts), the path svdvals, rank and
- * StreamingQR.svdvals take for R with balanced columns from PRECONDITION_MIN_SIZE on.
+ * Singular values without vectors by Householder bidiagonalisation and root-free QL on the
+ * Golub–Kahan tridiagonal (src/linalg/bidiag.ts, assembly/linalg/dgebrd.ts), the path svdvals,
+ * rank and StreamingQR.svdvals take for R with balanced columns from PRECONDITION_MIN_SIZE on.
  *
  * The bound every comparison uses, BOUND·m·eps·σ_max with BOUND = 4: the path is normwise backward
  * stable — each of the 2m reflectors is applied with a backward error of a few eps times the norm
  * of what it acts on (Higham, Lemma 19.2), at most ||sA||, and the QL phase adds c'·eps·||B|| with
- * c' small (deflation at eps·max(|d|+|e|) <= 2·eps·||B||) — so by Weyl |σ̂_i − σ_i| <= (2·c·m + c')
- * ·eps·σ_max; BOUND = 4 allows c = 2 eps per reflector application (seen against LAPACK dgesdd: <= 15·eps·σ_max, i.e. <= 0.05·m·eps·σ_max, at m = 256 … 1024). The independent reference is plain one-sided Jacobi on Rᵀ (the
- * reference kernel, relative accuracy ~m·eps·κ(column-scaled R), far inside the bound here), or a
- * closed-form spectrum.
+ * c' small (dsterf's deflation is relative, below eps·||B||) — so by Weyl
+ * |σ̂_i − σ_i| <= (2·c·m + c')·eps·σ_max; BOUND = 4 allows c = 2 eps per reflector application
+ * (seen against LAPACK dgesdd: <= 15·eps·σ_max, i.e. <= 0.05·m·eps·σ_max, at m = 256 … 1024).
+ * The independent reference is plain one-sided Jacobi on Rᵀ (the reference kernel, relative
+ * accuracy ~m·eps·κ(column-scaled R), far inside the bound here), or a closed-form spectrum.
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
