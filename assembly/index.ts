@@ -9,6 +9,7 @@ export { dcopy } from './blas1/dcopy';
 export { dsyrkTiles, dsyrkDirectRows, dsyrkRows, dsyrkSumFinish, sumFinishBlocks, dscal, dsyrkFinish } from './linalg/dsyrk';
 export { dgemm } from './linalg/dgemm';
 export { dsyev, dsyevWork } from './linalg/dsyev';
+export { dgebrdSvdvals, dgebrdWork, dbdsvdvals, dbdsvdvalsWork } from './linalg/dgebrd';
 export { dsymmetrize, dtranspose } from './linalg/square';
 export { dtpqrt } from './linalg/dtpqrt';
 export { dgesvj } from './linalg/dgesvj';

@@ -4,6 +4,7 @@
  * the arena; see ./wasmBackend.ts). Both are UNCHECKED: shapes are assumed consistent and entries
  * finite; the validating functions are in ./api.ts and ./streamingQR.ts.
  */
+import { referenceBidiagSvdvals } from './bidiag.js';
 import { referenceGemm, type Transpose } from './gemm.js';
 import { referenceGesvj } from './gesvj.js';
 import { referenceSyev } from './syev.js';
@@ -78,6 +79,13 @@ export interface LinalgBackend {
     negligible?: number,
     pairs?: Int32Array,
   ): number;
+  /**
+   * Singular values (descending) of s·A for A m×m row-major (not modified; s an exact power of
+   * two) into `out` (m), by Householder bidiagonalisation and QL on the Golub–Kahan tridiagonal
+   * (./bidiag.ts: normwise backward stable, |σ̂_i − σ_i| <= c·m·eps·σ_max). Returns the QL
+   * iterations, or −1 if QL did not converge (then `out` is not written).
+   */
+  bidiagSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number;
 }
 
 /** Rows per block of the streaming QR: about 512 KiB per block so a block stays in L2. */
@@ -110,4 +118,5 @@ export const referenceLinalg: LinalgBackend = {
     }
   },
   gesvj: referenceGesvj,
+  bidiagSvdvals: referenceBidiagSvdvals,
 };

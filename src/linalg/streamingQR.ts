@@ -112,7 +112,11 @@ export class StreamingQR {
     return Float64Array.from(this.#R);
   }
 
-  /** Singular values of the stack fed so far, descending (cols values; zeros while rows < cols). */
+  /**
+   * Singular values of the stack fed so far, descending (cols values; zeros while rows < cols).
+   * Method, accuracy and cost as the library's `svdvals` after its QR: bidiagonalisation of R
+   * (8/3·cols³) for cols >= 48 with column norms within 16× of each other, else Jacobi on Rᵀ.
+   */
   svdvals(): Float64Array {
     return svdOfR(this.#backend, this.#R, this.cols, false).singularValues;
   }

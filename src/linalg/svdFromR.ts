@@ -16,6 +16,11 @@
  * stopping rule are the kernel's; the Gramian only replaces the m²/2 dot products of the tests.
  * The singular values come out as row norms (overflow-safe norm) and the right singular vectors as
  * rows of the accumulated rotation. Sorted descending, vectors permuted along.
+ *
+ * Without vectors (svdvals, rank), on the same balanced R from the same size, the values come
+ * instead from Householder bidiagonalisation of sR and QL on its Golub–Kahan tridiagonal
+ * (./bidiag.ts, backend.bidiagSvdvals): the same normwise class (|σ̂_i − σ_i| <= c·m·eps·σ_max)
+ * at 8/3·m³ flops against the preconditioned path's syrk, eigh with vectors, gemm and sweeps.
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
@@ -34,7 +39,7 @@ export interface SvdOfR {
   readonly singularValues: Float64Array;
   /** m×m row-major; row i is the right singular vector of singularValues[i] (empty without vectors). */
   readonly rightVectorsT: Float64Array;
-  /** Jacobi sweeps used. */
+  /** Jacobi sweeps used (0 when the values came from the bidiagonal, without vectors). */
   readonly sweeps: number;
 }
 
@@ -68,23 +73,33 @@ function notConverged(R: Float64Array, Y: Float64Array, m: number): Error {
 export const PRECONDITION_MIN_SIZE = 48;
 /**
  * Largest ratio of R's largest to smallest column norm at which {@link svdOfR} preconditions with
- * eigh. Why it bounds the loss: the preconditioned path is normwise backward stable (the product
- * R·V is formed by gemm), so each σ_i is exact for R + E with ||E|| <= c·m·eps·||R||, a relative
+ * eigh (or, without vectors, bidiagonalises). Why it bounds the loss: both paths are normwise
+ * backward stable (the product R·V is formed by gemm; the reflectors of the bidiagonalisation are
+ * orthogonal), so each σ_i is exact for R + E with ||E|| <= c·m·eps·||R||, a relative
  * error <= c·m·eps·κ(R); plain Jacobi on Rᵀ has c·m·eps·κ(B) with R = B·D, D the column norms
  * (Demmel–Veselić), and κ(R) <= κ(B)·max(D)/min(D). With the ratio <= 16 the bound is at most 16
  * times that of plain Jacobi; beyond it (edge blocks with tiny or zero columns) plain Jacobi runs.
  */
 export const PRECONDITION_MAX_COLUMN_RATIO = 16;
 
-/** Column norms of R (m×m row-major upper triangular), overflow-safe. */
-function columnNorms(R: Float64Array, m: number): Float64Array {
-  const out = new Float64Array(m);
-  const col = new Float64Array(m);
-  for (let j = 0; j < m; j++) {
-    for (let i = 0; i < m; i++) col[i] = i <= j ? R[i * m + j]! : 0;
-    out[j] = referenceNorm(col);
+/**
+ * Column norms of R (m×m row-major upper triangular) for the column-ratio test, in one row-major
+ * pass over R scaled by g = safeScale(amax) (exact; max|g·r| in [1, 2), so no square overflows).
+ * A column whose scaled squares all underflow (norm below ~2^-511·amax) comes out tiny or 0; the
+ * test then takes plain Jacobi, as it would with the exact norm (a ratio of 2^511, not <= 16).
+ */
+function columnNorms(R: Float64Array, m: number, amax: number): Float64Array {
+  const g = safeScale(amax);
+  const ss = new Float64Array(m);
+  for (let i = 0; i < m; i++) {
+    const o = i * m;
+    for (let j = i; j < m; j++) {
+      const x = R[o + j]! * g;
+      ss[j]! += x * x;
+    }
   }
-  return out;
+  for (let j = 0; j < m; j++) ss[j] = Math.sqrt(ss[j]!) / g;
+  return ss;
 }
 
 /**
@@ -313,15 +328,16 @@ export function gramGuidedJacobi(
 }
 
 /**
- * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: the
- *   rotations are then not accumulated, a third of the Jacobi cost)
+ * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: on
+ *   balanced R from PRECONDITION_MIN_SIZE the bidiagonal path runs, elsewhere the rotations are
+ *   not accumulated, a third of the Jacobi cost)
  * @throws Error if the Jacobi iteration does not converge within the sweep cap (never seen; the
  *   message gives the matrix's column-norm range, zero columns and the remaining cosine).
  */
 export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vectors = true): SvdOfR {
   let amax = 0;
   for (let k = 0; k < m * m; k++) amax = Math.max(amax, Math.abs(R[k]!));
-  const cn = m >= PRECONDITION_MIN_SIZE ? columnNorms(R, m) : undefined;
+  const cn = m >= PRECONDITION_MIN_SIZE ? columnNorms(R, m, amax) : undefined;
   let lo = Infinity;
   let hi = 0;
   for (const x of cn ?? []) {
@@ -333,8 +349,17 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
   let V: Float64Array;
   let sweeps: number;
   const n2 = new Float64Array(m);
-  const pre =
-    cn && lo > 0 && hi <= PRECONDITION_MAX_COLUMN_RATIO * lo ? preconditioned(backend, R, m, safeScale(amax)) : null;
+  const normwise = cn !== undefined && lo > 0 && hi <= PRECONDITION_MAX_COLUMN_RATIO * lo;
+  if (normwise && !vectors) {
+    const bs = safeScale(amax);
+    const singularValues = new Float64Array(m);
+    if (backend.bidiagSvdvals(R, m, bs, singularValues) >= 0) {
+      for (let i = 0; i < m; i++) singularValues[i]! /= bs;
+      return { singularValues, rightVectorsT: new Float64Array(0), sweeps: 0 };
+    }
+    // QL did not converge (never seen): the preconditioned Jacobi below decides instead
+  }
+  const pre = normwise ? preconditioned(backend, R, m, safeScale(amax)) : null;
   if (pre) {
     s = safeScale(amax);
     Y = pre.Y;

@@ -137,8 +137,11 @@ export function referenceSyev(
   return iters;
 }
 
-/** Implicit QL on the tridiagonal (d, e) with rotations applied to rows of Vᵀ; −1 on no convergence. */
-function tql2(n: number, d: Float64Array, e: Float64Array, VT: Float64Array): number {
+/**
+ * Implicit QL on the tridiagonal (d, e) (e[i] couples i and i+1, e[n−1] unused) with rotations
+ * applied to rows of Vᵀ (none without VT: eigenvalues only, into d, unsorted); −1 on no convergence.
+ */
+export function tql2(n: number, d: Float64Array, e: Float64Array, VT?: Float64Array): number {
   let f = 0;
   let tst1 = 0;
   let total = 0;
@@ -182,6 +185,7 @@ function tql2(n: number, d: Float64Array, e: Float64Array, VT: Float64Array): nu
           c = p / r;
           p = c * d[i]! - s * g;
           d[i + 1] = h + s * (c * g + s * d[i]!);
+          if (!VT) continue;
           // columns i, i+1 of V = rows i, i+1 of Vᵀ
           const ri = i * n;
           const ri1 = ri + n;

@@ -23,6 +23,8 @@ export type LinalgKernels = Pick<
   | 'dtranspose'
   | 'dtpqrt'
   | 'dgesvj'
+  | 'dgebrdSvdvals'
+  | 'dgebrdWork'
 >;
 
 /**
@@ -212,6 +214,18 @@ export const wasmLinalg: LinalgBackend = {
       if (v) V.set(v.view);
       norms2.set(n2.view);
       return sweeps;
+    });
+  },
+  bidiagSvdvals(A, m, scale, out) {
+    if (m === 0) return 0;
+    const { arena } = wasm();
+    const k = linalgKernels();
+    return arena.scope((s) => {
+      const a = s.from(A);
+      const o = s.alloc(m);
+      const it = k.dgebrdSvdvals(a.ptr, m, scale, o.ptr, s.alloc(k.dgebrdWork(m)).ptr);
+      if (it >= 0) out.set(o.view);
+      return it;
     });
   },
 };

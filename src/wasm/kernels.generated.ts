@@ -225,6 +225,38 @@ export interface KernelExports {
    */
   dsyevWork(n: number, nb: number): number;
   /**
+   * assembly/linalg/dgebrd/dgebrdSvdvals
+   * @param A `usize`
+   * @param m `i32`
+   * @param s `f64`
+   * @param out `usize`
+   * @param work `usize`
+   * @returns `i32`
+   */
+  dgebrdSvdvals(A: number, m: number, s: number, out: number, work: number): number;
+  /**
+   * assembly/linalg/dgebrd/dgebrdWork
+   * @param m `i32`
+   * @returns `i32`
+   */
+  dgebrdWork(m: number): number;
+  /**
+   * assembly/linalg/dgebrd/dbdsvdvals
+   * @param d `usize`
+   * @param e `usize`
+   * @param m `i32`
+   * @param out `usize`
+   * @param work `usize`
+   * @returns `i32`
+   */
+  dbdsvdvals(d: number, e: number, m: number, out: number, work: number): number;
+  /**
+   * assembly/linalg/dgebrd/dbdsvdvalsWork
+   * @param m `i32`
+   * @returns `i32`
+   */
+  dbdsvdvalsWork(m: number): number;
+  /**
    * assembly/linalg/square/dsymmetrize
    * @param S `usize`
    * @param n `i32`
@@ -650,6 +682,28 @@ export const KERNEL_SIGNATURES = {
     ],
     result: 'i32',
   },
+  dgebrdSvdvals: {
+    params: [
+      ['A', 'usize'],
+      ['m', 'i32'],
+      ['s', 'f64'],
+      ['out', 'usize'],
+      ['work', 'usize'],
+    ],
+    result: 'i32',
+  },
+  dgebrdWork: { params: [['m', 'i32']], result: 'i32' },
+  dbdsvdvals: {
+    params: [
+      ['d', 'usize'],
+      ['e', 'usize'],
+      ['m', 'i32'],
+      ['out', 'usize'],
+      ['work', 'usize'],
+    ],
+    result: 'i32',
+  },
+  dbdsvdvalsWork: { params: [['m', 'i32']], result: 'i32' },
   dsymmetrize: {
     params: [
       ['S', 'usize'],
