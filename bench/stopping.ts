@@ -16,7 +16,10 @@
  *   the figures the default was chosen from;
  * - the anytime rule's cap on its all-in weight (`maxWeight` 0, 1/2 = the default, 63/64 = the
  *   earliest unanimous stop the budget allows) on the shared file and on the synthetic set the
- *   order-gap default is chosen on, with ESC's window alongside.
+ *   order-gap default is chosen on, with ESC's window alongside;
+ * - the exact pool test's spending exponent ρ ∈ {0, 1/4, 1/2, 1} on the same two sets (the
+ *   default is the one with the fewest mean samples on the synthetic set), and its false stops on
+ *   the synthetic streams with the streams' length as its budget.
  *
  * Usage: node --import tsx bench/stopping.ts [--samples FILE.jsonl] [--repeats R] [--out FILE.json]
  *   default samples: the shared ESC Last Letters file (bench/_data.ts says where it is looked
@@ -31,6 +34,7 @@ import { calibrateOrderGap } from '../src/lab/calibrate.js';
 import { parseSamples } from '../src/lab/samples.js';
 import { falseStopTrial, SYNTHETIC_DISTRIBUTIONS } from '../src/lab/syntheticStreams.js';
 import { ANYTIME_MAX_WEIGHT, anytimeMixture } from '../src/stopping/anytimeVote.js';
+import { POOL_DEFAULT_SPENDING } from '../src/stopping/poolVote.js';
 import { replaySamples } from '../src/lab/replay.js';
 import { summarizeReplay } from '../src/lab/pairedScoring.js';
 import { compareReport } from '../src/report/compare.js';
@@ -45,6 +49,8 @@ const DELTA = 0.05;
 const SYNTHETIC = { streams: 1000, maxSteps: 200, seed: 20260601 };
 /** Caps on the anytime rule's all-in weight compared (`maxWeight`): none, the default, the floor's. */
 const ANYTIME_CAPS = [0, ANYTIME_MAX_WEIGHT, 63 / 64];
+/** Spending exponents of the pool test compared; the default is the synthetic set's fewest samples. */
+const POOL_SPENDINGS = [0, 0.25, 0.5, 1];
 
 function args(argv: string[]): { samples: string | null; repeats: number; out: string | null } {
   const o = { samples: null as string | null, repeats: REPEATS, out: null as string | null };
@@ -114,6 +120,7 @@ async function main(): Promise<void> {
     { name: 'beta', params: { threshold: 0.95 } },
     { name: 'plurality', params: { window: 5 } },
     { name: 'order-gap', params: {} },
+    { name: 'pool', params: { delta: DELTA, budget: SYNTHETIC.maxSteps } },
   ];
   const synthetic = syntheticRules.flatMap((spec) =>
     SYNTHETIC_DISTRIBUTIONS.map((d) => {
@@ -145,13 +152,17 @@ async function main(): Promise<void> {
       repeats: 5,
     },
   ];
-  const anytimeCaps = capSets.flatMap(({ set, samples: s, repeats }) => {
+  const capRuns = capSets.map(({ set, samples: s, repeats }) => {
     const specs: RuleSpec[] = [{ name: 'plurality', params: { window: 5 } }];
     for (const maxWeight of ANYTIME_CAPS)
       specs.push({ name: 'anytime', params: { delta: DELTA, budget: report.budget, maxWeight } });
+    for (const spending of POOL_SPENDINGS)
+      specs.push({ name: 'pool', params: { delta: DELTA, budget: report.budget, spending } });
     const summary = summarizeReplay(replaySamples(s, { rules: specs, repeats, seed: SEED, budget: report.budget }));
-    const esc = summary.rules.find((r) => r.name === 'plurality')!;
-    return summary.rules
+    return { set, summary, esc: summary.rules.find((r) => r.name === 'plurality')! };
+  });
+  const anytimeCaps = capRuns.flatMap(({ set, summary, esc }) =>
+    summary.rules
       .filter((r) => r.name === 'anytime')
       .map((r) => ({
         set,
@@ -161,8 +172,25 @@ async function main(): Promise<void> {
         meanSamples: r.meanSamples,
         escMeanSamples: esc.meanSamples,
         falseStopRate: r.falseStopRate,
-      }));
-  });
+      })),
+  );
+  // the pool test's one free choice, the spending exponent: chosen as the fewest mean samples on
+  // the synthetic set, reported on both
+  const poolRows = capRuns.flatMap(({ set, summary, esc }) =>
+    summary.rules
+      .filter((r) => r.name === 'pool')
+      .map((r) => ({
+        set,
+        spending: r.params.spending as number,
+        accuracy: r.accuracy,
+        meanSamples: r.meanSamples,
+        escMeanSamples: esc.meanSamples,
+        falseStopRate: r.falseStopRate,
+      })),
+  );
+  const onSynthetic = poolRows.filter((r) => r.set === 'synthetic-1000');
+  const chosenSpending = onSynthetic.reduce((a, b) => (b.meanSamples < a.meanSamples ? b : a)).spending;
+  const poolSpending = { rows: poolRows, chosenOnSynthetic: chosenSpending, default: POOL_DEFAULT_SPENDING };
   const capsMs = performance.now() - t0;
   process.stdout.write(`anytime caps: ${anytimeCaps.length} rows, ${capsMs.toFixed(0)} ms\n`);
 
@@ -175,6 +203,8 @@ async function main(): Promise<void> {
   const anytimeSynthetic = synthetic
     .filter((s) => s.rule.startsWith('anytime'))
     .map((s) => (s.rule.includes('budget=') ? s.fullVoteFalseStopRate : s.falseStopRate));
+  const pool = byName('pool');
+  const poolSynthetic = synthetic.filter((s) => s.rule.startsWith('pool')).map((s) => s.fullVoteFalseStopRate);
   const anytimeBudget = typeof anytime.params.budget === 'number' ? anytime.params.budget : null;
   const doc = {
     benchmark: 'stopping',
@@ -198,6 +228,7 @@ async function main(): Promise<void> {
     synthetic: { ...SYNTHETIC, results: synthetic },
     calibration: { ...calibration, defaults: ORDER_GAP_DEFAULTS },
     anytimeCaps,
+    poolSpending,
     targets: {
       orderGap: {
         label: orderGap.label,
@@ -220,6 +251,19 @@ async function main(): Promise<void> {
           anytime.meanSamples < esc.meanSamples,
         statement:
           'false-stop rate <= δ = 0.05 (shared file against the full-budget vote; synthetic streams against what each variant bounds) and fewer mean samples than ESC w = 5',
+      },
+      pool: {
+        label: pool.label,
+        falseStopRate: pool.falseStopRate,
+        syntheticMaxFalseStopRate: Math.max(...poolSynthetic),
+        meanSamples: pool.meanSamples,
+        escMeanSamples: esc.meanSamples,
+        met:
+          pool.falseStopRate <= DELTA &&
+          poolSynthetic.every((rate) => rate <= DELTA) &&
+          pool.meanSamples < esc.meanSamples,
+        statement:
+          'the same target for the exact pool test: false-stop rate <= δ = 0.05 against the N-sample vote (shared file and synthetic streams) and fewer mean samples than ESC w = 5',
       },
     },
   };

@@ -778,7 +778,7 @@ function renderStopping(doc, ctx) {
           pct(field(c, r, 'falseStopRate', 'number')),
           name === 'patience'
             ? 'does not fit votes (docs/stopping.md)'
-            : name === 'anytime'
+            : name === 'anytime' || name === 'pool'
               ? 'P(false stop) <= δ'
               : '',
         ];
@@ -840,6 +840,31 @@ function renderStopping(doc, ctx) {
         }),
       ),
     );
+  const pool = field(ctx, doc, 'poolSpending', 'object', { optional: true });
+  if (pool) {
+    const pc = { ...ctx, prefix: 'poolSpending' };
+    out.push(
+      '',
+      para(
+        "**The exact pool test's spending exponent** ρ (`spending`; every ρ keeps the guarantee): accuracy, mean " +
+          'samples (ESC w = 5 on the same set alongside) and the false-stop rate against the full-budget vote. ' +
+          `The default is the ρ with the fewest mean samples on the synthetic set: ${fmt(field(pc, pool, 'chosenOnSynthetic', 'number'))} ` +
+          `(the library's default: ${fmt(field(pc, pool, 'default', 'number'))}).`,
+      ),
+      '',
+      table(
+        ['set', 'ρ', 'accuracy', 'mean samples', 'ESC mean samples', 'false stops'],
+        rows(pc, pool, 'rows').map(({ item, ctx: c }) => [
+          field(c, item, 'set', 'string'),
+          fmt(field(c, item, 'spending', 'number')),
+          pct(field(c, item, 'accuracy', 'number')),
+          fmt(field(c, item, 'meanSamples', 'number')),
+          fmt(field(c, item, 'escMeanSamples', 'number')),
+          pct(field(c, item, 'falseStopRate', 'number')),
+        ]),
+      ),
+    );
+  }
   const cal = field(ctx, doc, 'calibration', 'object');
   const kc = { ...ctx, prefix: 'calibration' };
   const chosen = field(kc, cal, 'chosen', 'object', { optional: true });

@@ -39,6 +39,16 @@ export {
   AnytimeVoteRule,
   nullShare,
 } from './anytimeVote.js';
+export {
+  POOL_DEFAULT_BUDGET,
+  POOL_DEFAULT_DELTA,
+  POOL_DEFAULT_SPENDING,
+  POOL_MAX_BUDGET,
+  type PoolThresholds,
+  poolThresholds,
+  type PoolVoteParams,
+  PoolVoteRule,
+} from './poolVote.js';
 export { type BetaStoppingParams, BetaStoppingRule } from './betaRule.js';
 export {
   createRule,

@@ -5,6 +5,13 @@
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { AnswerStabilityRule } from './answerStability.js';
 import { ANYTIME_DEFAULT_DELTA, ANYTIME_MAX_WEIGHT, AnytimeVoteRule } from './anytimeVote.js';
+import {
+  POOL_DEFAULT_BUDGET,
+  POOL_DEFAULT_DELTA,
+  POOL_DEFAULT_SPENDING,
+  POOL_MAX_BUDGET,
+  PoolVoteRule,
+} from './poolVote.js';
 import { BetaStoppingRule } from './betaRule.js';
 import { CONFIDENCE_DEFAULT_THRESHOLD, ConfidenceThresholdRule } from './confidenceThreshold.js';
 import { FIXED_BUDGET_DEFAULT, FixedBudgetRule } from './fixedBudget.js';
@@ -140,6 +147,25 @@ const RULES: ReadonlyArray<{
     ],
     factory: (p) => new AnytimeVoteRule(p as any),
   },
+  {
+    name: 'pool',
+    summary: 'exact test on the N-sample pool: P(ever stopping on a non-majority answer of the N samples) <= δ',
+    params: [
+      { name: 'delta', default: POOL_DEFAULT_DELTA, text: 'δ in (0, 1)' },
+      {
+        name: 'budget',
+        default: POOL_DEFAULT_BUDGET,
+        text: 'N in [1, 1000]: the pool the guarantee is about, stop at N (the default comparison passes its N)',
+      },
+      {
+        name: 'spending',
+        default: POOL_DEFAULT_SPENDING,
+        text: 'ρ >= 0: error spent by sample n is δ·(n/N)^ρ (0: earliest unanimous stops; larger: more for contested items)',
+      },
+      MAX_STEPS,
+    ],
+    factory: (p) => new PoolVoteRule(p as any),
+  },
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */
 
@@ -213,8 +239,8 @@ export function parseRuleSpec(text: string): RuleSpec {
  * The configurations `ordergap compare` runs when no `--rules` are given, capped at `budget`
  * samples: the full budget, the order-gap rule at its default, Adaptive-Consistency's Beta rule
  * at its published 0.95, ESC's window at its published w = 5, the BRANCH agreement ratio, answer
- * stability, confidence, patience and the anytime-valid rule at δ = 0.05 with the budget (so its
- * guarantee is about the full-budget vote).
+ * stability, confidence, patience, the anytime-valid rule at δ = 0.05 with the budget (so its
+ * guarantee is about the full-budget vote) and the exact pool test at δ = 0.05 on the budget.
  */
 export function defaultRuleSpecs(budget: number): RuleSpec[] {
   return [
@@ -227,5 +253,7 @@ export function defaultRuleSpecs(budget: number): RuleSpec[] {
     { name: 'confidence', params: {} },
     { name: 'patience', params: { maxDepth: budget } },
     { name: 'anytime', params: { budget } },
+    // the pool test's thresholds are computed up to N = 1000
+    ...(budget <= POOL_MAX_BUDGET ? [{ name: 'pool', params: { budget } }] : []),
   ];
 }

@@ -20,16 +20,17 @@ describe('ordergap compare (built CLI)', () => {
     expect(r.stdout).toMatch(/60 items, sha256 [0-9a-f]{12}\), 2 repeats, seed 0, budget 40, extractor answer-is/);
     expect(r.stdout).toMatch(/paired units \(item × repeat resolved by every rule\): 116, dropped 4; paired items 58/);
     expect(r.stdout).toMatch(
-      /^#\s+rule\s+accuracy\s+Δ vs full\s+95% CI of Δ\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
+      /^\s*#\s+rule\s+accuracy\s+Δ vs full\s+95% CI of Δ\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
     );
     expect(r.stdout).toMatch(
-      /^1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+\[\+0\.0%, \+0\.0%\]\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m,
+      /^\s*1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+\[\+0\.0%, \+0\.0%\]\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m,
     );
     // the one order-gap configuration is the documented default
     expect(r.stdout).toMatch(
-      /^2\s+order-gap\(epsilon=0\.03, window=3\)\s+\d+\.\d%\s+[-+]\d+\.\d%\s+\[-\d+\.\d%, \+\d+\.\d%\]/m,
+      /^\s*2\s+order-gap\(epsilon=0\.03, window=3\)\s+\d+\.\d%\s+[-+]\d+\.\d%\s+\[-\d+\.\d%, \+\d+\.\d%\]/m,
     );
-    expect(r.stdout).toMatch(/^9\s+anytime\(delta=0\.05, budget=40, maxWeight=0\.5\)/m);
+    expect(r.stdout).toMatch(/^\s*9\s+anytime\(delta=0\.05, budget=40, maxWeight=0\.5\)/m);
+    expect(r.stdout).toMatch(/^10\s+pool\(delta=0\.05, budget=40, spending=0\.25\)/m);
     expect(r.stdout).toMatch(/^note: patience: does not fit votes/m);
   });
 

@@ -255,6 +255,20 @@ const stopping = {
     ],
   },
   calibration: { chosen: { epsilon: 0.0456, window: 6 } },
+  poolSpending: {
+    rows: [
+      {
+        set: 'fixture pool set',
+        spending: 0.375,
+        accuracy: 0.6543,
+        meanSamples: 11.12,
+        escMeanSamples: 21.09,
+        falseStopRate: 0.0432,
+      },
+    ],
+    chosenOnSynthetic: 0.625,
+    default: 0.875,
+  },
   anytimeCaps: [
     {
       set: 'fixture set',

@@ -219,6 +219,7 @@ describe('registry', () => {
       'plurality',
       'beta',
       'anytime',
+      'pool',
     ]);
     for (const s of defaultRuleSpecs(40)) expect(createRule(s).label.startsWith(s.name)).toBe(true);
   });
