@@ -75,10 +75,10 @@ describe('sizes from input are checked before allocation', () => {
     refused(await cli('certify', '--system', '/dev/zero'), 'file');
   });
 
-  it('compare --repeats 1e8 (60 items × 9 rules: 50 TiB of per-unit records) is refused naming --repeats before replaying', async () => {
+  it('compare --repeats 1e8 (60 items × 10 rules: 56 TiB of per-unit records) is refused naming --repeats before replaying', async () => {
     const r = await cli('compare', '--samples', samples, '--repeats', '100000000');
     refused(r, '--repeats');
-    expect(r.stderr).toMatch(/60 items × 100000000 repeats × 9 rules.*TiB/);
+    expect(r.stderr).toMatch(/60 items × 100000000 repeats × 10 rules.*TiB/);
     expect(r.ms).toBeLessThan(5000);
   });
 
