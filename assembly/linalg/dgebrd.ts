@@ -431,9 +431,7 @@ let qDmin: f64 = 0;
 let qSigma: f64 = 0;
 let qDesig: f64 = 0;
 let qQmax: f64 = 0;
-let qNfail: i32 = 0;
 let qIter: i32 = 0;
-let qNdiv: i32 = 0;
 let qTtype: i32 = 0;
 let qDmin1: f64 = 0;
 let qDmin2: f64 = 0;
@@ -888,7 +886,7 @@ function lasq3(): void {
   const n0 = qN0;
   // reverse the segment if its bottom q is much larger than its top (dlasq3 label 50)
   if (qDmin <= 0 || n0 < n0in) {
-    let pp = qPP;
+    const pp = qPP;
     if (CBIAS * Z(4 * i0 + pp - 3) < Z(4 * n0 + pp - 3)) {
       reverseSegment(i0, n0);
       if (n0 - i0 <= 4) {
@@ -906,7 +904,6 @@ function lasq3(): void {
   let zeroShift = false;
   while (true) {
     lasq5();
-    qNdiv += n0 - i0 + 2;
     qIter++;
     if (qDmin >= 0 && qDmin1 >= 0) break;
     if (
@@ -922,7 +919,6 @@ function lasq3(): void {
     }
     if (qDmin < 0) {
       // the shift failed: retry with a smaller one
-      qNfail++;
       if (qTtype < -22) qTau = 0;
       else if (qDmin1 > 0) {
         qTau = (qTau + qDmin) * (1 - 2 * EPS_DQDS);
@@ -946,7 +942,6 @@ function lasq3(): void {
   }
   if (zeroShift) {
     lasq6();
-    qNdiv += n0 - i0 + 2;
     qIter++;
     qTau = 0;
   }
@@ -1000,8 +995,8 @@ function lasq2(n: i32): i32 {
     SZ(2 * k - 2, 0);
     SZ(2 * k - 3, Z(k - 1));
   }
-  let i0 = 1;
-  let n0 = n;
+  const i0 = 1;
+  const n0 = n;
   if (CBIAS * Z(4 * i0 - 3) < Z(4 * n0 - 3)) {
     const ipn4 = 4 * (i0 + n0);
     for (let i4 = 4 * i0; i4 <= 2 * (i0 + n0 - 1); i4 += 4) {
@@ -1048,8 +1043,6 @@ function lasq2(n: i32): i32 {
   qG = 0;
   qTau = 0;
   qIter = 2;
-  qNfail = 0;
-  qNdiv = 2 * (n0 - i0);
   qI0 = i0;
   qN0 = n0;
   let done = false;
