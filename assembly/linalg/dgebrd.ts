@@ -48,8 +48,8 @@ function scaledNorm(p: usize, n: i32, stride: i32): f64 {
 
 /**
  * Singular values (descending) of s·A for A m×m row-major (DESTROYED; s an exact power of two)
- * into out (m). work: {@link dgebrdWork}(m) values. Returns the QL iterations, or −1 if QL did not
- * converge (out then not written).
+ * into out (m). work: {@link dgebrdWork}(m) values. Returns the dqds (or fallback QL) iterations,
+ * or −1 if neither converged (out then not written).
  */
 export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize): i32 {
   if (m <= 0) return 0;
@@ -526,25 +526,31 @@ function lasq5(): void {
   let d = Z(j4) - tau;
   let dmin = d;
   qDmin1 = -Z(j4);
+  // j4 = 4·i0, 4·i0 + 4, …, 4·(n0 − 3), addressed from p = &Z(j4 − 3) with constant offsets
+  let p = zq + (<usize>(4 * i0 - 3) << 3);
   if (pp == 0) {
-    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
-      SZ(j4 - 2, d + Z(j4 - 1));
-      const temp = Z(j4 + 1) / Z(j4 - 2);
+    for (let c = n0 - i0 - 2; c > 0; c--, p += 32) {
+      const s = d + load<f64>(p, 16); // Z(j4-2) = d + Z(j4-1)
+      store<f64>(p, s, 8);
+      const temp = load<f64>(p, 32) / s; // Z(j4+1) / Z(j4-2)
       d = d * temp - tau;
       if (zeroSmall && d < dthresh) d = 0;
       dmin = min(dmin, d);
-      SZ(j4, Z(j4 - 1) * temp);
-      emin = min(Z(j4), emin);
+      const ez = load<f64>(p, 16) * temp; // Z(j4) = Z(j4-1)·temp
+      store<f64>(p, ez, 24);
+      emin = min(ez, emin);
     }
   } else {
-    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
-      SZ(j4 - 3, d + Z(j4));
-      const temp = Z(j4 + 2) / Z(j4 - 3);
+    for (let c = n0 - i0 - 2; c > 0; c--, p += 32) {
+      const s = d + load<f64>(p, 24); // Z(j4-3) = d + Z(j4)
+      store<f64>(p, s);
+      const temp = load<f64>(p, 40) / s; // Z(j4+2) / Z(j4-3)
       d = d * temp - tau;
       if (zeroSmall && d < dthresh) d = 0;
       dmin = min(dmin, d);
-      SZ(j4 - 1, Z(j4) * temp);
-      emin = min(Z(j4 - 1), emin);
+      const ez = load<f64>(p, 24) * temp; // Z(j4-1) = Z(j4)·temp
+      store<f64>(p, ez, 16);
+      emin = min(ez, emin);
     }
   }
   const dnm2 = d;

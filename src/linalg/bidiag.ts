@@ -51,8 +51,8 @@ const SMALL_DENOMINATOR = 2 ** -500;
 
 /**
  * Singular values (descending) of s·A for A m×m row-major (not modified; s an exact power of two),
- * written to `out` (m). Returns the QL iterations, or −1 if QL did not converge (then `out` is not
- * written). Unchecked: A finite.
+ * written to `out` (m). Returns the dqds (or fallback QL) iterations, or −1 if neither converged
+ * (then `out` is not written). Unchecked: A finite.
  */
 export function referenceBidiagSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number {
   if (m === 0) return 0;
