@@ -1,7 +1,8 @@
 // Singular values of a square matrix: Householder bidiagonalisation (one fused pass over the
-// trailing block per step) and root-free QL (LAPACK dsterf) on the 2m×2m Golub–Kahan
-// tridiagonal. Reference, derivation and accuracy: src/linalg/bidiag.ts (the same operations in
-// the same order, except that sums here run in f64x2 lanes and rows are taken in pairs).
+// trailing block per step) and dqds (LAPACK dlasq1–dlasq6) on the bidiagonal, with root-free QL
+// (LAPACK dsterf) on the 2m×2m Golub–Kahan tridiagonal as the fallback. Reference, derivation
+// and accuracy: src/linalg/bidiag.ts (the same operations in the same order, except that sums
+// here run in f64x2 lanes and rows are taken in pairs).
 import { tql2 } from './dsyev';
 import { pow2Scale, vaxpy, vdot } from './vec';
 
@@ -47,8 +48,8 @@ function scaledNorm(p: usize, n: i32, stride: i32): f64 {
 
 /**
  * Singular values (descending) of s·A for A m×m row-major (DESTROYED; s an exact power of two)
- * into out (m). work: {@link dgebrdWork}(m) values. Returns the QL iterations, or −1 if QL did not
- * converge (out then not written).
+ * into out (m). work: {@link dgebrdWork}(m) values. Returns the dqds (or fallback QL) iterations,
+ * or −1 if neither converged (out then not written).
  */
 export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize): i32 {
   if (m <= 0) return 0;
@@ -131,13 +132,15 @@ export function dbdsvdvalsWork(m: i32): i32 {
 
 /**
  * Singular values (descending) of the upper bidiagonal with diagonal d and superdiagonal e (m
- * values each, e[m−1] unused; not modified) into out (m), from the eigenvalues ±σ of its 2m×2m
- * Golub–Kahan tridiagonal by root-free QL (dsterf; QL with rotations if it does not converge).
- * work: {@link dbdsvdvalsWork}(m) values. Returns the QL iterations, or −1 if QL did not converge
- * (out then not written).
+ * values each, e[m−1] unused; not modified) into out (m), by dqds ({@link dqdsValues}, LAPACK
+ * dlasq1–dlasq6: high relative accuracy); if dqds does not converge, from the eigenvalues ±σ of
+ * the 2m×2m Golub–Kahan tridiagonal by root-free QL (dsterf; QL with rotations if that does not
+ * converge either). work: {@link dbdsvdvalsWork}(m) values. Returns the dqds (or QL) iterations,
+ * or −1 if none converged (out then not written).
  */
 export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize): i32 {
   if (m <= 0) return 0;
+  if (dqdsValues(d, e, m, out, work) == 0) return qIter;
   const M8 = <usize>m << 3;
   const td = work;
   const te = td + 2 * M8;
@@ -403,4 +406,788 @@ function sterf(n: i32, d: usize, e: usize): i32 {
     if (jtot >= nmaxit) return -1;
   }
   return jtot;
+}
+// ---- dqds (LAPACK dlasq1–dlasq6): singular values of a bidiagonal to high relative accuracy ----
+
+/** dlamch('Precision') = 2^-52 and dlamch('Safe minimum') = 2^-1022, as dlasq2–dlasq6 use them. */
+const EPS_DQDS: f64 = 2.220446049250313e-16;
+const SAFMIN_DQDS: f64 = 2.2250738585072014e-308;
+/** dlasq2's deflation tolerance 100·eps, and its square (the qd array holds squares). */
+const TOL_DQDS: f64 = 100 * EPS_DQDS;
+const TOL2_DQDS: f64 = TOL_DQDS * TOL_DQDS;
+/** dlasq2/dlasq3's CBIAS: reverse a segment whose last q exceeds 1.5 times its first. */
+const CBIAS: f64 = 1.5;
+/** dlasq1's scale sqrt(eps/safmin) = 2^485 (exact), here as 2^484 so max|B| lands in [2^484, 2^485). */
+const DQDS_SCALE: f64 = 4.994797680505588e145; // 2^484
+const DQDS_UNSCALE: f64 = 2.002083095183101e-146; // 2^-484
+
+// the state dlasq2 passes to dlasq3, dlasq4, dlasq5 and dlasq6 by reference (module globals: no
+// allocation under --runtime stub); zq is the qd array's base, zq + 8·i its 1-based entry i
+let zq: usize = 0;
+let qI0: i32 = 0;
+let qN0: i32 = 0;
+let qPP: i32 = 0;
+let qDmin: f64 = 0;
+let qSigma: f64 = 0;
+let qDesig: f64 = 0;
+let qQmax: f64 = 0;
+let qIter: i32 = 0;
+let qTtype: i32 = 0;
+let qDmin1: f64 = 0;
+let qDmin2: f64 = 0;
+let qDn: f64 = 0;
+let qDn1: f64 = 0;
+let qDn2: f64 = 0;
+let qG: f64 = 0;
+let qTau: f64 = 0;
+
+// @ts-ignore: decorator
+@inline function Z(i: i32): f64 {
+  return load<f64>(zq + (<usize>i << 3));
+}
+
+// @ts-ignore: decorator
+@inline function SZ(i: i32, x: f64): void {
+  store<f64>(zq + (<usize>i << 3), x);
+}
+
+/** Swap 1-based qd entries i and j. */
+function swapZ(i: i32, j: i32): void {
+  const t = Z(i);
+  SZ(i, Z(j));
+  SZ(j, t);
+}
+
+/** Reverse the segment i0..n0 of the qd array, both ping-pong halves (dlasq2 loop 120, dlasq3 loop 60). */
+function reverseSegment(i0: i32, n0: i32): void {
+  const ipn4 = 4 * (i0 + n0);
+  for (let i4 = 4 * i0; i4 <= 2 * (i0 + n0 - 1); i4 += 4) {
+    swapZ(i4 - 3, ipn4 - i4 - 3);
+    swapZ(i4 - 2, ipn4 - i4 - 2);
+    swapZ(i4 - 1, ipn4 - i4 - 5);
+    swapZ(i4, ipn4 - i4 - 4);
+  }
+}
+
+// dlas2's results
+let ssminG: f64 = 0;
+let ssmaxG: f64 = 0;
+
+/** Singular values ssminG <= ssmaxG of [[f, g], [0, h]] (LAPACK dlas2). */
+function las2(f: f64, g: f64, h: f64): void {
+  const fa = abs(f);
+  const ga = abs(g);
+  const ha = abs(h);
+  const fhmn = min(fa, ha);
+  const fhmx = max(fa, ha);
+  if (fhmn == 0) {
+    ssminG = 0;
+    if (fhmx == 0) ssmaxG = ga;
+    else {
+      const r = min(fhmx, ga) / max(fhmx, ga);
+      ssmaxG = max(fhmx, ga) * sqrt(1 + r * r);
+    }
+  } else if (ga < fhmx) {
+    const as = 1 + fhmn / fhmx;
+    const at = (fhmx - fhmn) / fhmx;
+    const au = (ga / fhmx) * (ga / fhmx);
+    const c = 2 / (sqrt(as * as + au) + sqrt(at * at + au));
+    ssminG = fhmn * c;
+    ssmaxG = fhmx / c;
+  } else {
+    const au = fhmx / ga;
+    if (au == 0) {
+      ssminG = (fhmn * fhmx) / ga;
+      ssmaxG = ga;
+    } else {
+      const as = 1 + fhmn / fhmx;
+      const at = (fhmx - fhmn) / fhmx;
+      const c = 1 / (sqrt(1 + as * au * (as * au)) + sqrt(1 + at * au * (at * au)));
+      const s = fhmn * c * au;
+      ssminG = s + s;
+      ssmaxG = ga / (c + c);
+    }
+  }
+}
+
+/** One dqds step with shift qTau on the segment qI0..qN0 (LAPACK dlasq5, IEEE arithmetic). */
+function lasq5(): void {
+  const i0 = qI0;
+  const n0 = qN0;
+  const pp = qPP;
+  const tau0 = qTau;
+  if (n0 - i0 - 1 <= 0) return;
+  const dthresh = EPS_DQDS * (qSigma + tau0);
+  const tau: f64 = tau0 < dthresh * 0.5 ? 0 : tau0;
+  qTau = tau;
+  const zeroSmall = tau == 0; // a zero shift: d below dthresh is set to zero
+  let j4 = 4 * i0 + pp - 3;
+  let emin = Z(j4 + 4);
+  let d = Z(j4) - tau;
+  let dmin = d;
+  qDmin1 = -Z(j4);
+  // j4 = 4·i0, 4·i0 + 4, …, 4·(n0 − 3), addressed from p = &Z(j4 − 3) with constant offsets
+  let p = zq + (<usize>(4 * i0 - 3) << 3);
+  if (pp == 0) {
+    for (let c = n0 - i0 - 2; c > 0; c--, p += 32) {
+      const s = d + load<f64>(p, 16); // Z(j4-2) = d + Z(j4-1)
+      store<f64>(p, s, 8);
+      const temp = load<f64>(p, 32) / s; // Z(j4+1) / Z(j4-2)
+      d = d * temp - tau;
+      if (zeroSmall && d < dthresh) d = 0;
+      dmin = min(dmin, d);
+      const ez = load<f64>(p, 16) * temp; // Z(j4) = Z(j4-1)·temp
+      store<f64>(p, ez, 24);
+      emin = min(ez, emin);
+    }
+  } else {
+    for (let c = n0 - i0 - 2; c > 0; c--, p += 32) {
+      const s = d + load<f64>(p, 24); // Z(j4-3) = d + Z(j4)
+      store<f64>(p, s);
+      const temp = load<f64>(p, 40) / s; // Z(j4+2) / Z(j4-3)
+      d = d * temp - tau;
+      if (zeroSmall && d < dthresh) d = 0;
+      dmin = min(dmin, d);
+      const ez = load<f64>(p, 24) * temp; // Z(j4-1) = Z(j4)·temp
+      store<f64>(p, ez, 16);
+      emin = min(ez, emin);
+    }
+  }
+  const dnm2 = d;
+  qDmin2 = dmin;
+  j4 = 4 * (n0 - 2) - pp;
+  let j4p2 = j4 + 2 * pp - 1;
+  SZ(j4 - 2, dnm2 + Z(j4p2));
+  SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
+  const dnm1 = Z(j4p2 + 2) * (dnm2 / Z(j4 - 2)) - tau;
+  dmin = min(dmin, dnm1);
+  qDmin1 = dmin;
+  j4 += 4;
+  j4p2 = j4 + 2 * pp - 1;
+  SZ(j4 - 2, dnm1 + Z(j4p2));
+  SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
+  const dn = Z(j4p2 + 2) * (dnm1 / Z(j4 - 2)) - tau;
+  dmin = min(dmin, dn);
+  SZ(j4 + 2, dn);
+  SZ(4 * n0 - pp, emin);
+  qDmin = dmin;
+  qDn = dn;
+  qDn1 = dnm1;
+  qDn2 = dnm2;
+}
+
+/** One dqd step (zero shift) on the segment qI0..qN0 (LAPACK dlasq6). */
+function lasq6(): void {
+  const i0 = qI0;
+  const n0 = qN0;
+  const pp = qPP;
+  if (n0 - i0 - 1 <= 0) return;
+  let j4 = 4 * i0 + pp - 3;
+  let emin = Z(j4 + 4);
+  let d = Z(j4);
+  let dmin = d;
+  if (pp == 0) {
+    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
+      SZ(j4 - 2, d + Z(j4 - 1));
+      if (Z(j4 - 2) == 0) {
+        SZ(j4, 0);
+        d = Z(j4 + 1);
+        dmin = d;
+        emin = 0;
+      } else if (SAFMIN_DQDS * Z(j4 + 1) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4 + 1)) {
+        const temp = Z(j4 + 1) / Z(j4 - 2);
+        SZ(j4, Z(j4 - 1) * temp);
+        d *= temp;
+      } else {
+        SZ(j4, Z(j4 + 1) * (Z(j4 - 1) / Z(j4 - 2)));
+        d = Z(j4 + 1) * (d / Z(j4 - 2));
+      }
+      dmin = min(dmin, d);
+      emin = min(emin, Z(j4));
+    }
+  } else {
+    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
+      SZ(j4 - 3, d + Z(j4));
+      if (Z(j4 - 3) == 0) {
+        SZ(j4 - 1, 0);
+        d = Z(j4 + 2);
+        dmin = d;
+        emin = 0;
+      } else if (SAFMIN_DQDS * Z(j4 + 2) < Z(j4 - 3) && SAFMIN_DQDS * Z(j4 - 3) < Z(j4 + 2)) {
+        const temp = Z(j4 + 2) / Z(j4 - 3);
+        SZ(j4 - 1, Z(j4) * temp);
+        d *= temp;
+      } else {
+        SZ(j4 - 1, Z(j4 + 2) * (Z(j4) / Z(j4 - 3)));
+        d = Z(j4 + 2) * (d / Z(j4 - 3));
+      }
+      dmin = min(dmin, d);
+      emin = min(emin, Z(j4 - 1));
+    }
+  }
+  const dnm2 = d;
+  qDmin2 = dmin;
+  // the last two steps (dlasq6 spells them out)
+  let dnm1: f64 = 0;
+  let j4p2: i32 = 0;
+  j4 = 4 * (n0 - 2) - pp;
+  j4p2 = j4 + 2 * pp - 1;
+  SZ(j4 - 2, dnm2 + Z(j4p2));
+  if (Z(j4 - 2) == 0) {
+    SZ(j4, 0);
+    dnm1 = Z(j4p2 + 2);
+    dmin = dnm1;
+    emin = 0;
+  } else if (SAFMIN_DQDS * Z(j4p2 + 2) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4p2 + 2)) {
+    const temp = Z(j4p2 + 2) / Z(j4 - 2);
+    SZ(j4, Z(j4p2) * temp);
+    dnm1 = dnm2 * temp;
+  } else {
+    SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
+    dnm1 = Z(j4p2 + 2) * (dnm2 / Z(j4 - 2));
+  }
+  dmin = min(dmin, dnm1);
+  qDmin1 = dmin;
+  j4 += 4;
+  j4p2 = j4 + 2 * pp - 1;
+  SZ(j4 - 2, dnm1 + Z(j4p2));
+  let dn: f64 = 0;
+  if (Z(j4 - 2) == 0) {
+    SZ(j4, 0);
+    dn = Z(j4p2 + 2);
+    dmin = dn;
+    emin = 0;
+  } else if (SAFMIN_DQDS * Z(j4p2 + 2) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4p2 + 2)) {
+    const temp = Z(j4p2 + 2) / Z(j4 - 2);
+    SZ(j4, Z(j4p2) * temp);
+    dn = dnm1 * temp;
+  } else {
+    SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
+    dn = Z(j4p2 + 2) * (dnm1 / Z(j4 - 2));
+  }
+  dmin = min(dmin, dn);
+  SZ(j4 + 2, dn);
+  SZ(4 * n0 - pp, emin);
+  qDmin = dmin;
+  qDn = dn;
+  qDn1 = dnm1;
+  qDn2 = dnm2;
+}
+
+/** dlasq4's constants. */
+const CNST1: f64 = 0.563;
+const CNST2: f64 = 1.01;
+const CNST3: f64 = 1.05;
+const THIRD: f64 = 0.333;
+
+/**
+ * The shift qTau for the next dqds step from the last one's dmin, dn, dn1, dn2 (LAPACK dlasq4;
+ * its early returns leave qTau as it was, as dlasq4 leaves TAU).
+ */
+function lasq4(n0in: i32): void {
+  const i0 = qI0;
+  const n0 = qN0;
+  const pp = qPP;
+  const dmin = qDmin;
+  const dmin1 = qDmin1;
+  const dmin2 = qDmin2;
+  const dn = qDn;
+  const dn1 = qDn1;
+  const dn2 = qDn2;
+  if (dmin <= 0) {
+    qTau = -dmin;
+    qTtype = -1;
+    return;
+  }
+  const nn = 4 * n0 + pp;
+  let s: f64 = 0;
+  let a2: f64 = 0;
+  let b1: f64 = 0;
+  let b2: f64 = 0;
+  let gam: f64 = 0;
+  let gap2: f64 = 0;
+  let np: i32 = 0;
+  if (n0in == n0) {
+    if (dmin == dn || dmin == dn1) {
+      b1 = sqrt(Z(nn - 3)) * sqrt(Z(nn - 5));
+      b2 = sqrt(Z(nn - 7)) * sqrt(Z(nn - 9));
+      a2 = Z(nn - 7) + Z(nn - 5);
+      if (dmin == dn && dmin1 == dn1) {
+        gap2 = dmin2 - a2 - dmin2 * 0.25;
+        let gap1: f64;
+        if (gap2 > 0 && gap2 > b2) gap1 = a2 - dn - (b2 / gap2) * b2;
+        else gap1 = a2 - dn - (b1 + b2);
+        if (gap1 > 0 && gap1 > b1) {
+          s = max(dn - (b1 / gap1) * b1, 0.5 * dmin);
+          qTtype = -2;
+        } else {
+          s = 0;
+          if (dn > b1) s = dn - b1;
+          if (a2 > b1 + b2) s = min(s, a2 - (b1 + b2));
+          s = max(s, THIRD * dmin);
+          qTtype = -3;
+        }
+      } else {
+        qTtype = -4;
+        s = 0.25 * dmin;
+        if (dmin == dn) {
+          gam = dn;
+          a2 = 0;
+          if (Z(nn - 5) > Z(nn - 7)) return;
+          b2 = Z(nn - 5) / Z(nn - 7);
+          np = nn - 9;
+        } else {
+          np = nn - 2 * pp;
+          gam = dn1;
+          if (Z(np - 4) > Z(np - 2)) return;
+          a2 = Z(np - 4) / Z(np - 2);
+          if (Z(nn - 9) > Z(nn - 11)) return;
+          b2 = Z(nn - 9) / Z(nn - 11);
+          np = nn - 13;
+        }
+        a2 += b2;
+        for (let i4 = np; i4 >= 4 * i0 - 1 + pp; i4 -= 4) {
+          if (b2 == 0) break;
+          b1 = b2;
+          if (Z(i4) > Z(i4 - 2)) return;
+          b2 *= Z(i4) / Z(i4 - 2);
+          a2 += b2;
+          if (100 * max(b2, b1) < a2 || CNST1 < a2) break;
+        }
+        a2 *= CNST3;
+        if (a2 < CNST1) s = (gam * (1 - sqrt(a2))) / (1 + a2);
+      }
+    } else if (dmin == dn2) {
+      qTtype = -5;
+      s = 0.25 * dmin;
+      np = nn - 2 * pp;
+      b1 = Z(np - 2);
+      b2 = Z(np - 6);
+      gam = dn2;
+      if (Z(np - 8) > b2 || Z(np - 4) > b1) return;
+      a2 = (Z(np - 8) / b2) * (1 + Z(np - 4) / b1);
+      if (n0 - i0 > 2) {
+        b2 = Z(nn - 13) / Z(nn - 15);
+        a2 += b2;
+        for (let i4 = nn - 17; i4 >= 4 * i0 - 1 + pp; i4 -= 4) {
+          if (b2 == 0) break;
+          b1 = b2;
+          if (Z(i4) > Z(i4 - 2)) return;
+          b2 *= Z(i4) / Z(i4 - 2);
+          a2 += b2;
+          if (100 * max(b2, b1) < a2 || CNST1 < a2) break;
+        }
+        a2 *= CNST3;
+      }
+      if (a2 < CNST1) s = (gam * (1 - sqrt(a2))) / (1 + a2);
+    } else {
+      if (qTtype == -6) qG += THIRD * (1 - qG);
+      else if (qTtype == -18) qG = 0.25 * THIRD;
+      else qG = 0.25;
+      s = qG * dmin;
+      qTtype = -6;
+    }
+  } else if (n0in == n0 + 1) {
+    if (dmin1 == dn1 && dmin2 == dn2) {
+      qTtype = -7;
+      s = THIRD * dmin1;
+      if (Z(nn - 5) > Z(nn - 7)) return;
+      b1 = Z(nn - 5) / Z(nn - 7);
+      b2 = b1;
+      if (b2 != 0) {
+        for (let i4 = 4 * n0 - 9 + pp; i4 >= 4 * i0 - 1 + pp; i4 -= 4) {
+          a2 = b1;
+          if (Z(i4) > Z(i4 - 2)) return;
+          b1 *= Z(i4) / Z(i4 - 2);
+          b2 += b1;
+          if (100 * max(b1, a2) < b2) break;
+        }
+      }
+      b2 = sqrt(CNST3 * b2);
+      a2 = dmin1 / (1 + b2 * b2);
+      gap2 = 0.5 * dmin2 - a2;
+      if (gap2 > 0 && gap2 > b2 * a2) s = max(s, a2 * (1 - CNST2 * a2 * (b2 / gap2) * b2));
+      else {
+        s = max(s, a2 * (1 - CNST2 * b2));
+        qTtype = -8;
+      }
+    } else {
+      s = 0.25 * dmin1;
+      if (dmin1 == dn1) s = 0.5 * dmin1;
+      qTtype = -9;
+    }
+  } else if (n0in == n0 + 2) {
+    if (dmin2 == dn2 && 2 * Z(nn - 5) < Z(nn - 7)) {
+      qTtype = -10;
+      s = THIRD * dmin2;
+      if (Z(nn - 5) > Z(nn - 7)) return;
+      b1 = Z(nn - 5) / Z(nn - 7);
+      b2 = b1;
+      if (b2 != 0) {
+        for (let i4 = 4 * n0 - 9 + pp; i4 >= 4 * i0 - 1 + pp; i4 -= 4) {
+          if (Z(i4) > Z(i4 - 2)) return;
+          b1 *= Z(i4) / Z(i4 - 2);
+          b2 += b1;
+          if (100 * b1 < b2) break;
+        }
+      }
+      b2 = sqrt(CNST3 * b2);
+      a2 = dmin2 / (1 + b2 * b2);
+      gap2 = Z(nn - 7) + Z(nn - 9) - sqrt(Z(nn - 11)) * sqrt(Z(nn - 9)) - a2;
+      if (gap2 > 0 && gap2 > b2 * a2) s = max(s, a2 * (1 - CNST2 * a2 * (b2 / gap2) * b2));
+      else s = max(s, a2 * (1 - CNST2 * b2));
+    } else {
+      s = 0.25 * dmin2;
+      qTtype = -11;
+    }
+  } else if (n0in > n0 + 2) {
+    s = 0;
+    qTtype = -12;
+  }
+  qTau = s;
+}
+
+/**
+ * Deflate converged values at the bottom of qI0..qN0, then one dqds step with a shift from
+ * {@link lasq4} (retried smaller if it fails), or a dqd step (LAPACK dlasq3).
+ */
+function lasq3(): void {
+  const n0in = qN0;
+  // deflation (dlasq3 labels 10–40)
+  while (true) {
+    if (qN0 < qI0) return;
+    const n0 = qN0;
+    const pp = qPP;
+    if (n0 == qI0) {
+      SZ(4 * n0 - 3, Z(4 * n0 + pp - 3) + qSigma);
+      qN0--;
+      continue;
+    }
+    const nn = 4 * n0 + pp;
+    if (n0 != qI0 + 1) {
+      if (!(Z(nn - 5) > TOL2_DQDS * (qSigma + Z(nn - 3)) && Z(nn - 2 * pp - 4) > TOL2_DQDS * Z(nn - 7))) {
+        SZ(4 * n0 - 3, Z(4 * n0 + pp - 3) + qSigma);
+        qN0--;
+        continue;
+      }
+      if (Z(nn - 9) > TOL2_DQDS * qSigma && Z(nn - 2 * pp - 8) > TOL2_DQDS * Z(nn - 11)) break;
+    }
+    // two eigenvalues of the trailing 2×2
+    if (Z(nn - 3) > Z(nn - 7)) swapZ(nn - 3, nn - 7);
+    let t = 0.5 * (Z(nn - 7) - Z(nn - 3) + Z(nn - 5));
+    if (Z(nn - 5) > Z(nn - 3) * TOL2_DQDS && t != 0) {
+      let s = Z(nn - 3) * (Z(nn - 5) / t);
+      if (s <= t) s = Z(nn - 3) * (Z(nn - 5) / (t * (1 + sqrt(1 + s / t))));
+      else s = Z(nn - 3) * (Z(nn - 5) / (t + sqrt(t) * sqrt(t + s)));
+      t = Z(nn - 7) + (s + Z(nn - 5));
+      SZ(nn - 3, Z(nn - 3) * (Z(nn - 7) / t));
+      SZ(nn - 7, t);
+    }
+    SZ(4 * n0 - 7, Z(nn - 7) + qSigma);
+    SZ(4 * n0 - 3, Z(nn - 3) + qSigma);
+    qN0 -= 2;
+  }
+  if (qPP == 2) qPP = 0;
+  const i0 = qI0;
+  const n0 = qN0;
+  // reverse the segment if its bottom q is much larger than its top (dlasq3 label 50)
+  if (qDmin <= 0 || n0 < n0in) {
+    const pp = qPP;
+    if (CBIAS * Z(4 * i0 + pp - 3) < Z(4 * n0 + pp - 3)) {
+      reverseSegment(i0, n0);
+      if (n0 - i0 <= 4) {
+        SZ(4 * n0 + pp - 1, Z(4 * i0 + pp - 1));
+        SZ(4 * n0 - pp, Z(4 * i0 - pp));
+      }
+      qDmin2 = min(qDmin2, Z(4 * n0 + pp - 1));
+      SZ(4 * n0 + pp - 1, min(Z(4 * n0 + pp - 1), min(Z(4 * i0 + pp - 1), Z(4 * i0 + pp + 3))));
+      SZ(4 * n0 - pp, min(Z(4 * n0 - pp), min(Z(4 * i0 - pp), Z(4 * i0 - pp + 4))));
+      qQmax = max(qQmax, max(Z(4 * i0 + pp - 3), Z(4 * i0 + pp + 1)));
+      qDmin = -0.0;
+    }
+  }
+  lasq4(n0in);
+  let zeroShift = false;
+  while (true) {
+    lasq5();
+    qIter++;
+    if (qDmin >= 0 && qDmin1 >= 0) break;
+    if (
+      qDmin < 0 &&
+      qDmin1 > 0 &&
+      Z(4 * (n0 - 1) - qPP) < TOL_DQDS * (qSigma + qDn1) &&
+      abs(qDn) < TOL_DQDS * qSigma
+    ) {
+      // convergence hidden by a negative dn
+      SZ(4 * (n0 - 1) - qPP + 2, 0);
+      qDmin = 0;
+      break;
+    }
+    if (qDmin < 0) {
+      // the shift failed: retry with a smaller one
+      if (qTtype < -22) qTau = 0;
+      else if (qDmin1 > 0) {
+        qTau = (qTau + qDmin) * (1 - 2 * EPS_DQDS);
+        qTtype -= 11;
+      } else {
+        qTau = 0.25 * qTau;
+        qTtype -= 12;
+      }
+      continue;
+    }
+    if (isNaN(qDmin)) {
+      if (qTau == 0) {
+        zeroShift = true;
+        break;
+      }
+      qTau = 0;
+      continue;
+    }
+    zeroShift = true;
+    break;
+  }
+  if (zeroShift) {
+    lasq6();
+    qIter++;
+    qTau = 0;
+  }
+  // sigma += tau, the rounding error carried in desig
+  let t: f64;
+  if (qTau < qSigma) {
+    qDesig += qTau;
+    t = qSigma + qDesig;
+    qDesig -= t - qSigma;
+  } else {
+    t = qSigma + qTau;
+    qDesig = qSigma - (t - qTau) + qDesig;
+  }
+  qSigma = t;
+}
+
+/**
+ * Eigenvalues of the qd array at zq (1-based, q_i = Z(2i−1), e_i = Z(2i), n >= 3, 4n values) into
+ * Z(1..n), descending (LAPACK dlasq2 with IEEE arithmetic). Returns 0, or dlasq2's INFO > 0 when
+ * it did not converge (1: a negative shift sum; 2: the inner loop ran out; 3: the outer one), or
+ * < 0 for a negative entry.
+ */
+function lasq2(n: i32): i32 {
+  SZ(2 * n, 0);
+  let d: f64 = 0;
+  let e: f64 = 0;
+  for (let k = 1; k <= 2 * (n - 1); k += 2) {
+    if (Z(k) < 0) return -(200 + k);
+    if (Z(k + 1) < 0) return -(200 + k + 1);
+    d += Z(k);
+    e += Z(k + 1);
+  }
+  if (Z(2 * n - 1) < 0) return -(200 + 2 * n - 1);
+  d += Z(2 * n - 1);
+  if (e == 0) {
+    // diagonal: the values are the q
+    for (let k = 2; k <= n; k++) SZ(k, Z(2 * k - 1));
+    shellSort(zq + 8, n);
+    reverse(zq + 8, n);
+    return 0;
+  }
+  const trace = d + e;
+  if (trace == 0) {
+    for (let k = 1; k <= n; k++) SZ(k, 0);
+    return 0;
+  }
+  // spread into the ping-pong layout: q_i at 4i−3, e_i at 4i−1
+  for (let k = 2 * n; k >= 2; k -= 2) {
+    SZ(2 * k, 0);
+    SZ(2 * k - 1, Z(k));
+    SZ(2 * k - 2, 0);
+    SZ(2 * k - 3, Z(k - 1));
+  }
+  const i0 = 1;
+  const n0 = n;
+  if (CBIAS * Z(4 * i0 - 3) < Z(4 * n0 - 3)) {
+    const ipn4 = 4 * (i0 + n0);
+    for (let i4 = 4 * i0; i4 <= 2 * (i0 + n0 - 1); i4 += 4) {
+      swapZ(i4 - 3, ipn4 - i4 - 3);
+      swapZ(i4 - 1, ipn4 - i4 - 5);
+    }
+  }
+  // two dqd steps with splitting on small e, filling both halves
+  let pp = 0;
+  for (let k = 1; k <= 2; k++) {
+    d = Z(4 * n0 + pp - 3);
+    for (let i4 = 4 * (n0 - 1) + pp; i4 >= 4 * i0 + pp; i4 -= 4) {
+      if (Z(i4 - 1) <= TOL2_DQDS * d) {
+        SZ(i4 - 1, -0.0);
+        d = Z(i4 - 3);
+      } else d = Z(i4 - 3) * (d / (d + Z(i4 - 1)));
+    }
+    d = Z(4 * i0 + pp - 3);
+    for (let i4 = 4 * i0 + pp; i4 <= 4 * (n0 - 1) + pp; i4 += 4) {
+      SZ(i4 - 2 * pp - 2, d + Z(i4 - 1));
+      if (Z(i4 - 1) <= TOL2_DQDS * d) {
+        SZ(i4 - 1, -0.0);
+        SZ(i4 - 2 * pp - 2, d);
+        SZ(i4 - 2 * pp, 0);
+        d = Z(i4 + 1);
+      } else if (SAFMIN_DQDS * Z(i4 + 1) < Z(i4 - 2 * pp - 2) && SAFMIN_DQDS * Z(i4 - 2 * pp - 2) < Z(i4 + 1)) {
+        const temp = Z(i4 + 1) / Z(i4 - 2 * pp - 2);
+        SZ(i4 - 2 * pp, Z(i4 - 1) * temp);
+        d *= temp;
+      } else {
+        SZ(i4 - 2 * pp, Z(i4 + 1) * (Z(i4 - 1) / Z(i4 - 2 * pp - 2)));
+        d = Z(i4 + 1) * (d / Z(i4 - 2 * pp - 2));
+      }
+    }
+    SZ(4 * n0 - pp - 2, d);
+    pp = 1 - pp;
+  }
+  qTtype = 0;
+  qDmin1 = 0;
+  qDmin2 = 0;
+  qDn = 0;
+  qDn1 = 0;
+  qDn2 = 0;
+  qG = 0;
+  qTau = 0;
+  qIter = 2;
+  qI0 = i0;
+  qN0 = n0;
+  let done = false;
+  for (let iwhila = 1; iwhila <= n + 1; iwhila++) {
+    if (qN0 < 1) {
+      done = true;
+      break;
+    }
+    // the unreduced segment qI0..qN0 at the bottom, its sigma, qmin, emax, qmax
+    qDesig = 0;
+    qSigma = qN0 == n ? 0 : -Z(4 * qN0 - 1);
+    if (qSigma < 0) return 1;
+    let emax: f64 = 0;
+    let qmin = Z(4 * qN0 - 3);
+    let qmax = qmin;
+    let i4 = 4 * qN0;
+    for (; i4 >= 8; i4 -= 4) {
+      if (Z(i4 - 5) <= 0) break;
+      if (qmin >= 4 * emax) {
+        qmin = min(qmin, Z(i4 - 3));
+        emax = max(emax, Z(i4 - 5));
+      }
+      qmax = max(qmax, Z(i4 - 7) + Z(i4 - 5));
+    }
+    if (i4 < 8) i4 = 4;
+    qI0 = i4 / 4;
+    qPP = 0;
+    if (qN0 - qI0 > 1) {
+      // reverse if the smallest value's d lies near the top
+      let dee = Z(4 * qI0 - 3);
+      let deemin = dee;
+      let kmin = qI0;
+      for (let j4 = 4 * qI0 + 1; j4 <= 4 * qN0 - 3; j4 += 4) {
+        dee = Z(j4) * (dee / (dee + Z(j4 - 2)));
+        if (dee <= deemin) {
+          deemin = dee;
+          kmin = (j4 + 3) / 4;
+        }
+      }
+      if ((kmin - qI0) * 2 < qN0 - kmin && deemin <= 0.5 * Z(4 * qN0 - 3)) {
+        reverseSegment(qI0, qN0);
+        qPP = 2;
+      }
+    }
+    qQmax = qmax;
+    qDmin = -max(0, qmin - 2 * sqrt(qmin) * sqrt(emax));
+    const nbig = 100 * (qN0 - qI0 + 1);
+    let segmentDone = false;
+    for (let iwhilb = 1; iwhilb <= nbig; iwhilb++) {
+      if (qI0 > qN0) {
+        segmentDone = true;
+        break;
+      }
+      lasq3();
+      qPP = 1 - qPP;
+      // split where an e fell below the tolerance
+      if (qPP == 0 && qN0 - qI0 >= 3) {
+        if (Z(4 * qN0) <= TOL2_DQDS * qQmax || Z(4 * qN0 - 1) <= TOL2_DQDS * qSigma) {
+          let splt = qI0 - 1;
+          qQmax = Z(4 * qI0 - 3);
+          let emin2 = Z(4 * qI0 - 1);
+          let oldemn = Z(4 * qI0);
+          for (let j4 = 4 * qI0; j4 <= 4 * (qN0 - 3); j4 += 4) {
+            if (Z(j4) <= TOL2_DQDS * Z(j4 - 3) || Z(j4 - 1) <= TOL2_DQDS * qSigma) {
+              SZ(j4 - 1, -qSigma);
+              splt = j4 / 4;
+              qQmax = 0;
+              emin2 = Z(j4 + 3);
+              oldemn = Z(j4 + 4);
+            } else {
+              qQmax = max(qQmax, Z(j4 + 1));
+              emin2 = min(emin2, Z(j4 - 1));
+              oldemn = min(oldemn, Z(j4));
+            }
+          }
+          SZ(4 * qN0 - 1, emin2);
+          SZ(4 * qN0, oldemn);
+          qI0 = splt + 1;
+        }
+      }
+    }
+    if (!segmentDone) return 2;
+  }
+  if (!done) return 3;
+  for (let k = 2; k <= n; k++) SZ(k, Z(4 * k - 3));
+  shellSort(zq + 8, n);
+  reverse(zq + 8, n);
+  return 0;
+}
+
+/** Reverse n values in place. */
+function reverse(x: usize, n: i32): void {
+  for (let i = 0, j = n - 1; i < j; i++, j--) {
+    const t = ld8(x, i);
+    st8(x, i, ld8(x, j));
+    st8(x, j, t);
+  }
+}
+
+/**
+ * Singular values (descending) of the upper bidiagonal (d, e) into out by dqds (LAPACK dlasq1:
+ * B scaled by an exact power of two so max|B| lies in [2^484, 2^485), squared into the qd array,
+ * dlasq2, square roots). work: 4m values. Returns 0, or dlasq2's INFO (out then not written).
+ */
+function dqdsValues(d: usize, e: usize, m: i32, out: usize, work: usize): i32 {
+  qIter = 0;
+  if (m == 1) {
+    st8(out, 0, abs(ld8(d, 0)));
+    return 0;
+  }
+  if (m == 2) {
+    las2(ld8(d, 0), ld8(e, 0), ld8(d, 1));
+    st8(out, 0, ssmaxG);
+    st8(out, 1, ssminG);
+    return 0;
+  }
+  let emax: f64 = 0;
+  for (let i = 0; i < m - 1; i++) emax = max(emax, abs(ld8(e, i)));
+  if (emax == 0) {
+    for (let i = 0; i < m; i++) st8(out, i, abs(ld8(d, i)));
+    shellSort(out, m);
+    reverse(out, m);
+    return 0;
+  }
+  let sigmx = emax;
+  for (let i = 0; i < m; i++) sigmx = max(sigmx, abs(ld8(d, i)));
+  const g = pow2Scale(sigmx);
+  zq = work - 8;
+  for (let i = 0; i < m; i++) {
+    const q = ld8(d, i) * g * DQDS_SCALE;
+    SZ(2 * i + 1, q * q);
+    if (i < m - 1) {
+      const x = ld8(e, i) * g * DQDS_SCALE;
+      SZ(2 * i + 2, x * x);
+    }
+  }
+  SZ(2 * m, 0);
+  const info = lasq2(m);
+  if (info != 0) return info;
+  for (let i = 0; i < m; i++) st8(out, i, (sqrt(Z(i + 1)) * DQDS_UNSCALE) / g);
+  return 0;
 }

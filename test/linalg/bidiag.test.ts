@@ -1,14 +1,16 @@
 /**
- * Singular values without vectors by Householder bidiagonalisation and root-free QL on the
- * Golub–Kahan tridiagonal (src/linalg/bidiag.ts, assembly/linalg/dgebrd.ts), the path svdvals,
- * rank and StreamingQR.svdvals take for R with balanced columns from PRECONDITION_MIN_SIZE on.
+ * Singular values without vectors by Householder bidiagonalisation and dqds on the bidiagonal
+ * (root-free QL on the Golub–Kahan tridiagonal as its fallback; src/linalg/bidiag.ts,
+ * assembly/linalg/dgebrd.ts), the path svdvals, rank and StreamingQR.svdvals take for R with
+ * balanced columns from PRECONDITION_MIN_SIZE on.
  *
  * The bound every comparison uses, BOUND·m·eps·σ_max with BOUND = 4: the path is normwise backward
  * stable — each of the 2m reflectors is applied with a backward error of a few eps times the norm
- * of what it acts on (Higham, Lemma 19.2), at most ||sA||, and the QL phase adds c'·eps·||B|| with
- * c' small (dsterf's deflation is relative, below eps·||B||) — so by Weyl
- * |σ̂_i − σ_i| <= (2·c·m + c')·eps·σ_max; BOUND = 4 allows c = 2 eps per reflector application
- * (seen against LAPACK dgesdd: <= 15·eps·σ_max, i.e. <= 0.05·m·eps·σ_max, at m = 256 … 1024).
+ * of what it acts on (Higham, Lemma 19.2), at most ||sA||, and dqds (or QL) adds c'·eps·||B|| with
+ * c' at most a few m (dqds is relatively accurate, see the last block; QL's deflation is relative,
+ * below eps·||B||) — so by Weyl |σ̂_i − σ_i| <= (2·c·m + c')·eps·σ_max; BOUND = 4 allows c = 2
+ * eps per reflector application (seen against LAPACK dgesdd: <= 15·eps·σ_max, i.e.
+ * <= 0.05·m·eps·σ_max, at m = 256 … 1024).
  * The independent reference is plain one-sided Jacobi on Rᵀ (the reference kernel, relative
  * accuracy ~m·eps·κ(column-scaled R), far inside the bound here), or a closed-form spectrum.
  */
@@ -17,7 +19,7 @@ import { describe, expect, it } from 'vitest';
 import { referenceNorm } from '../../src/blas1/dnrm2.js';
 import { rank, svdvals } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { golubKahanValues } from '../../src/linalg/bidiag.js';
+import { bidiagonalValues, dqdsValues, golubKahanValues } from '../../src/linalg/bidiag.js';
 import { referenceGesvj } from '../../src/linalg/gesvj.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { PRECONDITION_MIN_SIZE, svdOfR } from '../../src/linalg/svdFromR.js';
@@ -319,4 +321,191 @@ describe('singular values of a bidiagonal (Golub–Kahan tridiagonal and QL)', (
       );
     }
   });
+});
+
+/**
+ * dqds (LAPACK dlasq1–dlasq6, both backends) has HIGH RELATIVE accuracy: each σ of a bidiagonal
+ * comes out to a small multiple of m·eps of ITSELF, however small it is against σ_max. Small
+ * relative changes of the entries of a bidiagonal move each σ by at most the same relative
+ * amount times 2m−1 (Demmel–Kahan 1990, Thm 2), every qd transform changes each entry by a few
+ * ulps (Fernando–Parlett 1994), and deflation is relative (100·eps), so the bound used is
+ * BOUND·m·eps·σ_k per value (BOUND as above: 4). The independent reference is Kahan's bisection on
+ * the zero-diagonal Golub–Kahan tridiagonal, which Demmel–Kahan (1990, §5) show to be relatively
+ * accurate too: the Sturm pivots p_0 = −x, p_i = −x − b_{i−1}·(b_{i−1}/p_{i−1}) (b = d_0, e_0,
+ * d_1, …; the quotient first so nothing squares and underflows at 1e-300), bisected on a
+ * geometric scale until the bracket is 2 ulps wide.
+ */
+describe('singular values of a bidiagonal by dqds (high relative accuracy)', () => {
+  /** Number of eigenvalues < x (x > 0) of the Golub–Kahan tridiagonal: m + #{σ_i < x}. */
+  function sturmCount(d: Float64Array, e: Float64Array, m: number, x: number): number {
+    let count = 0;
+    let p = -x;
+    const pivmin = Number.MIN_VALUE;
+    if (p < 0) count++;
+    for (let i = 1; i < 2 * m; i++) {
+      const b = i % 2 === 1 ? d[(i - 1) / 2]! : e[i / 2 - 1]!;
+      if (p === 0) p = -pivmin;
+      p = -x - b * (b / p);
+      if (p < 0) count++;
+    }
+    return count;
+  }
+
+  /** σ_k (descending) of the bidiagonal by bisection on the Golub–Kahan tridiagonal, σ > 0 assumed. */
+  function bisectValues(d: Float64Array, e: Float64Array, m: number): Float64Array {
+    let hi = 0;
+    for (let i = 0; i < m; i++)
+      hi = Math.max(hi, Math.abs(d[i]!) + (i > 0 ? Math.abs(e[i - 1]!) : 0) + (i < m - 1 ? Math.abs(e[i]!) : 0));
+    return Float64Array.from({ length: m }, (_, k) => {
+      // σ_k is the (m−k)-th smallest: the smallest x with #{σ < x} >= m − k
+      let lo = Number.MIN_VALUE;
+      let up = hi * (1 + 4 * EPS);
+      while (up - lo > 2 * EPS * up) {
+        const mid = lo < 1e-300 * up ? Math.sqrt(lo) * Math.sqrt(up) : lo + (up - lo) / 2;
+        const x = mid > lo && mid < up ? mid : lo + (up - lo) / 2;
+        if (sturmCount(d, e, m, x) - m >= m - k) up = x;
+        else lo = x;
+      }
+      return up;
+    });
+  }
+
+  /** Each got[k] within BOUND·m·eps·want[k] of want[k] (relative, per value), descending, finite. */
+  function expectRelative(got: Float64Array, want: Float64Array, m: number): void {
+    expect(got.length).toBe(want.length);
+    for (let k = 0; k < want.length; k++) {
+      expect(Number.isFinite(got[k]!)).toBe(true);
+      if (k > 0) expect(got[k]!).toBeLessThanOrEqual(got[k - 1]!);
+      expect(Math.abs(got[k]! - want[k]!)).toBeLessThanOrEqual(BOUND * Math.max(m, 2) * EPS * want[k]!);
+    }
+  }
+
+  /** σ by both backends' dqds (wasm dbdsvdvals, TypeScript bidiagonalValues), checked to agree bit for bit. */
+  function bothBackends(d: Float64Array, e: Float64Array, m: number): Float64Array {
+    const ts = new Float64Array(m);
+    expect(dqdsValues(d, e, m, ts)).toBeGreaterThanOrEqual(0);
+    const k = wasm().exports;
+    const wa = wasm().arena.scope((s) => {
+      const bd = s.from(d);
+      const be = s.from(e);
+      const o = s.alloc(m);
+      expect(k.dbdsvdvals(bd.ptr, be.ptr, m, o.ptr, s.alloc(k.dbdsvdvalsWork(m)).ptr)).toBeGreaterThanOrEqual(0);
+      return Float64Array.from(o.view);
+    });
+    // the same operations in the same order (no lanes in dqds)
+    expect(Array.from(wa)).toEqual(Array.from(ts));
+    return ts;
+  }
+
+  /** The graded bidiagonal d_i = 10^(−5i)·(1 + (i mod 3)/4), e_i = 10^(−5i)·(0.3 + (i mod 2)/5), i < 61. */
+  function graded(): { d: Float64Array; e: Float64Array; m: number } {
+    const m = 61;
+    const d = Float64Array.from({ length: m }, (_, i) => 10 ** (-5 * i) * (1 + (i % 3) / 4));
+    const e = Float64Array.from({ length: m }, (_, i) => (i < m - 1 ? 10 ** (-5 * i) * (0.3 + (i % 2) / 5) : 0));
+    return { d, e, m };
+  }
+
+  it('graded bidiagonal, entries 1 … 1e-300: every σ to BOUND·m·eps of itself (bisection reference)', () => {
+    const { d, e, m } = graded();
+    const want = bisectValues(d, e, m);
+    expect(want[m - 1]!).toBeLessThan(1e-290); // the grading spans the range
+    expectRelative(bothBackends(d, e, m), want, m);
+  });
+
+  it('graded bidiagonal reversed (entries 1e-300 … 1): the same σ, every one relatively accurate', () => {
+    const { d, e, m } = graded();
+    // the flip P·Bᵀ·P of an upper bidiagonal is upper bidiagonal with d and e reversed: same σ
+    const dr = Float64Array.from({ length: m }, (_, i) => d[m - 1 - i]!);
+    const er = Float64Array.from({ length: m }, (_, i) => (i < m - 1 ? e[m - 2 - i]! : 0));
+    expectRelative(bothBackends(dr, er, m), bisectValues(d, e, m), m);
+  });
+
+  it.each([1, 2, 3, 7, 100, 300])('all-ones bidiagonal, m = %i: σ_k = 2·cos(kπ/(2m+1)), each relatively', (m) => {
+    const d = new Float64Array(m).fill(1);
+    const e = new Float64Array(m).fill(1);
+    const want = Float64Array.from({ length: m }, (_, k) => 2 * Math.cos(((k + 1) * Math.PI) / (2 * m + 1)));
+    expectRelative(bothBackends(d, e, m), want, m);
+  });
+
+  it.each([1e300, 1e-300, 2 ** 1000, 2 ** -1000])(
+    'all-ones bidiagonal times %s: σ scale with it, each relatively',
+    (c) => {
+      const m = 40;
+      const d = new Float64Array(m).fill(c);
+      const e = new Float64Array(m).fill(c);
+      const want = Float64Array.from({ length: m }, (_, k) => 2 * Math.cos(((k + 1) * Math.PI) / (2 * m + 1)) * c);
+      expectRelative(bothBackends(d, e, m), want, m);
+    },
+  );
+
+  it('m = 1: |d_0|; m = 2: σ_1·σ_2 = |d_0·d_1| and σ_1² + σ_2² = d_0² + e_0² + d_1²', () => {
+    expect(Array.from(bothBackends(Float64Array.of(-3.5), Float64Array.of(0), 1))).toEqual([3.5]);
+    for (const [a, b, c] of [
+      [1, 1, 1],
+      [3, 1e-8, -2],
+      [1e-200, 1, 1e-200],
+      [1, 1e150, 1e-150],
+    ]) {
+      const [s1, s2] = bothBackends(Float64Array.of(a!, c!), Float64Array.of(b!, 0), 2);
+      expect(Math.abs(s1! * s2! - Math.abs(a! * c!))).toBeLessThanOrEqual(8 * EPS * Math.abs(a! * c!));
+      const f2 = a! * a! + b! * b! + c! * c!;
+      expect(Math.abs(s1! * s1! + s2! * s2! - f2)).toBeLessThanOrEqual(8 * EPS * f2);
+    }
+  });
+
+  it('m = 3, random entries: each σ relatively within the bisection reference', () => {
+    const r = randn(3, 5);
+    const d = Float64Array.of(r[0]!, r[1]!, r[2]!);
+    const e = Float64Array.of(r[3]!, r[4]!, 0);
+    expectRelative(bothBackends(d, e, 3), bisectValues(d, e, 3), 3);
+  });
+
+  it('a zero on the diagonal: σ_min = 0, the others relatively within bisection', () => {
+    const m = 50;
+    const d = Float64Array.from({ length: m }, (_, i) => (i === 20 ? 0 : 1 + (i % 7) / 8));
+    const e = Float64Array.from({ length: m }, (_, i) => (i % 3) / 4 + 0.5);
+    const got = bothBackends(d, e, m);
+    // det B = Π d_i = 0 exactly and dqds keeps zero pivots zero
+    expect(got[m - 1]!).toBeLessThanOrEqual(BOUND * m * EPS * got[0]!);
+    const want = bisectValues(d, e, m);
+    expectRelative(got.subarray(0, m - 1), want.subarray(0, m - 1), m);
+  });
+
+  it('a zero off-diagonal splits B: σ are those of the two blocks, computed apart', () => {
+    const m = 30;
+    const r = randn(7, 2 * m);
+    const d = r.subarray(0, m).map((x) => x + 2);
+    const e = r.subarray(m).map((x) => x / 2);
+    e[11] = 0;
+    e[m - 1] = 0;
+    const top = bothBackends(d.slice(0, 12), e.slice(0, 12), 12);
+    const bottom = bothBackends(d.slice(12), e.slice(12), m - 12);
+    const want = Float64Array.from([...top, ...bottom])
+      .sort()
+      .reverse();
+    expectRelative(bothBackends(d, e, m), want, m);
+  });
+
+  fcTest.prop(
+    [fc.integer({ min: 1, max: 60 }), fc.integer({ min: 0, max: 1 << 30 }), fc.integer({ min: -20, max: 20 })],
+    {
+      numRuns: 40,
+    },
+  )(
+    'random bidiagonals: dqds within the absolute bound of the Golub–Kahan path and relatively within bisection',
+    (m, seed, ex) => {
+      const r = randn(seed, 2 * m);
+      const c = 2 ** (10 * ex);
+      const d = r.subarray(0, m).map((x) => x * c);
+      const e = r.subarray(m).map((x, i) => (i < m - 1 ? x * c : 0));
+      const got = bothBackends(d, e, m);
+      const gk = new Float64Array(m);
+      expect(golubKahanValues(d, e, m, gk)).toBeGreaterThanOrEqual(0);
+      expectWithin(got, gk, 2 * m, gk[0]!);
+      const both = new Float64Array(m);
+      expect(bidiagonalValues(d, e, m, both)).toBeGreaterThanOrEqual(0);
+      expect(Array.from(both)).toEqual(Array.from(got));
+      expectRelative(got, bisectValues(d, e, m), m);
+    },
+  );
 });
