@@ -81,9 +81,10 @@ export interface LinalgBackend {
   ): number;
   /**
    * Singular values (descending) of s·A for A m×m row-major (not modified; s an exact power of
-   * two) into `out` (m), by Householder bidiagonalisation and QL on the Golub–Kahan tridiagonal
-   * (./bidiag.ts: normwise backward stable, |σ̂_i − σ_i| <= c·m·eps·σ_max). Returns the QL
-   * iterations, or −1 if QL did not converge (then `out` is not written).
+   * two) into `out` (m), by Householder bidiagonalisation and dqds on the bidiagonal (QL on its
+   * Golub–Kahan tridiagonal if dqds fails; ./bidiag.ts: normwise backward stable,
+   * |σ̂_i − σ_i| <= c·m·eps·σ_max). Returns the dqds (or QL) iterations, or −1 if neither
+   * converged (then `out` is not written).
    */
   bidiagSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number;
 }

@@ -18,7 +18,7 @@
  * rows of the accumulated rotation. Sorted descending, vectors permuted along.
  *
  * Without vectors (svdvals, rank), on the same balanced R from the same size, the values come
- * instead from Householder bidiagonalisation of sR and QL on its Golub–Kahan tridiagonal
+ * instead from Householder bidiagonalisation of sR and dqds on the bidiagonal
  * (./bidiag.ts, backend.bidiagSvdvals): the same normwise class (|σ̂_i − σ_i| <= c·m·eps·σ_max)
  * at 8/3·m³ flops against the preconditioned path's syrk, eigh with vectors, gemm and sweeps.
  */
