@@ -552,8 +552,8 @@ function laed3(
     for (let j = 0; j < k; j++) {
       const col = qa(Q, ldq, 0, j);
       const dj = ld8(dlambda, j);
-      for (let i = 0; i < j; i++) st8(w, i, ld8(w, i) * (ld8(col, i) / (ld8(dlambda, i) - dj)));
-      for (let i = j + 1; i < k; i++) st8(w, i, ld8(w, i) * (ld8(col, i) / (ld8(dlambda, i) - dj)));
+      lownerFactor(0, j, w, col, dlambda, dj);
+      lownerFactor(j + 1, k, w, col, dlambda, dj);
     }
     for (let i = 0; i < k; i++) {
       const r = sqrt(-ld8(w, i));
@@ -561,13 +561,7 @@ function laed3(
     }
     for (let j = 0; j < k; j++) {
       const col = qa(Q, ldq, 0, j);
-      let ss: f64 = 0;
-      for (let i = 0; i < k; i++) {
-        const v = ld8(w, i) / ld8(col, i);
-        st8(s, i, v);
-        ss += v * v;
-      }
-      const inv = 1 / sqrt(ss);
+      const inv = 1 / sqrt(quotientsSquaredSum(k, w, col, s));
       for (let i = 0; i < k; i++) st8(col, i, ld8(s, ld4(indx, i)) * inv);
     }
   }
@@ -591,6 +585,37 @@ function laed3(
     for (let j = 0; j < k; j++) memory.fill(qa(Q, ldq, 0, j), 0, <usize>n1 << 3);
   }
   return 0;
+}
+
+/** w_i ← w_i·(δ_i / (dλ_i − dj)) for i in [lo, hi): one Löwner factor per entry, two lanes at a time. */
+function lownerFactor(lo: i32, hi: i32, w: usize, col: usize, dlambda: usize, dj: f64): void {
+  const vdj = f64x2.splat(dj);
+  let i = lo;
+  for (; i + 2 <= hi; i += 2) {
+    const o = <usize>i << 3;
+    const q = f64x2.div(v128.load(col + o), f64x2.sub(v128.load(dlambda + o), vdj));
+    v128.store(w + o, f64x2.mul(v128.load(w + o), q));
+  }
+  for (; i < hi; i++) st8(w, i, ld8(w, i) * (ld8(col, i) / (ld8(dlambda, i) - dj)));
+}
+
+/** out_i = w_i / δ_i for i < k; returns Σ out_i² (two lane sums, then added). */
+function quotientsSquaredSum(k: i32, w: usize, col: usize, out: usize): f64 {
+  let acc = f64x2.splat(0);
+  let i = 0;
+  for (; i + 2 <= k; i += 2) {
+    const o = <usize>i << 3;
+    const v = f64x2.div(v128.load(w + o), v128.load(col + o));
+    v128.store(out + o, v);
+    acc = f64x2.add(acc, f64x2.mul(v, v));
+  }
+  let ss = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1);
+  for (; i < k; i++) {
+    const v = ld8(w, i) / ld8(col, i);
+    st8(out, i, v);
+    ss += v * v;
+  }
+  return ss;
 }
 
 /**
@@ -827,7 +852,7 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     const ii = n - 2;
     const di = ld8(d, i);
     const midpt = rho / 2;
-    for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - di - midpt);
+    polesShifted(n, delta, d, di, midpt);
     psi = 0;
     for (let j = 0; j < n - 2; j++) psi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
     c = rhoinv + psi;
@@ -855,17 +880,11 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
       dltlb = 0;
       dltub = midpt;
     }
-    for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - di - tau);
-    dpsi = 0;
-    psi = 0;
-    erretm = 0;
-    for (let j = 0; j <= ii; j++) {
-      temp = ld8(z, j) / ld8(delta, j);
-      psi += ld8(z, j) * temp;
-      dpsi += temp * temp;
-      erretm += psi;
-    }
-    erretm = abs(erretm);
+    polesShifted(n, delta, d, di, tau);
+    poleSums(0, ii + 1, z, delta, true);
+    psi = sumU;
+    dpsi = sumT2;
+    erretm = abs(sumPartials);
     temp = zn / ld8(delta, n - 1);
     phi = zn * temp;
     dphi = temp * temp;
@@ -905,18 +924,12 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
           eta = w < 0 ? (dltub - tau) / 2 : (dltlb - tau) / 2;
         }
       }
-      for (let j = 0; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
+      shiftDelta(n, delta, eta);
       tau += eta;
-      dpsi = 0;
-      psi = 0;
-      erretm = 0;
-      for (let j = 0; j <= ii; j++) {
-        temp = ld8(z, j) / ld8(delta, j);
-        psi += ld8(z, j) * temp;
-        dpsi += temp * temp;
-        erretm += psi;
-      }
-      erretm = abs(erretm);
+      poleSums(0, ii + 1, z, delta, true);
+      psi = sumU;
+      dpsi = sumT2;
+      erretm = abs(sumPartials);
       temp = zn / ld8(delta, n - 1);
       phi = zn * temp;
       dphi = temp * temp;
@@ -942,7 +955,7 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
   const zip1 = ld8(z, ip1);
   del = dip1 - di;
   const midpt = del / 2;
-  for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - di - midpt);
+  polesShifted(n, delta, d, di, midpt);
   psi = 0;
   for (let j = 0; j < i; j++) psi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
   phi = 0;
@@ -969,28 +982,18 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     dltub = 0;
   }
   const origin = orgati ? di : dip1;
-  for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - origin - tau);
+  polesShifted(n, delta, d, origin, tau);
   const ii = orgati ? i : i + 1;
   const iim1 = ii - 1;
   const iip1 = ii + 1;
-  dpsi = 0;
-  psi = 0;
-  erretm = 0;
-  for (let j = 0; j <= iim1; j++) {
-    temp = ld8(z, j) / ld8(delta, j);
-    psi += ld8(z, j) * temp;
-    dpsi += temp * temp;
-    erretm += psi;
-  }
-  erretm = abs(erretm);
-  dphi = 0;
-  phi = 0;
-  for (let j = n - 1; j >= iip1; j--) {
-    temp = ld8(z, j) / ld8(delta, j);
-    phi += ld8(z, j) * temp;
-    dphi += temp * temp;
-    erretm += phi;
-  }
+  poleSums(0, iim1 + 1, z, delta, true);
+  psi = sumU;
+  dpsi = sumT2;
+  erretm = abs(sumPartials);
+  poleSums(iip1, n, z, delta, false);
+  phi = sumU;
+  dphi = sumT2;
+  erretm += sumPartials;
   w = rhoinv + phi + psi;
   let swtch3 = orgati ? w < 0 : w > 0;
   if (ii == 0 || ii == n - 1) swtch3 = false;
@@ -1053,25 +1056,15 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     if (temp > dltub || temp < dltlb) eta = w < 0 ? (dltub - tau) / 2 : (dltlb - tau) / 2;
   }
   let prew = w;
-  for (let j = 0; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
-  dpsi = 0;
-  psi = 0;
-  erretm = 0;
-  for (let j = 0; j <= iim1; j++) {
-    temp = ld8(z, j) / ld8(delta, j);
-    psi += ld8(z, j) * temp;
-    dpsi += temp * temp;
-    erretm += psi;
-  }
-  erretm = abs(erretm);
-  dphi = 0;
-  phi = 0;
-  for (let j = n - 1; j >= iip1; j--) {
-    temp = ld8(z, j) / ld8(delta, j);
-    phi += ld8(z, j) * temp;
-    dphi += temp * temp;
-    erretm += phi;
-  }
+  shiftDelta(n, delta, eta);
+  poleSums(0, iim1 + 1, z, delta, true);
+  psi = sumU;
+  dpsi = sumT2;
+  erretm = abs(sumPartials);
+  poleSums(iip1, n, z, delta, false);
+  phi = sumU;
+  dphi = sumT2;
+  erretm += sumPartials;
   temp = zii / ld8(delta, ii);
   dw = dpsi + dphi + temp * temp;
   temp = zii * temp;
@@ -1147,27 +1140,17 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
       if (dltlb <= temp && temp <= dltub) eta = (eta1 < 0 ? -1.0 : 1.0) * sqrt(abs(eta1)) * sqrt(abs(eta2));
       else eta = eta2;
     }
-    for (let j = 0; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
+    shiftDelta(n, delta, eta);
     tau += eta;
     prew = w;
-    dpsi = 0;
-    psi = 0;
-    erretm = 0;
-    for (let j = 0; j <= iim1; j++) {
-      temp = ld8(z, j) / ld8(delta, j);
-      psi += ld8(z, j) * temp;
-      dpsi += temp * temp;
-      erretm += psi;
-    }
-    erretm = abs(erretm);
-    dphi = 0;
-    phi = 0;
-    for (let j = n - 1; j >= iip1; j--) {
-      temp = ld8(z, j) / ld8(delta, j);
-      phi += ld8(z, j) * temp;
-      dphi += temp * temp;
-      erretm += phi;
-    }
+    poleSums(0, iim1 + 1, z, delta, true);
+    psi = sumU;
+    dpsi = sumT2;
+    erretm = abs(sumPartials);
+    poleSums(iip1, n, z, delta, false);
+    phi = sumU;
+    dphi = sumT2;
+    erretm += sumPartials;
     temp = zii / ld8(delta, ii);
     dw = dpsi + dphi + temp * temp;
     temp = zii * temp;
@@ -1177,6 +1160,75 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
   }
   st8(lam, 0, origin + tau);
   return 1;
+}
+
+/** Sums of {@link poleSums}: Σ z_j²/δ_j, Σ (z_j/δ_j)², and the sum of the running sums Σ z_j²/δ_j. */
+let sumU: f64 = 0;
+let sumT2: f64 = 0;
+let sumPartials: f64 = 0;
+
+/**
+ * dlaed4's sums over j in [lo, hi) of u_j = z_j·(z_j/δ_j) and (z_j/δ_j)² (two lanes), and the sum
+ * of the running sums of u (dlaed4's erretm term) as Σ c_j·u_j with c_j the number of running sums
+ * holding u_j: hi − j when the running sum starts at lo (below the root, ψ), j − lo + 1 when it
+ * starts at hi − 1 (above, φ). All u_j share one sign (δ_j < 0 below the root, > 0 above), so the
+ * order of summation changes each sum by a relative O(eps) only.
+ */
+function poleSums(lo: i32, hi: i32, z: usize, delta: usize, below: bool): void {
+  let su = f64x2.splat(0);
+  let st = f64x2.splat(0);
+  let sp = f64x2.splat(0);
+  let j = lo;
+  // lane weights for j, j + 1, stepping by ∓2
+  let cw = below ? f64x2(<f64>(hi - lo), <f64>(hi - lo - 1)) : f64x2(1, 2);
+  const step = below ? f64x2.splat(-2) : f64x2.splat(2);
+  for (; j + 2 <= hi; j += 2) {
+    const o = <usize>j << 3;
+    const zv = v128.load(z + o);
+    const t = f64x2.div(zv, v128.load(delta + o));
+    const u = f64x2.mul(zv, t);
+    su = f64x2.add(su, u);
+    st = f64x2.add(st, f64x2.mul(t, t));
+    sp = f64x2.add(sp, f64x2.mul(cw, u));
+    cw = f64x2.add(cw, step);
+  }
+  let a = f64x2.extract_lane(su, 0) + f64x2.extract_lane(su, 1);
+  let b = f64x2.extract_lane(st, 0) + f64x2.extract_lane(st, 1);
+  let c = f64x2.extract_lane(sp, 0) + f64x2.extract_lane(sp, 1);
+  for (; j < hi; j++) {
+    const zj = ld8(z, j);
+    const t = zj / ld8(delta, j);
+    const u = zj * t;
+    a += u;
+    b += t * t;
+    c += <f64>(below ? hi - j : j - lo + 1) * u;
+  }
+  sumU = a;
+  sumT2 = b;
+  sumPartials = c;
+}
+
+/** δ_j ← δ_j − eta for j < n (two lanes). */
+function shiftDelta(n: i32, delta: usize, eta: f64): void {
+  const ve = f64x2.splat(eta);
+  let j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const p = delta + (<usize>j << 3);
+    v128.store(p, f64x2.sub(v128.load(p), ve));
+  }
+  for (; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
+}
+
+/** δ_j = (d_j − origin) − tau for j < n (two lanes; the pole-shifted differences of dlaed4). */
+function polesShifted(n: i32, delta: usize, d: usize, origin: f64, tau: f64): void {
+  const vo = f64x2.splat(origin);
+  const vt = f64x2.splat(tau);
+  let j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const o = <usize>j << 3;
+    v128.store(delta + o, f64x2.sub(f64x2.sub(v128.load(d + o), vo), vt));
+  }
+  for (; j < n; j++) st8(delta, j, ld8(d, j) - origin - tau);
 }
 
 /** dlaed4's three weights for dlaed6 (static data: the kernels never allocate). */
