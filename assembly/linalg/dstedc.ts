@@ -853,8 +853,7 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     const di = ld8(d, i);
     const midpt = rho / 2;
     polesShifted(n, delta, d, di, midpt);
-    psi = 0;
-    for (let j = 0; j < n - 2; j++) psi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
+    psi = weightedPoles(0, n - 2, z, delta);
     c = rhoinv + psi;
     const zn1 = ld8(z, n - 2);
     const zn = ld8(z, n - 1);
@@ -956,10 +955,8 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
   del = dip1 - di;
   const midpt = del / 2;
   polesShifted(n, delta, d, di, midpt);
-  psi = 0;
-  for (let j = 0; j < i; j++) psi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
-  phi = 0;
-  for (let j = n - 1; j >= i + 2; j--) phi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
+  psi = weightedPoles(0, i, z, delta);
+  phi = weightedPoles(i + 2, n, z, delta);
   c = rhoinv + psi + phi;
   w = c + (zi * zi) / ld8(delta, i) + (zip1 * zip1) / ld8(delta, ip1);
   let orgati: bool;
@@ -1206,6 +1203,23 @@ function poleSums(lo: i32, hi: i32, z: usize, delta: usize, below: bool): void {
   sumU = a;
   sumT2 = b;
   sumPartials = c;
+}
+
+/**
+ * Σ z_j²/δ_j over j in [lo, hi) (two lanes; the terms share one sign on each side of the root, so
+ * the order changes the sum by a relative O(eps) only).
+ */
+function weightedPoles(lo: i32, hi: i32, z: usize, delta: usize): f64 {
+  let acc = f64x2.splat(0);
+  let j = lo;
+  for (; j + 2 <= hi; j += 2) {
+    const o = <usize>j << 3;
+    const zv = v128.load(z + o);
+    acc = f64x2.add(acc, f64x2.div(f64x2.mul(zv, zv), v128.load(delta + o)));
+  }
+  let sum = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1);
+  for (; j < hi; j++) sum += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
+  return sum;
 }
 
 /** δ_j ← δ_j − eta for j < n (two lanes). */
