@@ -549,8 +549,10 @@ function laed3(
     // ẑ_i² = −Π_j δ_ij / Π_{j≠i} (d_i − d_j), δ_ij = d_i − λ_j = Q(i, j)
     memory.copy(s, w, <usize>k << 3);
     for (let i = 0; i < k; i++) st8(w, i, load<f64>(qa(Q, ldq, i, i)));
-    // four roots at a time: one division per four factors (all factors lie within [2^-400, 2^4]
-    // on the scaled block: the poles are more than tol apart, so no product of four over/underflows)
+    // four roots at a time: one division per four factors. On the scaled block every pole gap
+    // and every δ_ij but the one of the root next to d_i on the group's side exceed 2·tol > 2^-60;
+    // that one exceeds z_i²·tol/2 >= tol³/8 > 2^-180; all are below 2^4 — so a product of four
+    // lies in [2^-360, 2^16], far from overflow and underflow.
     let j = 0;
     for (; j + 4 <= k; j += 4) {
       const col = qa(Q, ldq, 0, j);
