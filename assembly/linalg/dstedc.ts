@@ -576,28 +576,25 @@ function laed3(
       const r = sqrt(-ld8(w, i));
       st8(w, i, ld8(s, i) < 0 ? -r : r);
     }
-    for (let j = 0; j < k; j++) {
-      const col = qa(Q, ldq, 0, j);
-      const inv = 1 / sqrt(quotientsSquaredSum(k, w, col, s));
-      for (let i = 0; i < k; i++) st8(col, i, ld8(s, ld4(indx, i)) * inv);
-    }
+    // U (k×k, row j = eigenvector j, rows grouped by column type through indx) straight into s
+    for (let i = 0; i < k; i++) st8(dlambda, i, ld8(w, ld4(indx, i)));
+    for (let j = 0; j < k; j++) unitQuotients(k, dlambda, qa(Q, ldq, 0, j), indx, s + ((<usize>j * <usize>k) << 3));
   }
+  if (k <= 2) for (let j = 0; j < k; j++) memory.copy(s + ((<usize>j * <usize>k) << 3), qa(Q, ldq, 0, j), <usize>k << 3);
   const n2 = n - n1;
   const n12 = ld4(ctot, 0) + ld4(ctot, 1);
   const n23 = ld4(ctot, 1) + ld4(ctot, 2);
   const c0 = ld4(ctot, 0);
-  // S = U[c0 : c0 + n23, :] (n23 × k, column-major); Q[n1:, 0:k] = Q2b (n2 × n23) · S
-  for (let j = 0; j < k; j++) memory.copy(s + ((<usize>j * <usize>n23) << 3), qa(Q, ldq, c0, j), <usize>n23 << 3);
+  // Q[n1:, 0:k] = Q2b (n2 × n23) · U[c0 : c0 + n23, :] (the rows of s from column c0)
   const iq2 = q2 + ((<usize>n1 * <usize>n12) << 3);
   if (n23 != 0) {
-    gemmStrided(false, false, k, n2, n23, 1, s, n23, iq2, n2, 0, qa(Q, ldq, n1, 0), ldq, PA, PB, T16, KC, MC, NC);
+    gemmStrided(false, false, k, n2, n23, 1, s + (<usize>c0 << 3), k, iq2, n2, 0, qa(Q, ldq, n1, 0), ldq, PA, PB, T16, KC, MC, NC);
   } else {
     for (let j = 0; j < k; j++) memory.fill(qa(Q, ldq, n1, j), 0, <usize>n2 << 3);
   }
-  // S = U[0 : n12, :]; Q[0:n1, 0:k] = Q2a (n1 × n12) · S
-  for (let j = 0; j < k; j++) memory.copy(s + ((<usize>j * <usize>n12) << 3), qa(Q, ldq, 0, j), <usize>n12 << 3);
+  // Q[0:n1, 0:k] = Q2a (n1 × n12) · U[0 : n12, :]
   if (n12 != 0) {
-    gemmStrided(false, false, k, n1, n12, 1, s, n12, q2, n1, 0, Q, ldq, PA, PB, T16, KC, MC, NC);
+    gemmStrided(false, false, k, n1, n12, 1, s, k, q2, n1, 0, Q, ldq, PA, PB, T16, KC, MC, NC);
   } else {
     for (let j = 0; j < k; j++) memory.fill(qa(Q, ldq, 0, j), 0, <usize>n1 << 3);
   }
@@ -656,23 +653,34 @@ function lownerFactor(lo: i32, hi: i32, w: usize, col: usize, dlambda: usize, dj
   for (; i < hi; i++) st8(w, i, ld8(w, i) * (ld8(col, i) / (ld8(dlambda, i) - dj)));
 }
 
-/** out_i = w_i / δ_i for i < k; returns Σ out_i² (two lane sums, then added). */
-function quotientsSquaredSum(k: i32, w: usize, col: usize, out: usize): f64 {
+/**
+ * out_i = (wp_i / δ_{p(i)}) / ||·|| for i < k, p = indx (wp already permuted): one eigenvector of
+ * D + ρẑẑᵀ (dlaed3), its entries in the order of the grouped columns. Two lanes.
+ */
+function unitQuotients(k: i32, wp: usize, col: usize, indx: usize, out: usize): void {
   let acc = f64x2.splat(0);
   let i = 0;
   for (; i + 2 <= k; i += 2) {
     const o = <usize>i << 3;
-    const v = f64x2.div(v128.load(w + o), v128.load(col + o));
+    const dv = f64x2.replace_lane(f64x2.splat(ld8(col, ld4(indx, i))), 1, ld8(col, ld4(indx, i + 1)));
+    const v = f64x2.div(v128.load(wp + o), dv);
     v128.store(out + o, v);
     acc = f64x2.add(acc, f64x2.mul(v, v));
   }
   let ss = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1);
   for (; i < k; i++) {
-    const v = ld8(w, i) / ld8(col, i);
+    const v = ld8(wp, i) / ld8(col, ld4(indx, i));
     st8(out, i, v);
     ss += v * v;
   }
-  return ss;
+  const inv = 1 / sqrt(ss);
+  const vi = f64x2.splat(inv);
+  i = 0;
+  for (; i + 2 <= k; i += 2) {
+    const p = out + (<usize>i << 3);
+    v128.store(p, f64x2.mul(v128.load(p), vi));
+  }
+  for (; i < k; i++) st8(out, i, ld8(out, i) * inv);
 }
 
 /**
