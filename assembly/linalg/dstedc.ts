@@ -549,48 +549,138 @@ function laed3(
     // ẑ_i² = −Π_j δ_ij / Π_{j≠i} (d_i − d_j), δ_ij = d_i − λ_j = Q(i, j)
     memory.copy(s, w, <usize>k << 3);
     for (let i = 0; i < k; i++) st8(w, i, load<f64>(qa(Q, ldq, i, i)));
-    for (let j = 0; j < k; j++) {
+    // four roots at a time: one division per four factors. On the scaled block every pole gap
+    // and every δ_ij but the one of the root next to d_i on the group's side exceed 2·tol > 2^-60;
+    // that one exceeds z_i²·tol/2 >= tol³/8 > 2^-180; all are below 2^4 — so a product of four
+    // lies in [2^-360, 2^16], far from overflow and underflow.
+    let j = 0;
+    for (; j + 4 <= k; j += 4) {
+      const col = qa(Q, ldq, 0, j);
+      lownerFactor4(0, j, w, col, <usize>ldq << 3, dlambda, j);
+      lownerFactor4(j + 4, k, w, col, <usize>ldq << 3, dlambda, j);
+      for (let jj = j; jj < j + 4; jj++) {
+        const cj = qa(Q, ldq, 0, jj);
+        const dj = ld8(dlambda, jj);
+        for (let i = j; i < j + 4; i++) {
+          if (i != jj) st8(w, i, ld8(w, i) * (ld8(cj, i) / (ld8(dlambda, i) - dj)));
+        }
+      }
+    }
+    for (; j < k; j++) {
       const col = qa(Q, ldq, 0, j);
       const dj = ld8(dlambda, j);
-      for (let i = 0; i < j; i++) st8(w, i, ld8(w, i) * (ld8(col, i) / (ld8(dlambda, i) - dj)));
-      for (let i = j + 1; i < k; i++) st8(w, i, ld8(w, i) * (ld8(col, i) / (ld8(dlambda, i) - dj)));
+      lownerFactor(0, j, w, col, dlambda, dj);
+      lownerFactor(j + 1, k, w, col, dlambda, dj);
     }
     for (let i = 0; i < k; i++) {
       const r = sqrt(-ld8(w, i));
       st8(w, i, ld8(s, i) < 0 ? -r : r);
     }
-    for (let j = 0; j < k; j++) {
-      const col = qa(Q, ldq, 0, j);
-      let ss: f64 = 0;
-      for (let i = 0; i < k; i++) {
-        const v = ld8(w, i) / ld8(col, i);
-        st8(s, i, v);
-        ss += v * v;
-      }
-      const inv = 1 / sqrt(ss);
-      for (let i = 0; i < k; i++) st8(col, i, ld8(s, ld4(indx, i)) * inv);
-    }
+    // U (k×k, row j = eigenvector j, rows grouped by column type through indx) straight into s
+    for (let i = 0; i < k; i++) st8(dlambda, i, ld8(w, ld4(indx, i)));
+    for (let j = 0; j < k; j++) unitQuotients(k, dlambda, qa(Q, ldq, 0, j), indx, s + ((<usize>j * <usize>k) << 3));
   }
+  if (k <= 2) for (let j = 0; j < k; j++) memory.copy(s + ((<usize>j * <usize>k) << 3), qa(Q, ldq, 0, j), <usize>k << 3);
   const n2 = n - n1;
   const n12 = ld4(ctot, 0) + ld4(ctot, 1);
   const n23 = ld4(ctot, 1) + ld4(ctot, 2);
   const c0 = ld4(ctot, 0);
-  // S = U[c0 : c0 + n23, :] (n23 × k, column-major); Q[n1:, 0:k] = Q2b (n2 × n23) · S
-  for (let j = 0; j < k; j++) memory.copy(s + ((<usize>j * <usize>n23) << 3), qa(Q, ldq, c0, j), <usize>n23 << 3);
+  // Q[n1:, 0:k] = Q2b (n2 × n23) · U[c0 : c0 + n23, :] (the rows of s from column c0)
   const iq2 = q2 + ((<usize>n1 * <usize>n12) << 3);
   if (n23 != 0) {
-    gemmStrided(false, false, k, n2, n23, 1, s, n23, iq2, n2, 0, qa(Q, ldq, n1, 0), ldq, PA, PB, T16, KC, MC, NC);
+    gemmStrided(false, false, k, n2, n23, 1, s + (<usize>c0 << 3), k, iq2, n2, 0, qa(Q, ldq, n1, 0), ldq, PA, PB, T16, KC, MC, NC);
   } else {
     for (let j = 0; j < k; j++) memory.fill(qa(Q, ldq, n1, j), 0, <usize>n2 << 3);
   }
-  // S = U[0 : n12, :]; Q[0:n1, 0:k] = Q2a (n1 × n12) · S
-  for (let j = 0; j < k; j++) memory.copy(s + ((<usize>j * <usize>n12) << 3), qa(Q, ldq, 0, j), <usize>n12 << 3);
+  // Q[0:n1, 0:k] = Q2a (n1 × n12) · U[0 : n12, :]
   if (n12 != 0) {
-    gemmStrided(false, false, k, n1, n12, 1, s, n12, q2, n1, 0, Q, ldq, PA, PB, T16, KC, MC, NC);
+    gemmStrided(false, false, k, n1, n12, 1, s, k, q2, n1, 0, Q, ldq, PA, PB, T16, KC, MC, NC);
   } else {
     for (let j = 0; j < k; j++) memory.fill(qa(Q, ldq, 0, j), 0, <usize>n1 << 3);
   }
   return 0;
+}
+
+/**
+ * w_i ← w_i·Π_{c<4} δ_{i,j+c} / Π_{c<4} (dλ_i − dλ_{j+c}) for i in [lo, hi) (outside j..j+3): four
+ * Löwner factors with one division, two lanes at a time. col: column j of δ, cs: column stride
+ * in bytes.
+ */
+function lownerFactor4(lo: i32, hi: i32, w: usize, col: usize, cs: usize, dlambda: usize, j: i32): void {
+  const d0 = ld8(dlambda, j);
+  const d1 = ld8(dlambda, j + 1);
+  const d2 = ld8(dlambda, j + 2);
+  const d3 = ld8(dlambda, j + 3);
+  const v0 = f64x2.splat(d0);
+  const v1 = f64x2.splat(d1);
+  const v2 = f64x2.splat(d2);
+  const v3 = f64x2.splat(d3);
+  const c1 = col + cs;
+  const c2 = c1 + cs;
+  const c3 = c2 + cs;
+  let i = lo;
+  for (; i + 2 <= hi; i += 2) {
+    const o = <usize>i << 3;
+    const dl = v128.load(dlambda + o);
+    const num = f64x2.mul(
+      f64x2.mul(v128.load(col + o), v128.load(c1 + o)),
+      f64x2.mul(v128.load(c2 + o), v128.load(c3 + o)),
+    );
+    const den = f64x2.mul(
+      f64x2.mul(f64x2.sub(dl, v0), f64x2.sub(dl, v1)),
+      f64x2.mul(f64x2.sub(dl, v2), f64x2.sub(dl, v3)),
+    );
+    v128.store(w + o, f64x2.mul(v128.load(w + o), f64x2.div(num, den)));
+  }
+  for (; i < hi; i++) {
+    const dl = ld8(dlambda, i);
+    const o = <usize>i << 3;
+    const num = load<f64>(col + o) * load<f64>(c1 + o) * (load<f64>(c2 + o) * load<f64>(c3 + o));
+    const den = (dl - d0) * (dl - d1) * ((dl - d2) * (dl - d3));
+    st8(w, i, ld8(w, i) * (num / den));
+  }
+}
+
+/** w_i ← w_i·(δ_i / (dλ_i − dj)) for i in [lo, hi): one Löwner factor per entry, two lanes at a time. */
+function lownerFactor(lo: i32, hi: i32, w: usize, col: usize, dlambda: usize, dj: f64): void {
+  const vdj = f64x2.splat(dj);
+  let i = lo;
+  for (; i + 2 <= hi; i += 2) {
+    const o = <usize>i << 3;
+    const q = f64x2.div(v128.load(col + o), f64x2.sub(v128.load(dlambda + o), vdj));
+    v128.store(w + o, f64x2.mul(v128.load(w + o), q));
+  }
+  for (; i < hi; i++) st8(w, i, ld8(w, i) * (ld8(col, i) / (ld8(dlambda, i) - dj)));
+}
+
+/**
+ * out_i = (wp_i / δ_{p(i)}) / ||·|| for i < k, p = indx (wp already permuted): one eigenvector of
+ * D + ρẑẑᵀ (dlaed3), its entries in the order of the grouped columns. Two lanes.
+ */
+function unitQuotients(k: i32, wp: usize, col: usize, indx: usize, out: usize): void {
+  let acc = f64x2.splat(0);
+  let i = 0;
+  for (; i + 2 <= k; i += 2) {
+    const o = <usize>i << 3;
+    const dv = f64x2.replace_lane(f64x2.splat(ld8(col, ld4(indx, i))), 1, ld8(col, ld4(indx, i + 1)));
+    const v = f64x2.div(v128.load(wp + o), dv);
+    v128.store(out + o, v);
+    acc = f64x2.add(acc, f64x2.mul(v, v));
+  }
+  let ss = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1);
+  for (; i < k; i++) {
+    const v = ld8(wp, i) / ld8(col, ld4(indx, i));
+    st8(out, i, v);
+    ss += v * v;
+  }
+  const inv = 1 / sqrt(ss);
+  const vi = f64x2.splat(inv);
+  i = 0;
+  for (; i + 2 <= k; i += 2) {
+    const p = out + (<usize>i << 3);
+    v128.store(p, f64x2.mul(v128.load(p), vi));
+  }
+  for (; i < k; i++) st8(out, i, ld8(out, i) * inv);
 }
 
 /**
@@ -827,9 +917,8 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     const ii = n - 2;
     const di = ld8(d, i);
     const midpt = rho / 2;
-    for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - di - midpt);
-    psi = 0;
-    for (let j = 0; j < n - 2; j++) psi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
+    polesShifted(n, delta, d, di, midpt);
+    psi = weightedPoles(0, n - 2, z, delta);
     c = rhoinv + psi;
     const zn1 = ld8(z, n - 2);
     const zn = ld8(z, n - 1);
@@ -855,17 +944,11 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
       dltlb = 0;
       dltub = midpt;
     }
-    for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - di - tau);
-    dpsi = 0;
-    psi = 0;
-    erretm = 0;
-    for (let j = 0; j <= ii; j++) {
-      temp = ld8(z, j) / ld8(delta, j);
-      psi += ld8(z, j) * temp;
-      dpsi += temp * temp;
-      erretm += psi;
-    }
-    erretm = abs(erretm);
+    polesShifted(n, delta, d, di, tau);
+    poleSums(0, ii + 1, z, delta, true);
+    psi = sumU;
+    dpsi = sumT2;
+    erretm = abs(sumPartials);
     temp = zn / ld8(delta, n - 1);
     phi = zn * temp;
     dphi = temp * temp;
@@ -905,18 +988,12 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
           eta = w < 0 ? (dltub - tau) / 2 : (dltlb - tau) / 2;
         }
       }
-      for (let j = 0; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
+      shiftDelta(n, delta, eta);
       tau += eta;
-      dpsi = 0;
-      psi = 0;
-      erretm = 0;
-      for (let j = 0; j <= ii; j++) {
-        temp = ld8(z, j) / ld8(delta, j);
-        psi += ld8(z, j) * temp;
-        dpsi += temp * temp;
-        erretm += psi;
-      }
-      erretm = abs(erretm);
+      poleSums(0, ii + 1, z, delta, true);
+      psi = sumU;
+      dpsi = sumT2;
+      erretm = abs(sumPartials);
       temp = zn / ld8(delta, n - 1);
       phi = zn * temp;
       dphi = temp * temp;
@@ -942,11 +1019,9 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
   const zip1 = ld8(z, ip1);
   del = dip1 - di;
   const midpt = del / 2;
-  for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - di - midpt);
-  psi = 0;
-  for (let j = 0; j < i; j++) psi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
-  phi = 0;
-  for (let j = n - 1; j >= i + 2; j--) phi += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
+  polesShifted(n, delta, d, di, midpt);
+  psi = weightedPoles(0, i, z, delta);
+  phi = weightedPoles(i + 2, n, z, delta);
   c = rhoinv + psi + phi;
   w = c + (zi * zi) / ld8(delta, i) + (zip1 * zip1) / ld8(delta, ip1);
   let orgati: bool;
@@ -969,28 +1044,18 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     dltub = 0;
   }
   const origin = orgati ? di : dip1;
-  for (let j = 0; j < n; j++) st8(delta, j, ld8(d, j) - origin - tau);
+  polesShifted(n, delta, d, origin, tau);
   const ii = orgati ? i : i + 1;
   const iim1 = ii - 1;
   const iip1 = ii + 1;
-  dpsi = 0;
-  psi = 0;
-  erretm = 0;
-  for (let j = 0; j <= iim1; j++) {
-    temp = ld8(z, j) / ld8(delta, j);
-    psi += ld8(z, j) * temp;
-    dpsi += temp * temp;
-    erretm += psi;
-  }
-  erretm = abs(erretm);
-  dphi = 0;
-  phi = 0;
-  for (let j = n - 1; j >= iip1; j--) {
-    temp = ld8(z, j) / ld8(delta, j);
-    phi += ld8(z, j) * temp;
-    dphi += temp * temp;
-    erretm += phi;
-  }
+  poleSums(0, iim1 + 1, z, delta, true);
+  psi = sumU;
+  dpsi = sumT2;
+  erretm = abs(sumPartials);
+  poleSums(iip1, n, z, delta, false);
+  phi = sumU;
+  dphi = sumT2;
+  erretm += sumPartials;
   w = rhoinv + phi + psi;
   let swtch3 = orgati ? w < 0 : w > 0;
   if (ii == 0 || ii == n - 1) swtch3 = false;
@@ -1053,25 +1118,15 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     if (temp > dltub || temp < dltlb) eta = w < 0 ? (dltub - tau) / 2 : (dltlb - tau) / 2;
   }
   let prew = w;
-  for (let j = 0; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
-  dpsi = 0;
-  psi = 0;
-  erretm = 0;
-  for (let j = 0; j <= iim1; j++) {
-    temp = ld8(z, j) / ld8(delta, j);
-    psi += ld8(z, j) * temp;
-    dpsi += temp * temp;
-    erretm += psi;
-  }
-  erretm = abs(erretm);
-  dphi = 0;
-  phi = 0;
-  for (let j = n - 1; j >= iip1; j--) {
-    temp = ld8(z, j) / ld8(delta, j);
-    phi += ld8(z, j) * temp;
-    dphi += temp * temp;
-    erretm += phi;
-  }
+  shiftDelta(n, delta, eta);
+  poleSums(0, iim1 + 1, z, delta, true);
+  psi = sumU;
+  dpsi = sumT2;
+  erretm = abs(sumPartials);
+  poleSums(iip1, n, z, delta, false);
+  phi = sumU;
+  dphi = sumT2;
+  erretm += sumPartials;
   temp = zii / ld8(delta, ii);
   dw = dpsi + dphi + temp * temp;
   temp = zii * temp;
@@ -1147,27 +1202,17 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
       if (dltlb <= temp && temp <= dltub) eta = (eta1 < 0 ? -1.0 : 1.0) * sqrt(abs(eta1)) * sqrt(abs(eta2));
       else eta = eta2;
     }
-    for (let j = 0; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
+    shiftDelta(n, delta, eta);
     tau += eta;
     prew = w;
-    dpsi = 0;
-    psi = 0;
-    erretm = 0;
-    for (let j = 0; j <= iim1; j++) {
-      temp = ld8(z, j) / ld8(delta, j);
-      psi += ld8(z, j) * temp;
-      dpsi += temp * temp;
-      erretm += psi;
-    }
-    erretm = abs(erretm);
-    dphi = 0;
-    phi = 0;
-    for (let j = n - 1; j >= iip1; j--) {
-      temp = ld8(z, j) / ld8(delta, j);
-      phi += ld8(z, j) * temp;
-      dphi += temp * temp;
-      erretm += phi;
-    }
+    poleSums(0, iim1 + 1, z, delta, true);
+    psi = sumU;
+    dpsi = sumT2;
+    erretm = abs(sumPartials);
+    poleSums(iip1, n, z, delta, false);
+    phi = sumU;
+    dphi = sumT2;
+    erretm += sumPartials;
     temp = zii / ld8(delta, ii);
     dw = dpsi + dphi + temp * temp;
     temp = zii * temp;
@@ -1177,6 +1222,92 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
   }
   st8(lam, 0, origin + tau);
   return 1;
+}
+
+/** Sums of {@link poleSums}: Σ z_j²/δ_j, Σ (z_j/δ_j)², and the sum of the running sums Σ z_j²/δ_j. */
+let sumU: f64 = 0;
+let sumT2: f64 = 0;
+let sumPartials: f64 = 0;
+
+/**
+ * dlaed4's sums over j in [lo, hi) of u_j = z_j·(z_j/δ_j) and (z_j/δ_j)² (two lanes), and the sum
+ * of the running sums of u (dlaed4's erretm term) as Σ c_j·u_j with c_j the number of running sums
+ * holding u_j: hi − j when the running sum starts at lo (below the root, ψ), j − lo + 1 when it
+ * starts at hi − 1 (above, φ). All u_j share one sign (δ_j < 0 below the root, > 0 above), so the
+ * order of summation changes each sum by a relative O(eps) only.
+ */
+function poleSums(lo: i32, hi: i32, z: usize, delta: usize, below: bool): void {
+  let su = f64x2.splat(0);
+  let st = f64x2.splat(0);
+  let sp = f64x2.splat(0);
+  let j = lo;
+  // lane weights for j, j + 1, stepping by ∓2
+  let cw = below ? f64x2(<f64>(hi - lo), <f64>(hi - lo - 1)) : f64x2(1, 2);
+  const step = below ? f64x2.splat(-2) : f64x2.splat(2);
+  for (; j + 2 <= hi; j += 2) {
+    const o = <usize>j << 3;
+    const zv = v128.load(z + o);
+    const t = f64x2.div(zv, v128.load(delta + o));
+    const u = f64x2.mul(zv, t);
+    su = f64x2.add(su, u);
+    st = f64x2.add(st, f64x2.mul(t, t));
+    sp = f64x2.add(sp, f64x2.mul(cw, u));
+    cw = f64x2.add(cw, step);
+  }
+  let a = f64x2.extract_lane(su, 0) + f64x2.extract_lane(su, 1);
+  let b = f64x2.extract_lane(st, 0) + f64x2.extract_lane(st, 1);
+  let c = f64x2.extract_lane(sp, 0) + f64x2.extract_lane(sp, 1);
+  for (; j < hi; j++) {
+    const zj = ld8(z, j);
+    const t = zj / ld8(delta, j);
+    const u = zj * t;
+    a += u;
+    b += t * t;
+    c += <f64>(below ? hi - j : j - lo + 1) * u;
+  }
+  sumU = a;
+  sumT2 = b;
+  sumPartials = c;
+}
+
+/**
+ * Σ z_j²/δ_j over j in [lo, hi) (two lanes; the terms share one sign on each side of the root, so
+ * the order changes the sum by a relative O(eps) only).
+ */
+function weightedPoles(lo: i32, hi: i32, z: usize, delta: usize): f64 {
+  let acc = f64x2.splat(0);
+  let j = lo;
+  for (; j + 2 <= hi; j += 2) {
+    const o = <usize>j << 3;
+    const zv = v128.load(z + o);
+    acc = f64x2.add(acc, f64x2.div(f64x2.mul(zv, zv), v128.load(delta + o)));
+  }
+  let sum = f64x2.extract_lane(acc, 0) + f64x2.extract_lane(acc, 1);
+  for (; j < hi; j++) sum += (ld8(z, j) * ld8(z, j)) / ld8(delta, j);
+  return sum;
+}
+
+/** δ_j ← δ_j − eta for j < n (two lanes). */
+function shiftDelta(n: i32, delta: usize, eta: f64): void {
+  const ve = f64x2.splat(eta);
+  let j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const p = delta + (<usize>j << 3);
+    v128.store(p, f64x2.sub(v128.load(p), ve));
+  }
+  for (; j < n; j++) st8(delta, j, ld8(delta, j) - eta);
+}
+
+/** δ_j = (d_j − origin) − tau for j < n (two lanes; the pole-shifted differences of dlaed4). */
+function polesShifted(n: i32, delta: usize, d: usize, origin: f64, tau: f64): void {
+  const vo = f64x2.splat(origin);
+  const vt = f64x2.splat(tau);
+  let j = 0;
+  for (; j + 2 <= n; j += 2) {
+    const o = <usize>j << 3;
+    v128.store(delta + o, f64x2.sub(f64x2.sub(v128.load(d + o), vo), vt));
+  }
+  for (; j < n; j++) st8(delta, j, ld8(d, j) - origin - tau);
 }
 
 /** dlaed4's three weights for dlaed6 (static data: the kernels never allocate). */
