@@ -6,6 +6,8 @@
  * 'wide', 'tall'.
  */
 import { createRng, seededNormals } from '../../src/ordergap/rng.js';
+import { linalgKernels } from '../../src/linalg/wasmBackend.js';
+import { wasm } from '../../src/wasm/module.js';
 
 export const EPS = Number.EPSILON;
 
@@ -216,3 +218,27 @@ export const edgeCases: readonly EdgeCase[] = [
   // the zero matrix
   { name: 'zero 3×2', rows: 3, cols: 2, A: new Float64Array(6), sigma: [0, 0], rank: 0 },
 ];
+
+/**
+ * The wasm kernel with an explicit panel width and eigenvector method (assembly/linalg/dsyev.ts):
+ * values ascending and, unless values only, V with column j the eigenvector of values[j].
+ */
+export function kernelSyev(
+  S: Float64Array,
+  n: number,
+  panel: number,
+  method: number,
+): { it: number; values: Float64Array; V: Float64Array } {
+  const { arena } = wasm();
+  const k = linalgKernels();
+  return arena.scope((s) => {
+    const a = s.from(S);
+    const v = s.alloc(n);
+    const vt = s.alloc(n * n, 0);
+    const it = k.dsyev(a.ptr, n, v.ptr, vt.ptr, s.alloc(k.dsyevWork(n, panel)).ptr, panel, method);
+    const VT = Float64Array.from(vt.view);
+    const V = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) V[i * n + j] = VT[j * n + i]!;
+    return { it, values: Float64Array.from(v.view), V };
+  });
+}

@@ -16,30 +16,13 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { eigh, gram } from '../../src/linalg/api.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
-import { linalgKernels, SYEV_BLOCKED_MIN, SYEV_METHOD, syevMethod } from '../../src/linalg/wasmBackend.js';
-import { wasm } from '../../src/wasm/module.js';
-import { EPS, orthoError, randn, wilkinsonPlus } from './cases.js';
+import { SYEV_BLOCKED_MIN, SYEV_METHOD, syevMethod } from '../../src/linalg/wasmBackend.js';
+import { EPS, kernelSyev, orthoError, randn, wilkinsonPlus } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 
 useArenaGuard();
 
 const C = 8;
-
-/** dsyev kernel on a copy of S: values ascending, V (columns = eigenvectors), the return code. */
-function kernelSyev(S: Float64Array, n: number, panel: number, method: number) {
-  const { arena } = wasm();
-  const k = linalgKernels();
-  return arena.scope((s) => {
-    const a = s.from(S);
-    const v = s.alloc(n);
-    const vt = s.alloc(n * n, 0);
-    const it = k.dsyev(a.ptr, n, v.ptr, vt.ptr, s.alloc(k.dsyevWork(n, panel)).ptr, panel, method);
-    const VT = Float64Array.from(vt.view);
-    const V = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) V[i * n + j] = VT[j * n + i]!;
-    return { it, values: Float64Array.from(v.view), V };
-  });
-}
 
 function frob(S: ArrayLike<number>): number {
   let s = 0;

@@ -5,7 +5,7 @@ import { eigh, gram } from '../../src/linalg/api.js';
 import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
-import { EPS, hilbert, invHilbert, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
+import { EPS, hilbert, invHilbert, kernelSyev, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 
 useArenaGuard();
@@ -276,30 +276,6 @@ describe('eigh layout kernels (assembly/linalg/square.ts)', () => {
     expect(Array.from(a.values)).toEqual(Array.from(S.filter((_, k) => k % (n + 1) === 0)).sort((x, y) => x - y));
   });
 });
-
-/**
- * The wasm kernel with an explicit panel width and eigenvector method (assembly/linalg/dsyev.ts):
- * values ascending and, unless values only, V with column j the eigenvector of values[j].
- */
-function kernelSyev(
-  S: Float64Array,
-  n: number,
-  panel: number,
-  method: number,
-): { it: number; values: Float64Array; V: Float64Array } {
-  const { arena } = wasm();
-  const k = linalgKernels();
-  return arena.scope((s) => {
-    const a = s.from(S);
-    const v = s.alloc(n);
-    const vt = s.alloc(n * n, 0);
-    const it = k.dsyev(a.ptr, n, v.ptr, vt.ptr, s.alloc(k.dsyevWork(n, panel)).ptr, panel, method);
-    const VT = Float64Array.from(vt.view);
-    const V = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) V[i * n + j] = VT[j * n + i]!;
-    return { it, values: Float64Array.from(v.view), V };
-  });
-}
 
 /** S = Q diag(λ) Qᵀ with Q = I − 2uuᵀ/uᵀu (a Householder reflector of a random u: orthogonal to rounding). */
 function withSpectrum(seed: number, lambda: number[]): Float64Array {
