@@ -3,7 +3,7 @@
 // (LAPACK dsterf) on the 2m×2m Golub–Kahan tridiagonal as the fallback. Reference, derivation
 // and accuracy: src/linalg/bidiag.ts (the same operations in the same order, except that sums
 // here run in f64x2 lanes and rows are taken in pairs).
-import { tql2 } from './dsyev';
+import { sortValues, tql2 } from './dsyev';
 import { pow2Scale, vaxpy, vdot } from './vec';
 
 /** Below this |α − β| the next step's w is formed by its own pass (1/(α − β) could overflow). */
@@ -167,7 +167,7 @@ export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize):
     it = tql2(n2, td, te, 0, 0);
     if (it < 0) return it;
   }
-  shellSort(td, n2);
+  sortValues(td, n2);
   for (let i = 0; i < m; i++) st8(out, i, (ld8(td, n2 - 1 - i) - ld8(td, i)) / 2 / g);
   return it;
 }
@@ -264,23 +264,6 @@ function pairPass(
     store<f64>(a + o, ai);
     store<f64>(b + o, bi);
     store<f64>(z + o, load<f64>(z + o) + (a0 * ai + b0 * bi));
-  }
-}
-
-/** Ascending sort of n values in place (Shell sort, Knuth's gaps 1, 4, 13, …). */
-function shellSort(x: usize, n: i32): void {
-  let gap = 1;
-  while (gap < n / 3) gap = 3 * gap + 1;
-  for (; gap >= 1; gap = (gap - 1) / 3) {
-    for (let i = gap; i < n; i++) {
-      const t = ld8(x, i);
-      let j = i;
-      while (j >= gap && ld8(x, j - gap) > t) {
-        st8(x, j, ld8(x, j - gap));
-        j -= gap;
-      }
-      st8(x, j, t);
-    }
   }
 }
 
@@ -985,7 +968,7 @@ function lasq2(n: i32): i32 {
   if (e == 0) {
     // diagonal: the values are the q
     for (let k = 2; k <= n; k++) SZ(k, Z(2 * k - 1));
-    shellSort(zq + 8, n);
+    sortValues(zq + 8, n);
     reverse(zq + 8, n);
     return 0;
   }
@@ -1134,7 +1117,7 @@ function lasq2(n: i32): i32 {
   }
   if (!done) return 3;
   for (let k = 2; k <= n; k++) SZ(k, Z(4 * k - 3));
-  shellSort(zq + 8, n);
+  sortValues(zq + 8, n);
   reverse(zq + 8, n);
   return 0;
 }
@@ -1169,7 +1152,7 @@ function dqdsValues(d: usize, e: usize, m: i32, out: usize, work: usize): i32 {
   for (let i = 0; i < m - 1; i++) emax = max(emax, abs(ld8(e, i)));
   if (emax == 0) {
     for (let i = 0; i < m; i++) st8(out, i, abs(ld8(d, i)));
-    shellSort(out, m);
+    sortValues(out, m);
     reverse(out, m);
     return 0;
   }

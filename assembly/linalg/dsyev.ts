@@ -496,8 +496,8 @@ function backTransform(
   }
 }
 
-/** Shell sort of the n values at d, ascending. */
-function sortValues(d: usize, n: i32): void {
+/** Shell sort of the n values at d, ascending (Knuth's gaps 1, 4, 13, …). */
+export function sortValues(d: usize, n: i32): void {
   let gap = 1;
   while (gap < n / 3) gap = 3 * gap + 1;
   for (; gap >= 1; gap /= 3) {
