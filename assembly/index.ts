@@ -13,6 +13,7 @@ export { dgebrdSvdvals, dgebrdWork, dbdsvdvals, dbdsvdvalsWork } from './linalg/
 export { dsymmetrize, dtranspose } from './linalg/square';
 export { dtpqrt } from './linalg/dtpqrt';
 export { dgesvj } from './linalg/dgesvj';
+export { setIterationCaps } from './linalg/caps';
 export { gqsums, gqweighted, gqbelief, gqmerge } from './graph/consolidate';
 export { gpblend } from './graph/expand';
 export { gcsrsums, gcsrweighted, gqquotient, gqmergeRows } from './graph/rows';

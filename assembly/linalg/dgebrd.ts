@@ -3,6 +3,7 @@
 // (LAPACK dsterf) on the 2m×2m Golub–Kahan tridiagonal as the fallback. Reference, derivation
 // and accuracy: src/linalg/bidiag.ts (the same operations in the same order, except that sums
 // here run in f64x2 lanes and rows are taken in pairs).
+import { capDqdsPerValue, capQlPerValue } from './caps';
 import { sortValues, tql2 } from './dsyev';
 import { pow2Scale, vaxpy, vdot } from './vec';
 
@@ -308,7 +309,7 @@ function lae2(a: f64, b: f64, c: f64): void {
  * src/linalg/bidiag.ts sterf. Returns iterations or −1.
  */
 function sterf(n: i32, d: usize, e: usize): i32 {
-  const nmaxit = 30 * n;
+  const nmaxit = capQlPerValue * n;
   let jtot = 0;
   let l1 = 0;
   while (l1 <= n - 1) {
@@ -1078,7 +1079,7 @@ function lasq2(n: i32): i32 {
     }
     qQmax = qmax;
     qDmin = -max(0, qmin - 2 * sqrt(qmin) * sqrt(emax));
-    const nbig = 100 * (qN0 - qI0 + 1);
+    const nbig = capDqdsPerValue * (qN0 - qI0 + 1);
     let segmentDone = false;
     for (let iwhilb = 1; iwhilb <= nbig; iwhilb++) {
       if (qI0 > qN0) {

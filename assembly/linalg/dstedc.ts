@@ -24,13 +24,13 @@
 //    The new eigenvectors Q·U are two gemm calls on the column-type blocks (dlaed3).
 import { gemmStrided } from './dgemm';
 import { sortRows, tql2 } from './dsyev';
+import { capSecular } from './caps';
 import { vrot } from './vec';
 
 const EPS: f64 = 2.220446049250313e-16;
 /** Largest subproblem solved by QL with vectors (LAPACK ilaenv(9, 'DLAED0') = 25). */
 export const SMLSIZ: i32 = 25;
-/** Iteration caps of dlaed4 and dlaed6. */
-const MAXIT4: i32 = 30;
+/** Iteration cap of dlaed6 (dlaed4's is capSecular: ./caps.ts). */
 const MAXIT6: i32 = 40;
 /** 2^-340 (dlaed6's base^int(log(safmin)/log(base)/3)) and its square: scaling thresholds. */
 const SMALL1: f64 = reinterpret<f64>(<u64>(1023 - 340) << 52);
@@ -896,7 +896,7 @@ function laed6(kniter: i32, orgati: bool, rho: f64, d: usize, z: usize, finit: f
 /**
  * dlaed4: root i (0-based) of 1/ρ + Σ_j z_j²/(d_j − λ) = 0 (d ascending, distinct, z nonzero,
  * ρ > 0), λ into lam, delta[j] = d_j − λ computed in coordinates shifted to the nearer pole.
- * Returns 0, or 1 if the iteration did not converge within MAXIT4 (delta, lam then the last
+ * Returns 0, or 1 if the iteration did not converge within capSecular (./caps.ts) (delta, lam then the last
  * iterate).
  */
 function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: usize): i32 {
@@ -960,7 +960,7 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
     }
     if (w <= 0) dltlb = max(dltlb, tau);
     else dltub = min(dltub, tau);
-    for (let niter = 2; niter <= MAXIT4; niter++) {
+    for (let niter = 2; niter <= capSecular; niter++) {
       const dn1 = ld8(delta, n - 2);
       const dn = ld8(delta, n - 1);
       c = w - dn1 * dpsi - dn * dphi;
@@ -999,7 +999,7 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
       dphi = temp * temp;
       erretm = 8 * (-phi - psi) + erretm - phi + rhoinv + abs(tau) * (dpsi + dphi);
       w = rhoinv + phi + psi;
-      if (niter == MAXIT4) break;
+      if (niter == capSecular) break;
       if (abs(w) <= EPS * erretm) {
         st8(lam, 0, di + tau);
         return 0;
@@ -1134,7 +1134,7 @@ function laed4(n: i32, i: i32, d: usize, z: usize, delta: usize, rho: f64, lam: 
   erretm = 8 * (phi - psi) + erretm + 2 * rhoinv + 3 * abs(temp) + abs(tau + eta) * dw;
   let swtch = orgati ? -w > abs(prew) / 10 : w > abs(prew) / 10;
   tau += eta;
-  for (let niter = 3; niter <= MAXIT4; niter++) {
+  for (let niter = 3; niter <= capSecular; niter++) {
     if (abs(w) <= EPS * erretm) {
       st8(lam, 0, origin + tau);
       return 0;

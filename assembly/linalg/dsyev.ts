@@ -18,12 +18,12 @@
 //    2 — eigenvalues only (QL without vectors, O(n²) after the reduction); VT is not written.
 // 3. Eigenvalues ascending, rows of Vᵀ in the same order.
 import { edgeTile, gemmStrided, packA, packB } from './dgemm';
+import { capQlPerValue } from './caps';
 import { dstedc, dstedcWork } from './dstedc';
 import { tile4x4 } from './tile';
 import { vaxpy, vdot, vrot } from './vec';
 
 const EPS_QL: f64 = 2.220446049250313e-16;
-const MAX_ITER_PER_VALUE: i32 = 30;
 
 /** Cache blocking of the internal products (as src/linalg/gemm.ts gemmBlocking at large sizes). */
 const KC: i32 = 256;
@@ -556,7 +556,7 @@ export function tql2(n: i32, d: usize, e: usize, VT: usize, ld: i32): i32 {
   let f: f64 = 0;
   let tst1: f64 = 0;
   let total = 0;
-  const cap = MAX_ITER_PER_VALUE * n;
+  const cap = capQlPerValue * n;
   for (let l = 0; l < n; l++) {
     tst1 = max(tst1, abs(load<f64>(d + (<usize>l << 3))) + abs(load<f64>(e + (<usize>l << 3))));
     let m = l;

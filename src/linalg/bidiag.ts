@@ -43,6 +43,7 @@
  * |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an absolute bound, so a σ at the rounding level of σ_max
  * comes out at that level, and large σ to ~m·eps relative.
  */
+import { iterationCaps } from './iterationCaps.js';
 import { safeScale } from './shape.js';
 import { tql2 } from './syev.js';
 
@@ -228,10 +229,10 @@ function lae2(a: number, b: number, c: number): [number, number] {
  * band scaled by an exact power of two (dsterf scales by the ratio). dsterf runs QR instead of QL
  * on a block whose last diagonal entry is the smaller; on a zero diagonal it never does, and that
  * branch is left out. Normwise backward stable, as QL with rotations. Returns the iterations, or
- * −1 after 30·n without convergence.
+ * −1 after iterationCaps.qlPerValue·n (LAPACK's 30·n) without convergence.
  */
 export function sterf(n: number, d: Float64Array, e: Float64Array): number {
-  const nmaxit = 30 * n;
+  const nmaxit = iterationCaps.qlPerValue * n;
   let jtot = 0;
   let l1 = 0;
   while (l1 <= n - 1) {
@@ -993,7 +994,7 @@ function lasq2(n: number): number {
     }
     qQmax = qmax;
     qDmin = -Math.max(0, qmin - 2 * Math.sqrt(qmin) * Math.sqrt(emax));
-    const nbig = 100 * (qN0 - qI0 + 1);
+    const nbig = iterationCaps.dqdsPerValue * (qN0 - qI0 + 1);
     let segmentDone = false;
     for (let iwhilb = 1; iwhilb <= nbig; iwhilb++) {
       if (qI0 > qN0) {

@@ -25,15 +25,13 @@
  * only the invariant subspace is (gap-dependent).
  * The caller scales S by an exact power of two so that max|s_ij| ~ 1 (no overflow in squares).
  */
-
-/** Iteration cap of the QL phase, per eigenvalue (LAPACK uses 30). */
-export const QL_MAX_ITERATIONS_PER_VALUE = 30;
+import { iterationCaps } from './iterationCaps.js';
 
 /**
  * Eigen-decomposition of the symmetric n×n matrix S (row-major, full; DESTROYED).
  * Writes eigenvalues ascending to `values` (n) and the eigenvectors as rows of `vectorsT` (n×n).
  * `work` must hold 2n values. Returns the number of QL iterations, or −1 if the QL phase did not
- * converge within {@link QL_MAX_ITERATIONS_PER_VALUE}·n iterations. Unchecked.
+ * converge within iterationCaps.qlPerValue·n iterations (./iterationCaps.ts: LAPACK's 30·n). Unchecked.
  */
 export function referenceSyev(
   S: Float64Array,
@@ -145,7 +143,7 @@ export function tql2(n: number, d: Float64Array, e: Float64Array, VT?: Float64Ar
   let f = 0;
   let tst1 = 0;
   let total = 0;
-  const cap = QL_MAX_ITERATIONS_PER_VALUE * n;
+  const cap = iterationCaps.qlPerValue * n;
   for (let l = 0; l < n; l++) {
     tst1 = Math.max(tst1, Math.abs(d[l]!) + Math.abs(e[l]!));
     let m = l;

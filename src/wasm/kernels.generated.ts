@@ -302,6 +302,13 @@ export interface KernelExports {
     npairs: number,
   ): number;
   /**
+   * assembly/linalg/caps/setIterationCaps
+   * @param secular `i32`
+   * @param dqdsPerValue `i32`
+   * @param qlPerValue `i32`
+   */
+  setIterationCaps(secular: number, dqdsPerValue: number, qlPerValue: number): void;
+  /**
    * assembly/graph/consolidate/gqsums
    * @param theta `usize`
    * @param n `i32`
@@ -742,6 +749,14 @@ export const KERNEL_SIGNATURES = {
       ['npairs', 'i32'],
     ],
     result: 'i32',
+  },
+  setIterationCaps: {
+    params: [
+      ['secular', 'i32'],
+      ['dqdsPerValue', 'i32'],
+      ['qlPerValue', 'i32'],
+    ],
+    result: 'void',
   },
   gqsums: {
     params: [

@@ -1,0 +1,176 @@
+/**
+ * The fallbacks behind eigh and the singular values, reached by lowering the iteration caps
+ * (src/linalg/iterationCaps.ts; on real inputs these methods always converge):
+ * - divide and conquer → QL on the tridiagonal (dsyev method 1, when a secular equation fails);
+ * - dqds → root-free QL on the Golub–Kahan tridiagonal (dbdsvdvals, both backends);
+ * - both QL runs → the preconditioned Jacobi of svdOfR, or plain Jacobi when eigh fails too.
+ * Each test shows that the fallback ran (its result equals, bit for bit, what the fallback method
+ * gives on its own) and that the result keeps the documented accuracy. Bounds as in
+ * dstedc.test.ts (eigenpairs: residual and orthogonality <= 8 in units of n·eps) and bidiag.test.ts
+ * (absolute σ: within c·m·eps·σ_max of the uncapped result, c = 8 for each of the two
+ * backward-stable methods compared).
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { eigh, nullSpace, svdvals } from '../../src/linalg/api.js';
+import { bidiagonalValues, golubKahanValues } from '../../src/linalg/bidiag.js';
+import { DEFAULT_ITERATION_CAPS, iterationCaps, setIterationCaps } from '../../src/linalg/iterationCaps.js';
+import { StreamingQR } from '../../src/linalg/streamingQR.js';
+import { SYEV_METHOD } from '../../src/linalg/wasmBackend.js';
+import { wasm } from '../../src/wasm/module.js';
+import { useArenaGuard } from '../util/arenaGuard.js';
+import { EPS, frob, kernelSyev, orthoError, randn } from './cases.js';
+
+useArenaGuard();
+afterEach(() => setIterationCaps());
+
+function symmetric(seed: number, n: number): Float64Array {
+  const X = randn(seed, n * n);
+  const S = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) S[i * n + j] = X[i * n + j]! + X[j * n + i]!;
+  return S;
+}
+
+/** ||SV − VΛ||_F / (n·eps·||S||_F), V with column j the eigenvector of values[j]. */
+function scaledResidual(S: Float64Array, n: number, values: ArrayLike<number>, V: ArrayLike<number>): number {
+  let r = 0;
+  for (let j = 0; j < n; j++)
+    for (let i = 0; i < n; i++) {
+      let s = 0;
+      for (let k = 0; k < n; k++) s += S[i * n + k]! * V[k * n + j]!;
+      r += (s - values[j]! * V[i * n + j]!) ** 2;
+    }
+  return Math.sqrt(r) / (n * EPS * frob(S));
+}
+
+/** The wasm dbdsvdvals kernel on the bidiagonal (d, e): its return value and σ. */
+function wasmBidiagonal(d: Float64Array, e: Float64Array, m: number): { it: number; sigma: Float64Array } {
+  const k = wasm().exports;
+  return wasm().arena.scope((s) => {
+    const bd = s.from(d);
+    const be = s.from(e);
+    const o = s.alloc(m, 0);
+    const it = k.dbdsvdvals(bd.ptr, be.ptr, m, o.ptr, s.alloc(k.dbdsvdvalsWork(m)).ptr);
+    return { it, sigma: Float64Array.from(o.view) };
+  });
+}
+
+function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, m: number): void {
+  const bound = 2 * 8 * m * EPS * Math.max(...Array.from(want, Math.abs));
+  for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!), `σ_${i}`).toBeLessThanOrEqual(bound);
+}
+
+/** R of a 2m×m Gaussian stack whose last column is the sum of columns 1 and 2 (nullity 1, balanced). */
+function rFactor(seed: number, m: number): StreamingQR {
+  const rows = 2 * m;
+  const A = randn(seed, rows * m);
+  for (let r = 0; r < rows; r++) A[r * m + m - 1] = A[r * m + 1]! + A[r * m + 2]!;
+  return new StreamingQR(m).push(A, rows);
+}
+
+describe('divide and conquer gives up: QL on the tridiagonal', () => {
+  const n = 128; // >= SYEV_BLOCKED_MIN: the divide-and-conquer path
+
+  it('wasm dsyev method 1 with no secular iteration allowed: eigenvalues are QL’s, eigenpairs within the bounds', () => {
+    const S = symmetric(31, n);
+    const ql = kernelSyev(S, n, 32, SYEV_METHOD.valuesOnly).values;
+    const dc = kernelSyev(S, n, 32, SYEV_METHOD.divideAndConquer);
+    // uncapped, the eigenvalues are the secular roots, not QL's (some differ in the last bits)
+    expect(Array.from(dc.values)).not.toEqual(Array.from(ql));
+    setIterationCaps({ secular: 0 });
+    const fb = kernelSyev(S, n, 32, SYEV_METHOD.divideAndConquer);
+    expect(fb.it).toBeGreaterThan(0);
+    // QL's eigenvalue iteration does not depend on whether vectors are accumulated: bit for bit
+    expect(Array.from(fb.values)).toEqual(Array.from(ql));
+    expect(scaledResidual(S, n, fb.values, fb.V)).toBeLessThanOrEqual(8);
+    expect(orthoError(fb.V, n, n) / (n * EPS)).toBeLessThanOrEqual(8);
+  });
+
+  it('the public eigh takes the same fallback and reports QL’s iterations', () => {
+    const S = symmetric(32, n);
+    setIterationCaps({ secular: 0 });
+    const r = eigh(S, n);
+    expect(Array.from(r.values)).toEqual(Array.from(kernelSyev(S, n, 32, SYEV_METHOD.valuesOnly).values));
+    expect(scaledResidual(S, n, r.values, r.vectors)).toBeLessThanOrEqual(8);
+  });
+
+  it('when QL cannot converge either, eigh throws (wasm and TypeScript backends) instead of returning numbers', () => {
+    const S = symmetric(33, n);
+    setIterationCaps({ secular: 0, qlPerValue: 0 });
+    expect(() => eigh(S, n)).toThrow(/did not converge for n = 128/);
+    expect(() => eigh(S, n, { backend: 'reference' })).toThrow(/did not converge for n = 128/);
+  });
+});
+
+describe('dqds gives up: QL on the Golub–Kahan tridiagonal', () => {
+  const m = 60;
+  const d = Float64Array.from(randn(41, m), (x) => 1 + Math.abs(x));
+  const e = Float64Array.from(randn(42, m), (x) => x / 2);
+
+  it('both backends give the Golub–Kahan values bit for bit, within the bound of the dqds values', () => {
+    const dqds = wasmBidiagonal(d, e, m).sigma;
+    const gk = new Float64Array(m);
+    expect(golubKahanValues(d, e, m, gk)).toBeGreaterThan(0);
+    expect(Array.from(dqds)).not.toEqual(Array.from(gk));
+    setIterationCaps({ dqdsPerValue: 0 });
+    const wa = wasmBidiagonal(d, e, m);
+    expect(wa.it).toBeGreaterThan(0);
+    expect(Array.from(wa.sigma)).toEqual(Array.from(gk));
+    const ts = new Float64Array(m);
+    expect(bidiagonalValues(d, e, m, ts)).toBeGreaterThan(0);
+    expect(Array.from(ts)).toEqual(Array.from(gk));
+    expectClose(gk, dqds, m);
+  });
+
+  it('svdvals of a balanced R through the bidiagonal path still gives σ within the bound', () => {
+    const qr = rFactor(43, 64);
+    const want = qr.svdvals();
+    setIterationCaps({ dqdsPerValue: 0 });
+    expectClose(qr.svdvals(), want, 64);
+  });
+});
+
+describe('both QL runs give up: Jacobi', () => {
+  it('dbdsvdvals reports failure (−1) and writes nothing', () => {
+    const m = 20;
+    const d = Float64Array.from(randn(51, m), (x) => 1 + Math.abs(x));
+    const e = Float64Array.from(randn(52, m), (x) => x / 2);
+    setIterationCaps({ dqdsPerValue: 0, qlPerValue: 0 });
+    const r = wasmBidiagonal(d, e, m);
+    expect(r.it).toBe(-1);
+    expect(Array.from(r.sigma)).toEqual(new Array(m).fill(0));
+    expect(bidiagonalValues(d, e, m, new Float64Array(m))).toBe(-1);
+  });
+
+  it.each(['wasm', 'reference'] as const)(
+    'svdvals and nullSpace of a balanced R (%s backend): the Jacobi fallback gives the same σ and rank',
+    (backend) => {
+      const m = 64;
+      const qr = rFactor(53, m);
+      const R = qr.r();
+      const want = svdvals(R, m, m, { backend });
+      const rank = nullSpace(R, m, m, { backend });
+      expect(rank.nullity).toBe(1);
+      // eigh fails too (its QL leaves and the QL fallback), so svdOfR takes plain Jacobi
+      setIterationCaps({ dqdsPerValue: 0, qlPerValue: 0 });
+      const got = svdvals(R, m, m, { backend });
+      expectClose(got, want, m);
+      const ns = nullSpace(R, m, m, { backend });
+      expect(ns.rank).toBe(rank.rank);
+      expect(Array.from(ns.singularValues)).toEqual(Array.from(got)); // one Jacobi, with and without vectors
+    },
+  );
+});
+
+describe('setIterationCaps', () => {
+  it('restores the defaults when called without caps, and rejects a bad cap without changing any', () => {
+    setIterationCaps({ secular: 3, qlPerValue: 7 });
+    expect(iterationCaps).toEqual({ ...DEFAULT_ITERATION_CAPS, secular: 3, qlPerValue: 7 });
+    expect(() => setIterationCaps({ dqdsPerValue: -1 })).toThrow(
+      'caps.dqdsPerValue = -1: must be an integer in [0, 1000]',
+    );
+    expect(() => setIterationCaps({ secular: 2.5 })).toThrow(/caps\.secular = 2\.5/);
+    expect(iterationCaps).toEqual({ ...DEFAULT_ITERATION_CAPS, secular: 3, qlPerValue: 7 });
+    setIterationCaps();
+    expect(iterationCaps).toEqual(DEFAULT_ITERATION_CAPS);
+  });
+});
