@@ -15,7 +15,9 @@
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { referenceLinalg } from '../../src/linalg/backend.js';
+import { referenceLinalg, type LinalgBackend } from '../../src/linalg/backend.js';
+import { StreamingQR } from '../../src/linalg/streamingQR.js';
+import { PRECONDITION_MIN_SIZE, GRAM_GUIDED_MIN_SIZE, svdOfR } from '../../src/linalg/svdFromR.js';
 import { syrkChunkRows, TRMM_BLOCK, wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
 import { EPS, randn } from './cases.js';
@@ -299,4 +301,32 @@ describe('trmmUpperT', () => {
     );
     checkTrmm(randn(seed + 1, M * n), M, R, n);
   });
+});
+
+describe('the SVD of R on the triangular products', () => {
+  /** The wasm backend with the full products in place of the triangular ones. */
+  const fullProducts: LinalgBackend = {
+    ...wasmLinalg,
+    syrk: (A, rows, cols, scale, weight, G, overwrite, accept) =>
+      wasmLinalg.syrk(A, rows, cols, scale, weight, G, overwrite, accept, false),
+    trmmUpperT: (M, n, A, R, C) => void wasmLinalg.gemm('N', 'T', M, n, n, 1, A, R, 0, C),
+  };
+
+  it.each([PRECONDITION_MIN_SIZE, 97, GRAM_GUIDED_MIN_SIZE + 1])(
+    'm = %i, R of a stack with two exact dependencies: values, vectors and sweeps as with the full products',
+    (m) => {
+      const rows = 2 * m;
+      const A = randn(m + 11, rows * m);
+      for (let r = 0; r < rows; r++) {
+        A[r * m + m - 1] = A[r * m + 1]! + A[r * m + 2]!;
+        A[r * m + m - 2] = 2 * A[r * m + 3]!;
+      }
+      const R = new StreamingQR(m, { backend: 'wasm' }).push(A, rows).r();
+      const got = svdOfR(wasmLinalg, R, m);
+      const want = svdOfR(fullProducts, R, m);
+      expect(got.sweeps).toBe(want.sweeps);
+      expectBitEqual(got.singularValues, want.singularValues, 'singular values');
+      expectBitEqual(got.rightVectorsT, want.rightVectorsT, 'right singular vectors');
+    },
+  );
 });
