@@ -7,7 +7,7 @@ export { dnrm2, ddist } from './blas1/dnrm2';
 export { daxpy } from './blas1/daxpy';
 export { dcopy } from './blas1/dcopy';
 export { dsyrkTiles, dsyrkDirectRows, dsyrkRows, dsyrkSumFinish, sumFinishBlocks, dscal, dsyrkFinish } from './linalg/dsyrk';
-export { dgemm } from './linalg/dgemm';
+export { dgemm, dtrmmUpperT } from './linalg/dgemm';
 export { dsyev, dsyevWork } from './linalg/dsyev';
 export { dgebrdSvdvals, dgebrdWork, dbdsvdvals, dbdsvdvalsWork } from './linalg/dgebrd';
 export { dsymmetrize, dtranspose } from './linalg/square';

@@ -294,3 +294,41 @@ export function gemmStrided(
     }
   }
 }
+
+/**
+ * C (M×n) = A·Rᵀ for R n×n upper triangular (BLAS dtrmm, side R, upper, transposed, out of place;
+ * A, R and C with row strides lda, ldr, ldc in values). R's entries below the diagonal must be
+ * zero: C[:, j] = A[:, j:n]·R[j, j:n]ᵀ, so in each block of w columns [j0, j1) the inner index
+ * runs over [j0, n) only — C[:, j0:j1] = A[:, j0:n]·R[j0:j1, j0:n]ᵀ by {@link gemmStrided} (the
+ * zeros below the diagonal inside the block read and multiplied; those left of the block never
+ * read), about n·(n + w)·M flops against 2n²·M.
+ * Each entry is the sum of gemmStrided, in k order from k = j0: the full product's sum from k = 0
+ * with the leading products a·0 = ±0 left out, which changes nothing (the sum starts at +0, and
+ * +0 + ±0 = +0), so for finite A the result equals dgemm(N, T) on the full R bit for bit. PA must
+ * hold ceil(mc/4)·4·kc values, PB kc·ceil(w/4)·4, T 16; kc, mc, w >= 1.
+ */
+export function dtrmmUpperT(
+  M: i32,
+  n: i32,
+  A: usize,
+  lda: i32,
+  R: usize,
+  ldr: i32,
+  C: usize,
+  ldc: i32,
+  PA: usize,
+  PB: usize,
+  T: usize,
+  kc: i32,
+  mc: i32,
+  w: i32,
+): void {
+  for (let j0 = 0; j0 < n; j0 += w) {
+    const nb = min(w, n - j0);
+    const K = n - j0;
+    const a = A + (<usize>j0 << 3);
+    const r = R + ((<usize>j0 * <usize>ldr + <usize>j0) << 3);
+    const c = C + (<usize>j0 << 3);
+    gemmStrided(false, true, M, nb, K, 1, a, lda, r, ldr, 0, c, ldc, PA, PB, T, min(kc, K), mc, nb);
+  }
+}

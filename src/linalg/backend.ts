@@ -25,6 +25,14 @@ export interface LinalgBackend {
    * trusting A. G is written only if `accept(amax, nonFinite)` returns true, where amax is
    * max|a_ij| as read (NaN if an entry is NaN, +Infinity if one is ±Infinity) and nonFinite
    * counts the non-finite entries of the would-be G. Returns whether G was written.
+   *
+   * With `upperTriangular`, A's entries below the diagonal (a_ij, j < i) must be zero: the wasm
+   * kernel leaves out most of their products (a chunk of rows from r0 updates only
+   * G[4⌊r0/4⌋:, 4⌊r0/4⌋:], about a third of the full product's flops for a square A; the entries
+   * left of that are not read, those between it and the diagonal are), and amax covers the
+   * entries it read. The result is the full product's bit for bit (the left-out products are ±0,
+   * and a sum that starts at +0 is unchanged by adding ±0). The reference kernel computes the
+   * full product (it skips zero multipliers anyway).
    */
   syrk(
     A: Float64Array,
@@ -35,6 +43,7 @@ export interface LinalgBackend {
     G: Float64Array,
     overwrite: boolean,
     accept: SyrkAccept,
+    upperTriangular?: boolean,
   ): boolean;
   /**
    * C (M×N) = alpha·op(A)·op(B) + beta·C (beta = 0: C is not read), written only if
@@ -54,6 +63,16 @@ export interface LinalgBackend {
     C: Float64Array,
     accept?: (nonFinite: number) => boolean,
   ): boolean;
+  /**
+   * C (M×n) ← A·Rᵀ for A M×n and R n×n upper triangular (BLAS dtrmm with side R, upper,
+   * transposed, out of place); C is not read. Entry (i, j) is Σ_{k >= j} a_ik·r_jk; R's entries
+   * below the diagonal must be zero. The wasm kernel runs about half the flops of the full product
+   * (column blocks of C with the inner index from the block's first column: R's lower triangle is
+   * read only inside the diagonal blocks); for finite A and R its result equals
+   * `gemm('N', 'T', M, n, n, 1, A, R, 0, C)` bit for bit (the left-out products are ±0 added to a
+   * sum that starts at +0). The reference kernel is that full gemm.
+   */
+  trmmUpperT(M: number, n: number, A: Float64Array, R: Float64Array, C: Float64Array): void;
   /**
    * Eigenpairs of W = (s·S + s·Sᵀ)/2 (S n×n row-major, not modified; s an exact power of two):
    * values ascending, `vectors` n×n row-major with column j the eigenvector of values[j].
@@ -99,6 +118,9 @@ export const referenceLinalg: LinalgBackend = {
   name: 'reference',
   syrk: referenceSyrk,
   gemm: referenceGemm,
+  trmmUpperT(M, n, A, R, C) {
+    referenceGemm('N', 'T', M, n, n, 1, A, R, 0, C); // the full product: see LinalgBackend.trmmUpperT
+  },
   syev(S, n, s, values, vectors) {
     // the arithmetic of assembly/linalg/square.ts: symmetrise and scale, decompose, transpose
     const W = new Float64Array(n * n);

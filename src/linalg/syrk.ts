@@ -16,7 +16,10 @@ export type SyrkAccept = (amax: number, nonFinite: number) => boolean;
 /**
  * G (cols×cols, row-major, full) ← weight·AᵀA or G + weight·AᵀA for A rows×cols (row-major),
  * written only if `accept(max|a_ij|, non-finite entries of the result)` holds (the contract of
- * LinalgBackend.syrk). Cost 2·rows·cols² flops here (the wasm kernel does half by symmetry).
+ * LinalgBackend.syrk). Cost 2·rows·cols² flops here (the wasm kernel does half by symmetry), less
+ * the products of zero multipliers, which are skipped. It takes no `upperTriangular` flag: for an A
+ * with zero lower triangle the full product is the triangular one, and the skipped zero
+ * multipliers already leave out most of the lower triangle's products.
  */
 export function referenceSyrk(
   A: Float64Array,

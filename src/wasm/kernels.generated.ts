@@ -206,6 +206,39 @@ export interface KernelExports {
     nc: number,
   ): void;
   /**
+   * assembly/linalg/dgemm/dtrmmUpperT
+   * @param M `i32`
+   * @param n `i32`
+   * @param A `usize`
+   * @param lda `i32`
+   * @param R `usize`
+   * @param ldr `i32`
+   * @param C `usize`
+   * @param ldc `i32`
+   * @param PA `usize`
+   * @param PB `usize`
+   * @param T `usize`
+   * @param kc `i32`
+   * @param mc `i32`
+   * @param w `i32`
+   */
+  dtrmmUpperT(
+    M: number,
+    n: number,
+    A: number,
+    lda: number,
+    R: number,
+    ldr: number,
+    C: number,
+    ldc: number,
+    PA: number,
+    PB: number,
+    T: number,
+    kc: number,
+    mc: number,
+    w: number,
+  ): void;
+  /**
    * assembly/linalg/dsyev/dsyev
    * @param S `usize`
    * @param n `i32`
@@ -667,6 +700,25 @@ export const KERNEL_SIGNATURES = {
       ['kc', 'i32'],
       ['mc', 'i32'],
       ['nc', 'i32'],
+    ],
+    result: 'void',
+  },
+  dtrmmUpperT: {
+    params: [
+      ['M', 'i32'],
+      ['n', 'i32'],
+      ['A', 'usize'],
+      ['lda', 'i32'],
+      ['R', 'usize'],
+      ['ldr', 'i32'],
+      ['C', 'usize'],
+      ['ldc', 'i32'],
+      ['PA', 'usize'],
+      ['PB', 'usize'],
+      ['T', 'usize'],
+      ['kc', 'i32'],
+      ['mc', 'i32'],
+      ['w', 'i32'],
     ],
     result: 'void',
   },
