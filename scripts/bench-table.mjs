@@ -112,6 +112,24 @@ function fmt(x) {
 }
 
 const times = (x) => (x === undefined || x === null ? '—' : `${fmt(x)}×`);
+
+/** An optional [lo, hi] field as "lo–hi" (a dash when absent). */
+function range(ctx, obj, path) {
+  const r = field(ctx, obj, path, 'array', { optional: true });
+  if (r === undefined) return '—';
+  if (r.length !== 2 || !r.every((x) => typeof x === 'number' && Number.isFinite(x)))
+    throw new ResultsError(
+      ctx.file,
+      `${ctx.prefix ? `${ctx.prefix}.` : ''}${path} = ${JSON.stringify(r)}: expected [lo, hi]`,
+    );
+  return `${fmt(r[0])}–${fmt(r[1])}`;
+}
+
+/** The sentence on how the native ratios were paired, when the results say (else nothing). */
+function pairingNote(ctx, native) {
+  const p = field(ctx, native, 'pairing', 'string', { optional: true });
+  return p === undefined ? [] : [para(`eigh and the SVD of R: ${p}.`), ''];
+}
 const list = (xs) => (xs === undefined ? 'not recorded' : xs.map(fmt).join(' / '));
 
 /** A Markdown table; a `|` inside a cell is escaped. */
@@ -339,12 +357,14 @@ function renderLinalg(doc, ctx) {
         ]),
       ),
       '',
+      ...pairingNote(c, native),
       table(
-        ['eigh m', 'LAPACK dsyevd ms', 'ours ÷ dsyevd (wall)', 'ours ÷ dsyevd (CPU time)'],
+        ['eigh m', 'LAPACK dsyevd ms', 'ours ÷ dsyevd (wall)', 'per-round range', 'ours ÷ dsyevd (CPU time)'],
         rows(c, native, 'eigh').map(({ item: e, ctx: ec }) => [
           fmt(field(ec, e, 'm', 'number')),
           fmt(field(ec, e, 'dsyevdMs', 'number')),
           fmt(field(ec, e, 'oursOverDsyevdWall', 'number')),
+          range(ec, e, 'oursOverDsyevdRange'),
           fmt(field(ec, e, 'oursOverDsyevdCpuTime', 'number', { optional: true })),
         ]),
       ),
@@ -357,20 +377,38 @@ function renderLinalg(doc, ctx) {
             'SVD of R, m',
             'dgesdd with vectors ms',
             'nullSpace ÷ dgesdd',
+            'per-round range',
             'nullSpace ÷ dgesdd (CPU time)',
             'dgesdd values ms',
             'svdvals ÷ dgesdd values',
+            'per-round range',
             'svdvals ÷ dgesdd values (CPU time)',
           ],
           rows(c, native, 'svdOfR').map(({ item: e, ctx: ec }) => [
             fmt(field(ec, e, 'm', 'number')),
             fmt(field(ec, e, 'dgesddWithVectorsMs', 'number')),
             fmt(field(ec, e, 'oursNullSpaceOverDgesdd', 'number')),
+            range(ec, e, 'oursNullSpaceOverDgesddRange'),
             fmt(field(ec, e, 'oursNullSpaceOverDgesddCpuTime', 'number', { optional: true })),
             fmt(field(ec, e, 'dgesddValuesOnlyMs', 'number')),
             fmt(field(ec, e, 'oursSvdvalsOverDgesddValues', 'number')),
+            range(ec, e, 'oursSvdvalsOverDgesddValuesRange'),
             fmt(field(ec, e, 'oursSvdvalsOverDgesddValuesCpuTime', 'number', { optional: true })),
           ]),
+        ),
+      );
+    }
+    const dt = field(ctx, doc, 'decisionStepTargets', 'object', { optional: true });
+    if (dt) {
+      const dc = { ...ctx, prefix: 'decisionStepTargets' };
+      const sizes = field(dc, dt, 'sizes', 'array').map(fmt).join(' and ');
+      out.push(
+        '',
+        para(
+          `Decision-step target: eigh and the SVD of R within ${times(field(dc, dt, 'target', 'number'))} of numpy ` +
+            `at m = ${sizes} (worst over those sizes: eigh ${times(field(dc, dt, 'worstEighOverDsyevd', 'number'))}, ` +
+            `nullSpace ${times(field(dc, dt, 'worstNullSpaceOverDgesdd', 'number'))}, ` +
+            `svdvals ${times(field(dc, dt, 'worstSvdvalsOverDgesddValues', 'number'))}).`,
         ),
       );
     }

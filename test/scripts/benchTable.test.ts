@@ -72,16 +72,26 @@ const linalg = {
     tfjsWasmF32QrFullStack: 'failed: fixture reason',
     slice2048: { rows: 2048, oursMs: 168.3, tfjsWasmF32QrMs: 5012.6, speedupVsTfjsWasmF32Qr: 29.78 },
   },
+  decisionStepTargets: {
+    worstEighOverDsyevd: 1.611,
+    worstNullSpaceOverDgesdd: 1.722,
+    worstSvdvalsOverDgesddValues: 1.833,
+    sizes: [640, 1280],
+    target: 1.944,
+  },
   nativeNumpyOneThread: {
     numpy: '9.8.7',
     gram: [{ size: '4096x256', numpyMs: 7.613, oursApi1ThreadOverNumpyWall: 1.622, oursKernelOverNumpyCpuTime: 1.547 }],
-    eigh: [{ m: 128, dsyevdMs: 1.318, oursOverDsyevdWall: 2.373 }],
+    pairing: 'fixture pairing sentence',
+    eigh: [{ m: 128, dsyevdMs: 1.318, oursOverDsyevdWall: 2.373, oursOverDsyevdRange: [2.111, 2.654] }],
     svdOfR: [
       {
         m: 512,
         dgesddWithVectorsMs: 61.47,
         oursNullSpaceOverDgesdd: 1.234,
         oursNullSpaceOverDgesddCpuTime: 1.456,
+        oursNullSpaceOverDgesddRange: [1.101, 1.389],
+        oursSvdvalsOverDgesddValuesRange: [2.202, 2.468],
         dgesddValuesOnlyMs: 21.73,
         oursSvdvalsOverDgesddValues: 2.345,
         oursSvdvalsOverDgesddValuesCpuTime: 2.567,
