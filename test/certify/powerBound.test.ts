@@ -24,7 +24,7 @@ const all = (n: number) => Int32Array.from({ length: n }, (_, i) => i);
 /** The same power steps on dense A from the same start: all 30 ratios ‖A v_k‖/‖v_k‖. */
 function ratios(A: Mat, seed: number): number[] {
   const rng = createRng(seed);
-  let v = Float64Array.from({ length: A.length }, () => rng.next() - 0.5);
+  let v: Float64Array = Float64Array.from({ length: A.length }, () => rng.next() - 0.5);
   const out: number[] = [];
   for (let it = 0; it < 30; it++) {
     const nv = Math.hypot(...v);
