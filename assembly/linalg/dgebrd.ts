@@ -1,5 +1,6 @@
 // Singular values of a square matrix: Householder bidiagonalisation (one fused pass over the
-// trailing block per step) and dqds (LAPACK dlasq1–dlasq6) on the bidiagonal, with root-free QL
+// trailing block per step; the next row pair's dot products ride in the current pair's update
+// loop, so the pass streams the block once without a load-then-compute stall per pair) and dqds (LAPACK dlasq1–dlasq6) on the bidiagonal, with root-free QL
 // (LAPACK dsterf) on the 2m×2m Golub–Kahan tridiagonal as the fallback. Reference, derivation
 // and accuracy: src/linalg/bidiag.ts (the same operations in the same order, except that sums
 // here run in f64x2 lanes and rows are taken in pairs).
@@ -22,7 +23,7 @@ const SMALL_DENOMINATOR: f64 = 3.054936363499605e-151; // 2^-500
 
 /** Values of workspace {@link dgebrdSvdvals} needs for side m. */
 export function dgebrdWork(m: i32): i32 {
-  return 6 * m + dbdsvdvalsWork(m);
+  return 7 * m + dbdsvdvalsWork(m);
 }
 
 /** Euclidean norm of n values at stride `stride` (values), scaled by their largest magnitude. */
@@ -64,14 +65,16 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
   const w = v + M8;
   const z = w + M8;
   const td = z + M8;
+  const col = td + (<usize>dbdsvdvalsWork(m) << 3); // column k of A, rows k..m−1, contiguous
   memory.fill(work, 0, <usize>dgebrdWork(m) << 3); // u is read (times τ = 0) before it is first written
+  for (let r = 0; r < m; r++) st8(col, r, ld8(A + <usize>r * M8, 0));
   let zValid = false;
   for (let k = 0; k < m; k++) {
     const rowK = A + <usize>k * M8;
     const n = m - k - 1;
-    // left reflector from column k, rows k..m-1
-    const alpha = ld8(rowK, k);
-    const xnorm = n > 0 ? scaledNorm(rowK + M8 + (<usize>k << 3), n, m) : 0;
+    // left reflector from column k, rows k..m-1 (col: each pass leaves the next column there)
+    const alpha = ld8(col, k);
+    const xnorm = n > 0 ? scaledNorm(col + (<usize>(k + 1) << 3), n, 1) : 0;
     let tauL: f64 = 0;
     let den: f64 = 1;
     if (xnorm == 0) st8(d, k, alpha);
@@ -80,7 +83,7 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
       tauL = (beta - alpha) / beta;
       den = alpha - beta;
       st8(d, k, beta);
-      for (let r = k + 1; r < m; r++) st8(u, r, ld8(A + <usize>r * M8, k) / den);
+      for (let r = k + 1; r < m; r++) st8(u, r, ld8(col, r) / den);
     }
     if (n == 0) break;
     const trailK = rowK + (<usize>(k + 1) << 3);
@@ -114,13 +117,15 @@ export function dgebrdSvdvals(A: usize, m: i32, s: f64, out: usize, work: usize)
     memory.fill(z, 0, <usize>n << 3);
     const wv = vdot(n, w, v);
     const c8 = <usize>(k + 1) << 3;
-    onePass(n, rowK + M8 + c8, tauL * ld8(u, k + 1), w, v, tauR, wv, z, false);
+    onePass(n, rowK + M8 + c8, tauL * ld8(u, k + 1), w, v, tauR, wv, z, false, col + c8);
     let r = k + 2;
+    if (r + 2 <= m) pairDots(n, A + <usize>r * M8 + c8, A + <usize>(r + 1) * M8 + c8, v);
     for (; r + 2 <= m; r += 2) {
       const ra = A + <usize>r * M8 + c8;
-      pairPass(n, ra, ra + M8, tauL * ld8(u, r), tauL * ld8(u, r + 1), w, v, tauR, wv, z);
+      const cr = col + (<usize>r << 3);
+      pairPass(n, ra, ra + M8, dotA, dotB, tauL * ld8(u, r), tauL * ld8(u, r + 1), w, v, tauR, wv, z, r + 4 <= m, cr);
     }
-    if (r < m) onePass(n, A + <usize>r * M8 + c8, tauL * ld8(u, r), w, v, tauR, wv, z, true);
+    if (r < m) onePass(n, A + <usize>r * M8 + c8, tauL * ld8(u, r), w, v, tauR, wv, z, true, col + (<usize>r << 3));
     zValid = true;
   }
   return dbdsvdvals(d, e, m, out, td);
@@ -179,10 +184,22 @@ export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize):
  * products from the not yet updated matrix), then a ← a − t·w − τ_R·x·v and, with `addZ`,
  * z += a_0·a (a_0 after the update). The row is stored once.
  */
-function onePass(n: i32, a: usize, t: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize, addZ: bool): void {
+function onePass(
+  n: i32,
+  a: usize,
+  t: f64,
+  w: usize,
+  v: usize,
+  tauR: f64,
+  wv: f64,
+  z: usize,
+  addZ: bool,
+  c: usize,
+): void {
   const mx = -(tauR * (vdot(n, a, v) - t * wv));
   const mt = -t;
   const a0 = load<f64>(a) + mt * load<f64>(w) + mx * load<f64>(v);
+  store<f64>(c, a0); // the row's entry of the next column: what the loop stores at a, bit for bit
   const vmt = f64x2.splat(mt);
   const vmx = f64x2.splat(mx);
   const va0 = f64x2.splat(addZ ? a0 : 0);
@@ -202,23 +219,12 @@ function onePass(n: i32, a: usize, t: f64, w: usize, v: usize, tauR: f64, wv: f6
   }
 }
 
-/**
- * Two rows a, b of the fused pass ({@link onePass} on each, z += a_0·a + b_0·b at once): one loop
- * of dot products (rows and v loaded once) and one of updates (w, v and z loaded once, each row
- * stored once).
- */
-function pairPass(
-  n: i32,
-  a: usize,
-  b: usize,
-  ta: f64,
-  tb: f64,
-  w: usize,
-  v: usize,
-  tauR: f64,
-  wv: f64,
-  z: usize,
-): void {
+// The dot products a·v, b·v of a row pair (module globals: no tuples under --runtime stub).
+let dotA: f64 = 0;
+let dotB: f64 = 0;
+
+/** dotA = a·v, dotB = b·v over n values (f64x2 lanes, then the odd tail), rows and v loaded once. */
+function pairDots(n: i32, a: usize, b: usize, v: usize): void {
   let xa = f64x2.splat(0);
   let xb = f64x2.splat(0);
   let j = 0;
@@ -235,29 +241,81 @@ function pairPass(
     sa += load<f64>(a + o) * load<f64>(v + o);
     sb += load<f64>(b + o) * load<f64>(v + o);
   }
+  dotA = sa;
+  dotB = sb;
+}
+
+/**
+ * Two rows a, b of the fused pass ({@link onePass} on each, z += a_0·a + b_0·b at once), given
+ * their dot products sa = a·v, sb = b·v ({@link pairDots}): one loop of updates (w, v and z loaded
+ * once, each row stored once). With `next`, the same loop also forms the dot products of the
+ * following pair (rows a + 2·stride, a + 3·stride, not yet updated) into dotA, dotB — the sums of
+ * pairDots in the same order, so the result is that of a separate pass bit for bit — which lets
+ * the next rows' loads overlap this pair's arithmetic.
+ */
+function pairPass(
+  n: i32,
+  a: usize,
+  b: usize,
+  sa: f64,
+  sb: f64,
+  ta: f64,
+  tb: f64,
+  w: usize,
+  v: usize,
+  tauR: f64,
+  wv: f64,
+  z: usize,
+  next: bool,
+  c: usize,
+): void {
+  const stride = b - a;
+  const na = b + stride;
+  const nb = na + stride;
   const mxa = -(tauR * (sa - ta * wv));
   const mxb = -(tauR * (sb - tb * wv));
   const mta = -ta;
   const mtb = -tb;
   const a0 = load<f64>(a) + mta * load<f64>(w) + mxa * load<f64>(v);
   const b0 = load<f64>(b) + mtb * load<f64>(w) + mxb * load<f64>(v);
+  store<f64>(c, a0); // the rows' entries of the next column (what the loop stores, bit for bit)
+  store<f64>(c, b0, 8);
   const vmta = f64x2.splat(mta);
   const vmtb = f64x2.splat(mtb);
   const vmxa = f64x2.splat(mxa);
   const vmxb = f64x2.splat(mxb);
   const va0 = f64x2.splat(a0);
   const vb0 = f64x2.splat(b0);
-  j = 0;
-  for (; j + 2 <= n; j += 2) {
-    const o = <usize>j << 3;
-    const wv2 = v128.load(w + o);
-    const vv = v128.load(v + o);
-    const av = f64x2.add(f64x2.add(v128.load(a + o), f64x2.mul(vmta, wv2)), f64x2.mul(vmxa, vv));
-    const bv = f64x2.add(f64x2.add(v128.load(b + o), f64x2.mul(vmtb, wv2)), f64x2.mul(vmxb, vv));
-    v128.store(a + o, av);
-    v128.store(b + o, bv);
-    v128.store(z + o, f64x2.add(v128.load(z + o), f64x2.add(f64x2.mul(va0, av), f64x2.mul(vb0, bv))));
+  let xa = f64x2.splat(0);
+  let xb = f64x2.splat(0);
+  let j = 0;
+  if (next) {
+    for (; j + 2 <= n; j += 2) {
+      const o = <usize>j << 3;
+      const wv2 = v128.load(w + o);
+      const vv = v128.load(v + o);
+      const av = f64x2.add(f64x2.add(v128.load(a + o), f64x2.mul(vmta, wv2)), f64x2.mul(vmxa, vv));
+      const bv = f64x2.add(f64x2.add(v128.load(b + o), f64x2.mul(vmtb, wv2)), f64x2.mul(vmxb, vv));
+      v128.store(a + o, av);
+      v128.store(b + o, bv);
+      v128.store(z + o, f64x2.add(v128.load(z + o), f64x2.add(f64x2.mul(va0, av), f64x2.mul(vb0, bv))));
+      xa = f64x2.add(xa, f64x2.mul(v128.load(na + o), vv));
+      xb = f64x2.add(xb, f64x2.mul(v128.load(nb + o), vv));
+    }
+  } else {
+    for (; j + 2 <= n; j += 2) {
+      const o = <usize>j << 3;
+      const wv2 = v128.load(w + o);
+      const vv = v128.load(v + o);
+      const av = f64x2.add(f64x2.add(v128.load(a + o), f64x2.mul(vmta, wv2)), f64x2.mul(vmxa, vv));
+      const bv = f64x2.add(f64x2.add(v128.load(b + o), f64x2.mul(vmtb, wv2)), f64x2.mul(vmxb, vv));
+      v128.store(a + o, av);
+      v128.store(b + o, bv);
+      v128.store(z + o, f64x2.add(v128.load(z + o), f64x2.add(f64x2.mul(va0, av), f64x2.mul(vb0, bv))));
+    }
   }
+  let da = f64x2.extract_lane(xa, 0) + f64x2.extract_lane(xa, 1);
+  let db = f64x2.extract_lane(xb, 0) + f64x2.extract_lane(xb, 1);
   if (j < n) {
     const o = <usize>j << 3;
     const ai = load<f64>(a + o) + mta * load<f64>(w + o) + mxa * load<f64>(v + o);
@@ -265,6 +323,14 @@ function pairPass(
     store<f64>(a + o, ai);
     store<f64>(b + o, bi);
     store<f64>(z + o, load<f64>(z + o) + (a0 * ai + b0 * bi));
+    if (next) {
+      da += load<f64>(na + o) * load<f64>(v + o);
+      db += load<f64>(nb + o) * load<f64>(v + o);
+    }
+  }
+  if (next) {
+    dotA = da;
+    dotB = db;
   }
 }
 
