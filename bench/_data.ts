@@ -1,7 +1,7 @@
 /**
  * Where the shared real-data files live (they are not part of the package): the folder named by
- * the environment variable ORDERGAP_DATA_DIR (only that folder when it is set), else `<repo>/../shared/data`, else
- * `/work/shared/data`. Used by bench/stopping.ts and the tests that need real samples; both say
+ * the environment variable ORDERGAP_DATA_DIR (only that folder when it is set), else
+ * `<repo>/../shared/data`. Used by bench/stopping.ts and the tests that need real samples; both say
  * clearly when the file is absent (a user's checkout has no shared folder).
  */
 import { existsSync } from 'node:fs';
@@ -14,9 +14,8 @@ export const ESC_LAST_LETTERS = 'esc-gpt35-last-letters.jsonl';
 /** The folders searched, in order. */
 export function dataDirs(): string[] {
   const repo = fileURLToPath(new URL('..', import.meta.url));
-  const dirs = [resolve(repo, '..', 'shared', 'data'), '/work/shared/data'];
   const env = process.env.ORDERGAP_DATA_DIR;
-  return env ? [resolve(env)] : dirs;
+  return env ? [resolve(env)] : [resolve(repo, '..', 'shared', 'data')];
 }
 
 /** The path of a shared data file, or null when no searched folder holds it. */

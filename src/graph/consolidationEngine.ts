@@ -19,6 +19,7 @@ import { groupTables, packParams, type GraphKernels } from './backend.js';
 import type { Scenario } from './scenario.js';
 import type { ConsolidationEngine } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
+import { firstNonFinite } from '../util/validate.js';
 import type { ArenaBlock, F64Block, I32Block } from '../wasm/arena.js';
 import { wasm, type KernelExports } from '../wasm/module.js';
 
@@ -230,12 +231,8 @@ export function graphConsolidationEngine(
       const cn = B.cNew.view;
       const o = B.out.view;
       for (let sl = 0; sl < n; sl++) o[sl * k1 + shape.k] = cn[sl]!;
-      let s = 0;
-      for (let i = 0; i < nodeLen; i++) s += o[i]! * 0;
-      if (s !== 0)
-        for (let i = 0; i < nodeLen; i++)
-          if (!Number.isFinite(o[i]!))
-            throw new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, o[i], 'must be finite');
+      const bad = firstNonFinite(o, 0, nodeLen);
+      if (bad >= 0) throw new ArgumentError(`reference-graph: consolidate(theta)[${bad}]`, o[bad], 'must be finite');
       out.set(o);
       // Q copies the edge weights
       out.set(z.subarray(nodeLen), nodeLen);

@@ -15,6 +15,7 @@ import { centralStep, finiteCopy } from '../linearize/finiteDifference.js';
 import { FD_RELATIVE_ACCURACY, type JacobianOperator, type JacobianStats } from '../linearize/operator.js';
 import { SparseAccumulator, type SparseVector, unitVector } from '../linearize/sparse.js';
 import { ArgumentError } from '../util/errors.js';
+import { firstNonFinite } from '../util/validate.js';
 import type { ArenaBlock, F64Block, I32Block } from '../wasm/arena.js';
 import { wasm } from '../wasm/module.js';
 
@@ -45,9 +46,7 @@ export class GraphExpandJacobian implements JacobianOperator, Disposable {
     if (x.length !== dim) throw new ArgumentError('x', x, `must have length ${dim}`);
     this.#item = item;
     // checked whole (the error names the first non-finite entry), kept on F_e only: no d-copy per item
-    let s = 0;
-    for (let i = 0; i < dim; i++) s += x[i]! * 0;
-    if (s !== 0) finiteCopy('x', x);
+    if (firstNonFinite(x) >= 0) finiteCopy('x', x);
     this.#xF = Float64Array.from(item.footprint, (j) => x[j]!);
     this.dim = dim;
     this.outDim = dim;

@@ -14,7 +14,7 @@
  * part eps·(|f(x+tv)| + |f(x−tv)|)/(2t) is added.
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { finiteVector } from '../util/validate.js';
+import { finiteVector, firstNonFinite } from '../util/validate.js';
 import { FD_RELATIVE_ACCURACY, FD_RELATIVE_STEP, type JacobianOperator, type JacobianStats } from './operator.js';
 import { SparseAccumulator, sparseFromDense, sparseScaledDifference, type SparseVector, unitVector } from './sparse.js';
 
@@ -40,9 +40,7 @@ export type BatchedVectorMap = (points: Float64Array, count: number) => Float64A
 export function finiteCopy(name: string, x: ArrayLike<number>): Float64Array {
   if (!(x instanceof Float64Array)) return finiteVector(name, x);
   const y = new Float64Array(x);
-  let s = 0;
-  for (let i = 0; i < y.length; i++) s += y[i]! * 0;
-  if (s !== 0) return finiteVector(name, y); // names the first non-finite entry
+  if (firstNonFinite(y) >= 0) return finiteVector(name, y); // names the first non-finite entry
   return y;
 }
 

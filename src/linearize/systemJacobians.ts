@@ -5,6 +5,7 @@
  */
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { firstNonFinite } from '../util/validate.js';
 import { TfJacobian, type Tf, type TfBatchMap } from './autodiff.js';
 import { FdJacobian } from './finiteDifference.js';
 import type { JacobianMethod, JacobianOperator } from './operator.js';
@@ -98,13 +99,8 @@ export function rawOperators(system: OperatorSystem, options: { copy?: boolean }
           : null;
     if (y === null) throw new ArgumentTypeError(what, out, 'must return a Float64Array or an array of numbers');
     if (y.length !== d) throw new ArgumentError(what, y, `must have length ${d}, got ${y.length}`);
-    let s = 0;
-    for (let i = 0; i < d; i++) s += y[i]! * 0;
-    if (s !== 0) {
-      for (let i = 0; i < d; i++)
-        if (!Number.isFinite(y[i]))
-          throw new ArgumentError(`${what}[${i}]`, y[i], 'must be finite (NaN and ±Infinity are rejected)');
-    }
+    const bad = firstNonFinite(y);
+    if (bad >= 0) throw new ArgumentError(`${what}[${bad}]`, y[bad], 'must be finite (NaN and ±Infinity are rejected)');
     return y;
   };
   return {

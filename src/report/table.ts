@@ -28,10 +28,3 @@ export function renderTable(columns: readonly Column[], rows: readonly (readonly
 export function fixed(x: number | null | undefined, digits = 3): string {
   return x === null || x === undefined ? '-' : x.toFixed(digits);
 }
-
-/** Converts Float64Arrays (and nested ones) to plain arrays for JSON. */
-export function toJsonValue(value: unknown): unknown {
-  return JSON.parse(
-    JSON.stringify(value, (_k, v: unknown) => (v instanceof Float64Array ? Array.from(v) : v)),
-  ) as unknown;
-}

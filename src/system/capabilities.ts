@@ -5,7 +5,7 @@
  * naming the capability, as for Q and P_e.
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { finiteNumber, integerInRange } from '../util/validate.js';
+import { finiteNumber, firstNonFinite, integerInRange } from '../util/validate.js';
 import { validateDistribution } from './distribution.js';
 import type {
   CertificationPolicy,
@@ -134,10 +134,8 @@ function checkState(v: unknown, name: string): StateCapability {
   const headFinite = (what: string, state: unknown): void => {
     const h = st.head(state);
     if (!(h instanceof Float64Array)) throw new ArgumentTypeError(`${name}: state.head`, h, 'must be a Float64Array');
-    let z = 0;
-    for (let i = 0; i < h.length; i++) z += h[i]! * 0;
-    if (z !== 0) {
-      const i = h.findIndex((x) => !Number.isFinite(x));
+    const i = firstNonFinite(h);
+    if (i >= 0) {
       throw new ArgumentError(
         `${name}: ${what} -> theta[${i}]`,
         h[i],
@@ -291,11 +289,8 @@ export function checkCapabilities(
         throw new ArgumentError(`${what}.omega`, r.omega, 'must be a finite number >= 0');
       if (!(r.next instanceof Float64Array) || r.next.length !== dim)
         throw new ArgumentError(`${what}.next`, r.next, `must be a Float64Array of length ${dim}`);
-      // a single pass: x·0 is 0 for every finite x and NaN otherwise
-      let s = 0;
-      for (let i = 0; i < dim; i++) s += r.next[i]! * 0;
-      if (s !== 0) {
-        const i = r.next.findIndex((x) => !Number.isFinite(x));
+      const i = firstNonFinite(r.next);
+      if (i >= 0) {
         throw new ArgumentError(`${what}.next[${i}]`, r.next[i], 'must be finite (NaN and ±Infinity are rejected)');
       }
       return r;

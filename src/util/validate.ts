@@ -55,12 +55,24 @@ export function toFloat64(name: string, value: unknown): Float64Array {
   throw new ArgumentTypeError(name, value, 'must be an array of numbers or a Float64Array');
 }
 
+/**
+ * The first index i in [start, end) with x[i] NaN or ±Infinity, or −1 when every entry there is
+ * finite. One pass of s += x[i]·0 (0 for every finite x[i], NaN otherwise, and NaN stays NaN),
+ * with no branch per entry; the index is searched only when the sum says there is one. This is
+ * the package's one finiteness scan: operators' outputs, states and kernel results use it.
+ */
+export function firstNonFinite(x: ArrayLike<number>, start = 0, end = x.length): number {
+  let s = 0;
+  for (let i = start; i < end; i++) s += x[i]! * 0;
+  if (s === 0) return -1;
+  for (let i = start; i < end; i++) if (!Number.isFinite(x[i])) return i;
+  return -1;
+}
+
 /** Checks every entry is finite; names the first offending index. */
 export function assertFiniteVector(name: string, x: ArrayLike<number>): void {
-  for (let i = 0; i < x.length; i++) {
-    if (!Number.isFinite(x[i]))
-      throw new ArgumentError(`${name}[${i}]`, x[i], 'must be finite (NaN and ±Infinity are rejected)');
-  }
+  const i = firstNonFinite(x);
+  if (i >= 0) throw new ArgumentError(`${name}[${i}]`, x[i], 'must be finite (NaN and ±Infinity are rejected)');
 }
 
 /** Checks the length of a vector. */

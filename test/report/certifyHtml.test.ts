@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { certify } from '../../src/certify/certify.js';
-import { toJsonValue } from '../../src/report/table.js';
+import { reportJson } from '../../src/report/json.js';
 import { renderCertifyReport, writeCertifyReport, type CertifyReportInput } from '../../src/report/certifyHtml.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { decodePng, inkStats } from '../plot/png.js';
@@ -14,7 +14,7 @@ describe('certification HTML page (real certify run: closed form with e2, e3 at 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const report = await certify(closedFormSystem({ probabilities: { e2: 0, e3: 0 } }));
   // the page is built from the --json document (typed arrays become plain arrays)
-  const json = toJsonValue(report) as CertifyReportInput;
+  const json = JSON.parse(reportJson(report)) as CertifyReportInput;
   const file = join(dir, 'certify.html');
   writeFileSync(file, await renderCertifyReport(json));
 
