@@ -22,7 +22,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
-import { runCoverageAware, type CoveragePolicy } from '../src/coverageStop/run.js';
+import { runCoverageAware } from '../src/coverageStop/run.js';
+import type { CoveragePolicy } from '../src/coverageStop/stopper.js';
 import { defaultScenario, type Scenario } from '../src/graph/scenario.js';
 import { answerAccuracy, hiddenTruthScenario } from '../src/graph/hiddenTruthScenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
@@ -90,7 +91,7 @@ async function measure(
     scenario: name,
     seed,
     stop: 'budget',
-    step: b.stoppedAt,
+    step: b.stop.step,
     kind: 'budget',
     accuracy: round(answerAccuracy(scenario, b.finalState, truth)),
     trueConfidence: round(trueConfidence(scenario, b.finalState, truth)),

@@ -140,7 +140,7 @@ function child(nmax: number, mode: 'structured' | 'dense', purpose: 'timing' | '
   const st = sys.capabilities.state!;
   const stateBytes = mode === 'structured' ? st.bytes(r.state) : sc.shape.dim * 8;
   // steady state: steps 2 … T (step 1 also builds the run's state from the scenario)
-  const T = r.stoppedAt;
+  const T = r.stop.step;
   const msPerStep = T > 1 ? (stepEnd[T - 1]! - stepEnd[0]!) / (T - 1) : ms;
   const stepMs = stepEnd.slice(1).map((x, i) => x - stepEnd[i]!);
   const msPerStepMedian = stepMs.length ? median(stepMs) : ms;
@@ -208,12 +208,12 @@ function scheduling(
     scenario: name,
     epsilon: o.epsilon,
     threshold,
-    always: { steps: always.stoppedAt, reason: always.stopReason, consolidations: always.consolidations },
-    scheduled: { steps: sched.stoppedAt, reason: sched.stopReason, consolidations: sched.consolidations },
+    always: { steps: always.stop.step, reason: always.stop.reason, consolidations: always.consolidations },
+    scheduled: { steps: sched.stop.step, reason: sched.stop.reason, consolidations: sched.consolidations },
     saved: 1 - sched.consolidations / always.consolidations,
     forcedConsolidations: forced,
     savedAtMost: 1 - forced / always.consolidations,
-    sameReason: always.stopReason === sched.stopReason,
+    sameReason: always.stop.reason === sched.stop.reason,
     finalDistance,
     withinEpsilon: finalDistance <= o.epsilon,
   };

@@ -46,14 +46,15 @@ export { registerSystem, getSystem, listSystems, loadSystemModule, type SystemFa
 export { orderGap, evaluateOrderGap, type OrderGapEvaluation } from './ordergap/orderGap.js';
 export { windowedMean } from './stopping/window.js';
 export { createRng, sampleIndex, seededNormals, type Rng } from './ordergap/rng.js';
+export { runRecursive, type RunOptions, type AlgorithmRule } from './ordergap/algorithm1.js';
+export { run, type LoopOptions, type RunResult, type RunStep, type RunStop, type BestState } from './ordergap/run.js';
 export {
-  runRecursive,
-  type RunOptions,
-  type RecursiveRun,
-  type StepRecord,
-  type AlgorithmRule,
-} from './ordergap/algorithm1.js';
-export { run, type LoopOptions, type LoopRun, type LoopStep, type LoopStop } from './ordergap/run.js';
+  DEFAULT_RUN,
+  checkRunParams,
+  resolveRunParams,
+  type RunParams,
+  type RunOverrides,
+} from './system/runParams.js';
 export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/poolCheck.js';
 export {
   checkCoverageAtStop,
@@ -62,8 +63,9 @@ export {
   type CoverageCheck,
   type CoveragePolicy,
   type CoverageRunOptions,
-  OrderGapStopper,
-  type StopperOptions,
+  CoverageStopper,
+  type CoverageStopperOptions,
+  type CheckSite,
   type StopReport,
 } from './coverageStop/index.js';
 export * as coverageStop from './coverageStop/index.js';
@@ -96,7 +98,8 @@ export {
   type SubspaceReport,
 } from './certify/certify.js';
 export { reportJson } from './report/json.js';
-export { runReport, renderRunText, type RunReport, type RunReportOptions, type RunRow } from './report/run.js';
+export { runReport, type RunReport, type RunReportOptions, type RunRow, type RunSetting } from './report/run.js';
+export { renderRunText } from './report/runText.js';
 export { runPlots, writeRunPlots, RUN_PLOT_NAMES } from './report/runPlots.js';
 export { demoReport, renderDemoText, type DemoReport, type DemoReportOptions, type DemoRow } from './report/demo.js';
 export { demoPlots, writeDemoPlots, DEMO_PLOT_NAMES } from './report/demoPlots.js';

@@ -2,20 +2,21 @@
  * `ordergap/ai-sdk`: the order-gap stop as a Vercel AI SDK stop condition. `generateText` /
  * `streamText` take `stopWhen`, a condition over the steps so far; {@link orderGapStopWhen}
  * reads the evidence items the new steps' tool results carry, applies each to the `AgentState`
- * (Ω(θ; e), then θ ← Q(P_e θ)), and says stop when the `OrderGapStopper` does — the windowed
+ * (Ω(θ; e), then θ ← Q(P_e θ)), and says stop when the `CoverageStopper` does — the windowed
  * order-gap below ε (Eq. 3), with the coverage check and policy of src/coverageStop — instead of
  * after a step count (`stepCountIs(n)`). Needs only the types of `ai` (an optional peer).
  *
  * ```ts
  * import { generateText, stepCountIs } from 'ai';
  * import { orderGapStopWhen } from 'ordergap/ai-sdk';
- * const stop = orderGapStopWhen({ state, stopper: new OrderGapStopper({ epsilon: 0.01, window: 4 }) });
+ * const stopper = new CoverageStopper(null, new OrderGapRule({ epsilon: 0.01, window: 4 }));
+ * const stop = orderGapStopWhen({ state, stopper });
  * await generateText({ model, tools: { retrieve }, prompt, stopWhen: [stop, stepCountIs(200)] });
  * stop.report; // { stop: true, reason: 'order-gap', verdict: 'converged' | 'blind', ... }
  * ```
  */
 import type { StepResult, StopCondition, ToolSet } from 'ai';
-import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
+import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent.js';
 import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
 
@@ -31,7 +32,7 @@ type AnyTools = any;
 /** Options of {@link orderGapStopWhen}. */
 export interface OrderGapStopWhenOptions<TOOLS extends ToolSet = AnyTools> {
   state: AgentState;
-  stopper: OrderGapStopper;
+  stopper: CoverageStopper;
   /**
    * The evidence items one step brought (default: every tool result whose output is an evidence
    * item, {@link isEvidenceItem}).
@@ -39,6 +40,8 @@ export interface OrderGapStopWhenOptions<TOOLS extends ToolSet = AnyTools> {
   evidenceOf?: (step: StepResult<TOOLS>) => readonly EvidenceInput[];
   /** Candidates for the coverage check (default: every evidence item seen so far). */
   candidates?: () => readonly EvidenceInput[];
+  /** Adaptive gain of P(·|θ) over the candidates in the coverage check (default 2, see `AgentState.scenarioWith`). */
+  adaptiveGain?: number;
 }
 
 /** A stop condition that also exposes the stopper's latest report and the Ω of every applied item. */
@@ -65,7 +68,7 @@ export function orderGapStopWhen<TOOLS extends ToolSet = AnyTools>(
   checkAdapterOptions(options);
   const { state, stopper } = options;
   const evidenceOf = options.evidenceOf ?? evidenceFromToolResults;
-  const feed = new EvidenceFeed(state, stopper, options.candidates);
+  const feed = new EvidenceFeed(state, stopper, options.candidates, options.adaptiveGain);
   let processed = 0;
   let report: StopReport | null = null;
   const condition = async ({ steps }: { steps: Array<StepResult<TOOLS>> }): Promise<boolean> => {

@@ -2,9 +2,26 @@
  * What the adapters share: recognising evidence items among tool results, and feeding them to an
  * `AgentState` and an `OrderGapStopper` one step at a time.
  */
-import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
+import type { CheckSite, CoverageStopper, StopReport } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent.js';
-import { ArgumentTypeError } from '../util/errors.js';
+import { referenceGraphSystem } from '../graph/system.js';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteNumber } from '../util/validate.js';
+
+/**
+ * Where the coverage check of an agent's candidate stop runs: the reference-graph system of the
+ * agent's current state with `candidates` as its pool (`AgentState.scenarioWith`: P(·|θ) the
+ * adaptive distribution with gain `adaptiveGain`, default 2), at the current θ.
+ */
+export function agentCheckSite(
+  state: AgentState,
+  candidates: readonly EvidenceInput[],
+  options: { adaptiveGain?: number } = {},
+): CheckSite | null {
+  if (candidates.length === 0) return null;
+  const scenario = state.scenarioWith(candidates, options);
+  return { system: referenceGraphSystem(scenario), theta: scenario.theta0 };
+}
 
 /** True for the JSON form of an evidence item: an object with a string `id`, a numeric `strength` and `claims` or `edges`. */
 export function isEvidenceItem(x: unknown): x is Record<string, unknown> {
@@ -17,7 +34,6 @@ export function isEvidenceItem(x: unknown): x is Record<string, unknown> {
   );
 }
 
-/** Feeds evidence items to the state and the stopper (module comment). */
 /**
  * Checks what both adapters take: an AgentState, an OrderGapStopper and the optional callbacks
  * `evidenceOf` and `candidates`.
@@ -28,28 +44,41 @@ export function checkAdapterOptions(options: {
   stopper: unknown;
   evidenceOf?: unknown;
   candidates?: unknown;
+  adaptiveGain?: unknown;
 }): void {
   const { state, stopper } = options;
   if (typeof (state as { step?: unknown } | null)?.step !== 'function')
     throw new ArgumentTypeError('state', state, 'must be an AgentState');
   if (typeof (stopper as { observe?: unknown } | null)?.observe !== 'function')
-    throw new ArgumentTypeError('stopper', stopper, 'must be an OrderGapStopper');
+    throw new ArgumentTypeError('stopper', stopper, 'must be a CoverageStopper');
   for (const f of ['evidenceOf', 'candidates'] as const)
     if (options[f] !== undefined && typeof options[f] !== 'function')
       throw new ArgumentTypeError(f, options[f], 'must be a function');
+  if (options.adaptiveGain !== undefined) {
+    const g = finiteNumber('adaptiveGain', options.adaptiveGain);
+    if (g < 0) throw new ArgumentError('adaptiveGain', g, 'must be >= 0');
+  }
 }
 
+/** Feeds evidence items to the state and the stopper (module comment). */
 export class EvidenceFeed {
   readonly #state: AgentState;
-  readonly #stopper: OrderGapStopper;
+  readonly #stopper: CoverageStopper;
   readonly #candidates: (() => readonly EvidenceInput[]) | undefined;
+  readonly #gain: number | undefined;
   readonly #seen = new Map<string, EvidenceInput>();
   readonly omegas: number[] = [];
 
-  constructor(state: AgentState, stopper: OrderGapStopper, candidates?: () => readonly EvidenceInput[]) {
+  constructor(
+    state: AgentState,
+    stopper: CoverageStopper,
+    candidates?: () => readonly EvidenceInput[],
+    adaptiveGain?: number,
+  ) {
     this.#state = state;
     this.#stopper = stopper;
     this.#candidates = candidates;
+    this.#gain = adaptiveGain;
   }
 
   /** The candidates of the coverage check: the given ones, else every evidence item seen so far. */
@@ -69,7 +98,10 @@ export class EvidenceFeed {
       this.omegas.push(omega);
       const id = (item as { id?: unknown }).id;
       if (typeof id === 'string') this.#seen.set(id, item);
-      last = await this.#stopper.observe(this.#state, omega, this.candidates());
+      const gain = this.#gain;
+      last = await this.#stopper.observe({ omega }, () =>
+        agentCheckSite(this.#state, this.candidates(), gain === undefined ? {} : { adaptiveGain: gain }),
+      );
       if (last.stop) break;
     }
     return last;

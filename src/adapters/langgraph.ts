@@ -1,7 +1,7 @@
 /**
  * `ordergap/langgraph`: the order-gap stop for LangGraph.js. LangGraph's own stop is a step cap
  * (`recursionLimit`, which raises GraphRecursionError); here a node applies the evidence items
- * that arrived since its last run to the `AgentState` and writes the `OrderGapStopper`'s stop
+ * that arrived since its last run to the `AgentState` and writes the `CoverageStopper`'s stop
  * report into the graph state (channel `orderGap`), and a conditional edge routes to END when
  * that report says stop — the windowed order-gap below ε (Eq. 3) with the coverage check and
  * policy of src/coverageStop.
@@ -20,7 +20,7 @@
  * `@langchain/langgraph` is an optional peer: importing this subpath needs it installed.
  */
 import { Annotation, END } from '@langchain/langgraph';
-import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
+import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent.js';
 import { ArgumentTypeError } from '../util/errors.js';
 import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
@@ -41,7 +41,7 @@ export interface OrderGapGraphState {
 /** Options of {@link orderGapNode}. */
 export interface OrderGapNodeOptions<S> {
   state: AgentState;
-  stopper: OrderGapStopper;
+  stopper: CoverageStopper;
   /**
    * The evidence items of the graph state that this node has not seen yet, given how many
    * `messages` it had processed (default: the tool messages after that index whose content — a
@@ -50,6 +50,8 @@ export interface OrderGapNodeOptions<S> {
   evidenceOf?: (graphState: S, processed: number) => { items: readonly EvidenceInput[]; processed: number };
   /** Candidates for the coverage check (default: every evidence item seen so far). */
   candidates?: () => readonly EvidenceInput[];
+  /** Adaptive gain of P(·|θ) over the candidates in the coverage check (default 2, see `AgentState.scenarioWith`). */
+  adaptiveGain?: number;
 }
 
 function parseContent(x: unknown): unknown {
@@ -89,7 +91,7 @@ export function orderGapNode<S extends OrderGapGraphState = OrderGapGraphState>(
   checkAdapterOptions(options);
   const { state, stopper } = options;
   const evidenceOf = options.evidenceOf ?? evidenceFromToolMessages;
-  const feed = new EvidenceFeed(state, stopper, options.candidates);
+  const feed = new EvidenceFeed(state, stopper, options.candidates, options.adaptiveGain);
   let processed = 0;
   return async (graphState: S) => {
     const prev = graphState.orderGap ?? null;

@@ -187,7 +187,7 @@ function now(): number {
 function stopState(system: OperatorSystem, run: Partial<RunDefaults> | undefined) {
   const base = system.capabilities.runDefaults ?? FALLBACK_RUN_DEFAULTS;
   const r = runRecursive(system, { ...base, ...run, recordStates: false });
-  return { theta: r.finalState, label: `where Algorithm 1 stopped (step ${r.stoppedAt}, ${r.stopReason})` };
+  return { theta: r.finalState, label: `where Algorithm 1 stopped (step ${r.stop.step}, ${r.stop.reason})` };
 }
 
 /** Suffix naming a question's declared coordinates when its default W_q is another basis. */

@@ -14,6 +14,7 @@ import {
   checkInputPaths,
   parseIntAtLeast,
   parsePositive,
+  parseProbabilities,
   parseSeed,
   printJson,
 } from './options.js';
@@ -25,19 +26,6 @@ export interface CertifyCommandOptions extends Omit<CertifyRequest, 'from'> {
   progress?: boolean;
   report?: string;
   plot?: string;
-}
-
-/** `--probabilities e2=0,e3=0` */
-export function parseProbabilities(value: string): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const part of value.split(',')) {
-    const m = /^\s*([^=\s]+)\s*=\s*([^\s]+)\s*$/.exec(part);
-    const p = m ? Number(m[2]) : NaN;
-    if (!m || !Number.isFinite(p) || p < 0)
-      throw new InvalidArgumentError(`'${part}' is not id=probability with a finite probability >= 0.`);
-    out[m[1]!] = p;
-  }
-  return out;
 }
 
 function parseChoice<T extends string>(choices: readonly T[]): (v: string) => T {

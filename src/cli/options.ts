@@ -39,6 +39,19 @@ export function parseSeed(value: string): number {
   return x;
 }
 
+/** `--probabilities e2=0,e3=0` */
+export function parseProbabilities(value: string): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const part of value.split(',')) {
+    const m = /^\s*([^=\s]+)\s*=\s*([^\s]+)\s*$/.exec(part);
+    const p = m ? Number(m[2]) : NaN;
+    if (!m || !Number.isFinite(p) || p < 0)
+      throw new InvalidArgumentError(`'${part}' is not id=probability with a finite probability >= 0.`);
+    out[m[1]!] = p;
+  }
+  return out;
+}
+
 /** Prints a report's `--json` document ({@link reportJson}). */
 export function printJson(value: unknown): void {
   process.stdout.write(reportJson(value) + '\n');

@@ -7,15 +7,18 @@ import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { SingleBar } from 'cli-progress';
-import { renderRunText, runReport, type RunReportOptions } from '../report/run.js';
+import { runReport, type RunReportOptions } from '../report/run.js';
+import { renderRunText } from '../report/runText.js';
 import { writeRunPlots } from '../report/runPlots.js';
-import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/run.js';
+import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/stopper.js';
+import { parseRuleSpec } from '../stopping/registry.js';
 import { removeStaleTemporaries, temporaryPathFor } from '../util/atomicWrite.js';
 import {
   checkCommandDestinations,
   checkInputPaths,
   parseIntAtLeast,
   parsePositive,
+  parseProbabilities,
   parseSeed,
   printJson,
 } from './options.js';
@@ -24,6 +27,16 @@ function parseUnitOpen(value: string): number {
   const x = Number(value);
   if (value.trim() === '' || !(x > 0 && x < 1)) throw new InvalidArgumentError(`'${value}' must lie in (0, 1).`);
   return x;
+}
+
+/** `--rule NAME[:k=v,...]`, checked now (unknown names and bad parameters are exit 2). */
+function parseRule(value: string): string {
+  try {
+    parseRuleSpec(value);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+  return value;
 }
 
 function parseCoveragePolicy(value: string): CoveragePolicy {
@@ -47,12 +60,23 @@ export function registerRunCommand(program: Command): void {
   program
     .command('run')
     .description(
-      'Algorithm 1 with the reference graph operators on the default scenario (or --graph/--evidence, or --synthetic NMAX): trajectory, stop, final state in words',
+      'Algorithm 1 on a system — the reference graph on the default scenario (or --graph/--evidence, or --synthetic NMAX), a built-in system or an operator module (--system) — under its own test or any registered rule (--rule): trajectory, stop, final state in words',
     )
+    .option('--system <name|FILE.mjs>', 'built-in system (reference-graph, closed-form) or an operator module file')
     .option('--graph <file>', 'graph JSON file (with --evidence)')
     .option('--evidence <file>', 'evidence pool JSON file (with --graph)')
     .option('--synthetic <nmax>', 'a synthetic scenario with NMAX slots (k = 8) instead', parseIntAtLeast(20))
     .option('--edges-per-node <k>', 'edges per node of the synthetic scenario (default 10)', parseIntAtLeast(4))
+    .option(
+      '--probabilities <list>',
+      'P(e) overrides for closed-form, e.g. e2=0,e3=0 (the Sec. 9.2 variant)',
+      parseProbabilities,
+    )
+    .option(
+      '--rule <spec>',
+      "a registered stopping rule NAME[:k=v,...] (see 'ordergap compare --help') instead of Algorithm 1's own test",
+      parseRule,
+    )
     .option('--epsilon <number>', 'stopping threshold ε', parsePositive)
     .option('--window <n>', 'window length w', parseIntAtLeast(1))
     .option('--max-steps <n>', 'step budget Tmax', parseIntAtLeast(1))
@@ -76,7 +100,7 @@ export function registerRunCommand(program: Command): void {
       let recordFd: number | undefined;
       let recordTmp: string | undefined;
       let target: string | undefined;
-      checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence });
+      checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence, '--system': opts.system });
       // every destination is checked before any work
       checkCommandDestinations({
         plot: opts.plot,

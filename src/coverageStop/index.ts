@@ -1,6 +1,7 @@
 /**
  * The coverage-aware stop (Remark 5.4, Sec. 7.3): a candidate stop checked for per-question
- * coverage and the pool check, and the policies that act on a blind stop. Re-exports only.
+ * coverage and the pool check, the policies that act on a blind stop, and the coverage-aware run
+ * of Algorithm 1. Re-exports only.
  */
 export {
   checkCoverageAtStop,
@@ -10,14 +11,19 @@ export {
   type UncoveredQuestion,
 } from './check.js';
 export {
-  type CandidateStop,
-  type CoverageAwareRun,
+  type CheckSite,
   COVERAGE_POLICIES,
   type CoveragePolicy,
+  CoverageStopper,
+  type CoverageStopperOptions,
+  redirectTargets,
+  type StopReport,
+} from './stopper.js';
+export {
+  type CandidateStop,
+  type CoverageAwareRun,
   type CoverageRunOptions,
   type CoverageStop,
-  redirectTargets,
   redirectWeights,
   runCoverageAware,
 } from './run.js';
-export { OrderGapStopper, type StopperOptions, type StopReport } from './agent.js';

@@ -1,37 +1,29 @@
 /**
- * Algorithm 1 with the coverage-aware stop: the package's loop (`runRecursive`, Eq. 1–3) runs
- * until Ω̂ falls below ε; the candidate stop is then checked ({@link checkCoverageAtStop}) and a
- * policy decides:
- *
- * - `stop` — the paper's rule: stop at the first Ω̂ <= ε whatever the check says (the report
- *   still says whether that stop was converged or blind);
- * - `continue` — refuse a blind stop and keep going until a stop is converged or the budget
- *   Tmax runs out;
- * - `redirect` — as `continue`, and after each blind check draw from the mixture
- *   (1 − λ)·P(·|θ) + λ·U(T), where T holds the items the check names (those that would still
- *   move the state by more than ε and those addressing the uncovered questions) and U(T) is
- *   uniform on T: Sec. 7.3's adaptive extraction, weighted toward the evidence the coverage check
- *   says is missing rather than by question openness.
+ * Algorithm 1 with the coverage-aware stop: the package's loop (`run`, Eq. 1–3) runs under a
+ * stopping rule (default Algorithm 1's order-gap test) until the rule stops; the candidate stop
+ * is then checked and the policy of a {@link CoverageStopper} decides (./stopper.ts: `stop`,
+ * `continue`, `redirect`). With `redirect`, after each blind check the loop draws from the
+ * mixture (1 − λ)·P(·|θ) + λ·U(T), where T holds the items the check names and U(T) is uniform on
+ * T: Sec. 7.3's adaptive extraction, weighted toward the evidence the coverage check says is
+ * missing rather than by question openness.
  *
  * After a refused stop the window restarts: the next stop needs w fresh steps with Ω̂ <= ε. The
- * loop runs as segments of `runRecursive`, one per candidate stop; segment j samples with seed
+ * loop runs as segments, one per candidate stop; segment j samples with seed
  * (seed ⊕ j·0x9E3779B9) mod 2^32, so a run is a function of its seed.
  */
-import { runRecursive, type RecursiveRun, type StepRecord } from '../ordergap/algorithm1.js';
+import { run, type BestState, type RunResult, type RunStep } from '../ordergap/run.js';
+import { RUN_FIELDS, checkRunParams } from '../system/runParams.js';
 import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
-import { ArgumentError } from '../util/errors.js';
-import { finiteNumber, integerInRange } from '../util/validate.js';
-import { checkCoverageAtStop, type CoverageCheck, type CoverageCheckOptions } from './check.js';
-
-/** What happens when a candidate stop is blind. */
-export type CoveragePolicy = 'stop' | 'continue' | 'redirect';
-
-/** The policies, in the order reports list them. */
-export const COVERAGE_POLICIES: readonly CoveragePolicy[] = Object.freeze(['stop', 'continue', 'redirect']);
+import { OrderGapRule } from '../stopping/orderGapRule.js';
+import type { StoppingRule } from '../stopping/rule.js';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteNumber } from '../util/validate.js';
+import type { CoverageCheck, CoverageCheckOptions } from './check.js';
+import { COVERAGE_POLICIES, CoverageStopper, type CoveragePolicy } from './stopper.js';
 
 /** Options of {@link runCoverageAware}. */
 export interface CoverageRunOptions extends CoverageCheckOptions {
-  /** ε > 0 (Eq. 3). */
+  /** ε > 0 (Eq. 3) of Algorithm 1's rule, and of the pool check. */
   epsilon: number;
   /** w >= 1 (Eq. 3). */
   window: number;
@@ -41,6 +33,8 @@ export interface CoverageRunOptions extends CoverageCheckOptions {
   seed?: number;
   /** Start state (default the system's θ0). */
   theta0?: ArrayLike<number>;
+  /** The rule whose stops are the candidates (default Algorithm 1's: the order-gap rule with ε and w). */
+  rule?: StoppingRule;
   /** What a blind candidate stop does (default 'stop', the paper's rule). */
   policy?: CoveragePolicy;
   /** λ in (0, 1]: the share of the sampling mass `redirect` moves onto the named items (default 0.5). */
@@ -51,7 +45,7 @@ export interface CoverageRunOptions extends CoverageCheckOptions {
 
 /** One candidate stop and what the policy made of it. */
 export interface CandidateStop {
-  /** The step T at which Ω̂ fell below ε. */
+  /** The step T at which the rule stopped. */
   readonly step: number;
   readonly check: CoverageCheck;
   /** 'stop' (accepted), 'continue' (refused), 'redirect' (refused, weights moved onto `targets`). */
@@ -65,8 +59,8 @@ export interface CoverageStop {
   /** T: the steps taken. */
   readonly step: number;
   /**
-   * 'converged': Ω̂ <= ε and the check holds; 'blind': Ω̂ <= ε accepted although the check
-   * failed (policy `stop`); 'budget': Tmax ran out (after refused stops, or Ω̂ never fell).
+   * 'converged': the rule stopped and the check holds; 'blind': the stop accepted although the
+   * check failed (policy `stop`); 'budget': Tmax ran out (after refused stops, or no stop at all).
    */
   readonly kind: 'converged' | 'blind' | 'budget';
   readonly policy: CoveragePolicy;
@@ -76,8 +70,8 @@ export interface CoverageStop {
 
 /** The result of {@link runCoverageAware}. */
 export interface CoverageAwareRun {
-  /** The whole trajectory (t counts over all segments; `windowed` restarts after a refused stop). */
-  readonly run: RecursiveRun;
+  /** The whole trajectory (t counts over all segments; the rule's statistic restarts after a refused stop). */
+  readonly run: RunResult;
   readonly candidates: readonly CandidateStop[];
   readonly stop: CoverageStop;
   /** Distinct evidence items drawn. */
@@ -95,16 +89,52 @@ export function redirectWeights(
   return dist.map((e) => (1 - share) * e.p + (targets.has(e.id) ? share / inT : 0));
 }
 
-/** Items a blind check names: those moving the state by more than ε, then those addressing uncovered questions. */
-export function redirectTargets(check: CoverageCheck): string[] {
-  const out = new Set(check.movingItems.map((m) => m.evidence));
-  for (const q of check.uncoveredQuestions) for (const id of q.addressedBy) out.add(id);
-  return [...out];
+/** The options, checked before anything runs. */
+function checkOptions(options: CoverageRunOptions) {
+  if (typeof options !== 'object' || options === null)
+    throw new ArgumentTypeError('options', options, 'must be an object');
+  const p = checkRunParams(
+    { epsilon: options.epsilon, window: options.window, maxSteps: options.maxSteps, seed: options.seed ?? 0 },
+    '',
+    RUN_FIELDS,
+  );
+  const policy = options.policy ?? 'stop';
+  if (!COVERAGE_POLICIES.includes(policy))
+    throw new ArgumentError('policy', policy, "must be 'stop', 'continue' or 'redirect'");
+  const share = finiteNumber('redirectShare', options.redirectShare ?? 0.5);
+  if (!(share > 0 && share <= 1)) throw new ArgumentError('redirectShare', share, 'must lie in (0, 1]');
+  const rule = options.rule ?? new OrderGapRule({ epsilon: p.epsilon!, window: p.window! });
+  return { epsilon: p.epsilon!, maxSteps: p.maxSteps!, seed: p.seed!, policy, share, rule };
+}
+
+/** The trajectory of all segments as one run. */
+interface Trajectory {
+  steps: RunStep[];
+  first: RunResult | null;
+  last: RunResult | null;
+  consolidations: number;
+  best: BestState | null;
+}
+
+/** Appends a segment: its steps renumbered after the earlier ones, its best state if better. */
+function append(tr: Trajectory, r: RunResult): void {
+  tr.first ??= r;
+  tr.last = r;
+  tr.consolidations += r.consolidations;
+  const offset = tr.steps.length;
+  if (r.best !== null && (tr.best === null || r.best.score < tr.best.score)) {
+    const b = r.best;
+    tr.best = Object.defineProperty({ step: b.step + offset, score: b.score }, 'theta', {
+      enumerable: true,
+      get: () => b.theta,
+    }) as BestState;
+  }
+  for (const s of r.steps) tr.steps.push({ ...s, t: s.t + offset });
 }
 
 /**
  * Runs Algorithm 1 with the coverage-aware stop (see the module comment).
- * Cost: the steps of Algorithm 1 + one {@link checkCoverageAtStop} per candidate stop.
+ * Cost: the steps of Algorithm 1 + one coverage check per candidate stop.
  * @throws {ArgumentError} bad ε, w, Tmax, seed, policy or share (nothing runs).
  * @example
  * ```ts
@@ -115,99 +145,85 @@ export function redirectTargets(check: CoverageCheck): string[] {
  * ```
  */
 export async function runCoverageAware(system: OperatorSystem, options: CoverageRunOptions): Promise<CoverageAwareRun> {
-  if (typeof options !== 'object' || options === null) throw new ArgumentError('options', options, 'must be an object');
-  const epsilon = finiteNumber('epsilon', options.epsilon);
-  if (!(epsilon > 0)) throw new ArgumentError('epsilon', epsilon, 'must be > 0');
-  const window = integerInRange('window', options.window, 1);
-  const maxSteps = integerInRange('maxSteps', options.maxSteps, 1);
-  const seed = integerInRange('seed', options.seed ?? 0, 0, 2 ** 32 - 1);
-  const policy = options.policy ?? 'stop';
-  if (!COVERAGE_POLICIES.includes(policy))
-    throw new ArgumentError('policy', policy, "must be 'stop', 'continue' or 'redirect'");
-  const share = finiteNumber('redirectShare', options.redirectShare ?? 0.5);
-  if (!(share > 0 && share <= 1)) throw new ArgumentError('redirectShare', share, 'must lie in (0, 1]');
-  const recordStates = options.recordStates ?? true;
-  const checkOptions: CoverageCheckOptions = options.certify ? { certify: options.certify } : {};
-
-  const steps: StepRecord[] = [];
+  const o = checkOptions(options);
+  const stopper = new CoverageStopper(system, o.rule, {
+    policy: o.policy,
+    epsilon: o.epsilon,
+    ...(options.certify ? { certify: options.certify } : {}),
+  });
+  const tr: Trajectory = { steps: [], first: null, last: null, consolidations: 0, best: null };
   const candidates: CandidateStop[] = [];
   let theta: ArrayLike<number> | undefined = options.theta0;
   let targets: ReadonlySet<string> = new Set();
-  let first: RecursiveRun | null = null;
-  let last: RecursiveRun | null = null;
-  let consolidations = 0;
-  let best: RecursiveRun['best'] = null;
   let stop: CoverageStop | null = null;
-  for (let segment = 0; steps.length < maxSteps && stop === null; segment++) {
-    const redirect = targets.size > 0;
-    const r = runRecursive(system, {
-      epsilon,
-      window,
-      maxSteps: maxSteps - steps.length,
-      seed: (seed ^ Math.imul(segment, 0x9e3779b9)) >>> 0,
-      recordStates,
+  let accepted: 'order-gap' | 'criterion' = 'order-gap';
+  for (let segment = 0; tr.steps.length < o.maxSteps && stop === null; segment++) {
+    const r = run(system, o.rule, {
+      maxSteps: o.maxSteps - tr.steps.length,
+      seed: (o.seed ^ Math.imul(segment, 0x9e3779b9)) >>> 0,
+      recordStates: options.recordStates ?? true,
       ...(theta !== undefined ? { theta0: theta } : {}),
-      ...(redirect
-        ? { sampleWeights: (dist: readonly EvidenceWeight[]) => redirectWeights(dist, targets, share) }
+      ...(targets.size > 0
+        ? { sampleWeights: (dist: readonly EvidenceWeight[]) => redirectWeights(dist, targets, o.share) }
         : {}),
     });
-    first ??= r;
-    last = r;
-    consolidations += r.consolidations;
-    const offset = steps.length;
-    if (r.best !== null && (best === null || r.best.windowed < best.windowed)) {
-      const b = r.best;
-      best = Object.defineProperty({ step: b.step + offset, windowed: b.windowed }, 'theta', {
-        enumerable: true,
-        get: () => b.theta,
-      }) as NonNullable<RecursiveRun['best']>;
-    }
-    for (const s of r.steps) steps.push({ ...s, t: s.t + offset });
+    append(tr, r);
     theta = r.finalState;
-    if (r.stopReason !== 'order-gap') break;
-    const check = await checkCoverageAtStop(system, r.finalState, epsilon, checkOptions);
-    const T = steps.length;
-    if (check.verdict === 'converged' || policy === 'stop') {
-      candidates.push({ step: T, check, action: 'stop', targets: [] });
-      stop = {
-        step: T,
-        kind: check.verdict,
-        policy,
-        detail:
-          check.verdict === 'converged'
-            ? `Ω̂ <= ε at step ${T} and the coverage check holds: ${check.detail}`
-            : `Ω̂ <= ε at step ${T}; stopped by the paper's rule although BLIND: ${check.detail}`,
-      };
-    } else {
-      const named = policy === 'redirect' ? redirectTargets(check) : [];
-      candidates.push({ step: T, check, action: policy, targets: named });
-      if (policy === 'redirect') targets = new Set(named);
-    }
+    if (r.stop.reason !== 'order-gap' && r.stop.reason !== 'criterion') break;
+    const T = tr.steps.length;
+    const report = await stopper.candidate(T, r.stop.reason, r.finalState, r.steps.at(-1)?.statistic ?? null);
+    candidates.push({ step: T, check: report.check!, action: report.action!, targets: report.redirect });
+    if (report.stop) {
+      stop = { step: T, kind: report.verdict!, policy: o.policy, detail: report.detail };
+      accepted = r.stop.reason;
+    } else if (report.action === 'redirect') targets = new Set(report.redirect);
   }
-  const T = steps.length;
+  const T = tr.steps.length;
   stop ??= {
     step: T,
     kind: 'budget',
-    policy,
+    policy: o.policy,
     detail:
       candidates.length === 0
-        ? `Tmax = ${maxSteps} reached with Ω̂ > ε throughout`
-        : `Tmax = ${maxSteps} reached after ${candidates.length} refused blind stop(s) (last at step ${candidates[candidates.length - 1]!.step})`,
+        ? `Tmax = ${o.maxSteps} reached with Ω̂ > ε throughout`
+        : `Tmax = ${o.maxSteps} reached after ${candidates.length} refused blind stop(s) (last at step ${candidates[candidates.length - 1]!.step})`,
   };
-  const windowedLast = steps.length ? steps[steps.length - 1]!.windowed : null;
-  const run: RecursiveRun = {
-    system: first!.system,
-    dim: first!.dim,
-    representation: first!.representation,
-    consolidations,
-    best,
-    options: { epsilon, window, maxSteps, seed, rule: 'order-gap', sequence: null, schedule: null },
-    theta0: first!.theta0,
-    steps,
-    stoppedAt: T,
-    stopReason: stop.kind === 'budget' ? 'budget' : 'order-gap',
-    finalState: last!.finalState,
-    finalWindowed: windowedLast,
+  return {
+    run: combined(tr, o, stop, accepted),
+    candidates,
+    stop,
+    evidenceUsed: new Set(tr.steps.map((s) => s.evidence)).size,
   };
-  return { run, candidates, stop, evidenceUsed: new Set(steps.map((s) => s.evidence)).size };
+}
+
+/** The segments as one {@link RunResult}. */
+function combined(
+  tr: Trajectory,
+  o: ReturnType<typeof checkOptions>,
+  stop: CoverageStop,
+  accepted: 'order-gap' | 'criterion',
+): RunResult {
+  const first = tr.first!;
+  const last = tr.last!;
+  return {
+    system: first.system,
+    dim: first.dim,
+    rule: first.rule,
+    seed: o.seed,
+    sequence: null,
+    maxSteps: o.maxSteps,
+    theta0: first.theta0,
+    steps: tr.steps,
+    stop: {
+      reason: stop.kind === 'budget' ? 'budget' : accepted,
+      detail: stop.detail,
+      step: stop.step,
+    },
+    finalState: last.finalState,
+    representation: first.representation,
+    ...(last.state !== undefined ? { state: last.state } : {}),
+    consolidations: tr.consolidations,
+    schedule: null,
+    best: tr.best,
+  };
 }

@@ -1,8 +1,8 @@
 /**
  * The one loop of the package: a recursive system driven by any {@link StoppingRule} — the loop
  * of Algorithm 1 (Eq. 1, with Ω of Eq. 2 at every step) with the stopping test supplied by the
- * rule. `runRecursive` is this loop with the order-gap rule; the rule comparisons and the agent
- * API use it as well.
+ * rule. `runRecursive` is this loop with the order-gap rule; the coverage-aware run, the rule
+ * comparisons and the commands use it as well, and every run returns one {@link RunResult}.
  *
  * Each step uses what the system declares: its `step` capability (Ω and θ' = Q(P_e θ) in one
  * call), else its structure-aware `orderGap` plus one Q(P_e θ), else the generic two-Q
@@ -19,12 +19,13 @@
  * true Ω̂; when it is an upper bound, a stop decided on it implies the true Ω̂ <= ε as well.
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { finiteNumber, integerInRange } from '../util/validate.js';
+import { finiteNumber } from '../util/validate.js';
 import { checkState } from '../system/define.js';
-import type { EvidenceWeight, OperatorSystem, StateCapability } from '../system/types.js';
+import { checkRunParams } from '../system/runParams.js';
+import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
 import type { StepObservation, StoppingRule, StopReason } from '../stopping/rule.js';
-import { evaluateOrderGapUnchecked } from './orderGap.js';
-import { createRng, sampleIndex } from './rng.js';
+import { createRng, sampleIndex, type Rng } from './rng.js';
+import { denseStepper, structuredStepper, type Stepper } from './stepper.js';
 
 /** Options of {@link run}. */
 export interface LoopOptions {
@@ -38,6 +39,12 @@ export interface LoopOptions {
   theta0?: ArrayLike<number>;
   /** Keep θ_t of every step (default false: memory O(steps · d)). */
   recordStates?: boolean;
+  /**
+   * Record ‖P_e(θ_{t−1}) − θ_{t−1}‖ of every step's item before it is applied (default false):
+   * how much of the item the state did not yet represent. A structured state needs its
+   * `residual` capability for it; a dense run costs one P_e and one O(d) distance per step.
+   */
+  recordResiduals?: boolean;
   /** Reads the answer of a state (for answer-based rules). */
   answerOf?: (theta: Float64Array) => string | null;
   /** Reads a confidence in [0, 1] of a state (for the confidence rule). */
@@ -49,7 +56,7 @@ export interface LoopOptions {
    * a structured run `theta` is the state's dense head (the leading coordinates it holds
    * densely: the graph's node block) and `state` the structured state itself.
    */
-  observe?: (step: LoopStep, theta: Float64Array, state?: unknown) => void;
+  observe?: (step: RunStep, theta: Float64Array, state?: unknown) => void;
   /**
    * 'structured' runs on the system's `state` capability, 'dense' on θ as one Float64Array;
    * default 'structured' when the system declares it. State readers (`answerOf`, …) then get the
@@ -61,9 +68,9 @@ export interface LoopOptions {
   /**
    * The score the best state minimises, read after every step (null: no score yet); default the
    * rule's statistic (Ω̂_{t,w} for the order-gap rule). The loop keeps one copy of the state with
-   * the smallest score ({@link LoopRun.best}): memory O(d), not O(steps · d).
+   * the smallest score ({@link RunResult.best}): memory O(d), not O(steps · d).
    */
-  bestScore?: (step: LoopStep) => number | null;
+  bestScore?: (step: RunStep) => number | null;
   /**
    * Sampling weights in place of P(·|θ) (Sec. 7.3, adaptive extraction): called before every
    * draw with P(·|θ_t) and the step t about to run (from 1), it returns one non-negative weight
@@ -74,8 +81,8 @@ export interface LoopOptions {
   sampleWeights?: (dist: readonly EvidenceWeight[], t: number) => ArrayLike<number>;
 }
 
-/** One step of the loop (t counts from 1: the state after t steps is θ_t). */
-export interface LoopStep {
+/** One step of a run (t counts from 1: the state after t steps is θ_t). */
+export interface RunStep {
   /** Step number t >= 1. */
   readonly t: number;
   /** The evidence item e used at this step. */
@@ -84,16 +91,18 @@ export interface LoopStep {
   readonly probability: number | null;
   /** Ω(θ_{t−1}; e) (Eq. 2). */
   readonly omega: number;
-  /** The rule's test statistic after this step (Ω̂_{t,w} for the order-gap rule), when it has one. */
+  /** The rule's test statistic after this step (Ω̂_{t,w} of Eq. 3 for the order-gap rule), when it has one. */
   readonly statistic: number | null;
+  /** ‖P_e(θ_{t−1}) − θ_{t−1}‖, with `recordResiduals`. */
+  readonly residual?: number;
   /** θ_t, when states are recorded. */
   readonly theta?: Float64Array;
-  /** Whether Q was applied at this step (false only under scheduling). */
+  /** Whether Q was applied at this step (scheduled runs only). */
   readonly consolidated?: boolean;
 }
 
 /** The structured stop report of a run. */
-export interface LoopStop {
+export interface RunStop {
   /** Why the run ended. */
   readonly reason: StopReason;
   /** The rule's (or the loop's) account, e.g. `Ω̂ = 0.0221 <= ε = 0.025`. */
@@ -102,8 +111,16 @@ export interface LoopStop {
   readonly step: number;
 }
 
-/** The result of {@link run}. */
-export interface LoopRun {
+/** The state after the step with the smallest score of a run (see `LoopOptions.bestScore`). */
+export interface BestState {
+  readonly step: number;
+  readonly score: number;
+  /** Dense θ; built when first read on a structured run. */
+  readonly theta: Float64Array;
+}
+
+/** The result of every run of the loop ({@link run}, `runRecursive`, the coverage-aware run). */
+export interface RunResult {
   readonly system: string;
   readonly dim: number;
   /** The rule's label, e.g. `order-gap(epsilon=0.025, window=2)`. */
@@ -111,9 +128,10 @@ export interface LoopRun {
   readonly seed: number;
   readonly sequence: readonly string[] | null;
   readonly maxSteps: number;
+  /** θ0 (dense; on a structured run built when first read). */
   readonly theta0: Float64Array;
-  readonly steps: readonly LoopStep[];
-  readonly stop: LoopStop;
+  readonly steps: readonly RunStep[];
+  readonly stop: RunStop;
   /**
    * θ_T: the state reached (the loop's latest θ, also at a cap). On a structured run it is the
    * dense θ of {@link state}, built when first read (O(d): small problems only).
@@ -127,12 +145,8 @@ export interface LoopRun {
   readonly consolidations: number;
   /** The schedule threshold, or null. */
   readonly schedule: number | null;
-  /**
-   * The state after the step with the smallest score (`bestScore`, default the rule's statistic;
-   * the earliest on ties), or null when no step had a score. `theta` is dense, built when first
-   * read on a structured run.
-   */
-  readonly best: { readonly step: number; readonly score: number; readonly theta: Float64Array } | null;
+  /** The state after the step with the smallest score (the earliest on ties), or null when no step had a score. */
+  readonly best: BestState | null;
 }
 
 /** Validated {@link LoopOptions}. */
@@ -142,8 +156,34 @@ interface CheckedLoopOptions {
   sequence: readonly string[] | null;
   theta0: Float64Array | null;
   recordStates: boolean;
+  recordResiduals: boolean;
   structured: boolean;
   schedule: number | null;
+}
+
+const CALLBACKS = ['answerOf', 'confidenceOf', 'scoreOf', 'observe', 'sampleWeights', 'bestScore'] as const;
+
+/** The representation and schedule of a run, checked against the system. */
+function checkRepresentation(
+  system: OperatorSystem,
+  options: LoopOptions,
+): { structured: boolean; schedule: number | null } {
+  const rep = options.representation ?? (system.capabilities.state ? 'structured' : 'dense');
+  if (rep !== 'dense' && rep !== 'structured')
+    throw new ArgumentError('representation', rep, "must be 'dense' or 'structured'");
+  if (rep === 'structured' && !system.capabilities.state)
+    throw new ArgumentError('representation', rep, `${system.name} declares no structured state`);
+  const structured = rep === 'structured';
+  if (options.schedule === undefined) return { structured, schedule: null };
+  const schedule = finiteNumber('schedule', options.schedule);
+  if (!(schedule > 0)) throw new ArgumentError('schedule', schedule, 'must be > 0');
+  if (!structured)
+    throw new ArgumentError(
+      'schedule',
+      schedule,
+      `needs a structured state (a dense run measures Ω with two Q's, so scheduling would save none)`,
+    );
+  return { structured, schedule };
 }
 
 /**
@@ -153,33 +193,22 @@ interface CheckedLoopOptions {
 export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): CheckedLoopOptions {
   if (typeof options !== 'object' || options === null)
     throw new ArgumentTypeError('options', options, 'must be an object');
-  const maxSteps = integerInRange('maxSteps', options.maxSteps, 1);
-  const seed = integerInRange('seed', options.seed ?? 0, 0, 2 ** 32 - 1);
-  const rep = options.representation ?? (system.capabilities.state ? 'structured' : 'dense');
-  if (rep !== 'dense' && rep !== 'structured')
-    throw new ArgumentError('representation', rep, "must be 'dense' or 'structured'");
-  if (rep === 'structured' && !system.capabilities.state)
-    throw new ArgumentError('representation', rep, `${system.name} declares no structured state`);
-  const structured = rep === 'structured';
-  let schedule: number | null = null;
-  if (options.schedule !== undefined) {
-    schedule = finiteNumber('schedule', options.schedule);
-    if (!(schedule > 0)) throw new ArgumentError('schedule', schedule, 'must be > 0');
-    if (!structured)
-      throw new ArgumentError(
-        'schedule',
-        schedule,
-        `needs a structured state (a dense run measures Ω with two Q's, so scheduling would save none)`,
-      );
-  }
+  const p = checkRunParams({ maxSteps: options.maxSteps, seed: options.seed ?? 0 }, '', ['maxSteps']);
+  const { structured, schedule } = checkRepresentation(system, options);
   const theta0Raw = options.theta0 ?? system.theta0;
   if (theta0Raw === undefined && !structured)
     throw new ArgumentError('theta0', theta0Raw, `is required: ${system.name} declares no theta0`);
   const theta0 = theta0Raw === undefined ? null : checkState('theta0', system, theta0Raw);
-  for (const f of ['answerOf', 'confidenceOf', 'scoreOf', 'observe', 'sampleWeights', 'bestScore'] as const) {
+  for (const f of CALLBACKS)
     if (options[f] !== undefined && typeof options[f] !== 'function')
       throw new ArgumentTypeError(f, options[f], 'must be a function');
-  }
+  const residuals = options.recordResiduals ?? false;
+  if (residuals && structured && !system.capabilities.state!.residual)
+    throw new ArgumentError(
+      'recordResiduals',
+      residuals,
+      `needs the state.residual capability, which ${system.name} does not declare`,
+    );
   let sequence: readonly string[] | null = null;
   if (options.sequence !== undefined) {
     if (!Array.isArray(options.sequence))
@@ -188,17 +217,25 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
     const dist = theta0 !== null ? system.evidenceAt(theta0) : st!.evidenceAt(st!.initial());
     const pool = new Set(dist.map((e) => e.id));
     options.sequence.forEach((id, i) => {
-      if (typeof id !== 'string' || !pool.has(id)) {
+      if (typeof id !== 'string' || !pool.has(id))
         throw new ArgumentError(
           `sequence[${i}]`,
           id,
           `is not an evidence item of ${system.name} (known: ${[...pool].join(', ')})`,
         );
-      }
     });
     sequence = [...options.sequence];
   }
-  return { maxSteps, seed, sequence, theta0, recordStates: options.recordStates ?? false, structured, schedule };
+  return {
+    maxSteps: p.maxSteps!,
+    seed: p.seed!,
+    sequence,
+    theta0,
+    recordStates: options.recordStates ?? false,
+    recordResiduals: residuals,
+    structured,
+    schedule,
+  };
 }
 
 /** The weights a `sampleWeights` callback returned, checked: n finite values >= 0, positive total. */
@@ -215,23 +252,30 @@ function checkedWeights(w: ArrayLike<number>, n: number): number[] {
   return out;
 }
 
-/**
- * Ω(θ; e) and θ' = Q(P_e(θ)) by the best means the system declares (see the module comment).
- * The result is unvalidated only where the system's capability wrapper already checked it.
- */
-export function stepSystem(
-  system: OperatorSystem,
-  theta: Float64Array,
-  evidence: string,
-): { omega: number; next: Float64Array } {
-  const caps = system.capabilities;
-  if (caps.step) return caps.step(theta, evidence);
-  if (caps.orderGap) {
-    const omega = caps.orderGap(theta, evidence);
-    return { omega, next: system.consolidate(system.expand(evidence, theta)) };
-  }
-  const ev = evaluateOrderGapUnchecked(system, theta, evidence);
-  return { omega: ev.omega, next: ev.expandThenConsolidate };
+/** The item of step t (from 0): the sequence's, or drawn from P(·|θ_t) or the sampling weights; null when the sequence ran out. */
+function drawEvidence(
+  o: CheckedLoopOptions,
+  options: LoopOptions,
+  stepper: Stepper,
+  rng: Rng,
+  t: number,
+): { evidence: string; probability: number | null } | null {
+  if (o.sequence) return t < o.sequence.length ? { evidence: o.sequence[t]!, probability: null } : null;
+  const dist = stepper.distribution();
+  const w = options.sampleWeights ? checkedWeights(options.sampleWeights(dist, t + 1), dist.length) : null;
+  const i = sampleIndex(w ?? dist.map((e) => e.p), rng.next());
+  return { evidence: dist[i]!.id, probability: w ? w[i]! / w.reduce((a, b) => a + b, 0) : dist[i]!.p };
+}
+
+/** The rule's observation of the state after step t (the readers see the dense head). */
+function observationOf(options: LoopOptions, t: number, omega: number, current: Float64Array): StepObservation {
+  return {
+    t,
+    omega,
+    ...(options.answerOf ? { answer: options.answerOf(current) } : {}),
+    ...(options.confidenceOf ? { confidence: options.confidenceOf(current) } : {}),
+    ...(options.scoreOf ? { score: options.scoreOf(current) } : {}),
+  };
 }
 
 /**
@@ -249,95 +293,71 @@ export function stepSystem(
  * r.stop; // { reason: 'order-gap', step: 4, detail: 'Ω̂ = 0.0221… <= ε = 0.025' } (Sec. 9.2)
  * ```
  */
-export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOptions): LoopRun {
+export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOptions): RunResult {
   if (typeof rule?.observe !== 'function' || typeof rule.reset !== 'function')
     throw new ArgumentTypeError('rule', rule, 'must be a StoppingRule');
   const o = checkLoopOptions(system, options);
   rule.reset();
   const rng = createRng(o.seed);
-  const st: StateCapability | undefined = o.structured ? system.capabilities.state : undefined;
-  // the structured state, or the dense θ
-  const state: unknown = st ? (o.theta0 !== null ? st.fromDense(o.theta0) : st.initial()) : undefined;
-  let theta = o.theta0!;
-  const view = (): Float64Array => (st ? st.head(state) : theta);
-  const steps: LoopStep[] = [];
-  let stop: LoopStop | null = null;
-  let consolidations = 0;
-  let accumulated = 0;
-  // the best state so far: one copy, replaced when the score improves
+  const stepper = o.structured
+    ? structuredStepper(system, system.capabilities.state!, o.theta0, o.schedule)
+    : denseStepper(system, o.theta0!);
+  const steps: RunStep[] = [];
+  let stop: RunStop | null = null;
   let best: { step: number; score: number; snapshot: unknown } | null = null;
   for (let t = 0; t < o.maxSteps && stop === null; t++) {
-    let evidence: string;
-    let probability: number | null = null;
-    if (o.sequence) {
-      if (t >= o.sequence.length) {
-        stop = { reason: 'evidence-exhausted', detail: `the sequence has ${o.sequence.length} items`, step: t };
-        break;
-      }
-      evidence = o.sequence[t]!;
-    } else {
-      const dist = st ? st.evidenceAt(state) : system.evidenceAt(theta);
-      const w = options.sampleWeights ? checkedWeights(options.sampleWeights(dist, t + 1), dist.length) : null;
-      const i = sampleIndex(w ?? dist.map((e) => e.p), rng.next());
-      evidence = dist[i]!.id;
-      probability = w ? w[i]! / w.reduce((a, b) => a + b, 0) : dist[i]!.p;
+    const drawn = drawEvidence(o, options, stepper, rng, t);
+    if (drawn === null) {
+      stop = { reason: 'evidence-exhausted', detail: `the sequence has ${o.sequence!.length} items`, step: t };
+      break;
     }
-    let omega: number;
-    let consolidated = true;
-    if (!st) {
-      const s = stepSystem(system, theta, evidence);
-      theta = s.next;
-      omega = s.omega;
-      consolidations++;
-    } else if (o.schedule === null) {
-      omega = st.step(state, evidence);
-      consolidations++;
-    } else {
-      omega = st.orderGapEstimate(state, evidence);
-      st.expand(state, evidence);
-      accumulated += omega;
-      consolidated = accumulated > o.schedule;
-      if (consolidated) {
-        st.consolidate(state);
-        consolidations++;
-        accumulated = 0;
-      }
-    }
-    const current = view();
-    const observation: StepObservation = {
+    const residual = o.recordResiduals ? stepper.residual(drawn.evidence) : undefined;
+    const { omega, consolidated } = stepper.step(drawn.evidence);
+    const current = stepper.view();
+    const d = rule.observe(observationOf(options, t + 1, omega, current));
+    const rec: RunStep = {
       t: t + 1,
-      omega,
-      ...(options.answerOf ? { answer: options.answerOf(current) } : {}),
-      ...(options.confidenceOf ? { confidence: options.confidenceOf(current) } : {}),
-      ...(options.scoreOf ? { score: options.scoreOf(current) } : {}),
-    };
-    const d = rule.observe(observation);
-    const rec: LoopStep = {
-      t: t + 1,
-      evidence,
-      probability,
+      ...drawn,
       omega,
       statistic: d.statistic ?? null,
-      ...(o.recordStates ? { theta: st ? st.toDense(state) : theta } : {}),
+      ...(residual !== undefined ? { residual } : {}),
+      ...(o.recordStates ? { theta: stepper.dense() } : {}),
       ...(o.schedule !== null ? { consolidated } : {}),
     };
     steps.push(rec);
     const score = options.bestScore ? options.bestScore(rec) : rec.statistic;
-    if (score !== null && Number.isFinite(score) && (best === null || score < best.score)) {
-      // a dense step makes a fresh θ (stepSystem), so keeping the reference is a copy; a
-      // structured state is copied into the previous best's storage when the system can
-      const previous: unknown = best === null ? null : best.snapshot;
-      const snapshot: unknown = !st ? theta : st.copyInto ? st.copyInto(state, previous) : st.copy(state);
-      best = { step: t + 1, score, snapshot };
-    }
-    options.observe?.(rec, current, state);
+    if (score !== null && Number.isFinite(score) && (best === null || score < best.score))
+      best = { step: t + 1, score, snapshot: stepper.snapshot(best === null ? null : best.snapshot) };
+    options.observe?.(rec, current, stepper.state);
     if (d.stop && d.reason !== 'continue') stop = { reason: d.reason, detail: d.detail, step: t + 1 };
   }
-  if (st && o.schedule !== null && accumulated > 0) {
-    // expansions since the last consolidation: the returned state is a consolidated one
-    st.consolidate(state);
-    consolidations++;
-  }
+  stepper.finish();
+  return runResult(system, rule, o, stepper, steps, stop, best);
+}
+
+/** Assembles the result; on a structured run the dense θ0, θ_T and best θ are built when first read. */
+function runResult(
+  system: OperatorSystem,
+  rule: StoppingRule,
+  o: CheckedLoopOptions,
+  stepper: Stepper,
+  steps: RunStep[],
+  stop: RunStop | null,
+  best: { step: number; score: number; snapshot: unknown } | null,
+): RunResult {
+  const structured = stepper.state !== undefined;
+  const lazy = <T>(make: () => T): (() => T) => {
+    let v: T | undefined;
+    return () => (v ??= make());
+  };
+  const bestTheta = best === null ? null : lazy(() => stepper.denseOf(best.snapshot));
+  const bestOut =
+    best === null
+      ? null
+      : (Object.defineProperty({ step: best.step, score: best.score }, 'theta', {
+          enumerable: !structured,
+          get: bestTheta!,
+        }) as BestState);
   const result = {
     system: system.name,
     dim: system.dim,
@@ -347,26 +367,16 @@ export function run(system: OperatorSystem, rule: StoppingRule, options: LoopOpt
     maxSteps: o.maxSteps,
     steps,
     stop: stop ?? { reason: 'budget' as const, detail: `Tmax = ${o.maxSteps} reached`, step: steps.length },
-    representation: st ? ('structured' as const) : ('dense' as const),
-    consolidations,
+    representation: structured ? ('structured' as const) : ('dense' as const),
+    consolidations: stepper.consolidations,
     schedule: o.schedule,
-    ...(st ? { state } : {}),
+    ...(structured ? { state: stepper.state } : {}),
+    best: bestOut,
   };
-  const b = best as { step: number; score: number; snapshot: unknown } | null;
-  let bestDense: Float64Array | undefined;
-  const bestOut =
-    b === null
-      ? null
-      : Object.defineProperty({ step: b.step, score: b.score }, 'theta', {
-          enumerable: !st,
-          get: () => (bestDense ??= st ? st.toDense(b.snapshot) : (b.snapshot as Float64Array)),
-        });
-  Object.assign(result, { best: bestOut });
-  if (!st) return { ...result, best: bestOut, theta0: o.theta0!, finalState: theta } as LoopRun;
-  let dense: Float64Array | undefined;
-  let dense0: Float64Array | undefined;
+  const finalState = lazy(() => stepper.dense());
+  const theta0 = lazy(() => o.theta0 ?? stepper.initialDense());
   return Object.defineProperties(result, {
-    finalState: { enumerable: false, get: () => (dense ??= st.toDense(state)) },
-    theta0: { enumerable: false, get: () => (dense0 ??= o.theta0 ?? st.toDense(st.initial())) },
-  }) as unknown as LoopRun;
+    finalState: { enumerable: !structured, get: finalState },
+    theta0: { enumerable: !structured, get: theta0 },
+  }) as unknown as RunResult;
 }

@@ -3,9 +3,11 @@
  * Ω̂ <= ε) and the coverage-aware stop under POLICY side by side — stop step, converged or blind,
  * what the check found, evidence used and the answers reached — and its text rendering.
  */
-import { runCoverageAware, type CandidateStop, type CoveragePolicy } from '../coverageStop/run.js';
-import { describeState } from '../graph/describe.js';
-import type { ReferenceGraphSystem } from '../graph/system.js';
+import { runCoverageAware, type CandidateStop } from '../coverageStop/run.js';
+import type { CoveragePolicy } from '../coverageStop/stopper.js';
+import type { StoppingRule } from '../stopping/rule.js';
+import type { RunParams } from '../system/runParams.js';
+import type { OperatorSystem } from '../system/types.js';
 import { fixed, renderTable } from './table.js';
 
 /** One side of the comparison. */
@@ -17,11 +19,14 @@ export interface CoverageSide {
   evidenceUsed: number;
   /** Candidate stops and the policy's action on each. */
   candidates: Array<Pick<CandidateStop, 'step' | 'action' | 'targets'> & { verdict: string; detail: string }>;
-  /** Best answer per question at the end, with its confidence. */
+  /** Best answer per question at the end, with its confidence (empty when the system does not describe its states). */
   answers: Array<{ question: string; answer: string; confidence: number }>;
   /** Questions still open (openness > δ) at the end. */
   openQuestions: string[];
 }
+
+/** The run parameters of the comparison and δ of the states in words. */
+export type CoverageSetting = RunParams & { delta: number };
 
 /** The `coverage` field of the run report. */
 export interface CoverageComparison {
@@ -32,13 +37,23 @@ export interface CoverageComparison {
 }
 
 async function side(
-  system: ReferenceGraphSystem,
-  setting: { epsilon: number; window: number; maxSteps: number; seed: number; delta: number },
+  system: OperatorSystem,
+  setting: CoverageSetting,
   policy: CoveragePolicy,
+  rule: StoppingRule | null,
 ): Promise<CoverageSide> {
-  const { delta, ...run } = setting;
-  const r = await runCoverageAware(system, { ...run, policy, recordStates: false });
-  const f = describeState(system.scenario, r.run.finalState, delta);
+  const { delta, epsilon, window, maxSteps, seed } = setting;
+  const r = await runCoverageAware(system, {
+    epsilon,
+    window,
+    maxSteps,
+    seed,
+    policy,
+    recordStates: false,
+    ...(rule !== null ? { rule } : {}),
+  });
+  const summary = system.capabilities.describe?.summary;
+  const f = summary ? summary(r.run.state ?? r.run.finalState, delta) : null;
   return {
     policy,
     step: r.stop.step,
@@ -52,24 +67,26 @@ async function side(
       verdict: c.check.verdict,
       detail: c.check.detail,
     })),
-    answers: f.answers
+    answers: (f?.answers ?? [])
       .filter((a) => a.best)
       .map((a) => ({ question: a.question, answer: a.answer, confidence: a.confidence })),
-    openQuestions: f.openQuestions,
+    openQuestions: f?.openQuestions ?? [],
   };
 }
 
 /**
- * Runs the paper's rule and the coverage-aware stop under `policy` on the system (no printing).
+ * Runs the paper's rule and the coverage-aware stop under `policy` on the system (no printing);
+ * with `rule`, that rule's stops are the candidates instead of Algorithm 1's.
  * Cost: two runs of Algorithm 1 + one coverage check per candidate stop.
  */
 export async function coverageComparison(
-  system: ReferenceGraphSystem,
-  setting: { epsilon: number; window: number; maxSteps: number; seed: number; delta: number },
+  system: OperatorSystem,
+  setting: CoverageSetting,
   policy: CoveragePolicy,
+  rule: StoppingRule | null = null,
 ): Promise<CoverageComparison> {
-  const paper = await side(system, setting, 'stop');
-  const aware = policy === 'stop' ? paper : await side(system, setting, policy);
+  const paper = await side(system, setting, 'stop', rule);
+  const aware = policy === 'stop' ? paper : await side(system, setting, policy, rule);
   return { paper, aware };
 }
 

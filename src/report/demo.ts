@@ -3,7 +3,8 @@
  * Algorithm 1 stops, the fixed-budget run and the difference, and the coverage-failure variant
  * (pertinent items e2, e3 with probability 0) with the pool diagnostic that exposes it.
  */
-import { runRecursive, type RecursiveRun } from '../ordergap/algorithm1.js';
+import { runRecursive } from '../ordergap/algorithm1.js';
+import type { RunResult } from '../ordergap/run.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
 import { referenceDistance } from '../blas1/dnrm2.js';
 import { SEC92, closedFormAlpha, closedFormOrderGap, closedFormSystem } from '../closedForm/system.js';
@@ -57,7 +58,7 @@ export interface DemoReport {
   };
 }
 
-function rows(run: RecursiveRun): DemoRow[] {
+function rows(run: RunResult): DemoRow[] {
   let prev = run.theta0;
   return run.steps.map((s) => {
     const alpha = closedFormAlpha(s.evidence);
@@ -67,13 +68,18 @@ function rows(run: RecursiveRun): DemoRow[] {
       alpha,
       omega: s.omega,
       omegaClosedForm: closedFormOrderGap(prev[0]!, prev[1]!, alpha, SEC92.rho),
-      windowed: s.windowed,
+      windowed: s.statistic,
       c: s.theta![0]!,
       u: s.theta![1]!,
     };
     prev = s.theta!;
     return row;
   });
+}
+
+/** Ω̂ after the last step of a run of Algorithm 1 (null when it took fewer than w steps). */
+function lastStatistic(run: RunResult): number | null {
+  return run.steps.at(-1)?.statistic ?? null;
 }
 
 /**
@@ -101,21 +107,21 @@ export function demoReport(options: DemoReportOptions = {}): DemoReport {
     setting: { rho: SEC92.rho, alphas: [...SEC92.alphas], theta0: [...SEC92.theta0], epsilon, window, maxSteps, seed },
     trajectory: rows(budgetRun),
     orderGapStop: {
-      step: stopRun.stoppedAt,
-      reason: stopRun.stopReason,
-      windowed: stopRun.finalWindowed,
+      step: stopRun.stop.step,
+      reason: stopRun.stop.reason,
+      windowed: lastStatistic(stopRun),
       c: st[0]!,
       u: st[1]!,
     },
-    budgetRun: { step: budgetRun.stoppedAt, reason: budgetRun.stopReason, c: bt[0]!, u: bt[1]! },
+    budgetRun: { step: budgetRun.stop.step, reason: budgetRun.stop.reason, c: bt[0]!, u: bt[1]! },
     difference: { c: bt[0]! - st[0]!, u: bt[1]! - st[1]!, norm: referenceDistance(bt, st) },
     coverageFailure: {
       probabilities: Object.fromEntries(blindSystem.evidenceAt(blindRun.theta0).map((e) => [e.id, e.p])),
       trajectory: rows(blindRun),
       stop: {
-        step: blindRun.stoppedAt,
-        reason: blindRun.stopReason,
-        windowed: blindRun.finalWindowed,
+        step: blindRun.stop.step,
+        reason: blindRun.stop.reason,
+        windowed: lastStatistic(blindRun),
         c: blindRun.finalState[0]!,
         u: blindRun.finalState[1]!,
       },

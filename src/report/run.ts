@@ -1,48 +1,53 @@
 /**
- * The report of `ordergap run`: Algorithm 1 with the reference graph operators on the default
- * scenario (examples/scenario/) or on graph and evidence files — the trajectory, why and when
- * it stopped (against the budget), the pool check and the final state in words — and its text
- * rendering. The command prints exactly {@link runReport}'s result.
+ * The report of `ordergap run`: Algorithm 1 (or any registered stopping rule) on a system — the
+ * reference graph on the default scenario (examples/scenario/) or on graph and evidence files, a
+ * synthetic graph, a built-in system, or an operator module — with the trajectory, why and when
+ * it stopped (against the budget), the pool check and, where the system can say it, the states
+ * in words; and its text rendering. The command prints exactly {@link runReport}'s result.
+ *
+ * Everything system-specific comes from the system's capabilities: its run defaults
+ * (`runDefaults`), its structured state and the residual ‖P_e(θ) − θ‖ of an item (`state`), its
+ * facts and its states in words (`describe`).
  */
 import { runRecursive } from '../ordergap/algorithm1.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
-import { describeState, type StateSummary } from '../graph/describe.js';
-import { defaultScenario, loadScenarioFiles, DEFAULT_SCENARIO_FILES, type Scenario } from '../graph/scenario.js';
-import { referenceGraphSystem, syntheticGraphSystem } from '../graph/system.js';
-import { structuredResidual, type StructuredGraphState } from '../graph/state.js';
-import type { CompiledItem } from '../graph/expand.js';
-import { confidenceLipschitzBound, DEFAULT_PARAMS } from '../graph/params.js';
-import type { OperatorSystem, StateCapability } from '../system/types.js';
-import { integerInRange } from '../util/validate.js';
-import { fixed, renderTable } from './table.js';
+import { run, type RunResult } from '../ordergap/run.js';
+import type { CoveragePolicy } from '../coverageStop/stopper.js';
+import { createRule, parseRuleSpec } from '../stopping/registry.js';
+import type { StoppingRule } from '../stopping/rule.js';
+import { windowedMeanUnchecked } from '../stopping/window.js';
+import { resolveRunParams, type RunParams } from '../system/runParams.js';
+import type { OperatorSystem, StateSummary } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
+import { openInterval } from '../util/validate.js';
 import { init } from '../wasm/module.js';
-import type { CoveragePolicy } from '../coverageStop/run.js';
-import { coverageComparison, renderCoverageText, type CoverageComparison } from './coverage.js';
+import { coverageComparison, type CoverageComparison } from './coverage.js';
+import { resolveSystem, type SystemRequest } from './systems.js';
+import { fixed } from './table.js';
 
-/** Options of {@link runReport}; unset ones come from the scenario's `run` defaults. Files are paths. */
-export interface RunReportOptions {
-  graph?: string;
-  evidence?: string;
+/** Options of {@link runReport}; unset run parameters come from the system's `runDefaults`. Files are paths. */
+export interface RunReportOptions extends SystemRequest {
+  /**
+   * A registered stopping rule `NAME[:k=v,...]` instead of Algorithm 1's own test (the order-gap
+   * rule); its ε and w default to the run's.
+   */
+  rule?: string;
   epsilon?: number;
   window?: number;
   maxSteps?: number;
   seed?: number;
-  /** Consistency / openness threshold δ (default 0.5). */
+  /** Consistency / openness threshold δ of the states in words (default 0.5). */
   delta?: number;
   /** Also run the coverage-aware stop under this policy beside the paper's rule (./coverage.ts). */
   coverage?: CoveragePolicy;
-  /** Run a synthetic scenario with this Nmax instead (./graph/synthetic.ts). */
-  synthetic?: number;
-  /** Edges per node of the synthetic scenario (default 10). */
-  edgesPerNode?: number;
   /** Consolidation scheduling threshold (Sec. 7.3): Q only when the accumulated Ω exceeds it. */
   schedule?: number;
   /** Called after every step with t and the budget (for a progress display). */
   onStep?: (t: number, maxSteps: number) => void;
   /**
    * Called after every step with θ_t's non-zero coordinates [index, value] in ascending order,
-   * when given (O(non-zeros) per step: opt-in, for recording full states).
+   * when given (O(non-zeros) per step: opt-in, for recording full states; needs a structured
+   * state, or a dense θ).
    */
   onState?: (t: number, entries: Array<[number, number]>) => void;
 }
@@ -53,293 +58,210 @@ export interface RunRow {
   evidence: string;
   probability: number | null;
   omega: number;
+  /** Ω̂_{t,w} (Eq. 3) with the run's w, whichever rule decides. */
   windowed: number | null;
   /** First time this item is drawn. */
   firstDraw: boolean;
-  /** ‖P_e(θ_{t−1}) − θ_{t−1}‖: how much of e was not yet represented. */
-  residual: number;
+  /** ‖P_e(θ_{t−1}) − θ_{t−1}‖: how much of e was not yet represented (null: the state cannot say). */
+  residual: number | null;
 }
+
+/** The run's setting: Algorithm 1's parameters, δ, and the rule or sequence when they replace the defaults. */
+export type RunSetting = Omit<RunParams, 'sequence'> & {
+  delta: number;
+  /** The rule's label, when `rule` replaces Algorithm 1's test. */
+  rule?: string;
+  /** The presentation order of the evidence, when the system's run defaults fix one. */
+  sequence?: readonly string[];
+};
 
 /** The `--json` document of `ordergap run`. */
 export interface RunReport {
-  scenario: {
-    source: string;
-    dim: number;
-    k: number;
-    nmax: number;
-    nodes: number;
-    evidenceItems: number;
-    /** Analytic Lipschitz bound of Q's confidence update (< 1: contraction). */
-    confidenceLipschitzBound: number;
-  };
-  setting: { epsilon: number; window: number; maxSteps: number; seed: number; delta: number };
+  /** Where the system came from, its dimension, and the system's facts (`describe.facts`; at least `evidenceItems`). */
+  scenario: { source: string; dim: number; evidenceItems: number } & Record<string, number | string>;
+  setting: RunSetting;
   trajectory: RunRow[];
   stop: { step: number; budget: number; reason: string; windowed: number | null; explanation: string };
-  /** The step with the smallest Ω̂ of the run (its state is `RecursiveRun.best`), or null while t < w. */
+  /** The step with the smallest Ω̂ of the run (its state is `RunResult.best`), or null while t < w. */
   best: { step: number; windowed: number } | null;
-  /** How the state was held and how often Q ran. */
+  /** How the state was held and how often Q ran, with the system's counts of it (`describe.stateFacts`). */
   state: {
     representation: 'dense' | 'structured';
     /** Bytes the final state holds (typed arrays). */
     bytes: number;
-    /** Stored edge weights of the final state (structured runs). */
-    storedEdges: number | null;
     /** Applications of Q to the state. */
     consolidations: number;
     /** The scheduling threshold, or null (consolidate every step). */
     schedule: number | null;
-  };
+  } & Record<string, number | string | null>;
   neverDrawn: string[];
   poolCheck: PoolCheck;
-  /** The states in words (null for a synthetic scenario: its nodes have no names or texts). */
+  /** The states in words (null when the system declares no `describe.summary`). */
   initialState: StateSummary | null;
   finalState: StateSummary | null;
   /** With `coverage`: the paper's stop and the coverage-aware stop side by side. */
   coverage?: CoverageComparison;
 }
 
-/**
- * Runs Algorithm 1 on a scenario and builds the report (no printing).
- * @throws {ArgumentError} bad options, unreadable or invalid files (errors name the file and the JSON path).
- */
-export async function runReport(opts: RunReportOptions = {}): Promise<RunReport> {
-  if ((opts.graph === undefined) !== (opts.evidence === undefined)) {
-    const missing = opts.graph === undefined ? '--graph' : '--evidence';
-    throw new ArgumentError(missing, undefined, 'is required when the other of --graph/--evidence is given');
-  }
-  if (opts.synthetic !== undefined && opts.graph !== undefined)
-    throw new ArgumentError('--synthetic', opts.synthetic, 'cannot be combined with --graph/--evidence');
-  if (opts.coverage !== undefined && opts.synthetic !== undefined)
-    throw new ArgumentError(
-      '--coverage',
-      opts.coverage,
-      'needs a named scenario (the coverage check certifies on it), not --synthetic',
-    );
-  if (opts.edgesPerNode !== undefined && opts.synthetic === undefined)
-    throw new ArgumentError('--edges-per-node', opts.edgesPerNode, 'needs --synthetic');
-  if (opts.synthetic !== undefined) integerInRange('--synthetic', opts.synthetic, 20, 2 ** 20);
-  if (opts.edgesPerNode !== undefined) integerInRange('--edges-per-node', opts.edgesPerNode, 4, 1000);
-  const scenario: Scenario | null =
-    opts.synthetic !== undefined
-      ? null
-      : opts.graph !== undefined
-        ? await loadScenarioFiles(opts.graph, opts.evidence!)
-        : defaultScenario();
-  const source =
-    opts.synthetic !== undefined
-      ? `synthetic (Nmax = ${opts.synthetic}, ~${opts.edgesPerNode ?? 10} edges per node, src/graph/synthetic.ts)`
-      : opts.graph !== undefined
-        ? `${opts.graph} + ${opts.evidence}`
-        : `default (${DEFAULT_SCENARIO_FILES.graph.replace(/.*\/examples\//, 'examples/')}, evidence.json)`;
-  await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
-  const synthetic =
-    opts.synthetic !== undefined
-      ? syntheticGraphSystem(opts.synthetic, { edgesPerNode: opts.edgesPerNode ?? 10 })
-      : null;
-  const system: OperatorSystem = synthetic ?? referenceGraphSystem(scenario!);
-  const defaults = scenario ? scenario.run : system.capabilities.runDefaults!;
-  const setting = {
-    epsilon: opts.epsilon ?? defaults.epsilon,
-    window: opts.window ?? defaults.window,
-    maxSteps: opts.maxSteps ?? defaults.maxSteps,
-    seed: opts.seed ?? defaults.seed,
-    delta: opts.delta ?? 0.5,
-  };
-  const shape = scenario ? scenario.shape : synthetic!.synthetic.shape;
-  const items = new Map<string, CompiledItem>(
-    scenario ? scenario.items.map((i) => [i.id, i]) : synthetic!.synthetic.items.map((i) => [i.id, i]),
-  );
-  const st = system.capabilities.state!;
-  // ‖P_e(θ_t) − θ_t‖ of every pool item at the latest state: the next step's residual
-  const residuals = (state: StructuredGraphState) =>
-    new Map([...items].map(([id, it]) => [id, structuredResidual(shape, state, it)]));
-  let residualAt = residuals(st.initial() as StructuredGraphState);
-  const residualOf: number[] = [];
-  const run = runRecursive(system, {
-    ...setting,
+/** The rule of the run: the given spec with ε and w defaulting to the run's, or null for Algorithm 1's. */
+function ruleOf(spec: string | undefined, params: RunParams): StoppingRule | null {
+  if (spec === undefined) return null;
+  const parsed = parseRuleSpec(spec);
+  const p =
+    parsed.name === 'order-gap' ? { epsilon: params.epsilon, window: params.window, ...parsed.params } : parsed.params;
+  return createRule({ name: parsed.name, params: p });
+}
+
+/** Runs the system: Algorithm 1, or the loop under `rule`; residuals recorded where the state can give them. */
+function trajectoryRun(system: OperatorSystem, setting: RunParams, rule: StoppingRule | null, opts: RunReportOptions) {
+  const st = system.capabilities.state;
+  const recordResiduals = st === undefined || st.residual !== undefined;
+  const omegas: number[] = [];
+  const common = {
+    maxSteps: setting.maxSteps,
+    seed: setting.seed,
+    ...(setting.sequence !== undefined ? { sequence: setting.sequence } : {}),
     recordStates: false,
+    recordResiduals,
     ...(opts.schedule !== undefined ? { schedule: opts.schedule } : {}),
-    observe: (step, _head, state) => {
-      residualOf.push(residualAt.get(step.evidence)!);
-      residualAt = residuals(state as StructuredGraphState);
-      if (opts.onState) opts.onState(step.t, st.entries(state));
+    observe: (step: { t: number; omega: number }, head: Float64Array, state?: unknown) => {
+      omegas.push(step.omega);
+      if (opts.onState) opts.onState(step.t, st ? st.entries(state) : denseEntries(head));
       opts.onStep?.(step.t, setting.maxSteps);
     },
+  };
+  if (rule === null) return runRecursive(system, { ...common, epsilon: setting.epsilon, window: setting.window });
+  // the best state is the one with the smallest Ω̂, whatever the rule's statistic means
+  return run(system, rule, { ...common, bestScore: () => windowedMeanUnchecked(omegas, setting.window) });
+}
+
+/** The non-zero coordinates of a dense θ, ascending. */
+function denseEntries(theta: Float64Array): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  theta.forEach((x, i) => {
+    if (x !== 0) out.push([i, x]);
   });
-  const final = run.state as StructuredGraphState;
+  return out;
+}
+
+/** The rows of the trajectory: Ω̂ with the run's window, first draws, residuals. */
+function rowsOf(r: RunResult, window: number): RunRow[] {
   const seen = new Set<string>();
-  const trajectory: RunRow[] = run.steps.map((s, i) => {
+  const omegas: number[] = [];
+  return r.steps.map((s) => {
+    omegas.push(s.omega);
     const row: RunRow = {
       t: s.t,
       evidence: s.evidence,
       probability: s.probability,
       omega: s.omega,
-      windowed: s.windowed,
+      windowed: windowedMeanUnchecked(omegas, window),
       firstDraw: !seen.has(s.evidence),
-      residual: residualOf[i]!,
+      residual: s.residual ?? null,
     };
     seen.add(s.evidence);
     return row;
   });
-  const last = trajectory.slice(-setting.window);
-  let explanation: string;
-  if (run.stopReason === 'order-gap') {
-    const repeats = last.filter((r) => !r.firstDraw).length;
-    explanation =
-      `the last ${setting.window} order-gaps (${last.map((r) => `${r.evidence}: ${fixed(r.omega, 4)}`).join(', ')}) ` +
-      `average ${fixed(run.finalWindowed, 4)} <= ε = ${setting.epsilon}; ${repeats} of these ${last.length} items had been drawn before ` +
-      `and were already represented (largest unrepresented part ‖P_e(θ) − θ‖ = ${fixed(Math.max(...last.map((r) => r.residual)), 4)})`;
-  } else {
-    explanation = `the budget Tmax = ${setting.maxSteps} ran out with Ω̂ = ${fixed(run.finalWindowed, 4)} > ε = ${setting.epsilon}`;
-  }
-  const neverDrawn = [...items.keys()].filter((id) => !seen.has(id));
-  // the pool check on the structured state when θ does not fit densely (Ω exactly, as the dense check)
-  const poolCheck: PoolCheck = scenario
-    ? checkPoolAtStop(system, run.finalState, setting.epsilon)
-    : structuredPoolCheck(st, final, setting.epsilon);
-  return {
-    scenario: {
-      source,
-      dim: shape.dim,
-      k: shape.k,
-      nmax: shape.nmax,
-      nodes: scenario ? scenario.graph.nodes.length : shape.nmax - 1,
-      evidenceItems: items.size,
-      confidenceLipschitzBound: scenario
-        ? scenario.bound.modulus
-        : confidenceLipschitzBound(DEFAULT_PARAMS, shape.maxAnswersPerQuestion).modulus,
-    },
-    setting,
-    trajectory,
-    stop: {
-      step: run.stoppedAt,
-      budget: setting.maxSteps,
-      reason: run.stopReason,
-      windowed: run.finalWindowed,
-      explanation,
-    },
-    best: run.best === null ? null : { step: run.best.step, windowed: run.best.windowed },
-    state: {
-      representation: run.representation,
-      bytes: st.bytes(final),
-      storedEdges: final.storedEdges,
-      consolidations: run.consolidations,
-      schedule: opts.schedule ?? null,
-    },
-    neverDrawn,
-    poolCheck,
-    initialState: scenario ? describeState(scenario, scenario.theta0, setting.delta) : null,
-    finalState: scenario ? describeState(scenario, run.finalState, setting.delta) : null,
-    ...(opts.coverage !== undefined
-      ? { coverage: await coverageComparison(referenceGraphSystem(scenario!), setting, opts.coverage) }
-      : {}),
-  };
 }
 
-/** The pool check (./ordergap/poolCheck.ts) evaluated with the structured state's exact Ω. */
-function structuredPoolCheck(st: StateCapability, state: unknown, epsilon: number): PoolCheck {
-  const items = st.evidenceAt(state).map(({ id, p }) => {
-    const omega = st.orderGap(state, id);
+/** Why the run stopped, in words. */
+function explanationOf(r: RunResult, trajectory: RunRow[], setting: RunSetting): string {
+  const windowed = trajectory.at(-1)?.windowed ?? null;
+  if (r.stop.reason === 'order-gap') {
+    const last = trajectory.slice(-setting.window);
+    const repeats = last.filter((x) => !x.firstDraw).length;
+    const residuals = last.map((x) => x.residual).filter((x): x is number => x !== null);
+    return (
+      `the last ${setting.window} order-gaps (${last.map((x) => `${x.evidence}: ${fixed(x.omega, 4)}`).join(', ')}) ` +
+      `average ${fixed(windowed, 4)} <= ε = ${setting.epsilon}; ${repeats} of these ${last.length} items had been drawn before ` +
+      `and were already represented` +
+      (residuals.length ? ` (largest unrepresented part ‖P_e(θ) − θ‖ = ${fixed(Math.max(...residuals), 4)})` : '')
+    );
+  }
+  if (r.stop.reason === 'criterion') return `${setting.rule} stopped: ${r.stop.detail}`;
+  if (r.stop.reason === 'evidence-exhausted') return `the evidence ran out: ${r.stop.detail}`;
+  return `the budget Tmax = ${setting.maxSteps} ran out with Ω̂ = ${fixed(windowed, 4)} > ε = ${setting.epsilon}`;
+}
+
+/** The system's facts for the report's header: `describe.facts`, with the pool size when it has none. */
+function factsOf(system: OperatorSystem, pool: number): Record<string, number | string> {
+  const facts = system.capabilities.describe?.facts() ?? {};
+  return 'evidenceItems' in facts ? { ...facts } : { ...facts, evidenceItems: pool };
+}
+
+/** The pool check at the final state: on the structured state where there is one (exact Ω), else on θ_T. */
+function poolCheckOf(system: OperatorSystem, r: RunResult, epsilon: number): PoolCheck {
+  const st = system.capabilities.state;
+  if (!st || r.state === undefined) return checkPoolAtStop(system, r.finalState, epsilon);
+  const items = st.evidenceAt(r.state).map(({ id, p }) => {
+    const omega = st.orderGap(r.state, id);
     return { evidence: id, p, omega, blind: p === 0 && omega > epsilon };
   });
   const blindItems = items.filter((i) => i.blind).map((i) => i.evidence);
   return { epsilon, items, blindItems, verdict: blindItems.length ? 'blind' : 'not-blind' };
 }
 
-/** Renders the report as text. */
-export function renderRunText(r: RunReport): string {
-  const out: string[] = [];
-  const s = r.scenario;
-  out.push(`Scenario: ${s.source}`);
-  out.push(
-    `  ${s.nodes} nodes, ${s.evidenceItems} evidence items; d = ${s.dim} (k = ${s.k}, Nmax = ${s.nmax}); ` +
-      `Q's confidence update has analytic Lipschitz bound ${fixed(s.confidenceLipschitzBound, 3)}` +
-      (s.confidenceLipschitzBound < 1 ? ' (< 1: a contraction on the confidence block)' : ' (NOT < 1)'),
-  );
-  if (r.initialState) out.push(`  Questions: ${r.initialState.questions.map((q) => q.text ?? q.question).join(' / ')}`);
-  out.push(
-    `Algorithm 1: ε = ${r.setting.epsilon}, w = ${r.setting.window}, Tmax = ${r.setting.maxSteps}, seed = ${r.setting.seed}`,
-  );
-  out.push('');
-  out.push(
-    renderTable(
-      [
-        { header: 't', align: 'right' },
-        { header: 'evidence' },
-        { header: 'P(e|θ)', align: 'right' },
-        { header: 'new?' },
-        { header: '‖P_e θ − θ‖', align: 'right' },
-        { header: 'Ω_t', align: 'right' },
-        { header: 'Ω̂_t', align: 'right' },
-      ],
-      r.trajectory.map((x) => [
-        String(x.t),
-        x.evidence,
-        fixed(x.probability, 3),
-        x.firstDraw ? 'new' : 'seen',
-        fixed(x.residual, 4),
-        fixed(x.omega, 4),
-        fixed(x.windowed, 4),
-      ]),
-    ),
-  );
-  out.push('');
-  const verb = r.stop.reason === 'order-gap' ? 'Algorithm 1 stops' : 'Algorithm 1 did not stop';
-  out.push(`${verb} at step ${r.stop.step} of the budget ${r.stop.budget}: ${r.stop.explanation}.`);
-  if (r.best !== null && r.best.step !== r.stop.step)
-    out.push(`Smallest Ω̂ of the run: ${fixed(r.best.windowed, 4)} at step ${r.best.step}.`);
-  if (r.neverDrawn.length) out.push(`Never drawn: ${r.neverDrawn.join(', ')}.`);
-  const blind = r.poolCheck.items.filter((i) => i.omega > r.setting.epsilon);
-  out.push(
-    blind.length
-      ? `Pool check at the stop: ${blind.length} item(s) would still move the state by more than ε: ` +
-          blind.map((i) => `${i.evidence} (Ω = ${fixed(i.omega, 3)}, P = ${fixed(i.p, 3)})`).join(', ') +
-          (r.poolCheck.verdict === 'blind' ? ' — BLIND STOP.' : ' (all have P > 0: reachable, not blind).')
-      : 'Pool check at the stop: every pool item has Ω <= ε.',
-  );
-  out.push('');
-  const rs = r.state;
-  out.push(
-    `State: ${rs.representation}, ${(rs.bytes / 2 ** 20).toFixed(2)} MiB` +
-      (rs.storedEdges !== null ? ` (${rs.storedEdges} stored edges)` : '') +
-      `; Q applied ${rs.consolidations} time(s) in ${r.stop.step} step(s)` +
-      (rs.schedule !== null ? ` (scheduled: Q when the accumulated Ω exceeds ${rs.schedule})` : ''),
-  );
-  const f = r.finalState;
-  if (f === null) return out.join('\n');
-  out.push('');
-  out.push(`Final state (δ = ${f.delta}):`);
-  out.push('  Answers:');
-  for (const a of f.answers)
-    out.push(`    ${a.best ? '*' : ' '} ${a.question}: ${a.text ?? a.answer} — confidence ${fixed(a.confidence, 3)}`);
-  out.push(
-    f.openQuestions.length
-      ? `  Open questions left: ${f.questions
-          .filter((q) => q.open)
-          .map((q) => `${q.question} (openness ${fixed(q.openness, 3)})`)
-          .join(', ')}`
-      : `  Open questions left: none (openness ${f.questions.map((q) => `${q.question} ${fixed(q.openness, 3)}`).join(', ')})`,
-  );
-  const left = f.contradictions.filter((c) => c.violating);
-  const resolved = f.contradictions.filter((c) => !c.violating);
-  out.push(
-    `  Contradictions left: ${left.length === 0 ? 'none' : left.map((c) => `${c.source} vs ${c.target} (${fixed(c.sourceConfidence, 2)}, ${fixed(c.targetConfidence, 2)})`).join('; ')}` +
-      (resolved.length
-        ? `; resolved by downweighting: ${resolved.map((c) => `${c.weaker} (${fixed(Math.min(c.sourceConfidence, c.targetConfidence), 2)}) against ${c.weaker === c.source ? c.target : c.source} (${fixed(Math.max(c.sourceConfidence, c.targetConfidence), 2)})`).join('; ')}`
-        : ''),
-  );
-  out.push(
-    `  Merged claims: ${
-      f.merged.length === 0
-        ? 'none'
-        : f.merged
-            .map(
-              (m) =>
-                `${m.claims[0]} (${m.sources[0] ?? '?'}) ~ ${m.claims[1]} (${m.sources[1] ?? '?'}): distance ${m.originalDistance === null ? '?' : fixed(m.originalDistance, 4)} -> ${fixed(m.distance, 4)}`,
-            )
-            .join('; ')
-    }`,
-  );
-  if (r.coverage) out.push('', renderCoverageText(r.coverage));
-  return out.join('\n');
+/**
+ * Runs Algorithm 1 (or `rule`) on the requested system and builds the report (no printing).
+ * @throws {ArgumentError} bad options, unreadable or invalid files (errors name the file and the JSON path).
+ */
+export async function runReport(opts: RunReportOptions = {}): Promise<RunReport> {
+  const delta = openInterval('--delta', opts.delta ?? 0.5, 0, 1);
+  if (opts.coverage !== undefined && opts.synthetic !== undefined)
+    throw new ArgumentError(
+      '--coverage',
+      opts.coverage,
+      'needs a named scenario (the coverage check certifies on it), not --synthetic',
+    );
+  await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
+  const { system, source } = await resolveSystem(opts);
+  const params = resolveRunParams(system.capabilities.runDefaults, {
+    epsilon: opts.epsilon,
+    window: opts.window,
+    maxSteps: opts.maxSteps,
+    seed: opts.seed,
+  });
+  const rule = ruleOf(opts.rule, params);
+  const { sequence, ...numbers } = params;
+  const setting: RunSetting = {
+    ...numbers,
+    delta,
+    ...(rule !== null ? { rule: rule.label } : {}),
+    ...(sequence !== undefined ? { sequence } : {}),
+  };
+  const st = system.capabilities.state;
+  const initial: unknown = st ? st.initial() : system.theta0;
+  const r = trajectoryRun(system, params, rule, opts);
+  const trajectory = rowsOf(r, params.window);
+  const final: unknown = r.state ?? r.finalState;
+  const pool = (st ? st.evidenceAt(initial) : system.evidenceAt(system.theta0!)).map((e) => e.id);
+  const seen = new Set(trajectory.map((x) => x.evidence));
+  const describe = system.capabilities.describe;
+  return {
+    scenario: { source, dim: system.dim, ...factsOf(system, pool.length) } as RunReport['scenario'],
+    setting,
+    trajectory,
+    stop: {
+      step: r.stop.step,
+      budget: params.maxSteps,
+      reason: r.stop.reason,
+      windowed: trajectory.at(-1)?.windowed ?? null,
+      explanation: explanationOf(r, trajectory, setting),
+    },
+    best: r.best === null ? null : { step: r.best.step, windowed: r.best.score },
+    state: {
+      representation: r.representation,
+      bytes: st ? st.bytes(final) : 8 * system.dim,
+      ...(describe?.stateFacts?.(final) ?? {}),
+      consolidations: r.consolidations,
+      schedule: opts.schedule ?? null,
+    },
+    neverDrawn: pool.filter((id) => !seen.has(id)),
+    poolCheck: poolCheckOf(system, r, params.epsilon),
+    initialState: describe?.summary ? describe.summary(initial, delta) : null,
+    finalState: describe?.summary ? describe.summary(final, delta) : null,
+    ...(opts.coverage !== undefined
+      ? { coverage: await coverageComparison(system, { ...params, delta }, opts.coverage, rule) }
+      : {}),
+  };
 }

@@ -124,6 +124,25 @@ export abstract class BaseRule implements StoppingRule {
   protected abstract clear(): void;
 }
 
+/**
+ * `rule` as an observer: every observation reaches it and its statistic is reported, but it never
+ * stops the run (a fixed-budget run that still shows, say, Ω̂_{t,w} at every step).
+ * @example
+ * ```ts
+ * const r = observeOnly(new OrderGapRule({ epsilon: 1, window: 1 }));
+ * r.observe({ t: 1, omega: 0 }); // { stop: false, reason: 'continue', statistic: 0, detail: '' }
+ * ```
+ */
+export function observeOnly(rule: StoppingRule): StoppingRule {
+  return {
+    name: rule.name,
+    params: rule.params,
+    label: `${rule.label} observed without stopping`,
+    observe: (obs) => ({ ...CONTINUE, statistic: rule.observe(obs).statistic ?? null }),
+    reset: () => rule.reset(),
+  };
+}
+
 /** Reads an optional `maxSteps` parameter (an integer >= 1). */
 export function optionalMaxSteps(value: unknown): number | undefined {
   return value === undefined ? undefined : integerInRange('maxSteps', value, 1);

@@ -5,14 +5,15 @@
  * naming the capability, as for Q and P_e.
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { finiteNumber, firstNonFinite, integerInRange } from '../util/validate.js';
+import { firstNonFinite } from '../util/validate.js';
 import { validateDistribution } from './distribution.js';
+import { RUN_FIELDS, checkRunParams, type RunParams } from './runParams.js';
 import type {
   CertificationPolicy,
+  DescribeCapability,
   StateCapability,
   LinearizationCapability,
   LipschitzDeclaration,
-  RunDefaults,
   StateBox,
   SystemCapabilities,
 } from './types.js';
@@ -26,6 +27,7 @@ export const CAPABILITY_KEYS = [
   'lipschitz',
   'certification',
   'runDefaults',
+  'describe',
 ] as const satisfies readonly (keyof SystemCapabilities)[];
 
 /** Spec fields that used to sit at the top level and now belong to a capability. */
@@ -117,9 +119,10 @@ const STATE_FUNCTIONS = [
  */
 function checkState(v: unknown, name: string): StateCapability {
   const o = plainObject('system.state', v);
-  knownKeys('system.state', o, [...STATE_FUNCTIONS, 'estimateIsExact', 'copyInto']);
-  if (o['copyInto'] !== undefined && typeof o['copyInto'] !== 'function')
-    throw new ArgumentTypeError('system.state.copyInto', o['copyInto'], 'must be a function');
+  knownKeys('system.state', o, [...STATE_FUNCTIONS, 'estimateIsExact', 'copyInto', 'residual']);
+  for (const f of ['copyInto', 'residual'])
+    if (o[f] !== undefined && typeof o[f] !== 'function')
+      throw new ArgumentTypeError(`system.state.${f}`, o[f], 'must be a function');
   for (const f of STATE_FUNCTIONS) {
     if (typeof o[f] !== 'function') throw new ArgumentTypeError(`system.state.${f}`, o[f], 'must be a function');
   }
@@ -170,6 +173,12 @@ function checkState(v: unknown, name: string): StateCapability {
     evidenceAt: (s) => validateDistribution(`${name}: state.evidenceAt(state)`, st.evidenceAt(s)),
     bytes: (s) => st.bytes(s),
     entries: (s) => st.entries(s),
+    ...(st.residual
+      ? {
+          residual: (s: unknown, id: string) =>
+            omegaOf(`state.residual(state, ${JSON.stringify(id)})`, st.residual!(s, id)),
+        }
+      : {}),
   };
   return Object.freeze(out);
 }
@@ -239,17 +248,54 @@ function checkCertification(v: unknown, subspaces: readonly string[]): Certifica
   return Object.freeze(out);
 }
 
-function checkRunDefaults(v: unknown): RunDefaults {
-  const o = plainObject('system.runDefaults', v);
-  knownKeys('system.runDefaults', o, ['epsilon', 'window', 'maxSteps', 'seed']);
-  const epsilon = finiteNumber('system.runDefaults.epsilon', o['epsilon']);
-  if (!(epsilon > 0)) throw new ArgumentError('system.runDefaults.epsilon', epsilon, 'must be > 0');
-  return Object.freeze({
-    epsilon,
-    window: integerInRange('system.runDefaults.window', o['window'], 1),
-    maxSteps: integerInRange('system.runDefaults.maxSteps', o['maxSteps'], 1),
-    seed: integerInRange('system.runDefaults.seed', o['seed'], 0, 2 ** 32 - 1),
-  });
+function checkRunDefaults(v: unknown): RunParams {
+  plainObject('system.runDefaults', v);
+  return checkRunParams(v, 'system.runDefaults', RUN_FIELDS) as RunParams;
+}
+
+/** A record of facts: finite numbers or strings, checked when read. */
+function checkFacts(what: string, v: unknown, allowText: boolean): Readonly<Record<string, number | string>> {
+  const o = plainObject(what, v);
+  for (const [k, x] of Object.entries(o))
+    if (!((typeof x === 'number' && Number.isFinite(x)) || (allowText && typeof x === 'string')))
+      throw new ArgumentError(
+        `${what}.${k}`,
+        x,
+        allowText ? 'must be a finite number or a string' : 'must be a finite number',
+      );
+  return Object.freeze({ ...(o as Record<string, number | string>) });
+}
+
+/** The describe capability, wrapped so its results are checked (facts finite or text, a summary an object). */
+function checkDescribe(v: unknown, name: string): DescribeCapability {
+  const o = plainObject('system.describe', v);
+  knownKeys('system.describe', o, ['facts', 'summary', 'stateFacts']);
+  if (typeof o['facts'] !== 'function')
+    throw new ArgumentTypeError('system.describe.facts', o['facts'], 'must be a function () => facts');
+  fn('system.describe.summary', o['summary'], '(state, delta) => StateSummary');
+  fn('system.describe.stateFacts', o['stateFacts'], '(state) => counts');
+  const d = o as unknown as DescribeCapability;
+  const out: DescribeCapability = {
+    facts: () => checkFacts(`${name}: describe.facts()`, d.facts(), true),
+    ...(d.summary
+      ? {
+          summary: (state: unknown, delta: number) => {
+            const r = d.summary!(state, delta);
+            plainObject(`${name}: describe.summary(state, ${delta})`, r);
+            return r;
+          },
+        }
+      : {}),
+    ...(d.stateFacts
+      ? {
+          stateFacts: (state: unknown) =>
+            checkFacts(`${name}: describe.stateFacts(state)`, d.stateFacts!(state), false) as Readonly<
+              Record<string, number>
+            >,
+        }
+      : {}),
+  };
+  return Object.freeze(out);
 }
 
 /**
@@ -300,5 +346,6 @@ export function checkCapabilities(
   if (spec.lipschitz !== undefined) out.lipschitz = checkLipschitz(spec.lipschitz);
   if (spec.certification !== undefined) out.certification = checkCertification(spec.certification, subspaces);
   if (spec.runDefaults !== undefined) out.runDefaults = checkRunDefaults(spec.runDefaults);
+  if (spec.describe !== undefined) out.describe = checkDescribe(spec.describe, name);
   return Object.freeze(out);
 }

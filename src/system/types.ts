@@ -5,6 +5,10 @@
  * d = `dim` coordinates.
  */
 import type * as TfCore from '@tensorflow/tfjs-core';
+import type { RunParams } from './runParams.js';
+
+/** The type of the `runDefaults` capability: {@link RunParams}. */
+export type RunDefaults = RunParams;
 
 /** One evidence item and its probability P(e | θ). */
 export interface EvidenceWeight {
@@ -121,14 +125,6 @@ export interface LipschitzDeclaration {
   readonly derivation?: string;
 }
 
-/** Algorithm 1's parameters a system recommends (for a run, and for a certification at 'stop'). */
-export interface RunDefaults {
-  readonly epsilon: number;
-  readonly window: number;
-  readonly maxSteps: number;
-  readonly seed: number;
-}
-
 /** How a system's Jacobians DQ and DP_e (Sec. 5.3) are best obtained. */
 export interface LinearizationCapability {
   /**
@@ -218,8 +214,93 @@ export interface SystemCapabilities {
   lipschitz?: Readonly<Record<string, LipschitzDeclaration>>;
   /** The default certification policy. */
   certification?: CertificationPolicy;
-  /** The Algorithm 1 parameters the system recommends. */
-  runDefaults?: RunDefaults;
+  /** The Algorithm 1 parameters the system recommends (src/system/runParams.ts). */
+  runDefaults?: RunParams;
+  /** Facts about the system and its states in words, for reports. */
+  describe?: DescribeCapability;
+}
+
+/** One answer with its confidence (Sec. 2.1: a PartialAnswer node). */
+export interface AnswerSummary {
+  question: string;
+  answer: string;
+  text: string | null;
+  confidence: number;
+  /** The highest-confidence answer of its question. */
+  best: boolean;
+}
+
+/** One question's openness (Sec. 2.1: an OpenQuestion node). */
+export interface QuestionSummary {
+  question: string;
+  text: string | null;
+  openness: number;
+  /** openness > δ. */
+  open: boolean;
+}
+
+/** A Contradicts edge between two present claims. */
+export interface ContradictionSummary {
+  source: string;
+  target: string;
+  weight: number;
+  sourceConfidence: number;
+  targetConfidence: number;
+  /** Both endpoints above δ: a consistency violation (Sec. 2.2). */
+  violating: boolean;
+  /** The lower-confidence endpoint. */
+  weaker: string;
+}
+
+/** A pair of claims within the merge radius (they interact in Q's merge). */
+export interface MergeSummary {
+  claims: [string, string];
+  sources: [string | null, string | null];
+  /** Distance of their merged (text) attributes now. */
+  distance: number;
+  /**
+   * Distance of their targets as the evidence wrote them (before any merging); null when the
+   * original attributes of either claim are not known (an agent keeps no pool: claims that came
+   * from evidence).
+   */
+  originalDistance: number | null;
+}
+
+/**
+ * A state in words, in the terms of the epistemic state graph (Sec. 2): answers with their
+ * confidences, questions with their openness, contradictions, claims that merge, at the
+ * threshold δ that calls a confidence high and a question open.
+ */
+export interface StateSummary {
+  delta: number;
+  answers: AnswerSummary[];
+  questions: QuestionSummary[];
+  openQuestions: string[];
+  contradictions: ContradictionSummary[];
+  contradictionsLeft: number;
+  merged: MergeSummary[];
+  /** Claims present (direct support > 0), with confidences. */
+  claims: Array<{ id: string; confidence: number; source: string | null }>;
+}
+
+/**
+ * How a system describes itself and its states for people: what `ordergap run` prints about the
+ * system and about the states a run reaches. `state` is the run's state — the structured state S
+ * when the system declares `state`, else the dense θ.
+ */
+export interface DescribeCapability<S = unknown> {
+  /**
+   * Facts about the system in display order, numbers or text (the reference graph: `k`, `nmax`,
+   * `nodes`, `evidenceItems`, `confidenceLipschitzBound`).
+   */
+  facts(): Readonly<Record<string, number | string>>;
+  /**
+   * The state in words at the threshold δ ∈ (0, 1); absent when the system has no words for its
+   * states (a synthetic graph's nodes have no names).
+   */
+  summary?(state: S, delta: number): StateSummary;
+  /** Counts a report shows of a state, in display order (the reference graph: `storedEdges`). */
+  stateFacts?(state: S): Readonly<Record<string, number>>;
 }
 
 /**
@@ -272,6 +353,11 @@ export interface StateCapability<S = unknown> {
   bytes(state: S): number;
   /** The non-zero coordinates [index, value] in ascending index order (the sparse export). */
   entries(state: S): Array<[number, number]>;
+  /**
+   * Optional: ‖P_e(θ) − θ‖, how much of item e the state does not yet represent (0 when e is
+   * redundant at θ, Sec. 5.3), without changing the state; equal to the dense computation.
+   */
+  residual?(state: S, evidenceId: string): number;
 }
 
 /** What a user writes (the default export of an operator module), capabilities optional. */

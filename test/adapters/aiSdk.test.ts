@@ -3,9 +3,8 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderGapStopWhen } from '../../src/adapters/aiSdk.js';
-import { OrderGapStopper } from '../../src/coverageStop/agent.js';
 import { AgentState } from '../../src/graph/agent.js';
-import { itemDoc, paper, pool, scenario, sequence } from './fixtures.js';
+import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from './fixtures.js';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
@@ -44,22 +43,22 @@ const retrieve = tool({
 describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageModelV3)', () => {
   it("without the coverage check it stops where Algorithm 1 does (the paper's rule), not at the step cap", async () => {
     const state = AgentState.fromScenario(scenario);
-    const stop = orderGapStopWhen({ state, stopper: new OrderGapStopper({ ...scenario.run, coverage: false }) });
+    const stop = orderGapStopWhen({ state, stopper: scenarioStopper(false) });
     const r = await generateText({
       model: retrievingModel(),
       tools: { retrieve },
       prompt: 'research',
       stopWhen: [stop, stepCountIs(200)],
     });
-    expect(paper.stopReason).toBe('order-gap');
-    expect(r.steps).toHaveLength(paper.stoppedAt);
-    expect(stop.report).toMatchObject({ stop: true, reason: 'order-gap', step: paper.stoppedAt, verdict: null });
+    expect(paper.stop.reason).toBe('order-gap');
+    expect(r.steps).toHaveLength(paper.stop.step);
+    expect(stop.report).toMatchObject({ stop: true, reason: 'order-gap', step: paper.stop.step, verdict: null });
     expect(stop.omegas).toEqual(paper.steps.map((s) => s.omega));
   });
 
   it('with the coverage check over the pool the same stop is reported blind, naming the items that would still move the state', async () => {
     const state = AgentState.fromScenario(scenario);
-    const stopper = new OrderGapStopper({ ...scenario.run, coverage: 'stop' });
+    const stopper = scenarioStopper('stop');
     const stop = orderGapStopWhen({ state, stopper, candidates: () => pool });
     const r = await generateText({
       model: retrievingModel(),
@@ -67,7 +66,7 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
       prompt: 'research',
       stopWhen: [stop, stepCountIs(200)],
     });
-    expect(r.steps).toHaveLength(paper.stoppedAt);
+    expect(r.steps).toHaveLength(paper.stop.step);
     expect(stop.report!.verdict).toBe('blind');
     expect(stop.report!.check!.movingItems.length).toBeGreaterThan(0);
     expect(stop.report!.check!.movingItems.every((m) => m.omega > scenario.run.epsilon)).toBe(true);
@@ -75,7 +74,7 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
 
   it("policy 'continue' refuses the blind stop: the loop runs past the paper's stop", async () => {
     const state = AgentState.fromScenario(scenario);
-    const stopper = new OrderGapStopper({ ...scenario.run, coverage: 'continue', maxSteps: 75 });
+    const stopper = scenarioStopper('continue', 75);
     const stop = orderGapStopWhen({ state, stopper, candidates: () => pool });
     const r = await generateText({
       model: retrievingModel(),
@@ -83,7 +82,7 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
       prompt: 'research',
       stopWhen: [stop, stepCountIs(200)],
     });
-    expect(r.steps.length).toBeGreaterThan(paper.stoppedAt);
+    expect(r.steps.length).toBeGreaterThan(paper.stop.step);
     expect(stopper.checks[0]!.verdict).toBe('blind');
     expect(stop.report!.stop).toBe(true);
     expect(['order-gap', 'budget']).toContain(stop.report!.reason);

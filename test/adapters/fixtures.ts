@@ -4,6 +4,8 @@ import { DEFAULT_SCENARIO_FILES, defaultScenario } from '../../src/graph/scenari
 import { referenceGraphBackend } from '../../src/graph/backend.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
+import { CoverageStopper, type CoveragePolicy } from '../../src/coverageStop/stopper.js';
+import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
 
 export const scenario = defaultScenario();
 export const pool = (
@@ -21,3 +23,12 @@ export const sequence = runRecursive(referenceGraphSystem(scenario, { backend: r
   rule: 'budget',
   recordStates: false,
 }).steps.map((s) => s.evidence);
+
+/**
+ * The stopper of the agent tests: Algorithm 1's rule with the scenario's ε and w, checked for
+ * coverage under `policy` (false: the rule alone), with the scenario's budget unless `maxSteps`.
+ */
+export function scenarioStopper(policy: CoveragePolicy | false, maxSteps = scenario.run.maxSteps): CoverageStopper {
+  const { epsilon, window } = scenario.run;
+  return new CoverageStopper(null, new OrderGapRule({ epsilon, window }), { policy, maxSteps });
+}

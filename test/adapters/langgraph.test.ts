@@ -5,9 +5,9 @@ import { Annotation, GraphRecursionError, MessagesAnnotation, START, StateGraph 
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderGapChannel, orderGapNode, routeOnOrderGap } from '../../src/adapters/langgraph.js';
-import { OrderGapStopper } from '../../src/coverageStop/agent.js';
+import type { CoverageStopper } from '../../src/coverageStop/stopper.js';
 import { AgentState } from '../../src/graph/agent.js';
-import { itemDoc, paper, pool, scenario, sequence } from './fixtures.js';
+import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from './fixtures.js';
 
 const State = Annotation.Root({ ...MessagesAnnotation.spec, orderGap: orderGapChannel() });
 
@@ -18,7 +18,7 @@ const retrieve = tool(async ({ id }: { id: string }) => JSON.stringify(itemDoc(i
 });
 
 /** agent (fake chat model names the next item) → tools (the retrieve tool) → checkStop → agent | END. */
-function buildGraph(stopper: OrderGapStopper, withCandidates: boolean) {
+function buildGraph(stopper: CoverageStopper, withCandidates: boolean) {
   const model = new FakeListChatModel({ responses: [...sequence] });
   const state = AgentState.fromScenario(scenario);
   return new StateGraph(State)
@@ -39,15 +39,15 @@ function buildGraph(stopper: OrderGapStopper, withCandidates: boolean) {
 
 describe('ordergap/langgraph: a conditional edge to END on the order-gap stop (FakeListChatModel loop)', () => {
   it("routes to END where Algorithm 1 stops, with the stop report in the graph state (the paper's rule)", async () => {
-    const g = buildGraph(new OrderGapStopper({ ...scenario.run, coverage: false }), false);
+    const g = buildGraph(scenarioStopper(false), false);
     const out = await g.invoke({ messages: [{ role: 'user', content: 'research' }] }, { recursionLimit: 1000 });
     const tools = out.messages.filter((m) => m.getType() === 'tool');
-    expect(tools).toHaveLength(paper.stoppedAt);
-    expect(out.orderGap).toMatchObject({ stop: true, reason: 'order-gap', step: paper.stoppedAt });
+    expect(tools).toHaveLength(paper.stop.step);
+    expect(out.orderGap).toMatchObject({ stop: true, reason: 'order-gap', step: paper.stop.step });
   });
 
   it('the coverage check reports the same stop blind; LangGraph alone would only stop at its recursion limit', async () => {
-    const g = buildGraph(new OrderGapStopper({ ...scenario.run, coverage: 'stop' }), true);
+    const g = buildGraph(scenarioStopper('stop'), true);
     const out = await g.invoke({ messages: [{ role: 'user', content: 'research' }] }, { recursionLimit: 1000 });
     expect(out.orderGap!.verdict).toBe('blind');
     expect(out.orderGap!.check!.movingItems.length).toBeGreaterThan(0);

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { OrderGapStopper } from '../../src/coverageStop/agent.js';
+import { agentCheckSite } from '../../src/adapters/evidence.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
 import { AgentState } from '../../src/graph/agent.js';
 import { referenceGraphBackend } from '../../src/graph/backend.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
-import { itemDoc, paper, pool, scenario, sequence } from '../adapters/fixtures.js';
+import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from '../adapters/fixtures.js';
 
-describe('the agent API: AgentState.scenarioWith and OrderGapStopper', () => {
+describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its check site', () => {
   it('scenarioWith(pool) at θ0 is the scenario itself: same layout, θ and P(·|θ)', () => {
     const state = AgentState.fromScenario(scenario);
     const s = state.scenarioWith(pool);
@@ -19,13 +19,13 @@ describe('the agent API: AgentState.scenarioWith and OrderGapStopper', () => {
 
   it("stops where Algorithm 1 stops and its check equals the system-level check at Algorithm 1's θ_T", async () => {
     const state = AgentState.fromScenario(scenario);
-    const stopper = new OrderGapStopper({ ...scenario.run, coverage: 'stop' });
+    const stopper = scenarioStopper('stop');
     let report = null;
     for (const id of sequence) {
-      report = await stopper.observe(state, state.step(itemDoc(id)), pool);
+      report = await stopper.observe({ omega: state.step(itemDoc(id)) }, () => agentCheckSite(state, pool));
       if (report.stop) break;
     }
-    expect(report!.step).toBe(paper.stoppedAt);
+    expect(report!.step).toBe(paper.stop.step);
     expect(report!.reason).toBe('order-gap');
     const direct = await checkCoverageAtStop(
       referenceGraphSystem(scenario, { backend: referenceGraphBackend }),
@@ -38,11 +38,9 @@ describe('the agent API: AgentState.scenarioWith and OrderGapStopper', () => {
   });
 
   it('bad options and Ω are refused naming them', async () => {
-    expect(() => new OrderGapStopper({ epsilon: 0, window: 4 })).toThrow(/^epsilon = 0/);
-    expect(() => new OrderGapStopper({ epsilon: 0.01, window: 4, coverage: 'often' as never })).toThrow(
-      /^coverage = "often"/,
-    );
-    const s = new OrderGapStopper({ epsilon: 0.01, window: 1 });
-    await expect(s.observe(AgentState.fromScenario(scenario), Number.NaN)).rejects.toThrow(/omega/);
+    expect(() => scenarioStopper('often' as never)).toThrow(/^policy = "often"/);
+    expect(() => scenarioStopper('stop', 0)).toThrow(/^maxSteps = 0/);
+    const s = scenarioStopper('stop');
+    await expect(s.observe({ omega: Number.NaN }, null)).rejects.toThrow(/omega/);
   });
 });

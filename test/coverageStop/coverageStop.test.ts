@@ -5,7 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { certify } from '../../src/certify/certify.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
-import { redirectTargets, redirectWeights, runCoverageAware } from '../../src/coverageStop/run.js';
+import { redirectWeights, runCoverageAware } from '../../src/coverageStop/run.js';
+import { redirectTargets } from '../../src/coverageStop/stopper.js';
 import { referenceGraphSystem, type ReferenceGraphSystem } from '../../src/graph/system.js';
 import { answerAccuracy, hiddenTruthScenario } from '../../src/graph/hiddenTruthScenario.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
@@ -71,7 +72,7 @@ describe('coverage check and policies on the default scenario', () => {
   it("policy 'stop' is the paper's rule: the same trajectory and state as runRecursive", async () => {
     const paper = runRecursive(sys, setting);
     const r = await runCoverageAware(sys, { ...setting, policy: 'stop' });
-    expect(r.run.stoppedAt).toBe(paper.stoppedAt);
+    expect(r.run.stop.step).toBe(paper.stop.step);
     expect(r.run.steps.map((s) => [s.evidence, s.omega])).toEqual(paper.steps.map((s) => [s.evidence, s.omega]));
     expect(r.run.finalState).toEqual(paper.finalState);
     expect(r.candidates).toHaveLength(1);
@@ -111,7 +112,7 @@ describe('coverage check and policies on the default scenario', () => {
       expect(refused.every((c) => c.check.verdict === 'blind' && c.action === policy)).toBe(true);
       if (r.stop.kind === 'converged') expect(r.candidates.at(-1)!.check.verdict).toBe('converged');
       else expect(r.stop.kind).toBe('budget');
-      expect(r.candidates[0]!.step).toBe(runRecursive(sys, setting).stoppedAt);
+      expect(r.candidates[0]!.step).toBe(runRecursive(sys, setting).stop.step);
       if (policy === 'redirect') for (const c of refused) expect(c.targets).toEqual(redirectTargets(c.check));
     }
   });

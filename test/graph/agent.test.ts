@@ -184,8 +184,8 @@ describe('the agent loop with the order-gap rule', () => {
       if (decision.stop) break;
     }
     expect(decision).toMatchObject({ stop: true, reason: 'order-gap' });
-    expect(s.steps).toBe(run.stoppedAt);
-    expect(decision!.statistic).toBe(run.finalWindowed);
+    expect(s.steps).toBe(run.stop.step);
+    expect(decision!.statistic).toBe(run.steps.at(-1)!.statistic);
     expect(s.theta).toEqual(run.finalState);
   });
 });

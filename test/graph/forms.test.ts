@@ -128,7 +128,7 @@ describe('reference-graph system on the wasm form', () => {
     const sys = referenceGraphSystem(sc, { backend: wasmGraphBackend });
     expect(sys.backend).toBe('wasm');
     const b = runRecursive(sys, { ...sc.run, recordStates: false });
-    expect(b.stoppedAt).toBe(a.stoppedAt);
+    expect(b.stop.step).toBe(a.stop.step);
     expect(b.steps.map((s) => s.evidence)).toEqual(a.steps.map((s) => s.evidence));
     expect(maxScaledError(b.finalState, a.finalState).err).toBeLessThanOrEqual(1e-12);
   });

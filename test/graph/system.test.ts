@@ -47,7 +47,7 @@ describe('reference-graph operator system', () => {
 
   it('Algorithm 1 stops by the order-gap before the budget on the default scenario', () => {
     const run = runRecursive(sys, { ...sc.run, recordStates: false });
-    expect(run.stopReason).toBe('order-gap');
-    expect(run.stoppedAt).toBeLessThan(sc.run.maxSteps);
+    expect(run.stop.reason).toBe('order-gap');
+    expect(run.stop.step).toBeLessThan(sc.run.maxSteps);
   });
 });

@@ -159,8 +159,8 @@ describe('vote-state system', () => {
         break;
       }
     }
-    expect(run.stopReason).toBe('order-gap');
-    expect(stop).toBe(run.stoppedAt);
+    expect(run.stop.reason).toBe('order-gap');
+    expect(stop).toBe(run.stop.step);
     run.steps.forEach((s, i) => expect(s.omega).toBe(stream.steps[i]!.obs.omega));
   });
 

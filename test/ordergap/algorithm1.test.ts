@@ -51,9 +51,9 @@ describe('Algorithm 1', () => {
       const sys = closedFormSystem({ rho, alphas, theta0: [0.2, 0.8] });
       const run = runRecursive(sys, { epsilon, window: w, maxSteps: Tmax, seed });
       const ref = handUnrolled(alphas, rho, [0.2, 0.8], epsilon, w, Tmax, seed);
-      expect(run.stoppedAt).toBe(ref.T);
-      expect(run.stopReason).toBe(
-        ref.T < Tmax || (ref.B.length >= w && run.finalWindowed! <= epsilon) ? 'order-gap' : 'budget',
+      expect(run.stop.step).toBe(ref.T);
+      expect(run.stop.reason).toBe(
+        ref.T < Tmax || (ref.B.length >= w && run.steps.at(-1)!.statistic! <= epsilon) ? 'order-gap' : 'budget',
       );
       expect(run.finalState[0]).toBe(ref.c);
       expect(run.finalState[1]).toBe(ref.u);
@@ -84,8 +84,8 @@ describe('Algorithm 1', () => {
 
   it('ends with evidence-exhausted when a sequence is shorter than the budget', () => {
     const run = runRecursive(closedFormSystem(), { epsilon: 1e-9, window: 2, maxSteps: 9, sequence: ['e1', 'e2'] });
-    expect(run.stopReason).toBe('evidence-exhausted');
-    expect(run.stoppedAt).toBe(2);
+    expect(run.stop.reason).toBe('evidence-exhausted');
+    expect(run.stop.step).toBe(2);
   });
 
   it('uses a state-dependent distribution at each step', () => {

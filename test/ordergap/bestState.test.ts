@@ -1,5 +1,5 @@
 /**
- * The best state a run keeps (RecursiveRun.best): the state after the step with the smallest
+ * The best state a run keeps (RunResult.best): the state after the step with the smallest
  * Ω̂_{t,w}, kept as one copy instead of every θ_t. Oracle: the same run with every state
  * recorded, whose argmin over the recorded Ω̂ names the step and whose θ_t at that step must equal
  * the kept state bit for bit, on the dense and on the structured representation.
@@ -25,7 +25,7 @@ describe('the best state of a run', () => {
     const recorded = runRecursive(sys, { ...o, representation: 'dense', recordStates: true });
     let arg = -1;
     recorded.steps.forEach((s, i) => {
-      if (s.windowed !== null && (arg < 0 || s.windowed < recorded.steps[arg]!.windowed!)) arg = i;
+      if (s.statistic !== null && (arg < 0 || s.statistic < recorded.steps[arg]!.statistic!)) arg = i;
     });
     for (const representation of ['dense', 'structured'] as const) {
       const r = runRecursive(sys, { ...o, representation, recordStates: false });
@@ -34,7 +34,7 @@ describe('the best state of a run', () => {
         continue;
       }
       expect(r.best!.step).toBe(arg + 1);
-      expect(r.best!.windowed).toBe(recorded.steps[arg]!.windowed);
+      expect(r.best!.score).toBe(recorded.steps[arg]!.statistic);
       expect(bits(r.best!.theta, recorded.steps[arg]!.theta!)).toBe(true);
     }
   });

@@ -74,20 +74,20 @@ describe('Sec. 9.2 trajectory: the numbers the paper states (rounded to 3 decima
     expect(r3(run.steps[0]!.omega)).toBe(0.029);
   });
   it('paper: Algorithm 1 halts at step 4 with Ω̂_{4,2} = 0.022 < 0.025 and c4 = 0.718', () => {
-    expect(run.stopReason).toBe('order-gap');
-    expect(run.stoppedAt).toBe(4);
-    expect(r3(run.finalWindowed!)).toBe(0.022);
-    expect(run.finalWindowed!).toBeLessThan(0.025);
+    expect(run.stop.reason).toBe('order-gap');
+    expect(run.stop.step).toBe(4);
+    expect(r3(run.steps.at(-1)!.statistic!)).toBe(0.022);
+    expect(run.steps.at(-1)!.statistic!).toBeLessThan(0.025);
     expect(r3(run.finalState[0]!)).toBe(0.718);
   });
   it('paper: the fixed budget Tmax = 5 reaches c5 = 0.732, a change of 0.014', () => {
-    expect(budget.stopReason).toBe('budget');
-    expect(budget.stoppedAt).toBe(5);
+    expect(budget.stop.reason).toBe('budget');
+    expect(budget.stop.step).toBe(5);
     expect(r3(budget.finalState[0]!)).toBe(0.732);
     expect(r3(budget.finalState[0]! - run.finalState[0]!)).toBe(0.014);
   });
   it('the stop is the first step where the test holds (not before)', () => {
-    for (const s of run.steps.slice(0, -1)) expect(s.windowed === null || s.windowed > SEC92.epsilon).toBe(true);
+    for (const s of run.steps.slice(0, -1)) expect(s.statistic === null || s.statistic > SEC92.epsilon).toBe(true);
   });
   it('every Ω_t equals Eq. (12) at θ_{t−1}', () => {
     let prev = run.theta0;
@@ -102,7 +102,7 @@ describe('Sec. 9.2 trajectory: the numbers the paper states (rounded to 3 decima
     for (const seed of [0, 1, 2, 17]) {
       const blind = runRecursive(blindSys, { epsilon: 0.025, window: 2, maxSteps: 5, seed });
       expect(blind.steps.every((s) => s.evidence !== 'e2' && s.evidence !== 'e3')).toBe(true);
-      expect(blind.stopReason).toBe('order-gap');
+      expect(blind.stop.reason).toBe('order-gap');
       // Far from the paper's c4 = 0.718: the stop is not convergence.
       expect(blind.finalState[0]!).toBeLessThan(0.3);
       const pool = checkPoolAtStop(blindSys, blind.finalState, 0.025);

@@ -53,8 +53,8 @@ describe('run: the one loop', () => {
     // the rule's statistic is Ω̂ of Eq. (3) at every step
     r.steps.forEach((s, i) => expect(s.statistic).toBe(windowedMean(oracle.B.slice(0, i + 1), window)));
     const rr = runRecursive(sys, { epsilon, window, maxSteps, seed });
-    expect([rr.stoppedAt, rr.stopReason]).toEqual([oracle.T, oracle.reason]);
-    expect(rr.steps.map((s) => s.windowed)).toEqual(r.steps.map((s) => s.statistic));
+    expect([rr.stop.step, rr.stop.reason]).toEqual([oracle.T, oracle.reason]);
+    expect(rr.steps.map((s) => s.statistic)).toEqual(r.steps.map((s) => s.statistic));
   });
 
   fcTest.prop([fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.integer({ min: 1, max: 40 })])(

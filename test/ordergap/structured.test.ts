@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import { runRecursive, type RecursiveRun } from '../../src/ordergap/algorithm1.js';
+import { runRecursive } from '../../src/ordergap/algorithm1.js';
+import type { RunResult } from '../../src/ordergap/run.js';
 import { evaluateOrderGap } from '../../src/ordergap/orderGap.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../../src/graph/system.js';
 import { referenceGraphBackend } from '../../src/graph/backend.js';
@@ -15,10 +16,10 @@ import type { OperatorSystem } from '../../src/system/types.js';
 
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
-function trajectory(r: RecursiveRun) {
+function trajectory(r: RunResult) {
   return {
-    steps: r.steps.map((s) => [s.evidence, s.omega, s.windowed]),
-    stop: [r.stoppedAt, r.stopReason, r.finalWindowed],
+    steps: r.steps.map((s) => [s.evidence, s.omega, s.statistic]),
+    stop: [r.stop.step, r.stop.reason, r.steps.at(-1)?.statistic ?? null],
   };
 }
 
@@ -74,7 +75,7 @@ describe('structured state: bit for bit the dense run', () => {
     expect(sys.theta0).toBeUndefined();
     const r = runRecursive(sys, { epsilon: 0.01, window: 2, maxSteps: 3, seed: 1, recordStates: false });
     expect(r.representation).toBe('structured');
-    expect(r.steps).toHaveLength(r.stoppedAt);
+    expect(r.steps).toHaveLength(r.stop.step);
     expect(() => runRecursive(sys, { epsilon: 0.01, window: 2, maxSteps: 3, representation: 'dense' })).toThrow(
       /^theta0 = undefined: is required/,
     );
@@ -83,7 +84,7 @@ describe('structured state: bit for bit the dense run', () => {
 
 describe('consolidation scheduling (Sec. 7.3)', () => {
   /** Replays a scheduled run's evidence and consolidation pattern with the dense generic operators. */
-  function replay(sys: OperatorSystem, r: RecursiveRun) {
+  function replay(sys: OperatorSystem, r: RunResult) {
     let theta: Float64Array = Float64Array.from(sys.theta0!);
     const omegas: number[] = [];
     for (const s of r.steps) {
@@ -120,9 +121,9 @@ describe('consolidation scheduling (Sec. 7.3)', () => {
     const o = sys.capabilities.runDefaults!;
     const always = runRecursive(sys, { ...o, recordStates: false });
     const scheduled = runRecursive(sys, { ...o, recordStates: false, schedule: o.epsilon });
-    expect(always.consolidations).toBe(always.stoppedAt);
-    expect(scheduled.consolidations).toBeLessThan(scheduled.stoppedAt);
-    expect(scheduled.stopReason).toBe(always.stopReason);
+    expect(always.consolidations).toBe(always.stop.step);
+    expect(scheduled.consolidations).toBeLessThan(scheduled.stop.step);
+    expect(scheduled.stop.reason).toBe(always.stop.reason);
   });
 
   it('needs a structured state and a threshold > 0', () => {

@@ -38,7 +38,7 @@ describe('order-gap rule', () => {
       new OrderGapRule({ epsilon: 0.025, window: 2 }),
       run.steps.map((s) => ({ omega: s.omega })),
     );
-    expect(run.stoppedAt).toBe(4);
+    expect(run.stop.step).toBe(4);
     expect(r.t).toBe(4);
     expect(r.d?.reason).toBe('order-gap');
   });

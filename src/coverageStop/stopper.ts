@@ -1,0 +1,261 @@
+/**
+ * The coverage-aware stop (Remark 5.4, Sec. 7.3), once: a stopping rule proposes a stop, the
+ * coverage check ({@link checkCoverageAtStop}) decides whether that candidate stop is converged
+ * or blind, and a policy acts on a blind one:
+ *
+ * - `stop` — the paper's rule: stop at the rule's first stop whatever the check says (the report
+ *   still says whether that stop was converged or blind);
+ * - `continue` — refuse a blind stop and keep going until a stop is converged or the budget runs
+ *   out;
+ * - `redirect` — as `continue`, and name the items to favour: those that would still move the
+ *   state by more than ε and those addressing the uncovered questions (the coverage-aware run
+ *   then draws from (1 − λ)·P(·|θ) + λ·U(T), Sec. 7.3's adaptive extraction).
+ *
+ * After a refused stop the rule starts afresh: the next candidate needs a new window of steps.
+ * {@link CoverageStopper} is used by the coverage-aware run of Algorithm 1 (./run.ts) and by
+ * agent loops that feed it one step at a time:
+ *
+ * ```ts
+ * const stopper = new CoverageStopper(null, new OrderGapRule({ epsilon: 0.01, window: 4 }), { policy: 'continue', maxSteps: 100 });
+ * for await (const item of retrieve()) {
+ *   const report = await stopper.observe({ omega: state.step(item) }, () => state.checkSite(candidates));
+ *   if (report.stop) break; // report.verdict: 'converged' | 'blind' | null
+ * }
+ * ```
+ */
+import { resolveRunParams } from '../system/runParams.js';
+import type { OperatorSystem } from '../system/types.js';
+import type { StepObservation, StoppingRule } from '../stopping/rule.js';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { finiteNumber, integerInRange } from '../util/validate.js';
+import { checkCoverageAtStop, type CoverageCheck, type CoverageCheckOptions } from './check.js';
+
+/** What happens when a candidate stop is blind. */
+export type CoveragePolicy = 'stop' | 'continue' | 'redirect';
+
+/** The policies, in the order reports list them. */
+export const COVERAGE_POLICIES: readonly CoveragePolicy[] = Object.freeze(['stop', 'continue', 'redirect']);
+
+/** Where a candidate stop is checked: the system the check certifies on, and the state θ_T on it. */
+export interface CheckSite {
+  readonly system: OperatorSystem;
+  readonly theta: ArrayLike<number>;
+}
+
+/** Options of {@link CoverageStopper}. */
+export interface CoverageStopperOptions extends CoverageCheckOptions {
+  /** What a blind candidate stop does; `false`: the rule alone, no check. Default 'stop'. */
+  policy?: CoveragePolicy | false;
+  /** Step budget over all observations: stop with reason 'budget' at this step (default: none). */
+  maxSteps?: number;
+  /**
+   * ε of the pool check (an item with Ω(θ_T; e) > ε would still move the state); default the
+   * rule's `epsilon` parameter, else the system's run defaults, else the package's.
+   */
+  epsilon?: number;
+}
+
+/** The stop report: what the stopper decided after an observation (or a candidate stop), and why. */
+export interface StopReport {
+  /** Stop the loop now. */
+  readonly stop: boolean;
+  /** Steps so far. */
+  readonly step: number;
+  /** 'continue', the rule's stop reason when it is accepted ('order-gap', 'criterion'), or 'budget'. */
+  readonly reason: 'continue' | 'order-gap' | 'criterion' | 'budget';
+  /** The coverage check's verdict at this step; null when no check ran here. */
+  readonly verdict: 'converged' | 'blind' | null;
+  /** The rule's statistic after this step (Ω̂ for the order-gap rule), null when it has none yet. */
+  readonly statistic: number | null;
+  /** One line: what happened. */
+  readonly detail: string;
+  /** The check, when one ran at this step. */
+  readonly check: CoverageCheck | null;
+  /** What the policy did with the candidate stop at this step; null when there was none. */
+  readonly action: 'stop' | 'continue' | 'redirect' | null;
+  /** With policy 'redirect' after a blind check: the items to favour (else empty). */
+  readonly redirect: readonly string[];
+}
+
+/** Items a blind check names: those moving the state by more than ε, then those addressing uncovered questions. */
+export function redirectTargets(check: CoverageCheck): string[] {
+  const out = new Set(check.movingItems.map((m) => m.evidence));
+  for (const q of check.uncoveredQuestions) for (const id of q.addressedBy) out.add(id);
+  return [...out];
+}
+
+/** How a rule's candidate stop reads in a detail line. */
+function candidateText(rule: StoppingRule): string {
+  return rule.name === 'order-gap' ? 'Ω̂ <= ε' : `${rule.label} stops`;
+}
+
+/** The rule's stop, checked for coverage and acted on by the policy (module comment). */
+export class CoverageStopper {
+  readonly rule: StoppingRule;
+  readonly policy: CoveragePolicy | false;
+  readonly maxSteps: number | null;
+  /** ε of the pool check. */
+  readonly epsilon: number;
+  readonly #system: OperatorSystem | null;
+  readonly #checkOptions: CoverageCheckOptions;
+  #step = 0;
+  /** Observations since the rule's last reset (the rule counts from 1 after each). */
+  #window = 0;
+  #last: StopReport | null = null;
+  #checks: CoverageCheck[] = [];
+
+  /**
+   * `system`: where candidate stops are checked unless a call names another site (null: every
+   * call that can stop names one).
+   * @throws {ArgumentError} bad policy, maxSteps or epsilon; a rule that is not a StoppingRule.
+   */
+  constructor(system: OperatorSystem | null, rule: StoppingRule, options: CoverageStopperOptions = {}) {
+    if (typeof rule?.observe !== 'function' || typeof rule.reset !== 'function')
+      throw new ArgumentTypeError('rule', rule, 'must be a StoppingRule');
+    if (typeof options !== 'object' || options === null)
+      throw new ArgumentTypeError('options', options, 'must be an object');
+    const policy = options.policy ?? 'stop';
+    if (policy !== false && !COVERAGE_POLICIES.includes(policy))
+      throw new ArgumentError('policy', policy, "must be 'stop', 'continue', 'redirect' or false");
+    this.rule = rule;
+    this.policy = policy;
+    this.maxSteps = options.maxSteps === undefined ? null : integerInRange('maxSteps', options.maxSteps, 1);
+    const ruleEpsilon = rule.params['epsilon'];
+    const epsilon =
+      options.epsilon ??
+      (typeof ruleEpsilon === 'number' ? ruleEpsilon : resolveRunParams(system?.capabilities.runDefaults).epsilon);
+    this.epsilon = finiteNumber('epsilon', epsilon);
+    if (!(this.epsilon > 0)) throw new ArgumentError('epsilon', this.epsilon, 'must be > 0');
+    this.#system = system;
+    this.#checkOptions = options.certify ? { certify: options.certify } : {};
+  }
+
+  /** The latest report (null before the first observation). */
+  get report(): StopReport | null {
+    return this.#last;
+  }
+  /** Every coverage check run so far, in order. */
+  get checks(): readonly CoverageCheck[] {
+    return this.#checks;
+  }
+  /** Steps so far. */
+  get steps(): number {
+    return this.#step;
+  }
+
+  #report(r: Omit<StopReport, 'step' | 'statistic'>, statistic: number | null): StopReport {
+    return (this.#last = Object.freeze({ ...r, step: this.#step, statistic }));
+  }
+
+  /**
+   * Observes one step (`obs` as a rule sees it, without `t`: the stopper numbers the steps) and
+   * decides. When the rule stops, the candidate is checked at `site` — a site, or a function
+   * giving one, called only then; without a site no check can run (verdict null: the rule's
+   * stop stands).
+   * @throws {ArgumentError} what the rule throws for a bad observation (e.g. Ω not finite).
+   */
+  async observe(
+    obs: Omit<StepObservation, 't'>,
+    site?: CheckSite | (() => CheckSite | null) | null,
+  ): Promise<StopReport> {
+    const d = this.rule.observe({ ...obs, t: ++this.#window });
+    this.#step++;
+    const statistic = d.statistic ?? null;
+    const budget = this.maxSteps !== null && this.#step >= this.maxSteps;
+    const none = { verdict: null, check: null, action: null, redirect: [] } as const;
+    if (!d.stop || d.reason === 'continue')
+      return budget
+        ? this.#report(
+            { stop: true, reason: 'budget', detail: `maxSteps = ${this.maxSteps} reached`, ...none },
+            statistic,
+          )
+        : this.#report({ stop: false, reason: 'continue', detail: d.detail, ...none }, statistic);
+    const at = typeof site === 'function' ? site() : site;
+    if (d.reason === 'budget' || d.reason === 'empty-output' || this.policy === false || !at)
+      return this.#report(
+        {
+          stop: true,
+          reason: d.reason === 'empty-output' ? 'criterion' : d.reason,
+          detail: `${d.detail}${this.policy === false || d.reason === 'budget' ? '' : '; no site to check: coverage not checked'}`,
+          ...none,
+        },
+        statistic,
+      );
+    return this.#decide(d.reason, at, budget, statistic);
+  }
+
+  /**
+   * A candidate stop found by a loop that ran {@link rule} itself (the rule stopped with
+   * `reason` at step `step`): checks it on the stopper's system at θ_T = `theta` and applies the
+   * policy; `budget` says the loop has no steps left.
+   */
+  async candidate(
+    step: number,
+    reason: 'order-gap' | 'criterion',
+    theta: ArrayLike<number>,
+    statistic: number | null,
+    budget = false,
+  ): Promise<StopReport> {
+    if (this.#system === null)
+      throw new ArgumentError('system', null, 'is needed to check a candidate stop without a site');
+    this.#step = step;
+    return this.#decide(reason, { system: this.#system, theta }, budget, statistic);
+  }
+
+  /** The check at the site and the policy's decision (the one place the policy is written). */
+  async #decide(
+    reason: 'order-gap' | 'criterion',
+    site: CheckSite,
+    budget: boolean,
+    statistic: number | null,
+  ): Promise<StopReport> {
+    const check = await checkCoverageAtStop(site.system, site.theta, this.epsilon, this.#checkOptions);
+    this.#checks.push(check);
+    const T = this.#step;
+    const phrase = `${candidateText(this.rule)} at step ${T}`;
+    if (check.verdict === 'converged' || this.policy === 'stop')
+      return this.#report(
+        {
+          stop: true,
+          reason,
+          verdict: check.verdict,
+          detail:
+            check.verdict === 'converged'
+              ? `${phrase} and the coverage check holds: ${check.detail}`
+              : `${phrase}; stopped by the paper's rule although BLIND: ${check.detail}`,
+          check,
+          action: 'stop',
+          redirect: [],
+        },
+        statistic,
+      );
+    // refused: the rule starts afresh, so the next stop needs a new window
+    this.rule.reset();
+    this.#window = 0;
+    const action = this.policy as 'continue' | 'redirect';
+    const redirect = action === 'redirect' ? redirectTargets(check) : [];
+    return this.#report(
+      {
+        stop: budget,
+        reason: budget ? 'budget' : 'continue',
+        verdict: 'blind',
+        detail: budget
+          ? `maxSteps = ${this.maxSteps} reached; the last candidate stop was blind: ${check.detail}`
+          : `${phrase} but BLIND, continuing: ${check.detail}`,
+        check,
+        action,
+        redirect,
+      },
+      statistic,
+    );
+  }
+
+  /** Forgets every observation (a new loop). */
+  reset(): void {
+    this.rule.reset();
+    this.#step = 0;
+    this.#window = 0;
+    this.#last = null;
+    this.#checks = [];
+  }
+}

@@ -1,0 +1,133 @@
+/**
+ * The text rendering of `ordergap run`'s report (./run.ts): the system and its facts, the
+ * setting, the trajectory table, why and when the run stopped, the pool check, the state and,
+ * where the system describes its states, the final state in words.
+ */
+import type { StateSummary } from '../system/types.js';
+import { renderCoverageText } from './coverage.js';
+import type { RunReport } from './run.js';
+import { fixed, renderTable } from './table.js';
+
+/** `evidenceItems` → 'evidence items', `nmax` → 'nmax'. */
+const words = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
+
+/** A fact as text: numbers to 3 decimals unless integral; a Lipschitz bound says whether it is below 1. */
+function factText(key: string, value: number | string): string {
+  if (typeof value === 'string') return `${words(key)}: ${value}`;
+  const v = Number.isInteger(value) ? String(value) : fixed(value, 3);
+  if (/LipschitzBound$/.test(key))
+    return `${words(key)} ${v} (${value < 1 ? '< 1: Q contracts that block' : 'NOT < 1'})`;
+  return `${words(key)} = ${v}`;
+}
+
+/** The header: source, d and the system's facts, the questions, the setting. */
+function headerLines(r: RunReport): string[] {
+  const { source, dim, ...facts } = r.scenario;
+  const out = [`Scenario: ${source}`];
+  out.push(
+    `  d = ${dim}; ${Object.entries(facts)
+      .map(([k, v]) => factText(k, v))
+      .join(', ')}`,
+  );
+  if (r.initialState) out.push(`  Questions: ${r.initialState.questions.map((q) => q.text ?? q.question).join(' / ')}`);
+  const s = r.setting;
+  out.push(
+    `Algorithm 1: ε = ${s.epsilon}, w = ${s.window}, Tmax = ${s.maxSteps}, seed = ${s.seed}` +
+      (s.rule ? `; stopping rule ${s.rule}` : '') +
+      (s.sequence ? `; evidence in the order ${s.sequence.join(', ')}` : ''),
+  );
+  return out;
+}
+
+/** The trajectory table. */
+function trajectoryTable(r: RunReport): string {
+  return renderTable(
+    [
+      { header: 't', align: 'right' },
+      { header: 'evidence' },
+      { header: 'P(e|θ)', align: 'right' },
+      { header: 'new?' },
+      { header: '‖P_e θ − θ‖', align: 'right' },
+      { header: 'Ω_t', align: 'right' },
+      { header: 'Ω̂_t', align: 'right' },
+    ],
+    r.trajectory.map((x) => [
+      String(x.t),
+      x.evidence,
+      fixed(x.probability, 3),
+      x.firstDraw ? 'new' : 'seen',
+      fixed(x.residual, 4),
+      fixed(x.omega, 4),
+      fixed(x.windowed, 4),
+    ]),
+  );
+}
+
+/** The stop, the best state, the items never drawn, the pool check and the state's counts. */
+function stopLines(r: RunReport): string[] {
+  const out: string[] = [];
+  const stopped = r.stop.reason !== 'budget' && r.stop.reason !== 'evidence-exhausted';
+  out.push(
+    `${stopped ? 'Algorithm 1 stops' : 'Algorithm 1 did not stop'} at step ${r.stop.step} of the budget ${r.stop.budget}: ${r.stop.explanation}.`,
+  );
+  if (r.best !== null && r.best.step !== r.stop.step)
+    out.push(`Smallest Ω̂ of the run: ${fixed(r.best.windowed, 4)} at step ${r.best.step}.`);
+  if (r.neverDrawn.length) out.push(`Never drawn: ${r.neverDrawn.join(', ')}.`);
+  const moving = r.poolCheck.items.filter((i) => i.omega > r.setting.epsilon);
+  out.push(
+    moving.length
+      ? `Pool check at the stop: ${moving.length} item(s) would still move the state by more than ε: ` +
+          moving.map((i) => `${i.evidence} (Ω = ${fixed(i.omega, 3)}, P = ${fixed(i.p, 3)})`).join(', ') +
+          (r.poolCheck.verdict === 'blind' ? ' — BLIND STOP.' : ' (all have P > 0: reachable, not blind).')
+      : 'Pool check at the stop: every pool item has Ω <= ε.',
+  );
+  const { representation, bytes, consolidations, schedule, ...counts } = r.state;
+  const countText = Object.entries(counts)
+    .filter(([, v]) => v !== null)
+    .map(([k, v]) => `${v} ${words(k)}`);
+  out.push(
+    '',
+    `State: ${representation}, ${(bytes / 2 ** 20).toFixed(2)} MiB` +
+      (countText.length ? ` (${countText.join(', ')})` : '') +
+      `; Q applied ${consolidations} time(s) in ${r.stop.step} step(s)` +
+      (schedule !== null ? ` (scheduled: Q when the accumulated Ω exceeds ${schedule})` : ''),
+  );
+  return out;
+}
+
+/** A state in words: answers, open questions, contradictions, merged claims. */
+export function renderStateSummary(f: StateSummary, title: string): string[] {
+  const out = [`${title} (δ = ${f.delta}):`, '  Answers:'];
+  for (const a of f.answers)
+    out.push(`    ${a.best ? '*' : ' '} ${a.question}: ${a.text ?? a.answer} — confidence ${fixed(a.confidence, 3)}`);
+  out.push(
+    f.openQuestions.length
+      ? `  Open questions left: ${f.questions
+          .filter((q) => q.open)
+          .map((q) => `${q.question} (openness ${fixed(q.openness, 3)})`)
+          .join(', ')}`
+      : `  Open questions left: none (openness ${f.questions.map((q) => `${q.question} ${fixed(q.openness, 3)}`).join(', ')})`,
+  );
+  const left = f.contradictions.filter((c) => c.violating);
+  const resolved = f.contradictions.filter((c) => !c.violating);
+  const pair = (c: (typeof f.contradictions)[number]) =>
+    `${c.weaker} (${fixed(Math.min(c.sourceConfidence, c.targetConfidence), 2)}) against ${c.weaker === c.source ? c.target : c.source} (${fixed(Math.max(c.sourceConfidence, c.targetConfidence), 2)})`;
+  out.push(
+    `  Contradictions left: ${left.length === 0 ? 'none' : left.map((c) => `${c.source} vs ${c.target} (${fixed(c.sourceConfidence, 2)}, ${fixed(c.targetConfidence, 2)})`).join('; ')}` +
+      (resolved.length ? `; resolved by downweighting: ${resolved.map(pair).join('; ')}` : ''),
+  );
+  const merged = f.merged.map(
+    (m) =>
+      `${m.claims[0]} (${m.sources[0] ?? '?'}) ~ ${m.claims[1]} (${m.sources[1] ?? '?'}): distance ${m.originalDistance === null ? '?' : fixed(m.originalDistance, 4)} -> ${fixed(m.distance, 4)}`,
+  );
+  out.push(`  Merged claims: ${merged.length === 0 ? 'none' : merged.join('; ')}`);
+  return out;
+}
+
+/** Renders the report as text. */
+export function renderRunText(r: RunReport): string {
+  const out = [...headerLines(r), '', trajectoryTable(r), '', ...stopLines(r)];
+  if (r.finalState) out.push('', ...renderStateSummary(r.finalState, 'Final state'));
+  if (r.coverage) out.push('', renderCoverageText(r.coverage));
+  return out.join('\n');
+}

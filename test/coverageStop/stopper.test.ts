@@ -1,0 +1,123 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { closedFormSystem } from '../../src/closedForm/system.js';
+import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
+import { CoverageStopper, redirectTargets, type CheckSite } from '../../src/coverageStop/stopper.js';
+import { runRecursive } from '../../src/ordergap/algorithm1.js';
+import { ConfidenceThresholdRule } from '../../src/stopping/confidenceThreshold.js';
+import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
+import { DEFAULT_RUN } from '../../src/system/runParams.js';
+import { init } from '../../src/wasm/module.js';
+
+// The stopper on a system without any graph: the closed form of Sec. 9.2 with the pertinent items
+// e2, e3 at probability 0. Algorithm 1's stop there is blind by construction (the pool check finds
+// e2, e3 with Ω > ε), so every policy's branch is reached with a known verdict.
+const blind = closedFormSystem({ probabilities: { e2: 0, e3: 0 } });
+const setting = { epsilon: 0.025, window: 2, maxSteps: 60, seed: 0 };
+// the budget run's trajectory: the stopper sees its Ω and the state after each step
+const trajectory = runRecursive(blind, { ...setting, rule: 'budget' }).steps;
+const paper = runRecursive(blind, setting);
+const siteAt = (i: number): CheckSite => ({ system: blind, theta: trajectory[i]!.theta! });
+
+/** Feeds the trajectory to the stopper until it says stop (or the trajectory ends). */
+async function feed(stopper: CoverageStopper, site = true) {
+  const reports = [];
+  for (let i = 0; i < trajectory.length; i++) {
+    const r = await stopper.observe({ omega: trajectory[i]!.omega }, site ? () => siteAt(i) : null);
+    reports.push(r);
+    if (r.stop) break;
+  }
+  return reports;
+}
+
+describe('CoverageStopper: the policy on a candidate stop', () => {
+  beforeAll(async () => {
+    await init();
+  });
+
+  it("'stop' is the paper's rule: it stops where Algorithm 1 stops and says the stop is blind", async () => {
+    expect(paper.stop.reason).toBe('order-gap');
+    const stopper = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }), {
+      policy: 'stop',
+    });
+    const last = (await feed(stopper)).at(-1)!;
+    const direct = await checkCoverageAtStop(blind, paper.finalState, setting.epsilon);
+    expect(last).toMatchObject({
+      stop: true,
+      step: paper.stop.step,
+      reason: 'order-gap',
+      verdict: 'blind',
+      action: 'stop',
+    });
+    expect(last.check!.movingItems).toEqual(direct.movingItems);
+    expect(last.detail).toMatch(/^Ω̂ <= ε at step \d+; stopped by the paper's rule although BLIND/);
+    expect(stopper.checks).toHaveLength(1);
+  });
+
+  it("'continue' refuses the blind stop and restarts the rule's window; 'redirect' also names the items", async () => {
+    for (const policy of ['continue', 'redirect'] as const) {
+      const stopper = new CoverageStopper(
+        null,
+        new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }),
+        { policy, maxSteps: trajectory.length },
+      );
+      const reports = await feed(stopper);
+      const refused = reports.findIndex((r) => r.action !== null);
+      expect(refused + 1).toBe(paper.stop.step);
+      const r = reports[refused]!;
+      expect(r).toMatchObject({ stop: false, reason: 'continue', verdict: 'blind', action: policy });
+      expect(r.redirect).toEqual(policy === 'redirect' ? redirectTargets(r.check!) : []);
+      if (policy === 'redirect') expect(r.redirect).toEqual(expect.arrayContaining(['e2', 'e3']));
+      // the window starts again: the next step has no Ω̂ yet (w = 2)
+      expect(reports[refused + 1]!.statistic).toBeNull();
+      expect(reports.at(-1)!.stop).toBe(true);
+    }
+  });
+
+  it('the budget, a missing site and policy false end the loop without a check', async () => {
+    const budget = new CoverageStopper(null, new OrderGapRule({ epsilon: 1e-12, window: 2 }), { maxSteps: 3 });
+    const b = (await feed(budget)).at(-1)!;
+    expect(b).toMatchObject({ stop: true, step: 3, reason: 'budget', verdict: null, check: null });
+    const noSite = (
+      await feed(
+        new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window })),
+        false,
+      )
+    ).at(-1)!;
+    expect(noSite).toMatchObject({ stop: true, reason: 'order-gap', verdict: null });
+    expect(noSite.detail).toMatch(/coverage not checked/);
+    const off = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }), {
+      policy: false,
+    });
+    expect((await feed(off)).at(-1)).toMatchObject({ stop: true, step: paper.stop.step, verdict: null });
+    expect(off.checks).toHaveLength(0);
+  });
+
+  it("any rule's stop is a candidate: the confidence rule's stop is checked too, at the default ε", async () => {
+    const rule = new ConfidenceThresholdRule({ threshold: 0.25 });
+    const stopper = new CoverageStopper(blind, rule, { policy: 'stop' });
+    expect(stopper.epsilon).toBe(DEFAULT_RUN.epsilon);
+    let report = null;
+    for (let i = 0; i < trajectory.length && !report?.stop; i++)
+      report = await stopper.observe({ omega: trajectory[i]!.omega, confidence: trajectory[i]!.theta![0]! }, () =>
+        siteAt(i),
+      );
+    expect(report).toMatchObject({ stop: true, reason: 'criterion', verdict: 'blind' });
+    expect(report!.detail).toMatch(/^confidence\(.*\) stops at step/);
+    // the same candidate through candidate(): the stopper's own system at the given state
+    const again = new CoverageStopper(blind, new ConfidenceThresholdRule({ threshold: 0.25 }));
+    const c = await again.candidate(report!.step, 'criterion', trajectory[report!.step - 1]!.theta!, null);
+    expect(c.check!.movingItems).toEqual(report!.check!.movingItems);
+  });
+
+  it('bad arguments are refused naming them; candidate() needs a system', async () => {
+    const rule = new OrderGapRule({ epsilon: setting.epsilon, window: setting.window });
+    expect(() => new CoverageStopper(null, {} as never)).toThrow(/^rule = /);
+    expect(() => new CoverageStopper(null, rule, { policy: 'often' as never })).toThrow(/^policy = "often"/);
+    expect(() => new CoverageStopper(null, rule, { maxSteps: 0 })).toThrow(/^maxSteps = 0/);
+    expect(() => new CoverageStopper(null, rule, { epsilon: -1 })).toThrow(/^epsilon = -1/);
+    await expect(new CoverageStopper(null, rule).candidate(1, 'order-gap', [0, 0], null)).rejects.toThrow(
+      /^system = null/,
+    );
+    await expect(new CoverageStopper(null, rule).observe({ omega: -1 })).rejects.toThrow(/omega/);
+  });
+});
