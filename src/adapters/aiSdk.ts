@@ -16,7 +16,7 @@
  */
 import type { StepResult, StopCondition, ToolSet } from 'ai';
 import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
-import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
 
 export { isEvidenceItem } from './evidence.js';

@@ -3,7 +3,7 @@
  * `AgentState` and an `OrderGapStopper` one step at a time.
  */
 import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
-import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { ArgumentTypeError } from '../util/errors.js';
 
 /** True for the JSON form of an evidence item: an object with a string `id`, a numeric `strength` and `claims` or `edges`. */

@@ -21,7 +21,7 @@
  */
 import { Annotation, END } from '@langchain/langgraph';
 import type { OrderGapStopper, StopReport } from '../coverageStop/agent.js';
-import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { ArgumentTypeError } from '../util/errors.js';
 import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
 

@@ -15,7 +15,7 @@
  * }
  * ```
  */
-import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { referenceGraphSystem } from '../graph/system.js';
 import { OrderGapRule } from '../stopping/orderGapRule.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';

@@ -4,7 +4,7 @@
  * what the check found, evidence used and the answers reached — and its text rendering.
  */
 import { runCoverageAware, type CandidateStop, type CoveragePolicy } from '../coverageStop/run.js';
-import { describeState } from '../graph/describe.js';
+import { describeState } from '../graph/state/describe.js';
 import type { ReferenceGraphSystem } from '../graph/system.js';
 import { fixed, renderTable } from './table.js';
 

@@ -6,12 +6,17 @@
  */
 import { runRecursive } from '../ordergap/algorithm1.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
-import { describeState, type StateSummary } from '../graph/describe.js';
-import { defaultScenario, loadScenarioFiles, DEFAULT_SCENARIO_FILES, type Scenario } from '../graph/scenario.js';
+import { describeState, type StateSummary } from '../graph/state/describe.js';
+import {
+  defaultScenario,
+  loadScenarioFiles,
+  DEFAULT_SCENARIO_FILES,
+  type Scenario,
+} from '../graph/scenarios/scenario.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../graph/system.js';
-import { structuredResidual, type StructuredGraphState } from '../graph/state.js';
-import type { CompiledItem } from '../graph/expand.js';
-import { confidenceLipschitzBound, DEFAULT_PARAMS } from '../graph/params.js';
+import { structuredResidual, type StructuredGraphState } from '../graph/state/state.js';
+import type { CompiledItem } from '../graph/operators/expand.js';
+import { confidenceLipschitzBound, DEFAULT_PARAMS } from '../graph/operators/params.js';
 import type { OperatorSystem, StateCapability } from '../system/types.js';
 import { integerInRange } from '../util/validate.js';
 import { fixed, renderTable } from './table.js';

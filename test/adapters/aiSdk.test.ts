@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderGapStopWhen } from '../../src/adapters/aiSdk.js';
 import { OrderGapStopper } from '../../src/coverageStop/agent.js';
-import { AgentState } from '../../src/graph/agent.js';
+import { AgentState } from '../../src/graph/agent/agent.js';
 import { itemDoc, paper, pool, scenario, sequence } from './fixtures.js';
 
 const usage = {

@@ -9,8 +9,8 @@ import { fc, test } from '@fast-check/vitest';
 import { runRecursive, type RecursiveRun } from '../../src/ordergap/algorithm1.js';
 import { evaluateOrderGap } from '../../src/ordergap/orderGap.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../../src/graph/system.js';
-import { referenceGraphBackend } from '../../src/graph/backend.js';
-import { defaultScenario } from '../../src/graph/scenario.js';
+import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
+import { defaultScenario } from '../../src/graph/scenarios/scenario.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
