@@ -50,6 +50,22 @@ const allowed = {
 };
 const areas = Object.keys(allowed);
 
+/**
+ * The rooms of src/graph (docs/graph.md, "Rooms"): each may import only the rooms listed for it
+ * (and itself), never the front door (src/graph/index.ts, src/graph/system.ts), which may
+ * import them all. The order model → operators → scenarios → state, linearisation → agent has
+ * no cycle.
+ */
+const graphRooms = {
+  model: [],
+  operators: ['model'],
+  scenarios: ['operators', 'model'],
+  state: ['scenarios', 'operators', 'model'],
+  linearisation: ['scenarios', 'operators', 'model'],
+  agent: ['state', 'scenarios', 'operators', 'model'],
+};
+const rooms = Object.keys(graphRooms);
+
 module.exports = {
   forbidden: [
     { name: 'no-circular', severity: 'error', comment: 'no import cycles', from: {}, to: { circular: true } },
@@ -67,6 +83,20 @@ module.exports = {
       from: { path: `^src/${area}/` },
       to: { path: '^src/', pathNot: [`^src/(${[area, ...allowed[area]].join('|')})/`] },
     })),
+    ...rooms.map((room) => ({
+      name: `graph-room-${room}`,
+      severity: 'error',
+      comment: `src/graph/${room} may import only the graph rooms ${graphRooms[room].join(', ') || '(none)'}, not the front door`,
+      from: { path: `^src/graph/${room}/` },
+      to: { path: '^src/graph/', pathNot: [`^src/graph/(${[room, ...graphRooms[room]].join('|')})/`] },
+    })),
+    {
+      name: 'graph-no-unknown-room',
+      severity: 'error',
+      comment: 'every file of src/graph is in a declared room, or is the front door (index.ts, system.ts)',
+      from: { path: '^src/graph/', pathNot: [`^src/graph/(${rooms.join('|')})/`, '^src/graph/(index|system)[.]ts$'] },
+      to: {},
+    },
     {
       name: 'no-unknown-area',
       severity: 'error',

@@ -14,7 +14,7 @@
  *
  * Scenarios: the default scenario (truth: Mira Vance wrote it — the encyclopedia and the
  * publisher agree, the fan-forum claim for Holt is contradicted; its other questions have a single
- * answer and do not count), and synthetic ones (src/graph/hiddenTruthScenario.ts: 3 questions whose
+ * answer and do not count), and synthetic ones (src/graph/scenarios/hiddenTruthScenario.ts: 3 questions whose
  * true answers are supported only by rarely retrieved reliable items).
  *
  * The machine has 2 cores shared with other workloads: times are indicative only; steps,
@@ -24,10 +24,10 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { runCoverageAware } from '../src/coverageStop/run.js';
 import type { CoveragePolicy } from '../src/coverageStop/stopper.js';
-import { defaultScenario, type Scenario } from '../src/graph/scenario.js';
-import { answerAccuracy, hiddenTruthScenario } from '../src/graph/hiddenTruthScenario.js';
+import { defaultScenario, type Scenario } from '../src/graph/scenarios/scenario.js';
+import { answerAccuracy, hiddenTruthScenario } from '../src/graph/scenarios/hiddenTruthScenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
-import { confidenceIndex } from '../src/graph/layout.js';
+import { confidenceIndex } from '../src/graph/model/layout.js';
 import { runRecursive } from '../src/ordergap/algorithm1.js';
 import { init } from '../src/wasm/module.js';
 

@@ -1,7 +1,7 @@
 /**
  * One order-gap evaluation Ω(θ; e) (Eq. 2) and one step θ' = Q(P_e(θ)) of the reference graph
  * operators as Nmax grows (k = 8, ~10 edges per node, one evidence item that adds a claim,
- * writes 3 edges and decays 1) — the entries a user calls (src/graph/orderGap.ts) against the
+ * writes 3 edges and decays 1) — the entries a user calls (src/graph/operators/orderGap.ts) against the
  * generic evaluation measured in the same process: two full Q and two P_e applications with
  * their copies, `referenceDistance(Q(P_e θ), P_e(Q θ))`.
  *
@@ -22,11 +22,17 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { densify, graphOrderGap, graphOrderGapSparse, graphStep, withColumns } from '../src/graph/orderGap.js';
-import { syntheticProblem } from '../src/graph/synthetic.js';
-import { DEFAULT_PARAMS } from '../src/graph/params.js';
-import { referenceConsolidate } from '../src/graph/consolidate.js';
-import { referenceExpand } from '../src/graph/expand.js';
+import {
+  densify,
+  graphOrderGap,
+  graphOrderGapSparse,
+  graphStep,
+  withColumns,
+} from '../src/graph/operators/orderGap.js';
+import { syntheticProblem } from '../src/graph/scenarios/synthetic.js';
+import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
+import { referenceConsolidate } from '../src/graph/operators/consolidate.js';
+import { referenceExpand } from '../src/graph/operators/expand.js';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
 
 const K = 8;

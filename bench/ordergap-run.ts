@@ -1,7 +1,7 @@
 /**
  * Whole Algorithm 1 runs at large Nmax: `runRecursive` with a fixed budget of steps (rule
  * 'budget', so every size runs the same number of steps) on synthetic scenarios (k = 8, ~10 edges
- * per node, a pool of 8 items, src/graph/synthetic.ts), on the structured state everywhere and on
+ * per node, a pool of 8 items, src/graph/scenarios/synthetic.ts), on the structured state everywhere and on
  * the dense θ where it fits. Per size, two fresh child processes: one times the baselines and then
  * the run, the other runs the run alone for the memory figures (so peak RSS is the run's own):
  * - ms per step in the steady state (steps 2 … T, timed by the run's `observe` callback), the
@@ -31,11 +31,11 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
-import { referenceGraphBackend } from '../src/graph/backend.js';
-import { graphOrderGapSparse } from '../src/graph/orderGap.js';
-import { DEFAULT_PARAMS } from '../src/graph/params.js';
-import { defaultScenario } from '../src/graph/scenario.js';
-import type { StructuredGraphState } from '../src/graph/state.js';
+import { referenceGraphBackend } from '../src/graph/operators/backend.js';
+import { graphOrderGapSparse } from '../src/graph/operators/orderGap.js';
+import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
+import { defaultScenario } from '../src/graph/scenarios/scenario.js';
+import type { StructuredGraphState } from '../src/graph/state/state.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../src/graph/system.js';
 import { runRecursive } from '../src/ordergap/algorithm1.js';
 import type { OperatorSystem } from '../src/system/types.js';

@@ -1,6 +1,6 @@
 // Writes schema/llm-evidence.schema.json: the JSON Schema of the LLM evidence output, generated
-// from its zod schema (src/graph/llmEvidence.ts) so the two cannot drift. Needs `npm run build:ts`.
-// test/graph/llmEvidence.test.ts fails when the committed file differs from the generated one.
+// from its zod schema (src/graph/agent/llmEvidence.ts) so the two cannot drift. Needs `npm run build:ts`.
+// test/graph/agent/llmEvidence.test.ts fails when the committed file differs from the generated one.
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import * as prettier from 'prettier';

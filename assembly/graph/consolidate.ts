@@ -1,4 +1,4 @@
-// Reference consolidation Q on the embedded graph (src/graph/consolidate.ts has the formulas).
+// Reference consolidation Q on the embedded graph (src/graph/operators/consolidate.ts has the formulas).
 // Pointers are byte offsets; arrays are f64 unless named i32; edge blocks start at element
 // `eoff` of theta (Supports, Requires, Contradicts, each n×n row-major). Nothing allocates:
 // every output and scratch buffer belongs to the caller.

@@ -17,7 +17,7 @@
  */
 import type { StepResult, StopCondition, ToolSet } from 'ai';
 import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
-import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
 
 export { isEvidenceItem } from './evidence.js';

@@ -3,7 +3,7 @@
  * `AgentState` and an `OrderGapStopper` one step at a time.
  */
 import type { CheckSite, CoverageStopper, StopReport } from '../coverageStop/stopper.js';
-import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { referenceGraphSystem } from '../graph/system.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';

@@ -21,7 +21,7 @@
  */
 import { Annotation, END } from '@langchain/langgraph';
 import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
-import type { AgentState, EvidenceInput } from '../graph/agent.js';
+import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { ArgumentTypeError } from '../util/errors.js';
 import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
 

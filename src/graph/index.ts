@@ -18,7 +18,7 @@ export {
   nmaxOf,
   NODE_TYPES,
   type NodeType,
-} from './model.js';
+} from './model/model.js';
 export {
   edgeSchema,
   type FormatIssue,
@@ -32,7 +32,7 @@ export {
   readJsonFile,
   toFormatIssues,
   valueAtPath,
-} from './schema.js';
+} from './model/schema.js';
 export {
   attributeBlock,
   canonicalGraph,
@@ -55,15 +55,15 @@ export {
   type ReservedNode,
   type SlotInfo,
   slotOfId,
-} from './layout.js';
-export { operatorShape, type OperatorShape } from './shape.js';
+} from './model/layout.js';
+export { operatorShape, type OperatorShape } from './model/shape.js';
 export {
   confidenceLipschitzBound,
   DEFAULT_PARAMS,
   type GraphOperatorParams,
   type LipschitzBound,
   resolveParams,
-} from './params.js';
+} from './operators/params.js';
 export {
   confidenceUpdate,
   consolidateNodes,
@@ -82,8 +82,8 @@ export {
   type StructureSums,
   weightedSums,
   type WeightedSums,
-} from './consolidate.js';
-export { blendFootprintInPlace, type CompiledItem, expansionResidual, referenceExpand } from './expand.js';
+} from './operators/consolidate.js';
+export { blendFootprintInPlace, type CompiledItem, expansionResidual, referenceExpand } from './operators/expand.js';
 export {
   type CompiledEvidence,
   compileItem,
@@ -95,7 +95,7 @@ export {
   evidencePoolSchema,
   parseEvidencePool,
   reservedNodes,
-} from './evidence.js';
+} from './scenarios/evidence.js';
 export {
   createScenario,
   DEFAULT_SCENARIO_FILES,
@@ -104,7 +104,7 @@ export {
   type RunDefaults,
   type Scenario,
   type ScenarioOptions,
-} from './scenario.js';
+} from './scenarios/scenario.js';
 export {
   footprintUnion,
   questionCoordinates,
@@ -121,10 +121,15 @@ export {
   type MergeSummary,
   type QuestionSummary,
   type StateSummary,
-} from './describe.js';
-export { AgentState, type EvidenceInput, type SaveIo, STATE_FORMAT, type StateDocument } from './agent.js';
-export { type GraphBackend, type GraphBackendName, referenceGraphBackend, wasmGraphBackend } from './backend.js';
-export { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
+} from './state/describe.js';
+export { AgentState, type EvidenceInput, type SaveIo, STATE_FORMAT, type StateDocument } from './agent/agent.js';
+export {
+  type GraphBackend,
+  type GraphBackendName,
+  referenceGraphBackend,
+  wasmGraphBackend,
+} from './operators/backend.js';
+export { consolidateTf, expandTf, type GraphTfMap } from './linearisation/tfjs.js';
 export {
   type CscBlock,
   type CsrBlock,
@@ -148,7 +153,7 @@ export {
   type MergeNear,
   type SparseGraphState,
   withColumns,
-} from './orderGap.js';
+} from './operators/orderGap.js';
 export {
   syntheticProblem,
   type SyntheticProblem,
@@ -156,7 +161,7 @@ export {
   syntheticScenario,
   type SyntheticScenario,
   type SyntheticScenarioOptions,
-} from './synthetic.js';
+} from './scenarios/synthetic.js';
 export {
   copyStructured,
   copyStructuredInto,
@@ -175,7 +180,7 @@ export {
   structuredStep,
   structuredToDense,
   structuredValue,
-} from './state.js';
+} from './state/state.js';
 export {
   graphStateCapability,
   syntheticGraphSystem,
@@ -183,18 +188,18 @@ export {
   type SyntheticGraphSystem,
   type SyntheticSystemOptions,
 } from './system.js';
-export { embedClaim, type Embedder, hashingEmbedder, words } from './embed.js';
-export { grownCapacities, layoutWithGrowth, relayout } from './grow.js';
+export { embedClaim, type Embedder, hashingEmbedder, words } from './agent/embed.js';
+export { grownCapacities, layoutWithGrowth, relayout } from './model/grow.js';
 export {
   type LlmEvidence,
   llmEvidenceJsonSchema,
   llmEvidenceSchema,
   toEvidenceItem,
   type ToEvidenceOptions,
-} from './llmEvidence.js';
+} from './agent/llmEvidence.js';
 export {
   answerAccuracy,
   hiddenTruthScenario,
   type HiddenTruthScenario,
   type HiddenTruthScenarioOptions,
-} from './hiddenTruthScenario.js';
+} from './scenarios/hiddenTruthScenario.js';

@@ -14,28 +14,28 @@ import { coordinateRange } from '../system/coordinates.js';
 import { registerSystem } from '../system/registry.js';
 import type { CoordinateSet, EvidenceWeight, OperatorSystem, StateCapability } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
-import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from './backend.js';
-import { evidenceDistribution } from './evidence.js';
-import { consolidateTf, expandTf, type GraphTfMap } from './tfjs.js';
-import { GraphConsolidateJacobian } from './consolidateJacobian.js';
-import { GraphExpandJacobian } from './expandJacobian.js';
-import { graphConsolidationEngine } from './consolidationEngine.js';
-import { graphOrderGap, graphStep } from './orderGap.js';
+import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from './operators/backend.js';
+import { evidenceDistribution } from './scenarios/evidence.js';
+import { consolidateTf, expandTf, type GraphTfMap } from './linearisation/tfjs.js';
+import { GraphConsolidateJacobian } from './linearisation/consolidateJacobian.js';
+import { GraphExpandJacobian } from './linearisation/expandJacobian.js';
+import { graphConsolidationEngine } from './linearisation/consolidationEngine.js';
+import { graphOrderGap, graphStep } from './operators/orderGap.js';
 import { isInitialized } from '../wasm/module.js';
-import { attributeIndices, confidenceBlock, describeCoordinate, edgeBlock } from './layout.js';
-import { EDGE_TYPES } from './model.js';
-import type { LipschitzBound } from './params.js';
-import { DEFAULT_PARAMS } from './params.js';
-import { referenceConsolidate } from './consolidate.js';
-import { referenceExpand } from './expand.js';
-import { structuredFromSparse } from './state.js';
-import { densify } from './orderGap.js';
-import { syntheticScenario, type SyntheticScenario, type SyntheticScenarioOptions } from './synthetic.js';
-import { describeCoordinate as describeIn } from './layout.js';
-import { createScenario, defaultScenario, type Scenario, type ScenarioOptions } from './scenario.js';
-import type { CompiledItem } from './expand.js';
-import type { GraphOperatorParams } from './params.js';
-import type { OperatorShape } from './shape.js';
+import { attributeIndices, confidenceBlock, describeCoordinate, edgeBlock } from './model/layout.js';
+import { EDGE_TYPES } from './model/model.js';
+import type { LipschitzBound } from './operators/params.js';
+import { DEFAULT_PARAMS } from './operators/params.js';
+import { referenceConsolidate } from './operators/consolidate.js';
+import { referenceExpand } from './operators/expand.js';
+import { structuredFromSparse } from './state/state.js';
+import { densify } from './operators/orderGap.js';
+import { syntheticScenario, type SyntheticScenario, type SyntheticScenarioOptions } from './scenarios/synthetic.js';
+import { describeCoordinate as describeIn } from './model/layout.js';
+import { createScenario, defaultScenario, type Scenario, type ScenarioOptions } from './scenarios/scenario.js';
+import type { CompiledItem } from './operators/expand.js';
+import type { GraphOperatorParams } from './operators/params.js';
+import type { OperatorShape } from './model/shape.js';
 import {
   copyStructured,
   copyStructuredInto,
@@ -47,7 +47,7 @@ import {
   structuredStep,
   structuredToDense,
   type StructuredGraphState,
-} from './state.js';
+} from './state/state.js';
 
 /** Union of all items' footprints, ascending. */
 export function footprintUnion(scenario: Scenario): number[] {
@@ -110,7 +110,7 @@ export function questionBasis(scenario: Scenario, theta: Float64Array, questionI
 }
 
 /**
- * The structured state of the reference operators as a system capability (./state.ts): the
+ * The structured state of the reference operators as a system capability (./state/state.ts): the
  * node block dense, the edge blocks CSR + CSC. Its arithmetic is the reference form's (bit for
  * bit `referenceGraphBackend`; the wasm form agrees to 1e-12 relative). The scheduling estimate
  * is the neighbourhood pass, which is Ω exactly (`estimateIsExact`). `evidence` reads P(·|θ)
@@ -145,7 +145,7 @@ export function graphStateCapability(
 /** The fields a reference-graph system carries beside the operator contract. */
 export interface ReferenceGraphExtras {
   readonly scenario: Scenario;
-  /** The analytic contraction modulus of Q on the confidence block (./params.ts). */
+  /** The analytic contraction modulus of Q on the confidence block (./operators/params.ts). */
   readonly confidenceBound: LipschitzBound;
   /** Which form runs Q and P_e ('reference' or 'wasm'). */
   readonly backend: string;
@@ -160,7 +160,7 @@ export interface ReferenceGraphOptions {
    * The form that runs Q and P_e. Default: the wasm kernels when `init()` has completed before
    * the system is built (the library's convention, as for blas1 and linalg: Q is about twice as
    * fast there), else the TypeScript reference. The two agree to 1e-12 relative (tested in
-   * test/graph/forms.test.ts); a system keeps the form it was built with.
+   * test/graph/operators/forms.test.ts); a system keeps the form it was built with.
    */
   backend?: GraphBackend;
 }
@@ -194,11 +194,11 @@ function domainBox(layout: Scenario['layout']) {
 /**
  * The reference operators on `scenario` as a validated {@link OperatorSystem}, with every
  * capability of the contract declared: the structure-aware order-gap and the fused step of
- * ./orderGap.ts (bit for bit the generic evaluation), the footprint of each P_e, the graph's resident DQ
+ * ./operators/orderGap.ts (bit for bit the generic evaluation), the footprint of each P_e, the graph's resident DQ
  * engine (wasm, once `init()` has run), the tfjs forms, the analytic Lipschitz bound of Q on
  * the confidence block, the certification policy (subspaces confidence and footprint, W_q as
  * item-direction bases, the domain box, fixed point from where Algorithm 1 stops) and the
- * scenario's run parameters. P(·|θ) is the adaptive distribution of ./evidence.ts.
+ * scenario's run parameters. P(·|θ) is the adaptive distribution of ./scenarios/evidence.ts.
  * Cost per Q: O(d + C²·mergeDims); per P_e: O(d).
  * @example
  * ```ts
@@ -242,7 +242,7 @@ export function referenceGraphSystem(
       subspaces,
       questions: questionCoordinates(scenario),
       describeCoordinate: (i) => describeCoordinate(layout, i),
-      // the structure-aware Ω of ./orderGap.ts: bit for bit the generic evaluation with the
+      // the structure-aware Ω of ./operators/orderGap.ts: bit for bit the generic evaluation with the
       // reference operators; the fused step only when Q runs as the reference (its `next`
       // must be this system's Q(P_e θ) bit for bit)
       orderGap: (theta, id) => graphOrderGap(shape, params, theta, item(id)),
@@ -270,7 +270,7 @@ export function referenceGraphSystem(
       lipschitz: {
         confidence: {
           bound: scenario.bound.modulus,
-          derivation: '(1 − λ) + λ·L_T·L_g on the unit cube (src/graph/params.ts, confidenceLipschitzBound)',
+          derivation: '(1 − λ) + λ·L_T·L_g on the unit cube (src/graph/operators/params.ts, confidenceLipschitzBound)',
         },
       },
       certification: {
@@ -324,7 +324,7 @@ export interface SyntheticSystemOptions extends SyntheticScenarioOptions {
 export type SyntheticGraphSystem = OperatorSystem & { readonly synthetic: SyntheticScenario };
 
 /**
- * The reference operators on a synthetic scenario of any Nmax (./synthetic.ts) as an
+ * The reference operators on a synthetic scenario of any Nmax (./scenarios/synthetic.ts) as an
  * {@link OperatorSystem} whose run state is structured (`state` capability): P(·|θ) uniform over
  * the pool, subspaces as ranges, Q and P_e also on dense θ (the oracle), and θ0 declared densely
  * only while d <= {@link SYNTHETIC_DENSE_LIMIT} — beyond, a run starts from `state.initial()`.

@@ -10,7 +10,7 @@ import { formatComponents } from '../certify/describe.js';
 import { getSystem, listSystems, loadSystemModule } from '../system/registry.js';
 import type { OperatorSystem } from '../system/types.js';
 import { referenceGraphSystem } from '../graph/system.js';
-import { defaultScenario, loadScenarioFiles } from '../graph/scenario.js';
+import { defaultScenario, loadScenarioFiles } from '../graph/scenarios/scenario.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
 import { init } from '../wasm/module.js';

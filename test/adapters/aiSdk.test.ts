@@ -3,7 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderGapStopWhen } from '../../src/adapters/aiSdk.js';
-import { AgentState } from '../../src/graph/agent.js';
+import { AgentState } from '../../src/graph/agent/agent.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from './fixtures.js';
 
 const usage = {

@@ -1,7 +1,7 @@
 /** The default scenario's pool and the evidence sequence Algorithm 1 samples (seed 7), for the adapter tests. */
 import { readFileSync } from 'node:fs';
-import { DEFAULT_SCENARIO_FILES, defaultScenario } from '../../src/graph/scenario.js';
-import { referenceGraphBackend } from '../../src/graph/backend.js';
+import { DEFAULT_SCENARIO_FILES, defaultScenario } from '../../src/graph/scenarios/scenario.js';
+import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { CoverageStopper, type CoveragePolicy } from '../../src/coverageStop/stopper.js';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderGapChannel, orderGapNode, routeOnOrderGap } from '../../src/adapters/langgraph.js';
 import type { CoverageStopper } from '../../src/coverageStop/stopper.js';
-import { AgentState } from '../../src/graph/agent.js';
+import { AgentState } from '../../src/graph/agent/agent.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from './fixtures.js';
 
 const State = Annotation.Root({ ...MessagesAnnotation.spec, orderGap: orderGapChannel() });

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { agentCheckSite } from '../../src/adapters/evidence.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
-import { AgentState } from '../../src/graph/agent.js';
-import { referenceGraphBackend } from '../../src/graph/backend.js';
+import { AgentState } from '../../src/graph/agent/agent.js';
+import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from '../adapters/fixtures.js';
 

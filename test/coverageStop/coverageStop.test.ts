@@ -8,7 +8,7 @@ import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
 import { redirectWeights, runCoverageAware } from '../../src/coverageStop/run.js';
 import { redirectTargets } from '../../src/coverageStop/stopper.js';
 import { referenceGraphSystem, type ReferenceGraphSystem } from '../../src/graph/system.js';
-import { answerAccuracy, hiddenTruthScenario } from '../../src/graph/hiddenTruthScenario.js';
+import { answerAccuracy, hiddenTruthScenario } from '../../src/graph/scenarios/hiddenTruthScenario.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { checkPoolAtStop } from '../../src/ordergap/poolCheck.js';
 import { run } from '../../src/ordergap/run.js';

@@ -1,6 +1,6 @@
 /** Random valid graphs for property tests, and a small hand-built graph. */
 import { fc } from '@fast-check/vitest';
-import { EDGE_TYPES, edgeTypeFits, type EdgeType, type NodeType } from '../../src/graph/model.js';
+import { EDGE_TYPES, edgeTypeFits, type EdgeType, type NodeType } from '../../src/graph/model/model.js';
 
 /** A small valid graph document (two claims that contradict, one question with an answer). */
 export function smallGraphDoc(): Record<string, unknown> {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/program.js';
 import { runReport } from '../../src/report/run.js';
-import { DEFAULT_SCENARIO_FILES } from '../../src/graph/scenario.js';
+import { DEFAULT_SCENARIO_FILES } from '../../src/graph/scenarios/scenario.js';
 
 async function cli(...args: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = '';

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { getSystem } from '../../src/system/registry.js';
 import { referenceGraphSystem, questionBasis } from '../../src/graph/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
-import { confidenceIndex, edgeIndex } from '../../src/graph/layout.js';
+import { confidenceIndex, edgeIndex } from '../../src/graph/model/layout.js';
 
 describe('reference-graph operator system', () => {
   const sys = referenceGraphSystem();

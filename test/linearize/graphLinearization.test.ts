@@ -1,9 +1,9 @@
 import { coordinateArray } from '../../src/system/coordinates.js';
 import { describe, expect, it } from 'vitest';
 import { basisOf, Linearization, measureRedundancy, subspaceColumns } from '../../src/certify/index.js';
-import { referenceGraphBackend } from '../../src/graph/backend.js';
-import { GraphConsolidateJacobian } from '../../src/graph/consolidateJacobian.js';
-import { GraphExpandJacobian } from '../../src/graph/expandJacobian.js';
+import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
+import { GraphConsolidateJacobian } from '../../src/graph/linearisation/consolidateJacobian.js';
+import { GraphExpandJacobian } from '../../src/graph/linearisation/expandJacobian.js';
 import { questionBasis, referenceGraphSystem } from '../../src/graph/system.js';
 import { FD_RELATIVE_ACCURACY, FdJacobian, sparseCombine, sparseNorm } from '../../src/linearize/index.js';
 import { extendSystem } from '../../src/system/define.js';
@@ -15,7 +15,7 @@ import { init, wasm } from '../../src/wasm/module.js';
  * JavaScript takes (the generic central differences of src/linearize on the TypeScript Q and
  * P_e, with the declared footprints). The two forms of Q run the same f64 operations in the same
  * order except exp, which differs by < 1 ulp between V8 and AssemblyScript's libm
- * (test/graph/forms.test.ts), so each output differs by at most a few ulps — 16·eps·max(1, |f|)
+ * (test/graph/operators/forms.test.ts), so each output differs by at most a few ulps — 16·eps·max(1, |f|)
  * allowed — and a central quotient over 2h, h = eps^(1/3)·max(1, |x_j|), by at most
  * 16·eps·F/h = 16·eps^(2/3)·F: within 16 times the FD accuracy r = eps^(2/3) itself, F the
  * column's scale max(1, ‖col‖). Σ_e b = DQ L_e b − L_e DQ b (and DF_e b) multiplies two such

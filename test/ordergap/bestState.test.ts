@@ -8,8 +8,8 @@ import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
-import { referenceGraphBackend } from '../../src/graph/backend.js';
-import { defaultScenario } from '../../src/graph/scenario.js';
+import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
+import { defaultScenario } from '../../src/graph/scenarios/scenario.js';
 
 const sys = referenceGraphSystem(defaultScenario(), { backend: referenceGraphBackend });
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));

@@ -10,8 +10,8 @@ import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import type { RunResult } from '../../src/ordergap/run.js';
 import { evaluateOrderGap } from '../../src/ordergap/orderGap.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../../src/graph/system.js';
-import { referenceGraphBackend } from '../../src/graph/backend.js';
-import { defaultScenario } from '../../src/graph/scenario.js';
+import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
+import { defaultScenario } from '../../src/graph/scenarios/scenario.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));

@@ -14,7 +14,7 @@ import {
   machineMemoryLimit,
   requireMemory,
 } from '../../src/util/resources.js';
-import { embeddingDimension } from '../../src/graph/layout.js';
+import { embeddingDimension } from '../../src/graph/model/layout.js';
 import { nullSpace } from '../../src/linalg/index.js';
 import {
   checkOutputFile,

@@ -1,0 +1,454 @@
+/**
+ * The agent-loop API: keep an epistemic state, expand it with evidence as it arrives,
+ * consolidate, measure the order-gap, and stop when the windowed order-gap falls below ε
+ * (Algorithm 1, Sec. 6) — instead of after a fixed number of steps. The stopping test is the
+ * package's one order-gap rule (`OrderGapRule`), the same that Algorithm 1 applies.
+ *
+ * ```ts
+ * const state = AgentState.fromGraph(graphDoc);
+ * const rule = new OrderGapRule({ epsilon: 0.01, window: 4, maxSteps: 100 }); // src/stopping
+ * for (const chunk of retrieve()) {
+ *   const omega = state.step(chunk);          // Ω(θ; e), then θ ← Q(P_e(θ))
+ *   const decision = rule.observe({ t: state.steps, omega });
+ *   if (decision.stop) { console.log(decision.reason, decision.detail); break; }
+ * }
+ * await state.save('state.json');             // atomic: temp file + rename
+ * ```
+ * New claims an evidence item adds take free claim slots of the graph's capacities (ids keep
+ * their slots for the life of the state); when none is free the capacities grow (../model/grow.ts:
+ * re-layout with every coordinate's name kept). Every method validates first and changes
+ * nothing on error.
+ */
+import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../../util/atomicWrite.js';
+import { ArgumentError } from '../../util/errors.js';
+import { finiteNumber, integerInRange } from '../../util/validate.js';
+import { describeStructured, type StateSummary } from '../state/describe.js';
+import {
+  compileItem,
+  parseEvidencePool,
+  type CompiledEvidence,
+  type ConsolidationSchedule,
+  type EvidenceItem,
+} from '../scenarios/evidence.js';
+import {
+  structuredConsolidate,
+  structuredEntries,
+  structuredExpand,
+  structuredFromDense,
+  structuredFromEntries,
+  structuredOrderGap,
+  structuredStep,
+  structuredToDense,
+  type StructuredGraphState,
+} from '../state/state.js';
+import { createLayout, type Layout, type ReservedNode } from '../model/layout.js';
+import type { EpistemicGraph } from '../model/model.js';
+import {
+  confidenceLipschitzBound,
+  resolveParams,
+  type GraphOperatorParams,
+  type LipschitzBound,
+} from '../operators/params.js';
+import { graphToJson, parseGraph } from '../model/schema.js';
+import { operatorShape, type OperatorShape } from '../model/shape.js';
+import { graphEntries } from '../model/layout.js';
+import { layoutWithGrowth, relayout } from '../model/grow.js';
+import type { Scenario } from '../scenarios/scenario.js';
+
+/** Version tag of the exported state document. */
+export const STATE_FORMAT = 'ordergap-state/1';
+
+/** The exported state (JSON). */
+export interface StateDocument {
+  format: typeof STATE_FORMAT;
+  graph: unknown;
+  reserved: ReservedNode[];
+  params: GraphOperatorParams;
+  attributeStrength: number;
+  /** θ as sparse pairs [index, value] of its non-zero entries (exact: JSON numbers round-trip f64). */
+  theta: Array<[number, number]>;
+  dim: number;
+  steps: number;
+  summary: StateSummary;
+}
+
+/** An evidence item for {@link AgentState.expand}: the JSON form of one pool item. */
+export type EvidenceInput = unknown;
+
+/** File operations used by {@link AgentState.save} (replaceable in tests to simulate crashes). */
+export type SaveIo = AtomicWriteIo;
+
+/**
+ * A mutable epistemic state θ with the reference operators, held structured (../state/state.ts: the
+ * node block dense, the edges sparse), so a step costs what it touches, not d. Every operation is
+ * bit for bit the same operation on the dense θ; {@link theta} and {@link describe} build the
+ * dense θ (O(d): for small capacities).
+ */
+export class AgentState {
+  #graph: EpistemicGraph;
+  #reserved: ReservedNode[];
+  #layout: Layout;
+  #shape: OperatorShape;
+  #params: GraphOperatorParams;
+  #state: StructuredGraphState;
+  #attributeStrength: number;
+  #steps = 0;
+
+  private constructor(
+    graph: EpistemicGraph,
+    reserved: ReservedNode[],
+    params: GraphOperatorParams,
+    attributeStrength: number,
+    theta?: Float64Array,
+  ) {
+    this.#graph = graph;
+    this.#reserved = reserved;
+    this.#params = params;
+    this.#attributeStrength = attributeStrength;
+    this.#layout = createLayout(graph, reserved);
+    this.#shape = operatorShape(this.#layout, params.mergeDims);
+    this.#state = theta
+      ? structuredFromDense(this.#shape, params, theta)
+      : structuredFromEntries(this.#shape, params, graphEntries(graph, this.#layout));
+  }
+
+  /**
+   * A state θ = φ(graph) (Def. 2.2) from a graph document or graph.
+   * @throws {GraphFormatError} invalid graph; {@link ArgumentError} bad parameters.
+   */
+  static fromGraph(
+    graph: unknown,
+    options: { params?: Partial<GraphOperatorParams>; attributeStrength?: number } = {},
+  ): AgentState {
+    const g = parseGraph(graph);
+    const params = resolveParams(options.params ?? {});
+    const as = finiteNumber('attributeStrength', options.attributeStrength ?? 1);
+    if (!(as > 0 && as <= 1)) throw new ArgumentError('attributeStrength', as, 'must lie in (0, 1]');
+    return new AgentState(g, [], params, as);
+  }
+
+  /** A state at the start of a scenario (θ0, the scenario's parameters; pool claims reserved). */
+  static fromScenario(scenario: Scenario): AgentState {
+    const reserved = scenario.layout.slots
+      .filter((s) => s.id !== null && !scenario.graph.nodes.some((n) => n.id === s.id))
+      .map((s) => {
+        const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: s.id!, type: s.type };
+        if (s.text !== undefined) r.text = s.text;
+        if (s.source !== undefined) r.source = s.source;
+        return r;
+      });
+    return new AgentState(
+      scenario.graph,
+      reserved,
+      scenario.params,
+      scenario.pool.attributeStrength,
+      Float64Array.from(scenario.theta0),
+    );
+  }
+
+  /**
+   * Restores a state exported by {@link toJSON}.
+   * @throws {ArgumentError} not a state document, or θ does not fit the layout.
+   */
+  static fromJSON(doc: unknown): AgentState {
+    const d = doc as Partial<StateDocument> | null;
+    if (!d || typeof d !== 'object' || d.format !== STATE_FORMAT)
+      throw new ArgumentError('state.format', d?.format, `must be "${STATE_FORMAT}"`);
+    const g = parseGraph(d.graph);
+    if (!Array.isArray(d.reserved)) throw new ArgumentError('state.reserved', d.reserved, 'must be an array');
+    const st = new AgentState(g, [...d.reserved], resolveParams(d.params ?? {}), d.attributeStrength ?? 1);
+    if (d.dim !== st.#layout.dim)
+      throw new ArgumentError('state.dim', d.dim, `must equal the layout's d = ${st.#layout.dim}`);
+    if (!Array.isArray(d.theta)) throw new ArgumentError('state.theta', d.theta, 'must be an array of [index, value]');
+    const pairs: Array<[number, number]> = d.theta.map((pair, i) => {
+      if (!Array.isArray(pair) || pair.length !== 2)
+        throw new ArgumentError(`state.theta[${i}]`, pair, 'must be [index, value]');
+      return [
+        integerInRange(`state.theta[${i}][0]`, pair[0], 0, st.#layout.dim - 1),
+        finiteNumber(`state.theta[${i}][1]`, pair[1]),
+      ];
+    });
+    st.#state = structuredFromEntries(st.#shape, st.#params, pairs, 'state.theta');
+    st.#steps = typeof d.steps === 'number' ? d.steps : 0;
+    return st;
+  }
+
+  /** A copy of θ, dense (length d). */
+  get theta(): Float64Array {
+    return structuredToDense(this.#shape, this.#state);
+  }
+  /** The bytes the structured state holds. */
+  get stateBytes(): number {
+    return this.#state.bytes;
+  }
+  /** The layout (slots of every id known so far). */
+  get layout(): Layout {
+    return this.#layout;
+  }
+  /** Steps taken by {@link step}. */
+  get steps(): number {
+    return this.#steps;
+  }
+  /** The analytic Lipschitz bound of Q's confidence update for this state's parameters. */
+  get confidenceBound(): LipschitzBound {
+    return confidenceLipschitzBound(this.#params, this.#shape.maxAnswersPerQuestion);
+  }
+
+  /**
+   * Validates an evidence item against the current state and compiles it; new claims get free
+   * claim slots in a tentative layout. Nothing is committed.
+   */
+  #prepare(evidence: EvidenceInput): {
+    item: CompiledEvidence;
+    reserved: ReservedNode[];
+    layout: Layout;
+    graph: EpistemicGraph;
+    state: StructuredGraphState;
+  } {
+    // Claims this item declares that the state already holds as reserved claims: the same
+    // evidence drawn again (re-application), not a duplicate id.
+    const declared = new Set<string>();
+    const raw = (evidence as { claims?: unknown } | null)?.claims;
+    if (Array.isArray(raw))
+      for (const c of raw as Array<{ id?: unknown } | null>) if (typeof c?.id === 'string') declared.add(c.id);
+    const again = new Set(this.#reserved.filter((r) => r.type === 'claim' && declared.has(r.id)).map((r) => r.id));
+    const known: EpistemicGraph = {
+      ...this.#graph,
+      nodes: [
+        ...this.#graph.nodes,
+        ...this.#reserved
+          .filter((r) => !again.has(r.id))
+          .map((r) => ({
+            id: r.id,
+            type: r.type,
+            attributes: new Array<number>(this.#graph.k).fill(0),
+            confidence: 1,
+          })),
+      ],
+    };
+    const pool = parseEvidencePool({ items: [evidence] }, known);
+    const it: EvidenceItem = pool.items[0]!;
+    const reserved = [...this.#reserved];
+    for (const c of it.claims) {
+      if (again.has(c.id)) continue;
+      const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
+      if (c.text !== undefined) r.text = c.text;
+      if (c.source !== undefined) r.source = c.source;
+      reserved.push(r);
+    }
+    if (reserved.length === this.#reserved.length)
+      return {
+        item: compileItem(it, this.#layout, this.#attributeStrength),
+        reserved,
+        layout: this.#layout,
+        graph: this.#graph,
+        state: this.#state,
+      };
+    const grown = layoutWithGrowth(this.#graph, reserved);
+    // growth re-lays θ out by coordinate name (O(d), once per doubling of a capacity)
+    const state = grown.grew
+      ? structuredFromDense(
+          operatorShape(grown.layout, this.#params.mergeDims),
+          this.#params,
+          relayout(this.theta, this.#layout, grown.layout),
+        )
+      : this.#state;
+    return {
+      item: compileItem(it, grown.layout, this.#attributeStrength),
+      reserved,
+      layout: grown.layout,
+      graph: grown.graph,
+      state,
+    };
+  }
+
+  #commitLayout(p: {
+    reserved: ReservedNode[];
+    layout: Layout;
+    graph: EpistemicGraph;
+    state: StructuredGraphState;
+  }): void {
+    if (p.layout === this.#layout) return;
+    this.#reserved = p.reserved;
+    this.#layout = p.layout;
+    this.#graph = p.graph;
+    this.#shape = operatorShape(p.layout, this.#params.mergeDims);
+    this.#state = p.state;
+  }
+
+  /**
+   * θ ← P_e(θ): incorporates one evidence item (the JSON form of a pool item: `{ id, strength,
+   * claims, edges }`; claims are new nodes, edges may name any known node).
+   * @throws {GraphFormatError} invalid item (JSON paths `evidence.items[0]...`), capacity exceeded;
+   *   the state is unchanged.
+   */
+  expand(evidence: EvidenceInput): void {
+    const p = this.#prepare(evidence);
+    this.#commitLayout(p);
+    structuredExpand(this.#shape, this.#params, this.#state, p.item);
+  }
+
+  /** θ ← Q(θ): two passes over the present edges and the merge. */
+  consolidate(): void {
+    structuredConsolidate(this.#shape, this.#params, this.#state);
+  }
+
+  /**
+   * Ω(θ; e) = ‖Q(P_e(θ)) − P_e(Q(θ))‖ (Eq. 2) for one evidence item, exactly, by the
+   * neighbourhood pass (no pass of Q over the whole state); the state is not changed.
+   * @throws as {@link expand}.
+   */
+  orderGap(evidence: EvidenceInput): number {
+    const { item, layout, state } = this.#prepare(evidence);
+    const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
+    return structuredOrderGap(shape, this.#params, state, item);
+  }
+
+  /**
+   * One step of Algorithm 1: returns Ω(θ; e), then θ ← Q(P_e(θ)) — the graph's fused step on the
+   * structured state (../state/state.ts), bit for bit as two full Q's give them.
+   * @throws as {@link expand}; the state is unchanged on error.
+   */
+  step(evidence: EvidenceInput): number {
+    const p = this.#prepare(evidence);
+    this.#commitLayout(p);
+    const omega = structuredStep(this.#shape, this.#params, this.#state, p.item);
+    this.#steps++;
+    return omega;
+  }
+
+  /**
+   * Expansion with consolidation scheduling (Sec. 7.3): measures Ω(θ; e) exactly without running
+   * Q ({@link orderGap}), applies P_e, records Ω in `schedule`, and runs Q (then resets the
+   * schedule) only once the order-gap accumulated since the last consolidation exceeds its
+   * threshold — so a step that does not consolidate costs no pass of Q.
+   * @throws as {@link expand}; nothing changes on error.
+   */
+  expandScheduled(evidence: EvidenceInput, schedule: ConsolidationSchedule): { omega: number; consolidated: boolean } {
+    const omega = this.orderGap(evidence);
+    this.expand(evidence);
+    const due = schedule.record(omega);
+    if (due) {
+      this.consolidate();
+      schedule.consolidated();
+    }
+    return { omega, consolidated: due };
+  }
+
+  /**
+   * A scenario at the current state whose pool is `candidates` — the items the loop could still
+   * draw (drawn already or not): its layout holds the state's nodes and the candidates' new
+   * claims (capacities grow if needed, names kept), its θ0 is the current θ carried over, and
+   * P(·|θ) is the adaptive distribution with gain `adaptiveGain` (default 2, as the default
+   * scenario). `referenceGraphSystem(scenario)` makes it an operator system for the pool check,
+   * the coverage check and certify. Nothing is committed.
+   * @throws {GraphFormatError} an invalid candidate (JSON paths `evidence.items[i]...`).
+   */
+  scenarioWith(candidates: readonly EvidenceInput[], options: { adaptiveGain?: number } = {}): Scenario {
+    const declared = new Set<string>();
+    for (const e of candidates) {
+      const raw = (e as { claims?: unknown } | null)?.claims;
+      if (Array.isArray(raw))
+        for (const c of raw as Array<{ id?: unknown } | null>) if (typeof c?.id === 'string') declared.add(c.id);
+    }
+    const known: EpistemicGraph = {
+      ...this.#graph,
+      nodes: [
+        ...this.#graph.nodes,
+        ...this.#reserved
+          .filter((r) => !(r.type === 'claim' && declared.has(r.id)))
+          .map((r) => ({
+            id: r.id,
+            type: r.type,
+            attributes: new Array<number>(this.#graph.k).fill(0),
+            confidence: 1,
+          })),
+      ],
+    };
+    const pool = parseEvidencePool(
+      { items: [...candidates], adaptiveGain: options.adaptiveGain ?? 2, attributeStrength: this.#attributeStrength },
+      known,
+    );
+    const reserved = [...this.#reserved];
+    const have = new Set(reserved.map((r) => r.id));
+    for (const it of pool.items)
+      for (const c of it.claims) {
+        if (have.has(c.id)) continue;
+        have.add(c.id);
+        const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
+        if (c.text !== undefined) r.text = c.text;
+        if (c.source !== undefined) r.source = c.source;
+        reserved.push(r);
+      }
+    const grown = layoutWithGrowth(this.#graph, reserved);
+    const theta = relayout(this.theta, this.#layout, grown.layout);
+    const shape = operatorShape(grown.layout, this.#params.mergeDims);
+    const items = pool.items.map((it) => compileItem(it, grown.layout, this.#attributeStrength));
+    return Object.freeze({
+      graph: grown.graph,
+      pool,
+      layout: grown.layout,
+      shape,
+      params: this.#params,
+      items: Object.freeze(items),
+      itemById: new Map(items.map((it) => [it.id, it])),
+      theta0: theta,
+      run: { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0, ...pool.run },
+      bound: confidenceLipschitzBound(this.#params, shape.maxAnswersPerQuestion),
+    });
+  }
+
+  /**
+   * The state in words (answers, open questions, contradictions, merged claims) at δ, read from
+   * the structured state (no dense θ is formed; see {@link describeStructured}).
+   */
+  describe(delta = 0.5): StateSummary {
+    return describeStructured(this.#asScenario(), this.#state, delta);
+  }
+
+  /** The agent as a scenario with no pool; θ0 (dense, O(d)) is formed only if read. */
+  #asScenario(): Scenario {
+    const dense = () => this.theta;
+    return {
+      graph: this.#graph,
+      pool: { items: [], adaptiveGain: 0, attributeStrength: this.#attributeStrength, operators: {}, run: {} },
+      layout: this.#layout,
+      shape: this.#shape,
+      params: this.#params,
+      items: [],
+      itemById: new Map(),
+      get theta0() {
+        return dense();
+      },
+      run: { epsilon: 0.01, window: 1, maxSteps: 1, seed: 0 },
+      bound: this.confidenceBound,
+    };
+  }
+
+  /** The state as a JSON document (see {@link StateDocument}). */
+  toJSON(): StateDocument {
+    // the non-zeros in ascending index order: entry for entry the dense vector's
+    const theta = structuredEntries(this.#shape, this.#state);
+    return {
+      format: STATE_FORMAT,
+      graph: graphToJson(this.#graph),
+      reserved: this.#reserved.map((r) => ({ ...r })),
+      params: { ...this.#params },
+      attributeStrength: this.#attributeStrength,
+      theta,
+      dim: this.#layout.dim,
+      steps: this.#steps,
+      summary: this.describe(),
+    };
+  }
+
+  /**
+   * Writes {@link toJSON} to `file` atomically: the document goes to a fresh temporary file in
+   * the same directory, which is then renamed over `file`. A failure at any point (including a
+   * crash mid-write) leaves the previous `file` intact; the temporary file is removed on error.
+   * @throws the underlying I/O error (after cleaning up).
+   */
+  async save(file: string, io: SaveIo = nodeAtomicWriteIo): Promise<void> {
+    await writeFileAtomic(file, JSON.stringify(this.toJSON()) + '\n', io);
+  }
+}

@@ -1,0 +1,598 @@
+/**
+ * The reference consolidation operator Q on the embedded graph (MATH.md §6), pure TypeScript,
+ * f64. Q derives confidences from structure, merges near-duplicate claims and sharpens each
+ * question's answers; it leaves every edge weight unchanged. Empty slots (all zeros) stay
+ * exactly zero. Formulas (S, R, X the Supports, Requires, Contradicts blocks; c confidences):
+ *
+ *   structure sums (first pass): r_j = Σ_{i≠j} S_ji, k_i = Σ_{j≠i} S_ji, d_i = Σ_j (X_ij + X_ji),
+ *                   ρ_j = Σ_q R_jq, κ_q = Σ_j R_jq
+ *   normalised:     Ŝ_ji = S_ji/(1 + r_j + k_i) (j ≠ i),  X̂_ij = (X_ij + X_ji)/(1 + d_i + d_j),
+ *                   R̂_jq = R_jq/(1 + ρ_j + κ_q)   — all with spectral norm <= 1
+ *   claim i:   z_i = b_C + b_d S_ii + b_s Σ_j Ŝ_ji c_j − b_x Σ_j X̂_ij c_j σ((c_j − c_i)/τ_x)
+ *                    − b_r Σ_q R̂_iq c_q,           g_i = S_ii σ(z_i)
+ *   answer a (question q):  z_a = b_A + b_in k̃_a/(1 + k̃_a) + b_s Σ_j Ŝ_ja c_j − b_r Σ_q R̂_aq c_q,
+ *              k̃_a = Σ_{j≠a} S_ja S_jj (support weighted by the sources' reliability; structure only),
+ *              m_a = 1 − exp(−(k_a + ρ_a)/ω),  g_a = m_a e^{z_a} / (1 + Σ_{b∈A(q)} m_b e^{z_b})
+ *   question q: m_q = 1 − exp(−κ_q/ω),  g_q = m_q σ(b_Q − b_res Σ_{a∈A(q)} c_a)   (openness)
+ *   sharpen:   G = Σ_{A(q)} g,  s_a = m_a e^{g_a/τ_a} / Σ_b m_b e^{g_b/τ_a},
+ *              h_a = (1 − η) g_a + η G s_a   (mass-preserving: Σ h = G <= 1)
+ *   update:    c' = (1 − λ) c + λ h          (h = g outside answers)
+ *   merge (claims, first mergeDims attributes ℓ̃):  s_ij = S_ii S_jj (1 − ‖ℓ̃_i − ℓ̃_j‖²/h²)_+³,
+ *              ℓ̃_i' = ℓ̃_i + μ Σ_j s_ij (ℓ̃_j − ℓ̃_i) / (1 + Σ_j s_ij)
+ *
+ * The Lipschitz bound of c ↦ c' is in ./params.ts. Cost: O(Nmax²) for the edge sums (two
+ * streaming passes over the edge block; exact zeros are skipped, which changes no sum) plus
+ * O(C² · mergeDims) for merging C claim slots.
+ *
+ * The passes read edges through an {@link EdgeSource} and add one row at a time
+ * ({@link addRowStructure}, {@link addRowWeighted}); the per-slot updates are
+ * {@link confidenceUpdate} and {@link mergeClaim}. These are the only TypeScript copy of Q's
+ * arithmetic: the structure-aware order-gap and step (./orderGap.ts) call the same functions.
+ */
+import type { GraphOperatorParams } from './params.js';
+import type { OperatorShape } from '../model/shape.js';
+
+/** σ(z) = 1/(1 + e^{−z}). */
+export function sigmoid(z: number): number {
+  return 1 / (1 + Math.exp(-z));
+}
+
+/** The three edge blocks of θ in their type-major order: Supports, Requires, Contradicts. */
+export type EdgeBlockIndex = 0 | 1 | 2;
+
+/**
+ * A run of present edges of one block: entries [start, end) of `idx` (column of a row, or row of
+ * a column; ascending) and `vals`. Stored zeros may appear; every consumer skips them.
+ */
+export interface EdgeRow {
+  idx: Int32Array;
+  vals: Float64Array;
+  start: number;
+  end: number;
+}
+
+/** The row without edges. */
+export const EMPTY_EDGE_ROW: Readonly<EdgeRow> = Object.freeze({
+  idx: new Int32Array(0),
+  vals: new Float64Array(0),
+  start: 0,
+  end: 0,
+});
+
+/**
+ * The edge blocks of a state as Q reads them: by row, the present edges in ascending column
+ * order — the order in which a streaming pass over a dense row-major block meets its non-zeros.
+ * Every form that stores edges (dense θ: {@link denseEdges}; CSR/CSC: ./orderGap.ts; the edges
+ * of P_e(θ) as a view over θ's) implements it, and Q's passes ({@link structureSums},
+ * {@link weightedSums}) and the structure-aware order-gap are written once over it, so they
+ * give the same sums bit for bit whatever the storage.
+ */
+export interface EdgeSource {
+  /** Nmax (rows and columns of each block). */
+  readonly nmax: number;
+  /** Row j of a block. The returned run is valid until the next `row` call for that block. */
+  row(block: EdgeBlockIndex, j: number): EdgeRow;
+  /**
+   * Column i of a block (rows ascending), for neighbourhood evaluations. The returned run is
+   * valid until the next `column` call for that block.
+   */
+  column(block: EdgeBlockIndex, i: number): EdgeRow;
+  /** The weight of edge j → i of a block (0 if absent). */
+  value(block: EdgeBlockIndex, j: number, i: number): number;
+}
+
+/** The entry of column (or row) i in a run, 0 if absent. Binary search: O(log length). */
+export function edgeRowValue(r: EdgeRow, i: number): number {
+  let lo = r.start;
+  let hi = r.end - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = r.idx[mid]!;
+    if (at === i) return r.vals[mid]!;
+    if (at < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
+}
+
+function scratchRows(n: number): EdgeRow[] {
+  return [0, 1, 2].map(() => ({ idx: new Int32Array(n), vals: new Float64Array(n), start: 0, end: 0 }));
+}
+
+/**
+ * The edges of a dense θ (length d) as an {@link EdgeSource}: `row` scans the Nmax weights of
+ * the row and gathers the non-zeros (O(Nmax)); `column` gathers a column with stride Nmax
+ * (O(Nmax) cache lines: for a few columns only); `value` reads θ. θ is read, never written.
+ */
+export function denseEdges(shape: OperatorShape, theta: Float64Array): EdgeSource {
+  const n = shape.nmax;
+  const nn = n * n;
+  const base = shape.edgeOffset;
+  const rows = scratchRows(n);
+  const cols = scratchRows(n);
+  const gather = (r: EdgeRow, at: number, stride: number): EdgeRow => {
+    const idx = r.idx;
+    const vals = r.vals;
+    let m = 0;
+    for (let i = 0; i < n; i++) {
+      const w = theta[at + i * stride]!;
+      if (w === 0) continue;
+      idx[m] = i;
+      vals[m++] = w;
+    }
+    r.end = m;
+    return r;
+  };
+  return {
+    nmax: n,
+    row: (t, j) => gather(rows[t]!, base + t * nn + j * n, 1),
+    column: (t, i) => gather(cols[t]!, base + t * nn + i, n),
+    value: (t, j, i) => theta[base + t * nn + j * n + i]!,
+  };
+}
+
+/** Structure sums of the edge block (everything Q needs from edges except the c-weighted sums). */
+export interface StructureSums {
+  /** S_ii. */
+  diag: Float64Array;
+  /** r_j: off-diagonal Supports out-sum. */
+  supportOut: Float64Array;
+  /** k_i: off-diagonal Supports in-sum. */
+  supportIn: Float64Array;
+  /** d_i: symmetric Contradicts degree. */
+  contradictDegree: Float64Array;
+  /** ρ_j: Requires out-sum. */
+  requireOut: Float64Array;
+  /** κ_q: Requires in-sum. */
+  requireIn: Float64Array;
+  /** k̃_i = Σ_{j≠i} S_ji S_jj: in-support weighted by the sources' direct support. */
+  reliableIn: Float64Array;
+}
+
+/** Zeroed {@link StructureSums} for Nmax slots. */
+export function emptyStructureSums(n: number): StructureSums {
+  return {
+    diag: new Float64Array(n),
+    supportOut: new Float64Array(n),
+    supportIn: new Float64Array(n),
+    contradictDegree: new Float64Array(n),
+    requireOut: new Float64Array(n),
+    requireIn: new Float64Array(n),
+    reliableIn: new Float64Array(n),
+  };
+}
+
+/**
+ * Adds row j's edges (its Supports, Requires and Contradicts rows) to the structure sums and sets
+ * S_jj: the one implementation of the first pass. Contributions to a slot come only from its own
+ * row and from the rows with an edge into it, in the order the rows are visited. O(row lengths).
+ */
+export function addRowStructure(s: StructureSums, j: number, S: EdgeRow, R: EdgeRow, X: EdgeRow): void {
+  const sjj = edgeRowValue(S, j);
+  s.diag[j] = sjj;
+  const { supportOut, supportIn, reliableIn, requireOut, requireIn, contradictDegree } = s;
+  for (let e = S.start; e < S.end; e++) {
+    const w = S.vals[e]!;
+    const i = S.idx[e]!;
+    if (w === 0 || i === j) continue;
+    supportOut[j] = supportOut[j]! + w;
+    supportIn[i] = supportIn[i]! + w;
+    reliableIn[i] = reliableIn[i]! + w * sjj;
+  }
+  for (let e = R.start; e < R.end; e++) {
+    const w = R.vals[e]!;
+    if (w === 0) continue;
+    const q = R.idx[e]!;
+    requireOut[j] = requireOut[j]! + w;
+    requireIn[q] = requireIn[q]! + w;
+  }
+  for (let e = X.start; e < X.end; e++) {
+    const w = X.vals[e]!;
+    if (w === 0) continue;
+    const i = X.idx[e]!;
+    contradictDegree[j] = contradictDegree[j]! + w;
+    contradictDegree[i] = contradictDegree[i]! + w;
+  }
+}
+
+/** Sets every sum of `s` to 0 (reused scratch starts as a fresh {@link emptyStructureSums}). */
+function zeroStructureSums(s: StructureSums): void {
+  s.diag.fill(0);
+  s.supportOut.fill(0);
+  s.supportIn.fill(0);
+  s.contradictDegree.fill(0);
+  s.requireOut.fill(0);
+  s.requireIn.fill(0);
+  s.reliableIn.fill(0);
+}
+
+/**
+ * One streaming pass over the edges computing {@link StructureSums} (rows in ascending order).
+ * `out` (optional scratch for Nmax slots) is zeroed and filled instead of allocating.
+ * O(Nmax²) for a dense θ, O(nnz + Nmax) for stored edges.
+ */
+export function structureSums(edges: EdgeSource, out?: StructureSums): StructureSums {
+  const n = edges.nmax;
+  if (out) zeroStructureSums(out);
+  else out = emptyStructureSums(n);
+  for (let j = 0; j < n; j++) addRowStructure(out, j, edges.row(0, j), edges.row(1, j), edges.row(2, j));
+  return out;
+}
+
+/** The c-weighted edge sums of the logits. */
+export interface WeightedSums {
+  /** Σ_j Ŝ_ji c_j. */
+  support: Float64Array;
+  /** Σ_j X̂_ij c_j σ((c_j − c_i)/τ_x). */
+  contradict: Float64Array;
+  /** Σ_q R̂_iq c_q. */
+  require: Float64Array;
+}
+
+/** Zeroed {@link WeightedSums} for Nmax slots. */
+export function emptyWeightedSums(n: number): WeightedSums {
+  return { support: new Float64Array(n), contradict: new Float64Array(n), require: new Float64Array(n) };
+}
+
+/**
+ * Adds row j's edges to the c-weighted, normalised sums (sets the Requires sum of j): the one
+ * implementation of the second pass. Reads the structure sums of j and of the row's other
+ * endpoints. O(row lengths).
+ */
+export function addRowWeighted(
+  ws: WeightedSums,
+  s: StructureSums,
+  c: Float64Array,
+  tau: number,
+  j: number,
+  S: EdgeRow,
+  R: EdgeRow,
+  X: EdgeRow,
+): void {
+  const { support, contradict } = ws;
+  const cj = c[j]!;
+  const rj = 1 + s.supportOut[j]!;
+  const sIn = s.supportIn;
+  for (let e = S.start; e < S.end; e++) {
+    const w = S.vals[e]!;
+    const i = S.idx[e]!;
+    if (w === 0 || i === j) continue;
+    support[i] = support[i]! + (w * cj) / (rj + sIn[i]!);
+  }
+  const pj = 1 + s.requireOut[j]!;
+  const rIn = s.requireIn;
+  let acc = 0;
+  for (let e = R.start; e < R.end; e++) {
+    const w = R.vals[e]!;
+    if (w === 0) continue;
+    const q = R.idx[e]!;
+    acc += (w * c[q]!) / (pj + rIn[q]!);
+  }
+  ws.require[j] = acc;
+  const deg = s.contradictDegree;
+  const dj = 1 + deg[j]!;
+  for (let e = X.start; e < X.end; e++) {
+    const w = X.vals[e]!;
+    if (w === 0) continue;
+    const i = X.idx[e]!;
+    const f = w / (dj + deg[i]!);
+    const ci = c[i]!;
+    contradict[j] = contradict[j]! + f * ci * sigmoid((ci - cj) / tau);
+    contradict[i] = contradict[i]! + f * cj * sigmoid((cj - ci) / tau);
+  }
+}
+
+/**
+ * Second streaming pass: the c-weighted, normalised sums (rows ascending). `out` (optional
+ * scratch) is zeroed and filled instead of allocating. O(Nmax²) dense.
+ */
+export function weightedSums(
+  edges: EdgeSource,
+  params: GraphOperatorParams,
+  c: Float64Array,
+  s: StructureSums,
+  out?: WeightedSums,
+): WeightedSums {
+  const n = edges.nmax;
+  let ws: WeightedSums;
+  if (out) {
+    out.support.fill(0);
+    out.contradict.fill(0);
+    out.require.fill(0);
+    ws = out;
+  } else ws = emptyWeightedSums(n);
+  const tau = params.tauContradict;
+  for (let j = 0; j < n; j++) addRowWeighted(ws, s, c, tau, j, edges.row(0, j), edges.row(1, j), edges.row(2, j));
+  return ws;
+}
+
+/**
+ * Reusable scratch of {@link confidenceUpdate}: h (Nmax) and four per-group arrays as long as the
+ * largest answer group. Build it with {@link updateScratch}.
+ */
+export interface UpdateScratch {
+  readonly h: Float64Array;
+  readonly gate: Float64Array;
+  readonly z: Float64Array;
+  readonly num: Float64Array;
+  readonly sw: Float64Array;
+}
+
+/** Scratch of {@link confidenceUpdate} for a shape. O(Nmax + largest group). */
+export function updateScratch(shape: OperatorShape): UpdateScratch {
+  let m = 0;
+  for (const g of shape.groups) m = Math.max(m, g.answers.length);
+  const arr = () => new Float64Array(m);
+  return { h: new Float64Array(shape.nmax), gate: arr(), z: arr(), num: arr(), sw: arr() };
+}
+
+/**
+ * New confidences c' from θ's confidences, structure sums and weighted sums (the belief update,
+ * the answer softmax-with-none, the sharpening). Writes Nmax values into `out` (with `only`,
+ * just those slots). `scratch` ({@link updateScratch}) is reused instead of allocating; the
+ * values are the same either way. O(Nmax).
+ */
+export function confidenceUpdate(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  c: Float64Array,
+  s: StructureSums,
+  ws: WeightedSums,
+  out: Float64Array,
+  only?: readonly number[],
+  scratch?: UpdateScratch,
+): void {
+  const n = shape.nmax;
+  const h = scratch ? scratch.h : new Float64Array(n);
+  if (scratch) {
+    if (only) for (const i of only) h[i] = 0;
+    else h.fill(0);
+  }
+  // `only` (ascending slots): compute just these slots and their answer groups; each slot's
+  // value is computed by exactly the same operations as in the full update.
+  const claimSlots = only ? only.filter((i) => i < shape.claims) : null;
+  const nClaims = claimSlots ? claimSlots.length : shape.claims;
+  for (let t0 = 0; t0 < nClaims; t0++) {
+    const i = claimSlots ? claimSlots[t0]! : t0;
+    const sii = s.diag[i]!;
+    if (sii === 0) continue;
+    const z =
+      p.biasClaim +
+      p.direct * sii +
+      p.support * ws.support[i]! -
+      p.contradict * ws.contradict[i]! -
+      p.require * ws.require[i]!;
+    h[i] = sii * sigmoid(z);
+  }
+  let groups = shape.groups;
+  if (only) {
+    const ids = new Set<number>();
+    for (const a of only)
+      if (a >= shape.firstAnswer && a < shape.firstQuestion) {
+        const q = shape.answerQuestion[a - shape.firstAnswer]!;
+        if (q >= 0) ids.add(shape.questionGroup[q - shape.firstQuestion]!);
+      }
+    groups = [...ids].sort((x, y) => x - y).map((gi) => shape.groups[gi]!);
+  }
+  for (const g of groups) {
+    const m = g.answers.length;
+    const gate = scratch ? scratch.gate : new Float64Array(m);
+    const z = scratch ? scratch.z : new Float64Array(m);
+    let zmax = 0;
+    for (let t = 0; t < m; t++) {
+      const a = g.answers[t]!;
+      gate[t] = 1 - Math.exp(-(s.supportIn[a]! + s.requireOut[a]!) / p.presenceScale);
+      const kr = s.reliableIn[a]!;
+      z[t] = p.biasAnswer + (p.answerSupport * kr) / (1 + kr) + p.support * ws.support[a]! - p.require * ws.require[a]!;
+      if (gate[t]! > 0 && z[t]! > zmax) zmax = z[t]!;
+    }
+    let den = Math.exp(-zmax);
+    const num = scratch ? scratch.num : new Float64Array(m);
+    for (let t = 0; t < m; t++) {
+      num[t] = gate[t]! * Math.exp(z[t]! - zmax);
+      den += num[t]!;
+    }
+    let mass = 0;
+    for (let t = 0; t < m; t++) {
+      const gt = num[t]! / den;
+      h[g.answers[t]!] = gt;
+      mass += gt;
+    }
+    let sden = 0;
+    const sw = scratch ? scratch.sw : new Float64Array(m);
+    for (let t = 0; t < m; t++) {
+      sw[t] = gate[t]! * Math.exp(h[g.answers[t]!]! / p.tauAnswer);
+      sden += sw[t]!;
+    }
+    if (sden > 0) {
+      for (let t = 0; t < m; t++) {
+        const a = g.answers[t]!;
+        h[a] = (1 - p.sharpen) * h[a]! + (p.sharpen * mass * sw[t]!) / sden;
+      }
+    }
+  }
+  const questionSlots = only ? only.filter((q) => q >= shape.firstQuestion) : null;
+  const nQuestions = questionSlots ? questionSlots.length : n - shape.firstQuestion;
+  for (let t1 = 0; t1 < nQuestions; t1++) {
+    const q = questionSlots ? questionSlots[t1]! : shape.firstQuestion + t1;
+    const kq = s.requireIn[q]!;
+    if (kq === 0) continue;
+    let answered = 0;
+    const gi = shape.questionGroup[q - shape.firstQuestion]!;
+    if (gi >= 0) for (const a of shape.groups[gi]!.answers) answered += c[a]!;
+    h[q] = (1 - Math.exp(-kq / p.presenceScale)) * sigmoid(p.biasQuestion - p.resolve * answered);
+  }
+  if (only) for (const i of only) out[i] = (1 - p.lambda) * c[i]! + p.lambda * h[i]!;
+  else for (let i = 0; i < n; i++) out[i] = (1 - p.lambda) * c[i]! + p.lambda * h[i]!;
+}
+
+/**
+ * Smooth merge of near-duplicate claims: reads the attributes of θ, writes the merged ones
+ * into `out` (only the first mergeDims attributes of claim slots change). Compactly supported
+ * kernel (1 − r²/h²)_+³ (C²), gated by S_ii S_jj, so distinct claims (distance >= h) and empty
+ * slots never interact. With a {@link MergeIndex} only the claims that have candidates are
+ * merged, each against its candidates: the claims and pairs left out contribute exactly nothing
+ * (a claim with no other claim within h is not pulled), so the result is bit for bit the
+ * all-pairs loop. O(C² · mergeDims); with an index O(Σ candidates · mergeDims).
+ */
+export function mergeClaims(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  diag: Float64Array,
+  out: Float64Array,
+  index?: MergeIndex,
+): void {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const pull = new Float64Array(md);
+  const merged = new Float64Array(md);
+  if (index) {
+    for (const i of index.claims())
+      if (mergeClaim(shape, p, theta, diag, i, pull, merged, index)) out.set(merged, i * k1);
+    return;
+  }
+  for (let i = 0; i < shape.claims; i++) {
+    if (mergeClaim(shape, p, theta, diag, i, pull, merged)) out.set(merged, i * k1);
+  }
+}
+
+/**
+ * Which claims can pull on which, for θ's current attributes: every pair of claims within the
+ * merge radius h of each other (on the first mergeDims attributes) must be listed; extra pairs
+ * are allowed (the distance test rejects them). ../state/state.ts keeps one up to date as claims move.
+ */
+export interface MergeIndex {
+  /** Claims with at least one candidate, ascending. */
+  claims(): Iterable<number>;
+  /** Ascending candidates of claim i (other claims possibly within h). */
+  candidates(i: number): ArrayLike<number>;
+}
+
+/**
+ * The merge of one claim slot i: writes its first mergeDims attributes after the merge into
+ * `merged` and returns true, or returns false (writing nothing) when nothing pulls on it (an
+ * empty slot, mergeRate 0, or no other claim within the radius). `pull` is scratch of length
+ * mergeDims. With `index`, only its candidates for i are visited (in ascending order, as the
+ * full loop visits them; the others contribute nothing). The one implementation of the merge
+ * arithmetic: {@link mergeClaims} and the structure-aware order-gap (./orderGap.ts) both call
+ * it, so they agree bit for bit.
+ */
+export function mergeClaim(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  diag: Float64Array,
+  i: number,
+  pull: Float64Array,
+  merged: Float64Array,
+  index?: MergeIndex,
+): boolean {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const mi = diag[i]!;
+  if (mi === 0 || p.mergeRate === 0) return false;
+  const h2 = p.mergeRadius * p.mergeRadius;
+  const oi = i * k1;
+  pull.fill(0);
+  let total = 0;
+  const cand = index ? index.candidates(i) : undefined;
+  const count = cand ? cand.length : shape.claims;
+  for (let r = 0; r < count; r++) {
+    const j = cand ? cand[r]! : r;
+    const mj = diag[j]!;
+    if (j === i || mj === 0) continue;
+    const oj = j * k1;
+    let r2 = 0;
+    for (let t = 0; t < md; t++) {
+      const dlt = theta[oj + t]! - theta[oi + t]!;
+      r2 += dlt * dlt;
+    }
+    if (r2 >= h2) continue;
+    const u = 1 - r2 / h2;
+    const sij = mi * mj * u * u * u;
+    total += sij;
+    for (let t = 0; t < md; t++) pull[t] = pull[t]! + sij * (theta[oj + t]! - theta[oi + t]!);
+  }
+  if (total === 0) return false;
+  const f = p.mergeRate / (1 + total);
+  for (let t = 0; t < md; t++) merged[t] = theta[oi + t]! + f * pull[t]!;
+  return true;
+}
+
+/** Reads the Nmax confidences of θ (into `out` when given). */
+export function readConfidences(
+  shape: OperatorShape,
+  theta: Float64Array,
+  out: Float64Array = new Float64Array(shape.nmax),
+): Float64Array {
+  const c = out;
+  for (let s = 0; s < shape.nmax; s++) c[s] = theta[s * (shape.k + 1) + shape.k]!;
+  return c;
+}
+
+/**
+ * Everything {@link consolidateNodes} allocates per call, kept for reuse across calls on one
+ * shape: the confidences before and after, both sums and the update's scratch. O(14·Nmax).
+ */
+export interface ConsolidateScratch {
+  readonly c: Float64Array;
+  readonly cNew: Float64Array;
+  readonly sums: StructureSums;
+  readonly ws: WeightedSums;
+  readonly update: UpdateScratch;
+}
+
+/** A {@link ConsolidateScratch} for a shape. */
+export function consolidateScratch(shape: OperatorShape): ConsolidateScratch {
+  const n = shape.nmax;
+  return {
+    c: new Float64Array(n),
+    cNew: new Float64Array(n),
+    sums: emptyStructureSums(n),
+    ws: emptyWeightedSums(n),
+    update: updateScratch(shape),
+  };
+}
+
+/**
+ * Q's node block only: writes the (k+1)·Nmax node coordinates of Q(θ) into `nodeOut` (the edge
+ * block of Q(θ) equals θ's). `nodes` holds θ's node block (θ itself will do) and `edges` its
+ * edges in any storage: the result does not depend on the storage. `nodeOut` must not alias
+ * `nodes`. `index` as for {@link mergeClaims}; `scratch` ({@link consolidateScratch}) is reused
+ * instead of allocating (same values). Two passes over the edges plus the merge.
+ */
+export function consolidateNodes(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  nodes: Float64Array,
+  edges: EdgeSource,
+  nodeOut: Float64Array,
+  index?: MergeIndex,
+  scratch?: ConsolidateScratch,
+): void {
+  const k1 = shape.k + 1;
+  const c = readConfidences(shape, nodes, scratch?.c);
+  const sums = structureSums(edges, scratch?.sums);
+  const ws = weightedSums(edges, p, c, sums, scratch?.ws);
+  const cNew = scratch ? scratch.cNew : new Float64Array(shape.nmax);
+  confidenceUpdate(shape, p, c, sums, ws, cNew, undefined, scratch?.update);
+  nodeOut.set(nodes.subarray(0, shape.edgeOffset));
+  mergeClaims(shape, p, nodes, sums.diag, nodeOut, index);
+  for (let s = 0; s < shape.nmax; s++) nodeOut[s * k1 + shape.k] = cNew[s]!;
+}
+
+/**
+ * Q(θ) (reference form, MATH.md §6): node block from {@link consolidateNodes} over the dense
+ * edges of θ, edge block copied. `out` must not alias θ. Cost O(d + C² · mergeDims).
+ */
+export function referenceConsolidate(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  out: Float64Array = new Float64Array(shape.dim),
+): Float64Array {
+  out.set(theta);
+  consolidateNodes(shape, p, theta, denseEdges(shape, theta), out);
+  return out;
+}

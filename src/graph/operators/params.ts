@@ -1,0 +1,156 @@
+/**
+ * Parameters of the reference consolidation operator Q (./consolidate.ts) and the analytic
+ * bound on its Lipschitz modulus on the confidence block.
+ *
+ * Derivation of the bound (docs/graph.md has the long form). Q's confidence update is
+ *   c' = (1 − λ) c + λ · T(g(c))
+ * with g the belief targets (sigmoids for claims and questions, one softmax-with-"none" per
+ * question for its answers) and T the mass-preserving sharpening of each question's answer
+ * targets. With the structure (edges) held fixed, on the unit cube c ∈ [0, 1]^Nmax (convex and
+ * mapped into itself by Q):
+ *   ‖D_c c'‖₂ <= (1 − λ) + λ · L_T · L_g
+ *   L_g = sqrt(C² + A² + Qb²), one term per row block (claims, answers, questions; for a matrix
+ *         split into row blocks ‖M‖² <= Σ ‖M_blk‖²):
+ *     C  = (b_s + b_x (1 + 1/(2 τ_x)) + b_r) / 4   claims: σ' <= 1/4, gate <= 1;
+ *          ‖Ŝ‖, ‖X̂‖, ‖R̂‖ <= 1 by the normalisations (row and column sums < 1, Schur test);
+ *          the contradiction term c_j σ((c_j − c_i)/τ_x) has off-diagonal derivative at most
+ *          X̂_ij (1 + 1/(4τ_x)) and diagonal at most Σ_j X̂_ij/(4τ_x) < 1/(4τ_x).
+ *     A  = (b_s + b_r) / 2                          answers: the softmax-with-none Jacobian
+ *          diag(g) − g gᵀ is a principal block of a full softmax Jacobian, norm <= 1/2.
+ *     Qb = b_res · sqrt(n_A) / 4                    questions: σ' <= 1/4; the answer-mass
+ *          term is an indicator matrix with disjoint rows of at most n_A ones.
+ *   L_T = 1 when n_A <= 1, else (1 − η) + η (sqrt(n_A) + 1/(2 τ_a)): T(g)_A = (1 − η) g_A +
+ *         η G s(g_A/τ_a) with G = Σ g_A <= 1, so D T = (1 − η) I + η (s 1ᵀ + (G/τ_a)(diag s − s sᵀ)),
+ *         ‖s 1ᵀ‖ = ‖s‖ sqrt(n_A) <= sqrt(n_A), ‖diag s − s sᵀ‖ <= 1/2.
+ * n_A is the largest number of answer slots competing for one question (a layout constant).
+ */
+import { ArgumentError, ArgumentTypeError } from '../../util/errors.js';
+import { finiteNumber, integerInRange, positiveNumber } from '../../util/validate.js';
+
+/** Parameters of the reference operators (all have defaults; see {@link DEFAULT_PARAMS}). */
+export interface GraphOperatorParams {
+  /** λ ∈ (0, 1]: belief relaxation rate. */
+  lambda: number;
+  /** Belief biases b_type. */
+  biasClaim: number;
+  biasAnswer: number;
+  biasQuestion: number;
+  /** b_d: weight of a claim's direct support S_ii in its logit. */
+  direct: number;
+  /** b_in: weight of an answer's reliability-weighted structural support k̃/(1 + k̃) (structure
+   * only, so it does not enter the Lipschitz bound). */
+  answerSupport: number;
+  /** b_s >= 0: weight of normalised support from other claims. */
+  support: number;
+  /** b_x >= 0: weight of contradiction downweighting. */
+  contradict: number;
+  /** τ_x > 0: smoothness of "the lower-confidence endpoint" in the contradiction term. */
+  tauContradict: number;
+  /** b_r >= 0: penalty of requiring an open question. */
+  require: number;
+  /** b_res >= 0: how much answer mass closes a question. */
+  resolve: number;
+  /** ω > 0: presence gates 1 − exp(−(incident structure)/ω) of answers and questions. */
+  presenceScale: number;
+  /** μ ∈ [0, 1): merge rate of near-duplicate claims. */
+  mergeRate: number;
+  /** h > 0: merge radius (attribute distance beyond which claims never interact). */
+  mergeRadius: number;
+  /** How many leading attribute coordinates are the text embedding (merged); the rest (e.g. the
+   * source code) are left alone. Default: k − 1, set per layout when undefined. */
+  mergeDims?: number;
+  /** η ∈ [0, 1]: sharpening toward the best answer. */
+  sharpen: number;
+  /** τ_a > 0: softmax temperature of sharpening. */
+  tauAnswer: number;
+}
+
+/** Defaults, chosen so the bound is < 1 for up to 2 competing answers per question (see docs). */
+export const DEFAULT_PARAMS: Readonly<GraphOperatorParams> = Object.freeze({
+  lambda: 0.5,
+  biasClaim: -0.5,
+  biasAnswer: -1,
+  biasQuestion: 2,
+  direct: 3,
+  answerSupport: 5,
+  support: 0.3,
+  contradict: 0.4,
+  tauContradict: 0.5,
+  require: 0.4,
+  resolve: 0.8,
+  presenceScale: 0.1,
+  mergeRate: 0.5,
+  mergeRadius: 0.3,
+  sharpen: 0.15,
+  tauAnswer: 0.15,
+});
+
+/**
+ * Fills defaults and validates. @throws {ArgumentError} a parameter out of its range (named).
+ */
+export function resolveParams(params: Partial<GraphOperatorParams> = {}): GraphOperatorParams {
+  if (typeof params !== 'object' || params === null) throw new ArgumentTypeError('params', params, 'must be an object');
+  for (const key of Object.keys(params)) {
+    if (!(key in DEFAULT_PARAMS) && key !== 'mergeDims')
+      throw new ArgumentError(
+        `params.${key}`,
+        (params as Record<string, unknown>)[key],
+        'is not a parameter of the reference operators',
+      );
+  }
+  const p = { ...DEFAULT_PARAMS, ...params } as GraphOperatorParams;
+  const lam = finiteNumber('params.lambda', p.lambda);
+  if (!(lam > 0 && lam <= 1)) throw new ArgumentError('params.lambda', lam, 'must lie in (0, 1]');
+  for (const key of ['biasClaim', 'biasAnswer', 'biasQuestion', 'direct', 'answerSupport'] as const)
+    finiteNumber(`params.${key}`, p[key]);
+  for (const key of ['support', 'contradict', 'require', 'resolve'] as const) {
+    if (!(finiteNumber(`params.${key}`, p[key]) >= 0)) throw new ArgumentError(`params.${key}`, p[key], 'must be >= 0');
+  }
+  for (const key of ['tauContradict', 'presenceScale', 'mergeRadius', 'tauAnswer'] as const)
+    positiveNumber(`params.${key}`, p[key]);
+  const mu = finiteNumber('params.mergeRate', p.mergeRate);
+  if (!(mu >= 0 && mu < 1)) throw new ArgumentError('params.mergeRate', mu, 'must lie in [0, 1)');
+  const eta = finiteNumber('params.sharpen', p.sharpen);
+  if (!(eta >= 0 && eta <= 1)) throw new ArgumentError('params.sharpen', eta, 'must lie in [0, 1]');
+  if (p.mergeDims !== undefined) integerInRange('params.mergeDims', p.mergeDims, 0);
+  return p;
+}
+
+/** The pieces of the bound, for reports. */
+export interface LipschitzBound {
+  /** The bound on ‖D_c c'‖₂: (1 − λ) + λ L_T L_g. */
+  modulus: number;
+  /** Bound on ‖D_c g‖₂. */
+  beliefTargets: number;
+  /** Bound on ‖D T‖₂. */
+  sharpening: number;
+  /** Row-block terms C, A, Qb. */
+  claimRows: number;
+  answerRows: number;
+  questionRows: number;
+}
+
+/**
+ * The analytic Lipschitz bound of Q's confidence update on the unit cube (see the module
+ * comment for the derivation), for a layout where at most `maxAnswersPerQuestion` answer
+ * slots compete for one question. Cost O(1).
+ * @throws {ArgumentError} bad parameters or a negative count.
+ * @example
+ * ```ts
+ * confidenceLipschitzBound(DEFAULT_PARAMS, 2).modulus; // ≈ 0.958 < 1: a contraction
+ * ```
+ */
+export function confidenceLipschitzBound(
+  params: Partial<GraphOperatorParams>,
+  maxAnswersPerQuestion: number,
+): LipschitzBound {
+  const p = resolveParams(params);
+  const nA = integerInRange('maxAnswersPerQuestion', maxAnswersPerQuestion, 0);
+  const claimRows = (p.support + p.contradict * (1 + 1 / (2 * p.tauContradict)) + p.require) / 4;
+  const answerRows = (p.support + p.require) / 2;
+  const questionRows = (p.resolve * Math.sqrt(nA)) / 4;
+  const beliefTargets = Math.sqrt(claimRows ** 2 + answerRows ** 2 + questionRows ** 2);
+  const sharpening = nA <= 1 ? 1 : 1 - p.sharpen + p.sharpen * (Math.sqrt(nA) + 1 / (2 * p.tauAnswer));
+  const modulus = 1 - p.lambda + p.lambda * sharpening * beliefTargets;
+  return { modulus, beliefTargets, sharpening, claimRows, answerRows, questionRows };
+}

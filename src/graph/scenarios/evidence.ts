@@ -1,0 +1,309 @@
+/**
+ * The evidence pool and P(·|θ) (Sec. 3.2, 7.3). Each item names the claims it adds (attributes
+ * and direct support = source reliability), the edges it writes (weights in [0, 1]; 0 decays an
+ * edge, e.g. the Requires edge of a question it resolves), its strength a_e and a base weight.
+ *
+ * JSON (validated with zod; errors name the JSON path):
+ * ```json
+ * { "adaptiveGain": 2,
+ *   "operators": { "lambda": 0.5 },
+ *   "run": { "epsilon": 0.01, "window": 3, "maxSteps": 80, "seed": 1 },
+ *   "items": [ { "id": "e1", "text": "...", "strength": 0.7, "weight": 1,
+ *     "claims": [ { "id": "c:x", "attributes": [..k..], "support": 0.9, "source": "wiki" } ],
+ *     "edges": [ { "type": "Supports", "source": "c:x", "target": "a:author", "weight": 0.9 },
+ *                { "type": "Requires", "source": "a:author", "target": "q:author", "weight": 0 } ] } ] }
+ * ```
+ * Adaptive extraction (Sec. 7.3): P(e|θ) ∝ w_e (1 + γ Σ_{q ∈ R(e)} max(c_q, 0)), where R(e) are
+ * the questions e writes (a Supports edge into one of q's answers, or a Requires edge into q)
+ * and c_q is q's openness in θ: items that resolve questions still open are drawn more often.
+ */
+import { z } from 'zod';
+import { ArgumentError } from '../../util/errors.js';
+import { finiteNumber } from '../../util/validate.js';
+import { EDGE_TYPE_RULES, EDGE_TYPES, edgeTypeFits, type EpistemicGraph, type NodeType } from '../model/model.js';
+import type { CompiledItem } from '../operators/expand.js';
+import { confidenceIndex, edgeIndex, nodeOffset, type Layout, type ReservedNode } from '../model/layout.js';
+import { GraphFormatError, toFormatIssues, type FormatIssue } from '../model/schema.js';
+import type { EvidenceWeight } from '../../system/types.js';
+
+const id = z.string().min(1, 'must be a non-empty id');
+
+/** Schema of an evidence pool document (field types; see {@link parseEvidencePool}). */
+export const evidencePoolSchema = z.strictObject({
+  adaptiveGain: z.number().min(0, 'must be >= 0').optional(),
+  attributeStrength: z.number().gt(0, 'must lie in (0, 1]').lte(1, 'must lie in (0, 1]').optional(),
+  operators: z.record(z.string(), z.number()).optional(),
+  run: z
+    .strictObject({
+      epsilon: z.number().gt(0, 'must be > 0').optional(),
+      window: z.number().int().min(1).optional(),
+      maxSteps: z.number().int().min(1).optional(),
+      seed: z
+        .number()
+        .int()
+        .min(0)
+        .max(2 ** 32 - 1)
+        .optional(),
+    })
+    .optional(),
+  items: z
+    .array(
+      z.strictObject({
+        id,
+        text: z.string().optional(),
+        strength: z.number().gt(0, 'must lie in (0, 1]').lte(1, 'must lie in (0, 1]'),
+        weight: z.number().gt(0, 'a base weight must be > 0').optional(),
+        claims: z
+          .array(
+            z.strictObject({
+              id,
+              attributes: z.array(z.number()),
+              support: z.number().gt(0, 'must lie in (0, 1]').lte(1, 'must lie in (0, 1]'),
+              source: z.string().optional(),
+              text: z.string().optional(),
+            }),
+          )
+          .default([]),
+        edges: z
+          .array(
+            z.strictObject({
+              type: z.enum(EDGE_TYPES),
+              source: id,
+              target: id,
+              weight: z.number().min(0, 'must lie in [0, 1]').lte(1, 'must lie in [0, 1]'),
+            }),
+          )
+          .default([]),
+      }),
+    )
+    .min(1, 'must list at least one evidence item'),
+});
+
+/** A validated evidence pool document. */
+export type EvidencePoolDocument = z.infer<typeof evidencePoolSchema>;
+
+/** An evidence item after validation, with what it writes. */
+export interface EvidenceItem {
+  readonly id: string;
+  readonly text?: string;
+  readonly strength: number;
+  /** Base weight w_e > 0 (default 1). */
+  readonly weight: number;
+  readonly claims: readonly {
+    id: string;
+    attributes: readonly number[];
+    support: number;
+    source?: string;
+    text?: string;
+  }[];
+  readonly edges: readonly { type: (typeof EDGE_TYPES)[number]; source: string; target: string; weight: number }[];
+}
+
+/** A validated pool. */
+export interface EvidencePool {
+  readonly items: readonly EvidenceItem[];
+  /** γ >= 0 of adaptive extraction (default 2). */
+  readonly adaptiveGain: number;
+  /** Blend rate of claim attributes in (0, 1] (default 1: copied). */
+  readonly attributeStrength: number;
+  readonly operators: Readonly<Record<string, number>>;
+  readonly run: Readonly<{ epsilon?: number; window?: number; maxSteps?: number; seed?: number }>;
+}
+
+/**
+ * Validates an evidence pool against the graph it extends: ids unique across graph and pool,
+ * attribute lengths k, edge endpoints exist (graph nodes or claims of the pool), edge types fit
+ * their endpoints, no item writes one coordinate twice, every item writes something.
+ * @throws {GraphFormatError} listing every problem with its JSON path (`evidence.items[2].edges[0].target`).
+ */
+export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): EvidencePool {
+  const r = evidencePoolSchema.safeParse(doc);
+  if (!r.success) throw new GraphFormatError('evidence', doc, toFormatIssues('evidence', r.error.issues, doc));
+  const d = r.data;
+  const issues: FormatIssue[] = [];
+  const add = (path: string, message: string) => issues.push({ path, message });
+  const types = new Map<string, NodeType>(graph.nodes.map((n) => [n.id, n.type]));
+  const itemIds = new Set<string>();
+  d.items.forEach((it, i) => {
+    if (itemIds.has(it.id)) add(`evidence.items[${i}].id`, `duplicate evidence id "${it.id}"`);
+    itemIds.add(it.id);
+    it.claims.forEach((c, j) => {
+      if (types.has(c.id)) add(`evidence.items[${i}].claims[${j}].id`, `duplicate node id "${c.id}"`);
+      else types.set(c.id, 'claim');
+      if (c.attributes.length !== graph.k)
+        add(
+          `evidence.items[${i}].claims[${j}].attributes`,
+          `has length ${c.attributes.length}, expected k = ${graph.k}`,
+        );
+    });
+  });
+  d.items.forEach((it, i) => {
+    const written = new Set<string>();
+    it.edges.forEach((e, j) => {
+      const p = `evidence.items[${i}].edges[${j}]`;
+      const s = types.get(e.source);
+      const t = types.get(e.target);
+      if (!s) add(`${p}.source`, `unknown node id "${e.source}"`);
+      if (!t) add(`${p}.target`, `unknown node id "${e.target}"`);
+      if (s && t && (!edgeTypeFits(e.type, s, t) || e.source === e.target))
+        add(
+          `${p}.type`,
+          `a ${e.type} edge cannot run from ${s} "${e.source}" to ${t} "${e.target}" (${EDGE_TYPE_RULES[e.type]}; a claim's self-support is its "support" field)`,
+        );
+      const key = `${e.type} ${e.source} ${e.target}`;
+      if (written.has(key)) add(p, `writes ${e.type} ${e.source} -> ${e.target} twice`);
+      written.add(key);
+    });
+    if (it.claims.length === 0 && it.edges.length === 0)
+      add(`evidence.items[${i}]`, 'writes nothing (no claims, no edges)');
+  });
+  const operators = d.operators ?? {};
+  if (issues.length > 0) throw new GraphFormatError('evidence', doc, issues);
+  const items: EvidenceItem[] = d.items.map((it) => {
+    const item: { -readonly [K in keyof EvidenceItem]: EvidenceItem[K] } = {
+      id: it.id,
+      strength: it.strength,
+      weight: it.weight ?? 1,
+      claims: Object.freeze(
+        it.claims.map((c) => Object.freeze({ ...c, attributes: Object.freeze([...c.attributes]) })),
+      ),
+      edges: Object.freeze(it.edges.map((e) => Object.freeze({ ...e }))),
+    };
+    if (it.text !== undefined) item.text = it.text;
+    return Object.freeze(item);
+  });
+  return Object.freeze({
+    items: Object.freeze(items),
+    adaptiveGain: d.adaptiveGain ?? 2,
+    attributeStrength: d.attributeStrength ?? 1,
+    operators: Object.freeze({ ...operators }),
+    run: Object.freeze({ ...(d.run ?? {}) }),
+  });
+}
+
+/** The claim nodes a pool adds, as reserved layout nodes (their slots start empty). */
+export function reservedNodes(pool: EvidencePool): ReservedNode[] {
+  const out: ReservedNode[] = [];
+  for (const it of pool.items)
+    for (const c of it.claims) {
+      const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
+      if (c.text !== undefined) r.text = c.text;
+      if (c.source !== undefined) r.source = c.source;
+      out.push(r);
+    }
+  return out;
+}
+
+/** A compiled item plus the questions it writes. */
+export interface CompiledEvidence extends CompiledItem {
+  readonly weight: number;
+  /** Slots of the questions this item writes (R(e)). */
+  readonly questionSlots: readonly number[];
+  /** Per question slot: the coordinates of q this item writes. */
+  readonly questionCoordinates: ReadonlyMap<number, readonly number[]>;
+}
+
+/**
+ * Compiles an item against a layout: footprint = the k attributes and the Supports diagonal of
+ * each claim it adds, plus each edge coordinate it writes; targets accordingly. O(|F_e| log |F_e|).
+ */
+export function compileItem(item: EvidenceItem, layout: Layout, attributeStrength = 1): CompiledEvidence {
+  const entries = new Map<number, number>();
+  const attributeCoords = new Set<number>();
+  for (const c of item.claims) {
+    const s = layout.slotOf.get(c.id);
+    if (s === undefined) throw new ArgumentError(`evidence ${item.id}: claim`, c.id, 'has no slot in the layout');
+    const o = nodeOffset(layout, s);
+    c.attributes.forEach((v, j) => {
+      entries.set(o + j, v);
+      attributeCoords.add(o + j);
+    });
+    entries.set(edgeIndex(layout, 'Supports', s, s), c.support);
+  }
+  const questionCoordinates = new Map<number, number[]>();
+  const firstQ = layout.firstSlot.question;
+  for (const e of item.edges) {
+    const s = layout.slotOf.get(e.source)!;
+    const t = layout.slotOf.get(e.target)!;
+    const idx = edgeIndex(layout, e.type, s, t);
+    entries.set(idx, e.weight);
+    let q = -1;
+    if (e.type === 'Requires' && t >= firstQ) q = t;
+    if (e.type === 'Supports') q = layout.slots[t]!.questionSlot ?? -1;
+    if (q >= 0) {
+      const list = questionCoordinates.get(q) ?? [];
+      list.push(idx);
+      questionCoordinates.set(q, list);
+    }
+  }
+  const sortedKeys = [...entries.keys()].sort((a, b) => a - b);
+  const footprint = layout.dim <= 2 ** 31 - 1 ? Int32Array.from(sortedKeys) : Float64Array.from(sortedKeys);
+  const target = Float64Array.from(footprint, (i) => entries.get(i)!);
+  const rates = Float64Array.from(footprint, (i) => (attributeCoords.has(i) ? attributeStrength : item.strength));
+  return Object.freeze({
+    id: item.id,
+    strength: item.strength,
+    rates,
+    weight: item.weight,
+    footprint,
+    target,
+    questionSlots: Object.freeze([...questionCoordinates.keys()].sort((a, b) => a - b)),
+    questionCoordinates,
+  });
+}
+
+/**
+ * P(·|θ) with adaptive extraction (module comment). γ = 0 gives the base weights normalised.
+ * Cost O(|pool| · |R(e)|).
+ * @throws {ArgumentError} γ negative or not finite.
+ */
+export function evidenceDistribution(
+  items: readonly CompiledEvidence[],
+  layout: Layout,
+  theta: Float64Array,
+  adaptiveGain: number,
+): EvidenceWeight[] {
+  const gamma = finiteNumber('adaptiveGain', adaptiveGain);
+  if (gamma < 0) throw new ArgumentError('adaptiveGain', gamma, 'must be >= 0');
+  const raw = items.map((it) => {
+    let open = 0;
+    for (const q of it.questionSlots) open += Math.max(theta[confidenceIndex(layout, q)]!, 0);
+    return it.weight * (1 + gamma * open);
+  });
+  const total = raw.reduce((a, b) => a + b, 0);
+  return items.map((it, i) => ({ id: it.id, p: raw[i]! / total }));
+}
+
+/**
+ * Consolidation scheduling (Sec. 7.3): run Q when the order-gap accumulated since the last
+ * consolidation exceeds a cost threshold, rather than on a fixed schedule.
+ */
+export class ConsolidationSchedule {
+  #accumulated = 0;
+  /**
+   * @param threshold accumulated Ω that triggers consolidation (> 0)
+   * @throws {ArgumentError} threshold not a finite number > 0.
+   */
+  constructor(readonly threshold: number) {
+    if (!(finiteNumber('threshold', threshold) > 0)) throw new ArgumentError('threshold', threshold, 'must be > 0');
+  }
+  /** Adds one order-gap value; returns whether consolidation is now due. */
+  record(omega: number): boolean {
+    if (!(omega >= 0) || !Number.isFinite(omega))
+      throw new ArgumentError('omega', omega, 'must be a finite number >= 0');
+    this.#accumulated += omega;
+    return this.due();
+  }
+  /** True iff the accumulated order-gap exceeds the threshold. */
+  due(): boolean {
+    return this.#accumulated > this.threshold;
+  }
+  /** Σ Ω since the last consolidation. */
+  get accumulated(): number {
+    return this.#accumulated;
+  }
+  /** Call after running Q. */
+  consolidated(): void {
+    this.#accumulated = 0;
+  }
+}

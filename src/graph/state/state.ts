@@ -1,0 +1,789 @@
+/**
+ * The structured state of the reference graph: θ = φ(S) (Def. 2.2) held as its node block
+ * (dense, (k+1)·Nmax doubles) and its three edge blocks as CSR (rows = source slot, columns
+ * ascending) with a by-column index (CSC) — 24 bytes per present edge instead of 8·3·Nmax²
+ * doubles. Every operation equals, bit for bit, the same operation on the dense θ with the
+ * reference operators (../operators/consolidate.ts, ../operators/expand.ts), because both run the one implementation
+ * over an {@link EdgeSource} (../operators/orderGap.ts) and the dense θ's absent edges are exactly 0:
+ *
+ * - a step is {@link stepOver} (one fused pass: Ω and Q(P_e θ)'s node block), then e's edge
+ *   writes are applied in place; an edge P_e adds for the first time rebuilds its block
+ *   (O(nnz), once per new edge — values written later are updated in place, O(log row));
+ * - Ω alone, and the scheduling estimate, is the neighbourhood pass of {@link orderGapOver}:
+ *   exactly Ω (../operators/orderGap.ts module comment) without a pass of Q over the whole state;
+ * - the merge of near-duplicate claims visits the pairs a maintained neighbour list names
+ *   ({@link MergeIndex}): the pairs of claims within the merge radius are kept up to date as
+ *   P_e and Q move claims, so a step costs O(moved claims · C) there instead of O(C²).
+ *
+ * Memory: the node block, 24 bytes per stored edge (CSR + CSC), 4·(Nmax + 1) per block for the
+ * row and column starts, and the neighbour lists (a few entries per claim near another) — what
+ * `bytes` counts, the lists aside; beside it, made on first use and reused by every later step,
+ * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
+ * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), so a
+ * step allocates nothing of O(Nmax).
+ */
+import { ArgumentError } from '../../util/errors.js';
+import {
+  consolidateNodes,
+  type ConsolidateScratch,
+  type EdgeBlockIndex,
+  type EdgeSource,
+  type MergeIndex,
+} from '../operators/consolidate.js';
+import type { CompiledItem } from '../operators/expand.js';
+import {
+  csrEdges,
+  expandEdgeWrites,
+  orderGapOver,
+  orderGapScratch,
+  type OrderGapScratch,
+  type CsrBlock,
+  type CscBlock,
+  type EdgeWrite,
+  type IndexedGraphState,
+  type SparseGraphState,
+} from '../operators/orderGap.js';
+import type { GraphOperatorParams } from '../operators/params.js';
+import type { OperatorShape } from '../model/shape.js';
+import { decodeParts, graphEntries, type Layout } from '../model/layout.js';
+import type { EpistemicGraph } from '../model/model.js';
+
+/** One edge type's block: CSR and its by-column index. */
+interface Block {
+  rowStart: Int32Array;
+  cols: Int32Array;
+  vals: Float64Array;
+  colStart: Int32Array;
+  rows: Int32Array;
+  cvals: Float64Array;
+}
+
+/**
+ * A mutable structured graph state (see the module comment). Build it with
+ * {@link structuredFromDense} or {@link structuredFromSparse}; change it only through the
+ * functions of this module, which keep its edges, index and neighbour lists consistent.
+ */
+export class StructuredGraphState {
+  /** The node block: θ's first (k+1)·Nmax coordinates. */
+  nodes: Float64Array;
+  /** @internal */
+  blocks: [Block, Block, Block];
+  /** @internal Per claim: the other claims within the merge radius, ascending (null: none). */
+  near: (number[] | null)[];
+  /** @internal Claims with a non-empty neighbour list. */
+  nearClaims: Set<number>;
+  /**
+   * @internal The merge grid over the live claims; null while the neighbour lists are not built
+   * (a copy builds them on its first change: {@link ensureNear}).
+   */
+  grid: MergeGrid | null = null;
+  /** @internal The one node-block scratch Q writes into (swapped with `nodes`), made on first use. */
+  spare: Float64Array | null = null;
+  /** @internal Q's per-slot scratch (sums, confidences), made on first use. */
+  scratch: ConsolidateScratch | null = null;
+  /** @internal The order-gap's per-slot scratch, made on first use. */
+  omegaScratch: OrderGapScratch | null = null;
+
+  /** @internal */
+  constructor(nodes: Float64Array, blocks: [Block, Block, Block], claims: number) {
+    this.nodes = nodes;
+    this.blocks = blocks;
+    this.near = new Array<number[] | null>(claims).fill(null);
+    this.nearClaims = new Set();
+  }
+
+  /** Number of stored edge weights (stored zeros included). */
+  get storedEdges(): number {
+    return this.blocks[0].cols.length + this.blocks[1].cols.length + this.blocks[2].cols.length;
+  }
+
+  /** The bytes the typed arrays of the state hold (nodes, CSR, CSC). */
+  get bytes(): number {
+    let b = this.nodes.byteLength;
+    for (const x of this.blocks)
+      b +=
+        x.rowStart.byteLength +
+        x.cols.byteLength +
+        x.vals.byteLength +
+        x.colStart.byteLength +
+        x.rows.byteLength +
+        x.cvals.byteLength;
+    return b;
+  }
+
+  /** The state's edges and index as the {@link IndexedGraphState} the passes read. */
+  indexed(): IndexedGraphState {
+    const [a, b, c] = this.blocks;
+    const csr = (x: Block): CsrBlock => ({ rowStart: x.rowStart, cols: x.cols, vals: x.vals });
+    const csc = (x: Block): CscBlock => ({ colStart: x.colStart, rows: x.rows, vals: x.cvals });
+    return { nodes: this.nodes, edges: [csr(a), csr(b), csr(c)], columns: [csc(a), csc(b), csc(c)] };
+  }
+}
+
+function blockOf(csr: CsrBlock, nmax: number): Block {
+  const cols = Int32Array.from(csr.cols);
+  const vals = Float64Array.from(csr.vals);
+  const colStart = new Int32Array(nmax + 1);
+  for (let e = 0; e < cols.length; e++) colStart[cols[e]! + 1]!++;
+  for (let i = 0; i < nmax; i++) colStart[i + 1] = colStart[i + 1]! + colStart[i]!;
+  const fill = colStart.slice(0, nmax);
+  const rows = new Int32Array(cols.length);
+  const cvals = new Float64Array(cols.length);
+  for (let j = 0; j < nmax; j++)
+    for (let e = csr.rowStart[j]!; e < csr.rowStart[j + 1]!; e++) {
+      const at = fill[cols[e]!]!++;
+      rows[at] = j;
+      cvals[at] = vals[e]!;
+    }
+  return { rowStart: Int32Array.from(csr.rowStart), cols, vals, colStart, rows, cvals };
+}
+
+/** Position of column i in row j of a block's CSR, or −1. */
+function csrPos(b: Block, j: number, i: number): number {
+  let lo = b.rowStart[j]!;
+  let hi = b.rowStart[j + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = b.cols[mid]!;
+    if (at === i) return mid;
+    if (at < i) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** Position of row j in column i of a block's CSC, or −1. */
+function cscPos(b: Block, j: number, i: number): number {
+  let lo = b.colStart[i]!;
+  let hi = b.colStart[i + 1]! - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = b.rows[mid]!;
+    if (at === j) return mid;
+    if (at < j) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
+}
+
+/** The weight of edge j → i of block t (0 if absent). O(log row length). */
+export function structuredEdge(state: StructuredGraphState, t: EdgeBlockIndex, j: number, i: number): number {
+  const b = state.blocks[t];
+  const p = csrPos(b, j, i);
+  return p < 0 ? 0 : b.vals[p]!;
+}
+
+/**
+ * θ_index of the structured state (any coordinate of the dense θ). O(1) on the node block,
+ * O(log row length) on an edge.
+ * @throws {ArgumentError} index outside [0, d).
+ */
+export function structuredValue(shape: OperatorShape, state: StructuredGraphState, index: number): number {
+  if (!(Number.isInteger(index) && index >= 0 && index < shape.dim))
+    throw new ArgumentError('index', index, `must be an integer in [0, ${shape.dim})`);
+  if (index < shape.edgeOffset) return state.nodes[index]!;
+  const n = shape.nmax;
+  const nn = n * n;
+  const rel = index - shape.edgeOffset;
+  const t = Math.floor(rel / nn) as EdgeBlockIndex;
+  const j = Math.floor((rel - t * nn) / n);
+  return structuredEdge(state, t, j, rel - t * nn - j * n);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the neighbour lists of the merge
+
+/** r² < h² on the first mergeDims attributes (the test of `mergeClaim`), with early exit. */
+function within(nodes: Float64Array, k1: number, md: number, h2: number, i: number, j: number): boolean {
+  const oi = i * k1;
+  const oj = j * k1;
+  let r2 = 0;
+  for (let t = 0; t < md; t++) {
+    const d = nodes[oj + t]! - nodes[oi + t]!;
+    r2 += d * d;
+    if (r2 >= h2) return false;
+  }
+  return true;
+}
+
+function live(state: StructuredGraphState, j: number): boolean {
+  return structuredEdge(state, 0, j, j) !== 0;
+}
+
+function setNear(state: StructuredGraphState, i: number, list: number[] | null): void {
+  state.near[i] = list && list.length ? list : null;
+  if (state.near[i]) state.nearClaims.add(i);
+  else state.nearClaims.delete(i);
+}
+
+function insertSorted(list: number[], x: number): void {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]! < x) lo = mid + 1;
+    else hi = mid;
+  }
+  if (list[lo] !== x) list.splice(lo, 0, x);
+}
+
+/**
+ * The merge grid: live claims (S_jj ≠ 0) binned on their first g = min(3, mergeDims)
+ * attributes with cells of width h·(1 + 2⁻²⁰). Two claims within distance h differ by less
+ * than h in each of those attributes, hence lie in the same or adjacent cells; the slack absorbs
+ * the rounding of x/width (relative error <= eps) while |x|/h < 2³². So the claims of the 3^g
+ * cells around a claim include every claim within h of it.
+ */
+class MergeGrid {
+  readonly bins = new Map<number | string, number[]>();
+  readonly keyOf: (number | string | null)[];
+  private readonly g: number;
+  private readonly width: number;
+  private readonly offsets: number[][];
+  private readonly cellScratch: number[];
+  constructor(shape: OperatorShape, p: GraphOperatorParams) {
+    this.keyOf = new Array<number | string | null>(shape.claims).fill(null);
+    this.g = Math.min(3, shape.mergeDims);
+    this.width = p.mergeRadius * (1 + 2 ** -20);
+    const offsets: number[][] = [[]];
+    for (let t = 0; t < this.g; t++)
+      offsets.splice(0, offsets.length, ...offsets.flatMap((o) => [-1, 0, 1].map((d) => [...o, d])));
+    this.offsets = offsets;
+    this.cellScratch = new Array<number>(this.g).fill(0);
+  }
+  private cell(nodes: Float64Array, k1: number, i: number): number[] {
+    const c = this.cellScratch;
+    for (let t = 0; t < this.g; t++) c[t] = Math.floor(nodes[i * k1 + t]! / this.width);
+    return c;
+  }
+  /**
+   * The bin key of a cell (shifted by `o`): one number while every cell coordinate lies in
+   * (−2¹⁶, 2¹⁶) — g base-2¹⁷ digits, so distinct cells give distinct integers below 2⁵¹ (exact
+   * in f64) — else the coordinates joined as a string (never equal to a number key).
+   */
+  private key(c: readonly number[], o?: readonly number[]): number | string {
+    let key = 0;
+    for (let t = 0; t < this.g; t++) {
+      const x = c[t]! + (o ? o[t]! : 0);
+      if (!(x > -(2 ** 16) && x < 2 ** 16)) return c.map((y, u) => y + (o ? o[u]! : 0)).join(',');
+      key = key * 2 ** 17 + (x + 2 ** 16);
+    }
+    return key;
+  }
+  /** Puts claim i in its cell for `nodes` (or takes it out when `present` is false). */
+  place(nodes: Float64Array, k1: number, i: number, present: boolean): void {
+    const old = this.keyOf[i];
+    const key = present ? this.key(this.cell(nodes, k1, i)) : null;
+    if (old === key) return;
+    if (old !== null && old !== undefined) {
+      const b = this.bins.get(old)!;
+      b.splice(b.indexOf(i), 1);
+      if (b.length === 0) this.bins.delete(old);
+    }
+    this.keyOf[i] = key;
+    if (key !== null) {
+      const b = this.bins.get(key);
+      if (b) b.push(i);
+      else this.bins.set(key, [i]);
+    }
+  }
+  /** The claims of the cells around claim i (i included). */
+  around(nodes: Float64Array, k1: number, i: number): number[] {
+    const c = this.cell(nodes, k1, i);
+    const out: number[] = [];
+    for (const o of this.offsets) {
+      const b = this.bins.get(this.key(c, o));
+      if (b) for (let r = 0; r < b.length; r++) out.push(b[r]!);
+    }
+    return out;
+  }
+}
+
+/**
+ * Recomputes the neighbour lists of the claims in `moved` for the state's current attributes and
+ * live claims, and updates their partners' lists. A claim's neighbours change only when it or a
+ * partner moves, so lists of claims that did not move and whose partners did not move stay
+ * exact. O(|moved| · 3^g · claims per cell · mergeDims).
+ */
+function refreshNear(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  state: StructuredGraphState,
+  moved: Iterable<number>,
+): void {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const h2 = p.mergeRadius * p.mergeRadius;
+  const nodes = state.nodes;
+  const grid = state.grid!;
+  for (const i of moved) {
+    if (i >= shape.claims) continue;
+    for (const j of state.near[i] ?? []) {
+      const l = state.near[j];
+      if (!l) continue;
+      const at = l.indexOf(i);
+      if (at >= 0) l.splice(at, 1);
+      setNear(state, j, l);
+    }
+    const isLive = live(state, i);
+    grid.place(nodes, k1, i, isLive);
+    if (!isLive) {
+      setNear(state, i, null);
+      continue;
+    }
+    const list: number[] = [];
+    for (const j of grid.around(nodes, k1, i)) {
+      if (j === i || !within(nodes, k1, md, h2, i, j)) continue;
+      list.push(j);
+      const l = state.near[j] ?? [];
+      insertSorted(l, i);
+      setNear(state, j, l);
+    }
+    list.sort((a, b) => a - b);
+    setNear(state, i, list);
+  }
+}
+
+/** All neighbour lists and the grid from scratch. O(C · claims around each). */
+function buildNear(shape: OperatorShape, p: GraphOperatorParams, state: StructuredGraphState): void {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const h2 = p.mergeRadius * p.mergeRadius;
+  const nodes = state.nodes;
+  const grid = new MergeGrid(shape, p);
+  state.grid = grid;
+  for (let i = 0; i < shape.claims; i++) if (live(state, i)) grid.place(nodes, k1, i, true);
+  state.near.fill(null);
+  state.nearClaims.clear();
+  for (const members of grid.bins.values()) {
+    const cand = grid.around(nodes, k1, members[0]!);
+    for (const i of members) {
+      const list: number[] = [];
+      for (const j of cand) if (j !== i && within(nodes, k1, md, h2, i, j)) list.push(j);
+      list.sort((a, b) => a - b);
+      setNear(state, i, list);
+    }
+  }
+}
+
+/**
+ * The live claims within the merge radius of claim i (r² < h² on the first mergeDims attributes,
+ * the test of `mergeClaim`), ascending; the neighbour lists are built on first use. O(1) after.
+ */
+export function structuredMergeNeighbours(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  i: number,
+): readonly number[] {
+  ensureNear(shape, params, state);
+  return state.near[i] ?? [];
+}
+
+/** Builds the neighbour lists and the grid of a state that has none yet (a copy). */
+function ensureNear(shape: OperatorShape, p: GraphOperatorParams, state: StructuredGraphState): MergeGrid {
+  if (state.grid === null) buildNear(shape, p, state);
+  return state.grid!;
+}
+
+/** The state's neighbour lists as the {@link MergeIndex} of `mergeClaims`. */
+function mergeIndexOf(state: StructuredGraphState): MergeIndex {
+  return {
+    claims: () => [...state.nearClaims].sort((a, b) => a - b),
+    candidates: (i) => state.near[i] ?? [],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// building and converting
+
+/** A structured state from a node block and CSR edge blocks (copied). O(nnz + Nmax + C·candidates). */
+export function structuredFromSparse(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  sparse: SparseGraphState,
+): StructuredGraphState {
+  if (sparse.nodes.length !== shape.edgeOffset)
+    throw new ArgumentError('state.nodes', sparse.nodes.length, `must have (k+1)·Nmax = ${shape.edgeOffset} entries`);
+  const st = new StructuredGraphState(
+    Float64Array.from(sparse.nodes),
+    sparse.edges.map((b) => blockOf(b, shape.nmax)) as [Block, Block, Block],
+    shape.claims,
+  );
+  buildNear(shape, params, st);
+  return st;
+}
+
+/** The structured state of a dense θ (one streaming pass over its edge block). */
+export function structuredFromDense(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  theta: Float64Array,
+): StructuredGraphState {
+  if (theta.length !== shape.dim) throw new ArgumentError('theta', theta, `must have length d = ${shape.dim}`);
+  const n = shape.nmax;
+  const nn = n * n;
+  const blocks: CsrBlock[] = [];
+  for (let t = 0; t < 3; t++) {
+    const rowStart = new Int32Array(n + 1);
+    const cols: number[] = [];
+    const vals: number[] = [];
+    const base = shape.edgeOffset + t * nn;
+    for (let j = 0; j < n; j++) {
+      rowStart[j] = cols.length;
+      for (let i = 0; i < n; i++) {
+        const w = theta[base + j * n + i]!;
+        if (w === 0) continue;
+        cols.push(i);
+        vals.push(w);
+      }
+    }
+    rowStart[n] = cols.length;
+    blocks.push({ rowStart, cols: Int32Array.from(cols), vals: Float64Array.from(vals) });
+  }
+  return structuredFromSparse(shape, params, {
+    nodes: theta.subarray(0, shape.edgeOffset),
+    edges: blocks as [CsrBlock, CsrBlock, CsrBlock],
+  });
+}
+
+/** The dense θ of a structured state (length d; O(d) memory). */
+export function structuredToDense(shape: OperatorShape, state: StructuredGraphState): Float64Array {
+  const n = shape.nmax;
+  const theta = new Float64Array(shape.dim);
+  theta.set(state.nodes, 0);
+  state.blocks.forEach((b, t) => {
+    const base = shape.edgeOffset + t * n * n;
+    for (let j = 0; j < n; j++)
+      for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++) theta[base + j * n + b.cols[e]!] = b.vals[e]!;
+  });
+  return theta;
+}
+
+/**
+ * An independent copy: node block, edges and index. The merge's neighbour lists are not copied;
+ * the copy rebuilds them on its first change (O(C · claims around each)), so a copy that is
+ * only read — a run's best state — costs O(Nmax·k + nnz) and nothing more.
+ */
+export function copyStructured(state: StructuredGraphState): StructuredGraphState {
+  return copyStructuredInto(state, null);
+}
+
+/**
+ * {@link copyStructured} into `into`'s storage: every array of the same length is overwritten in
+ * place (a state whose edges were not added to since the last copy allocates nothing), the others
+ * are allocated. Returns the copy (`into`, or a new state when null). `into` must not be `state`.
+ */
+export function copyStructuredInto(
+  state: StructuredGraphState,
+  into: StructuredGraphState | null,
+): StructuredGraphState {
+  const same = <T extends Int32Array | Float64Array>(src: T, dst: T | undefined): T => {
+    if (dst !== undefined && dst.length === src.length) {
+      dst.set(src);
+      return dst;
+    }
+    return src.slice() as T;
+  };
+  const blocks = state.blocks.map((b, t) => {
+    const d = into?.blocks[t];
+    return {
+      rowStart: same(b.rowStart, d?.rowStart),
+      cols: same(b.cols, d?.cols),
+      vals: same(b.vals, d?.vals),
+      colStart: same(b.colStart, d?.colStart),
+      rows: same(b.rows, d?.rows),
+      cvals: same(b.cvals, d?.cvals),
+    };
+  }) as [Block, Block, Block];
+  const nodes = same(state.nodes, into?.nodes);
+  if (into === null) return new StructuredGraphState(nodes, blocks, state.near.length);
+  into.nodes = nodes;
+  into.blocks = blocks;
+  into.near.fill(null);
+  into.nearClaims.clear();
+  into.grid = null;
+  return into;
+}
+
+/**
+ * The non-zero coordinates [index, value] of θ in ascending index order — what the dense
+ * vector's scan for non-zeros gives, entry for entry (stored zeros are left out). O(Nmax·k + nnz).
+ */
+export function structuredEntries(shape: OperatorShape, state: StructuredGraphState): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const nodes = state.nodes;
+  for (let i = 0; i < nodes.length; i++) if (nodes[i] !== 0) out.push([i, nodes[i]!]);
+  const n = shape.nmax;
+  state.blocks.forEach((b, t) => {
+    const base = shape.edgeOffset + t * n * n;
+    for (let j = 0; j < n; j++)
+      for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++) {
+        const w = b.vals[e]!;
+        if (w !== 0) out.push([base + j * n + b.cols[e]!, w]);
+      }
+  });
+  return out;
+}
+
+/** Calls `f(t, j, i, w)` for every non-zero edge in (type, source, target) order. */
+export function forEachStructuredEdge(
+  state: StructuredGraphState,
+  f: (t: EdgeBlockIndex, j: number, i: number, w: number) => void,
+): void {
+  state.blocks.forEach((b, t) => {
+    const n = b.rowStart.length - 1;
+    for (let j = 0; j < n; j++)
+      for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++) {
+        const w = b.vals[e]!;
+        if (w !== 0) f(t as EdgeBlockIndex, j, b.cols[e]!, w);
+      }
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// changing a state
+
+/** Rebuilds block t with the absent edges `added` (row, col, value) inserted. O(nnz + Nmax). */
+function insertEdges(b: Block, nmax: number, added: EdgeWrite[]): Block {
+  added.sort((x, y) => x.row - y.row || x.col - y.col);
+  const m = b.cols.length + added.length;
+  const rowStart = new Int32Array(nmax + 1);
+  const cols = new Int32Array(m);
+  const vals = new Float64Array(m);
+  let a = 0;
+  let at = 0;
+  for (let j = 0; j < nmax; j++) {
+    rowStart[j] = at;
+    let e = b.rowStart[j]!;
+    const end = b.rowStart[j + 1]!;
+    while (e < end || (a < added.length && added[a]!.row === j)) {
+      const useNew = a < added.length && added[a]!.row === j && (e >= end || added[a]!.col < b.cols[e]!);
+      if (useNew) {
+        cols[at] = added[a]!.col;
+        vals[at++] = added[a++]!.value;
+      } else {
+        cols[at] = b.cols[e]!;
+        vals[at++] = b.vals[e++]!;
+      }
+    }
+  }
+  rowStart[nmax] = at;
+  return blockOf({ rowStart, cols, vals }, nmax);
+}
+
+/** Writes P_e's edge values into the state: in place where stored, inserting absent ones. */
+function applyEdgeWrites(shape: OperatorShape, state: StructuredGraphState, writes: readonly EdgeWrite[]): void {
+  const added: EdgeWrite[][] = [[], [], []];
+  for (const w of writes) {
+    const b = state.blocks[w.block];
+    const p = csrPos(b, w.row, w.col);
+    if (p >= 0) {
+      b.vals[p] = w.value;
+      b.cvals[cscPos(b, w.row, w.col)] = w.value;
+    } else if (w.value !== 0) added[w.block]!.push(w);
+  }
+  for (let t = 0; t < 3; t++)
+    if (added[t]!.length) state.blocks[t] = insertEdges(state.blocks[t]!, shape.nmax, added[t]!);
+}
+
+/** Claims whose merge attributes or Supports diagonal e writes. */
+function claimsWritten(shape: OperatorShape, item: CompiledItem): number[] {
+  const k1 = shape.k + 1;
+  const n = shape.nmax;
+  const out = new Set<number>();
+  for (let f = 0; f < item.footprint.length; f++) {
+    const x = item.footprint[f]!;
+    if (x < shape.edgeOffset) {
+      const s = Math.floor(x / k1);
+      if (s < shape.claims && x - s * k1 < shape.mergeDims) out.add(s);
+    } else {
+      const rel = x - shape.edgeOffset;
+      if (rel < n * n && rel % (n + 1) === 0 && rel / (n + 1) < shape.claims) out.add(rel / (n + 1));
+    }
+  }
+  return [...out].sort((a, b) => a - b);
+}
+
+/** Claims whose merge attributes differ between two node blocks, among `among`. */
+function claimsMoved(
+  shape: OperatorShape,
+  before: Float64Array,
+  after: Float64Array,
+  among: Iterable<number>,
+): number[] {
+  const k1 = shape.k + 1;
+  const out: number[] = [];
+  for (const i of among) {
+    for (let t = 0; t < shape.mergeDims; t++)
+      if (before[i * k1 + t] !== after[i * k1 + t]) {
+        out.push(i);
+        break;
+      }
+  }
+  return out;
+}
+
+/**
+ * One step of Algorithm 1 on the state in place: returns Ω(θ; e) (Eq. 2) and sets θ ←
+ * Q(P_e(θ)) (Eq. 1) — bit for bit {@link graphStep} on the dense θ. Ω comes from the
+ * neighbourhood pass ({@link structuredOrderGap}: exact, and only e's neighbourhood is read), then
+ * P_e and Q are applied in place; so one step reads the stored edges twice (Q's two passes) where
+ * the fused dense step reads them four times. Cost: two passes over the present edges + e's
+ * neighbourhood + O(Nmax + |F_e|) + the merge's moved claims; memory: one node-block scratch and
+ * the passes' per-slot sums, no copy of the edges unless e adds an edge.
+ */
+export function structuredStep(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  item: CompiledItem,
+): number {
+  const omega = structuredOrderGap(shape, params, state, item);
+  structuredExpand(shape, params, state, item);
+  structuredConsolidate(shape, params, state);
+  return omega;
+}
+
+/**
+ * Ω(θ; e) (Eq. 2) of the state, exactly (bit for bit the generic evaluation): the
+ * neighbourhood pass of {@link orderGapOver} over the CSR rows and CSC columns of e's
+ * neighbourhood — no pass of Q over the whole state. The state is not changed.
+ */
+export function structuredOrderGap(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  item: CompiledItem,
+): number {
+  const k1 = shape.k + 1;
+  const grid = ensureNear(shape, params, state);
+  return orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood', {
+    scratch: (state.omegaScratch ??= orderGapScratch(shape)),
+    // P_e θ's node block goes into the spare Q writes into next (never both at once)
+    nodes1: (state.spare ??= new Float64Array(shape.edgeOffset)),
+    near: (nodes, i) => grid.around(nodes, k1, i),
+  });
+}
+
+/** θ ← P_e(θ) in place: O(|F_e| log row) (+ O(nnz) when e adds an edge) + the moved claims' lists. */
+export function structuredExpand(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  item: CompiledItem,
+): void {
+  ensureNear(shape, params, state);
+  const edges: EdgeSource = csrEdges(state.indexed());
+  const writes = expandEdgeWrites(shape, edges, item);
+  for (let f = 0; f < item.footprint.length; f++) {
+    const x = item.footprint[f]!;
+    if (x >= shape.edgeOffset) continue;
+    const v = state.nodes[x]!;
+    state.nodes[x] = v + item.rates[f]! * (item.target[f]! - v);
+  }
+  applyEdgeWrites(shape, state, writes);
+  refreshNear(shape, params, state, claimsWritten(shape, item));
+}
+
+/**
+ * θ ← Q(θ) in place (bit for bit `referenceConsolidate`): two passes over the present edges + the
+ * merge, into the state's one spare node block (then swapped), with Q's per-slot scratch reused:
+ * no allocation of O(Nmax) per call after the first.
+ */
+export function structuredConsolidate(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+): void {
+  ensureNear(shape, params, state);
+  const out = (state.spare ??= new Float64Array(shape.edgeOffset));
+  state.scratch ??= sharedScratch(shape, state);
+  consolidateNodes(shape, params, state.nodes, csrEdges(state.indexed()), out, mergeIndexOf(state), state.scratch);
+  const before = state.nodes;
+  state.nodes = out;
+  state.spare = before;
+  refreshNear(shape, params, state, claimsMoved(shape, before, out, [...state.nearClaims]));
+}
+
+/**
+ * Q's scratch as a view of the order-gap's: Q and the order-gap pass run one after the other on a
+ * state, never interleaved, so Q reuses θ's sums, the confidences and the update's scratch of
+ * the order-gap (one set of per-slot arrays instead of two).
+ */
+function sharedScratch(shape: OperatorShape, state: StructuredGraphState): ConsolidateScratch {
+  const o = (state.omegaScratch ??= orderGapScratch(shape));
+  return { c: o.c, cNew: o.c0, sums: o.s0, ws: o.ws0, update: o.update };
+}
+
+/** ‖P_e(θ) − θ‖₂ of the structured state (as `expansionResidual` on the dense θ). O(|F_e| log row). */
+export function structuredResidual(shape: OperatorShape, state: StructuredGraphState, item: CompiledItem): number {
+  let s = 0;
+  for (let i = 0; i < item.footprint.length; i++) {
+    const d = item.rates[i]! * (item.target[i]! - structuredValue(shape, state, item.footprint[i]!));
+    s += d * d;
+  }
+  return Math.sqrt(s);
+}
+
+/**
+ * A structured state from its non-zero coordinates [index, value] (any order; later pairs win):
+ * the inverse of {@link structuredEntries}. O(pairs log pairs + Nmax + C·candidates).
+ * @throws {ArgumentError} an index outside [0, d) or a non-finite value, naming `pairs[i]`.
+ */
+export function structuredFromEntries(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  pairs: ReadonlyArray<readonly [number, number]>,
+  name = 'entries',
+): StructuredGraphState {
+  const n = shape.nmax;
+  const nn = n * n;
+  const nodes = new Float64Array(shape.edgeOffset);
+  const edges = [new Map<number, number>(), new Map<number, number>(), new Map<number, number>()];
+  pairs.forEach(([x, v], i) => {
+    if (!(Number.isInteger(x) && x >= 0 && x < shape.dim))
+      throw new ArgumentError(`${name}[${i}][0]`, x, `must be an integer in [0, ${shape.dim})`);
+    if (!Number.isFinite(v)) throw new ArgumentError(`${name}[${i}][1]`, v, 'must be finite');
+    if (x < shape.edgeOffset) nodes[x] = v;
+    else {
+      const rel = x - shape.edgeOffset;
+      const t = Math.floor(rel / nn);
+      edges[t]!.set(rel - t * nn, v);
+    }
+  });
+  const blocks = edges.map((m): CsrBlock => {
+    const keys = [...m.keys()].filter((key) => m.get(key) !== 0).sort((a, b) => a - b);
+    const rowStart = new Int32Array(n + 1);
+    const cols = new Int32Array(keys.length);
+    const vals = new Float64Array(keys.length);
+    keys.forEach((key, e) => {
+      const j = Math.floor(key / n);
+      rowStart[j + 1]!++;
+      cols[e] = key - j * n;
+      vals[e] = m.get(key)!;
+    });
+    for (let j = 0; j < n; j++) rowStart[j + 1] = rowStart[j + 1]! + rowStart[j]!;
+    return { rowStart, cols, vals };
+  });
+  return structuredFromSparse(shape, params, { nodes, edges: blocks as [CsrBlock, CsrBlock, CsrBlock] });
+}
+
+/**
+ * φ⁻¹ of the structured state: the graph it embeds — the same decoder as `decode` on the dense θ
+ * (`decodeParts`), so the same graph and the same errors. O(Nmax·k + nnz).
+ * @throws as `decode`.
+ */
+export function decodeStructured(state: StructuredGraphState, layout: Layout): EpistemicGraph {
+  return decodeParts(state.nodes, layout, (visit) => forEachStructuredEdge(state, visit));
+}
+
+/** φ (Def. 2.2) of a graph straight into a structured state (no dense θ). @throws as `embed`. */
+export function embedStructured(
+  graph: EpistemicGraph,
+  layout: Layout,
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+): StructuredGraphState {
+  return structuredFromEntries(shape, params, graphEntries(graph, layout));
+}

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AgentState, type SaveIo } from '../../../src/graph/agent/agent.js';
+import { OrderGapRule } from '../../../src/stopping/orderGapRule.js';
+import type { StopDecision } from '../../../src/stopping/rule.js';
+import { defaultScenario, DEFAULT_SCENARIO_FILES } from '../../../src/graph/scenarios/scenario.js';
+import { referenceGraphSystem } from '../../../src/graph/system.js';
+import { referenceGraphBackend } from '../../../src/graph/operators/backend.js';
+import { ConsolidationSchedule } from '../../../src/graph/scenarios/evidence.js';
+import { runRecursive } from '../../../src/ordergap/algorithm1.js';
+import { GraphFormatError } from '../../../src/graph/model/schema.js';
+import { smallGraphDoc } from '../fixtures.js';
+
+const sc = defaultScenario();
+const poolDoc = JSON.parse(readFileSync(DEFAULT_SCENARIO_FILES.evidence, 'utf8')) as { items: Array<{ id: string }> };
+const itemDoc = (id: string) => poolDoc.items.find((i) => i.id === id)!;
+const sequence = ['e01', 'e03', 'e02', 'e01', 'e04', 'e05', 'e03', 'e04', 'e06', 'e07'];
+
+describe('agent-loop API', () => {
+  it('step() reproduces Algorithm 1 bit for bit (same Ω_t and θ_t as runRecursive on the same sequence)', () => {
+    const run = runRecursive(referenceGraphSystem(sc), { epsilon: 1e-12, window: 1, maxSteps: 10, sequence });
+    const state = AgentState.fromScenario(sc);
+    sequence.forEach((id, t) => {
+      expect(state.step(itemDoc(id))).toBe(run.steps[t]!.omega);
+      expect(state.theta).toEqual(run.steps[t]!.theta);
+    });
+    expect(state.steps).toBe(10);
+  });
+
+  it("the structured state against the dense oracle: the same Ω_t and θ_t as the dense run, and the exported document entry for entry the dense vector's non-zeros", () => {
+    const sys = referenceGraphSystem(sc, { backend: referenceGraphBackend });
+    const dense = runRecursive(sys, { epsilon: 1e-12, window: 1, maxSteps: 10, sequence, representation: 'dense' });
+    const state = AgentState.fromScenario(sc);
+    sequence.forEach((id, t) => {
+      expect(Object.is(state.step(itemDoc(id)), dense.steps[t]!.omega)).toBe(true);
+      const theta = dense.steps[t]!.theta!;
+      expect(state.theta.every((x, i) => Object.is(x, theta[i]))).toBe(true);
+      const pairs: Array<[number, number]> = [];
+      theta.forEach((v, i) => v !== 0 && pairs.push([i, v]));
+      expect(state.toJSON().theta).toEqual(pairs);
+    });
+    // far below the dense θ's 8·d bytes
+    expect(state.stateBytes).toBeLessThan(8 * sc.layout.dim);
+  });
+
+  it('expandScheduled consolidates only when the accumulated exact Ω crosses the threshold', () => {
+    const a = AgentState.fromScenario(sc);
+    const b = AgentState.fromScenario(sc);
+    const schedule = new ConsolidationSchedule(sc.run.epsilon);
+    let consolidations = 0;
+    for (const id of sequence) {
+      const omega = b.orderGap(itemDoc(id));
+      const r = a.expandScheduled(itemDoc(id), schedule);
+      expect(Object.is(r.omega, omega)).toBe(true);
+      b.expand(itemDoc(id));
+      if (r.consolidated) {
+        b.consolidate();
+        consolidations++;
+      }
+      expect(a.theta).toEqual(b.theta);
+    }
+    expect(consolidations).toBeGreaterThan(0);
+  });
+
+  it('expand + consolidate equals step; orderGap changes nothing', () => {
+    const a = AgentState.fromScenario(sc);
+    const b = AgentState.fromScenario(sc);
+    const before = a.theta;
+    const omega = a.orderGap(itemDoc('e01'));
+    expect(a.theta).toEqual(before);
+    expect(omega).toBe(b.step(itemDoc('e01')));
+    a.expand(itemDoc('e01'));
+    a.consolidate();
+    expect(a.theta).toEqual(b.theta);
+  });
+
+  it('new claims take free slots of the graph; a bad item changes nothing (capacity growth: test/graph/model/grow.test.ts)', () => {
+    const s = AgentState.fromGraph(smallGraphDoc()); // claims capacity 3, two used
+    const item = {
+      id: 'x1',
+      strength: 0.5,
+      claims: [{ id: 'c3', attributes: [0.9, 0.9], support: 0.8 }],
+      edges: [{ type: 'Supports', source: 'c3', target: 'a', weight: 0.7 }],
+    };
+    s.expand(item);
+    expect(s.layout.slotOf.get('c3')).toBe(2);
+    s.expand(item); // the same item again is a re-application, not a duplicate
+    const theta = s.theta;
+    const layout = s.layout;
+    expect(() => s.expand({ ...item, edges: [{ type: 'Supports', source: 'c3', target: 'q', weight: 1 }] })).toThrow(
+      GraphFormatError,
+    );
+    expect(() => s.step({ ...item, strength: 2 })).toThrow(/evidence\.items\[0\]\.strength = 2/);
+    expect(s.theta).toEqual(theta);
+    expect(s.layout).toBe(layout);
+  });
+
+  it('exports to JSON and restores the same state exactly', () => {
+    const s = AgentState.fromScenario(sc);
+    for (const id of sequence) s.step(itemDoc(id));
+    const doc = JSON.parse(JSON.stringify(s.toJSON()));
+    const r = AgentState.fromJSON(doc);
+    expect(r.theta).toEqual(s.theta);
+    expect(r.steps).toBe(10);
+    expect(r.orderGap(itemDoc('e05'))).toBe(s.orderGap(itemDoc('e05')));
+    expect(() => AgentState.fromJSON({ ...doc, format: 'x' })).toThrow(/state\.format = "x"/);
+    expect(() => AgentState.fromJSON({ ...doc, theta: [[1e9, 1]] })).toThrow(/state\.theta\[0\]\[0\] = 1000000000/);
+  });
+
+  it('save() is atomic: a crash mid-write leaves the previous file intact and no temp file behind', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'og-agent-'));
+    const file = join(dir, 'state.json');
+    const s = AgentState.fromScenario(sc);
+    await s.save(file);
+    const first = readFileSync(file, 'utf8');
+    expect(AgentState.fromJSON(JSON.parse(first)).theta).toEqual(s.theta);
+    s.step(itemDoc('e01'));
+    const crashing: SaveIo = {
+      // writes the first half of the document to the temp file, then "crashes"
+      writeFile: async (p, d) => {
+        await writeFile(p, d.slice(0, d.length >> 1));
+        throw new Error('simulated crash mid-write');
+      },
+      rename: () => Promise.reject(new Error('unreachable')),
+      unlink: (p) => import('node:fs/promises').then((fs) => fs.unlink(p)),
+    };
+    await expect(s.save(file, crashing)).rejects.toThrow(/simulated crash/);
+    expect(readFileSync(file, 'utf8')).toBe(first);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    // a failing rename also leaves the old file
+    const noRename: SaveIo = {
+      ...crashing,
+      writeFile: (p, d) => writeFile(p, d),
+      rename: () => Promise.reject(new Error('EXDEV')),
+    };
+    await expect(s.save(file, noRename)).rejects.toThrow(/EXDEV/);
+    expect(readFileSync(file, 'utf8')).toBe(first);
+    expect(readdirSync(dir)).toEqual(['state.json']);
+    await s.save(file);
+    expect(AgentState.fromJSON(JSON.parse(readFileSync(file, 'utf8'))).theta).toEqual(s.theta);
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe('consolidation scheduling in the agent loop', () => {
+  it('runs Q only when the accumulated order-gap exceeds the threshold', async () => {
+    const { ConsolidationSchedule } = await import('../../../src/graph/scenarios/evidence.js');
+    const s = AgentState.fromScenario(sc);
+    const ref = AgentState.fromScenario(sc);
+    const schedule = new ConsolidationSchedule(0.3);
+    let acc = 0;
+    const flags: boolean[] = [];
+    for (const id of sequence) {
+      const omega = ref.orderGap(itemDoc(id));
+      ref.expand(itemDoc(id));
+      acc += omega;
+      const r = s.expandScheduled(itemDoc(id), schedule);
+      expect(r.omega).toBe(omega);
+      expect(r.consolidated).toBe(acc > 0.3);
+      flags.push(r.consolidated);
+      if (acc > 0.3) {
+        ref.consolidate();
+        acc = 0;
+      }
+      expect(s.theta).toEqual(ref.theta);
+    }
+    expect(flags).toContain(true); // both branches happen on this sequence
+    expect(flags).toContain(false);
+  });
+});
+
+describe('the agent loop with the order-gap rule', () => {
+  it('drives the default scenario to the same stop as Algorithm 1', () => {
+    const run = runRecursive(referenceGraphSystem(sc), { ...sc.run, recordStates: false });
+    const s = AgentState.fromScenario(sc);
+    const rule = new OrderGapRule({ epsilon: sc.run.epsilon, window: sc.run.window, maxSteps: sc.run.maxSteps });
+    let decision: StopDecision | undefined;
+    for (const step of run.steps) {
+      const omega = s.step(itemDoc(step.evidence));
+      decision = rule.observe({ t: s.steps, omega });
+      if (decision.stop) break;
+    }
+    expect(decision).toMatchObject({ stop: true, reason: 'order-gap' });
+    expect(s.steps).toBe(run.stop.step);
+    expect(decision!.statistic).toBe(run.steps.at(-1)!.statistic);
+    expect(s.theta).toEqual(run.finalState);
+  });
+});

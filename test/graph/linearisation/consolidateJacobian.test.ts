@@ -1,0 +1,284 @@
+import { fc, test } from '@fast-check/vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { wasmGraphBackend } from '../../../src/graph/operators/backend.js';
+import { centralStep } from '../../../src/linearize/finiteDifference.js';
+import { GraphConsolidateJacobian } from '../../../src/graph/linearisation/consolidateJacobian.js';
+import { referenceGraphSystem } from '../../../src/graph/system.js';
+import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
+import {
+  FD_RELATIVE_ACCURACY,
+  FdJacobian,
+  sparseCombine,
+  sparseFromDense,
+  sparseNorm,
+} from '../../../src/linearize/index.js';
+import { F64Block } from '../../../src/wasm/arena.js';
+import { init, wasm } from '../../../src/wasm/module.js';
+import { coordinateArray } from '../../../src/system/coordinates.js';
+
+/** A consolidated state of the default scenario (every item incorporated once). */
+async function consolidatedState() {
+  await init();
+  const sys = referenceGraphSystem();
+  let theta: Float64Array = sys.scenario.theta0;
+  for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
+  return { sys, theta };
+}
+
+/** Column j as the quotient of two full evaluations of the wasm Q (both edge passes, dense). */
+function fullQuotient(sys: Awaited<ReturnType<typeof consolidatedState>>['sys'], x: Float64Array, j: number) {
+  const { shape, params } = sys.scenario;
+  const h = centralStep(x[j]!);
+  const xp = Float64Array.from(x);
+  const xm = Float64Array.from(x);
+  xp[j] = x[j]! + h;
+  xm[j] = x[j]! - h;
+  const fp = wasmGraphBackend.consolidate(shape, params, xp);
+  const fm = wasmGraphBackend.consolidate(shape, params, xm);
+  const den = xp[j]! - xm[j]!;
+  const index: number[] = [];
+  const value: number[] = [];
+  for (let i = 0; i < fp.length; i++)
+    if (fp[i] !== fm[i]) {
+      index.push(i);
+      value.push((fp[i]! - fm[i]!) / den);
+    }
+  return { dim: x.length, index: Int32Array.from(index), value: Float64Array.from(value) };
+}
+
+describe('GraphConsolidateJacobian: only the stages a coordinate can change', () => {
+  it('every kind of column is bit for bit the quotient of two full wasm evaluations', async () => {
+    const { sys, theta } = await consolidatedState();
+    const { shape, layout } = sys.scenario;
+    const n = shape.nmax;
+    const nn = n * n;
+    const eoff = shape.edgeOffset;
+    // confidences, claim attributes (merge), answer/question attributes (identity), and edge
+    // entries of each block: non-zero ones, zero ones, the Supports diagonal (merge gate)
+    const k1 = shape.k + 1;
+    const cols = new Set<number>([
+      ...coordinateArray(sys.subspaces['confidence']!),
+      ...coordinateArray(sys.subspaces['footprint']!),
+      ...Array.from({ length: k1 }, (_, u) => (shape.claims - 1) * k1 + u),
+      ...Array.from({ length: k1 }, (_, u) => shape.firstQuestion * k1 + u),
+    ]);
+    for (let b = 0; b < 3; b++) {
+      let nonzero = 0;
+      for (let e = 0; e < nn && nonzero < 6; e++)
+        if (theta[eoff + b * nn + e] !== 0) {
+          cols.add(eoff + b * nn + e);
+          nonzero++;
+        }
+      for (const e of [0, 1, n + 3, nn - 1]) cols.add(eoff + b * nn + e);
+    }
+    for (let s = 0; s < n; s += 3) cols.add(eoff + s * n + s); // Supports diagonal
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    for (const j of cols) expect(J.column(j), `column ${j} (${layout.dim})`).toEqual(fullQuotient(sys, theta, j));
+  });
+
+  it('attribute columns re-merge only the claims near the shifted one, bit for bit the full merge', async () => {
+    const { sys, theta: base } = await consolidatedState();
+    const { shape, params } = sys.scenario;
+    expect(params.mergeRate).toBeGreaterThan(0);
+    const k1 = shape.k + 1;
+    const n = shape.nmax;
+    const theta = Float64Array.from(base);
+    // three present claims (gates S_ii > 0) within the merge radius of each other, one far away
+    const slots = [shape.claims - 1, shape.claims - 2, shape.claims - 3, shape.claims - 4];
+    slots.forEach((s, i) => {
+      theta[shape.edgeOffset + s * n + s] = 0.8;
+      for (let t = 0; t < shape.k; t++)
+        theta[s * k1 + t] = i === 3 ? 5 + t : 0.3 + 0.01 * i * params.mergeRadius + 0.001 * t;
+    });
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    let merged = 0;
+    for (const s of slots)
+      for (let t = 0; t < k1; t++) {
+        const col = J.column(s * k1 + t);
+        expect(col).toEqual(fullQuotient(sys, theta, s * k1 + t));
+        if (col.index.length > 1) merged++;
+      }
+    expect(merged).toBeGreaterThanOrEqual(3 * shape.mergeDims); // the merge path was exercised
+    // and the Supports diagonal of a merging claim (gate of the merge) through the edge path
+    const diag = shape.edgeOffset + slots[0]! * n + slots[0]!;
+    expect(J.column(diag)).toEqual(fullQuotient(sys, theta, diag));
+  });
+
+  test.prop([fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.double({ min: 0.05, max: 0.95, noNaN: true })], {
+    numRuns: 40,
+  })('random columns at a state with random extra edges agree bit for bit', async (seed, w) => {
+    const { sys, theta: base } = await consolidatedState();
+    const { shape } = sys.scenario;
+    const n = shape.nmax;
+    const theta = Float64Array.from(base);
+    // plant a few extra edges (any block) so rows with several entries and overrides inside a row occur
+    let r = seed;
+    const next = () => (r = (Math.imul(r, 1103515245) + 12345) >>> 0) % (3 * n * n);
+    for (let t = 0; t < 8; t++) theta[shape.edgeOffset + next()] = w;
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    for (let t = 0; t < 6; t++) {
+      const j = t % 2 === 0 ? shape.edgeOffset + next() : next() % shape.edgeOffset;
+      expect(J.column(j)).toEqual(fullQuotient(sys, theta, j));
+    }
+  });
+});
+
+describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () => {
+  it('equals central differences of the TypeScript reference Q, and frees its blocks', async () => {
+    await init();
+    const sys = referenceGraphSystem();
+    const { shape, params } = sys.scenario;
+    let theta: Float64Array = sys.scenario.theta0;
+    for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
+    const before = wasm().arena.bytesInUse;
+    const fast = new GraphConsolidateJacobian(sys.scenario, theta);
+    const ref = new FdJacobian((t) => referenceConsolidate(shape, params, t), theta);
+    // confidence, attribute and edge columns (edges: identity entry + node-block coupling)
+    const cols = [
+      ...coordinateArray(sys.subspaces['confidence']!).slice(0, 6),
+      ...coordinateArray(sys.subspaces['footprint']!),
+    ];
+    let worst = 0;
+    for (const j of cols) {
+      const a = fast.column(j);
+      const b = ref.column(j);
+      // the wasm kernel agrees with the reference to ~1e-12 relative (graph suite); both
+      // quotients divide by the same step h ≈ 6e-6·max(1,|θ_j|), so they agree to
+      // ~1e-12/h ≈ 2e-7 — far below FD's own error and far above eps^(2/3)
+      worst = Math.max(worst, sparseNorm(sparseCombine(1, a, -1, b)) / Math.max(1, sparseNorm(b)));
+    }
+    expect(worst).toBeLessThan(1e-6);
+    // a long direction goes through one directional difference on the resident θ
+    const v = sparseFromDense(Float64Array.from(theta, (_, i) => (i % 7 === 0 ? 1e-3 * Math.sin(i) : 0)));
+    const jv = fast.apply(v);
+    expect(fast.stats.directional).toBe(1);
+    const jvRef = ref.apply(v);
+    expect(sparseNorm(sparseCombine(1, jv, -1, jvRef))).toBeLessThan(
+      1e-6 * Math.max(sparseNorm(jvRef), 1e-12) + 1e3 * FD_RELATIVE_ACCURACY,
+    );
+    expect(wasm().arena.bytesInUse).toBeGreaterThan(before);
+    fast.release();
+    expect(wasm().arena.bytesInUse).toBe(before);
+  });
+
+  describe('resident blocks are freed on every path', () => {
+    afterEach(() => {
+      vi.restoreAllMocks();
+    });
+
+    const setup = async () => {
+      await init();
+      const sys = referenceGraphSystem();
+      let theta: Float64Array = sys.scenario.theta0;
+      for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
+      return { sys, theta, start: wasm().arena.bytesInUse };
+    };
+
+    /** Makes the arena's n-th allocation from now on throw (the earlier ones succeed). */
+    const failAllocation = (n: number): void => {
+      const { arena } = wasm();
+      const alloc = arena.alloc.bind(arena);
+      let calls = 0;
+      vi.spyOn(arena, 'alloc').mockImplementation((length, fill) => {
+        if (++calls === n) throw new Error('injected allocation failure');
+        return alloc(length, fill);
+      });
+    };
+
+    it('`using` frees both blocks at the end of the block', async () => {
+      const { sys, theta, start } = await setup();
+      {
+        using J = new GraphConsolidateJacobian(sys.scenario, theta);
+        J.column(0);
+        expect(wasm().arena.bytesInUse).toBeGreaterThan(start);
+      }
+      expect(wasm().arena.bytesInUse).toBe(start);
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      J.column(1);
+      J.release();
+      J[Symbol.dispose](); // after release: nothing left to free, no double free
+      J.release();
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+
+    it('an exception mid-way through a column frees the blocks and leaves no coordinate shifted', async () => {
+      const { sys, theta, start } = await setup();
+      const { shape } = sys.scenario;
+      const conf = coordinateArray(sys.subspaces['confidence']!)[2]!;
+      const attr = 0; // the first attribute of claim slot 0: the merge path
+      const fresh = new GraphConsolidateJacobian(sys.scenario, theta);
+      const expected = [fresh.column(conf), fresh.column(attr)];
+      fresh.release();
+      expect(shape.claims).toBeGreaterThan(0);
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      J.column(coordinateArray(sys.subspaces['confidence']!)[0]!); // the resident blocks exist
+      // a column shifts its coordinate through a block's view, evaluates, shifts back: fail the
+      // second view access of the column (the coordinate is at x_j + h then)
+      const proto = Object.getPrototypeOf(F64Block.prototype) as { view: Float64Array }; // ArenaBlock
+      for (const [j, want] of [
+        [conf, expected[0]],
+        [attr, expected[1]],
+      ] as const) {
+        const get = Object.getOwnPropertyDescriptor(proto, 'view')!.get!;
+        let calls = 0;
+        vi.spyOn(proto, 'view', 'get').mockImplementation(function (this: unknown) {
+          if (++calls === 2) throw new Error('injected failure');
+          return get.call(this) as Float64Array;
+        });
+        expect(() => J.column(j)).toThrow('injected failure');
+        vi.restoreAllMocks();
+        expect(wasm().arena.bytesInUse).toBe(start);
+        expect(J.column(j)).toEqual(want); // re-created from x: no shifted coordinate left behind
+      }
+      J.release();
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+
+    it('an exception mid-way through a directional difference frees the blocks; apply still agrees afterwards', async () => {
+      const { sys, theta, start } = await setup();
+      const v = sparseFromDense(Float64Array.from(theta, (_, i) => (i % 5 === 0 ? 1e-3 * Math.cos(i) : 0)));
+      expect(v.index.length).toBeGreaterThan(64); // the directional path
+      const fresh = new GraphConsolidateJacobian(sys.scenario, theta);
+      const expected = fresh.apply(v);
+      fresh.release();
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      failAllocation(5); // inside the first evaluation, θ shifted along v
+      expect(() => J.apply(v)).toThrow('injected allocation failure');
+      expect(wasm().arena.bytesInUse).toBe(start);
+      vi.restoreAllMocks();
+      expect(J.apply(v)).toEqual(expected);
+      J.release();
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+
+    it('an exception while creating the blocks leaves nothing allocated', async () => {
+      const { sys, theta, start } = await setup();
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      for (const n of [1, 2, 5, 12]) {
+        failAllocation(n); // the n-th of the resident blocks fails: the earlier ones are freed
+        expect(() => J.column(0)).toThrow('injected allocation failure');
+        expect(wasm().arena.bytesInUse).toBe(start);
+        vi.restoreAllMocks();
+      }
+    });
+  });
+
+  it('apply of a short vector over columns not yet computed is the combination of those columns', async () => {
+    await init();
+    const sys = referenceGraphSystem();
+    let theta: Float64Array = sys.scenario.theta0;
+    for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
+    const conf = coordinateArray(sys.subspaces['confidence']!);
+    const [a, b] = [conf[1]!, conf[3]!];
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    // a fresh operator: apply computes both columns while it sums
+    const dense = new Float64Array(sys.dim);
+    dense[a] = 2;
+    dense[b] = -3;
+    const jv = J.apply(sparseFromDense(dense));
+    using K = new GraphConsolidateJacobian(sys.scenario, theta);
+    const expected = sparseCombine(2, K.column(a), -3, K.column(b));
+    expect(jv).toEqual(expected);
+    expect(J.column(b)).toEqual(K.column(b)); // and the cached column is the column alone
+  });
+});

@@ -1,0 +1,179 @@
+/**
+ * ONE suite over the three forms of the reference operators: the pure-TypeScript f64 reference,
+ * the AssemblyScript kernels (wasm, f64) and the tfjs ops (float32).
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { init, wasm } from '../../../src/wasm/module.js';
+import { loadTf, type Tf } from '../../../src/linearize/autodiff.js';
+import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
+import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from '../../../src/graph/operators/backend.js';
+import { consolidateTf, expandTf } from '../../../src/graph/linearisation/tfjs.js';
+import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
+import { referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
+import { describeCoordinate, nodeOffset } from '../../../src/graph/model/layout.js';
+import type { GraphOperatorParams } from '../../../src/graph/operators/params.js';
+import type { OperatorShape } from '../../../src/graph/model/shape.js';
+
+const sc = defaultScenario();
+const { shape, params, layout } = sc;
+let tf: Tf;
+
+beforeAll(async () => {
+  await init();
+  tf = (await loadTf()).tf;
+});
+
+/** tfjs form behind the same interface (float32 in, float32 out, widened to f64). */
+const tfjsBackend = {
+  name: 'tfjs',
+  consolidate(s: OperatorShape, p: GraphOperatorParams, theta: Float64Array): Float64Array {
+    const f = consolidateTf(s, p);
+    const out = tf.tidy(() => f(tf, tf.tensor2d(Float32Array.from(theta), [1, theta.length])));
+    const data = Float64Array.from(out.dataSync());
+    out.dispose();
+    return data;
+  },
+  expand(item: CompiledItem, theta: Float64Array): Float64Array {
+    const f = expandTf(item, theta.length);
+    const out = tf.tidy(() => f(tf, tf.tensor2d(Float32Array.from(theta), [1, theta.length])));
+    const data = Float64Array.from(out.dataSync());
+    out.dispose();
+    return data;
+  },
+};
+
+/** States to compare on: θ0, and states along a run (several items drawn, consolidated). */
+function states(): Float64Array[] {
+  const out = [sc.theta0];
+  let t = sc.theta0;
+  const order = [0, 2, 1, 3, 4, 0, 5, 8, 6, 3, 10, 11, 1, 15];
+  for (const i of order) {
+    t = referenceConsolidate(shape, params, referenceExpand(sc.items[i]!, t));
+    out.push(t);
+  }
+  return out;
+}
+
+// Tolerances.
+// wasm vs reference: the same f64 operations in the same order; only exp may differ by < 1 ulp
+// between V8 and AssemblyScript's libm, which propagates through O(1)-Lipschitz steps:
+// |Δ| <= 1e-12 · max(1, |x|) leaves a margin of ~1000 over that.
+const WASM_TOL = 1e-12;
+// tfjs vs reference: inputs are rounded to float32 (relative u = 2^-24 ≈ 6e-8) and every output is
+// a chain of ~30 float32 operations including sums of up to Nmax terms of magnitude <= 1 whose
+// rounding adds <= Nmax·u; the map's Lipschitz constant on these states is O(1) (analytic
+// confidence bound < 1, merge pull <= μ). So |Δ| <= 8·(Nmax + 30)·u·max(1, |x|) ≈ 2.7e-5 for Nmax = 26.
+const TFJS_TOL = 8 * (layout.nmax + 30) * 2 ** -24;
+
+function maxScaledError(a: Float64Array, b: Float64Array): { err: number; index: number } {
+  let err = 0;
+  let index = -1;
+  for (let i = 0; i < a.length; i++) {
+    const e = Math.abs(a[i]! - b[i]!) / Math.max(1, Math.abs(b[i]!));
+    if (!(e <= err)) {
+      err = e;
+      index = i;
+    }
+  }
+  return { err, index };
+}
+
+type Form = { name: string; backend: Pick<GraphBackend, 'consolidate' | 'expand'>; tol: number };
+const forms: Form[] = [
+  { name: 'wasm', backend: wasmGraphBackend, tol: WASM_TOL },
+  { name: 'tfjs', backend: tfjsBackend, tol: TFJS_TOL },
+];
+
+describe.each(forms)('$name form agrees with the f64 reference', ({ name, backend, tol }) => {
+  it('Q on θ0 and along a run', () => {
+    for (const t of states()) {
+      const ref = referenceGraphBackend.consolidate(shape, params, t);
+      const got = backend.consolidate(shape, params, t);
+      const { err, index } = maxScaledError(got, ref);
+      expect(err, `${name}: worst at ${index >= 0 ? describeCoordinate(layout, index) : '-'}`).toBeLessThanOrEqual(tol);
+    }
+  });
+
+  it('P_e for every item on states along a run', () => {
+    for (const t of states().slice(0, 4))
+      for (const item of sc.items) {
+        const { err } = maxScaledError(backend.expand(item, t), referenceGraphBackend.expand(item, t));
+        expect(err).toBeLessThanOrEqual(tol);
+      }
+  });
+
+  it('P_e writes only its footprint; empty slots stay exactly zero under Q; Q leaves edges unchanged', () => {
+    const t = states()[6]!;
+    const item = sc.items[7]!;
+    const tin = name === 'tfjs' ? Float64Array.from(Float32Array.from(t)) : t; // tfjs sees float32 inputs
+    const out = backend.expand(item, t);
+    const inF = new Set(item.footprint);
+    for (let j = 0; j < t.length; j++) if (!inF.has(j)) expect(out[j]).toBe(tin[j]);
+    const q = backend.consolidate(shape, params, sc.theta0);
+    layout.slots.forEach((_s, slot) => {
+      const o = nodeOffset(layout, slot);
+      if (Array.from(sc.theta0.subarray(o, o + layout.k + 1)).every((x) => x === 0))
+        for (let j = 0; j <= layout.k; j++) expect(q[o + j]).toBe(0);
+    });
+    const q6 = backend.consolidate(shape, params, t);
+    for (let j = layout.edgeOffset; j < t.length; j++) expect(q6[j]).toBe(tin[j]);
+  });
+});
+
+describe('reference-graph system on the wasm form', () => {
+  it('runs Algorithm 1 to the same stop as the reference form, states within 1e-12', async () => {
+    const { referenceGraphSystem } = await import('../../../src/graph/system.js');
+    const { runRecursive } = await import('../../../src/ordergap/algorithm1.js');
+    const a = runRecursive(referenceGraphSystem(sc), { ...sc.run, recordStates: false });
+    const sys = referenceGraphSystem(sc, { backend: wasmGraphBackend });
+    expect(sys.backend).toBe('wasm');
+    const b = runRecursive(sys, { ...sc.run, recordStates: false });
+    expect(b.stop.step).toBe(a.stop.step);
+    expect(b.steps.map((s) => s.evidence)).toEqual(a.steps.map((s) => s.evidence));
+    expect(maxScaledError(b.finalState, a.finalState).err).toBeLessThanOrEqual(1e-12);
+  });
+});
+
+describe('wasm form: memory', () => {
+  it('frees every temporary (arena back to its starting size)', () => {
+    const { arena } = wasm();
+    const before = arena.bytesInUse;
+    wasmGraphBackend.consolidate(shape, params, states()[5]!);
+    wasmGraphBackend.expand(sc.items[3]!, sc.theta0);
+    expect(arena.bytesInUse).toBe(before);
+  });
+});
+
+describe('tfjs form: gradients exist and match central differences', () => {
+  it('d⟨u, Q(θ)⟩/dθ along a random direction agrees with the f64 central difference', () => {
+    const t = states()[8]!;
+    const f = consolidateTf(shape, params);
+    let s = 11;
+    const rnd = () => (s = (s * 16807) % 2147483647) / 2147483647 - 0.5;
+    const u = Float64Array.from({ length: t.length }, () => rnd());
+    const v = Float64Array.from(t, (x, j) => (j < layout.edgeOffset || x !== 0 ? rnd() : 0));
+    const g = tf.tidy(() => {
+      const ut = tf.tensor2d(Float32Array.from(u), [1, t.length]);
+      return tf.grad((X) => tf.sum(tf.mul(f(tf, X as never), ut)))(tf.tensor2d(Float32Array.from(t), [1, t.length]));
+    });
+    const grad = g.dataSync();
+    g.dispose();
+    let ad = 0;
+    for (let j = 0; j < t.length; j++) ad += grad[j]! * v[j]!;
+    const h = 1e-6;
+    const qp = referenceConsolidate(
+      shape,
+      params,
+      t.map((x, j) => x + h * v[j]!),
+    );
+    const qm = referenceConsolidate(
+      shape,
+      params,
+      t.map((x, j) => x - h * v[j]!),
+    );
+    let fd = 0;
+    for (let j = 0; j < t.length; j++) fd += (u[j]! * (qp[j]! - qm[j]!)) / (2 * h);
+    // float32 gradient: relative accuracy ~ (Nmax + 30)·u per term, summed over d terms of mixed sign
+    expect(Math.abs(ad - fd)).toBeLessThanOrEqual(1e-4 * Math.max(1, Math.abs(fd)));
+  });
+});

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import {
+  csrEdges,
+  densify,
+  extractCsr,
+  graphOrderGap,
+  graphOrderGapSparse,
+  graphStep,
+  orderGapOver,
+  withColumns,
+  type SparseGraphState,
+} from '../../../src/graph/operators/orderGap.js';
+import { syntheticProblem } from '../../../src/graph/scenarios/synthetic.js';
+import { DEFAULT_PARAMS, type GraphOperatorParams } from '../../../src/graph/operators/params.js';
+import { consolidateNodes, denseEdges, referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
+import { referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
+import type { OperatorShape } from '../../../src/graph/model/shape.js';
+import { referenceDistance } from '../../../src/blas1/dnrm2.js';
+import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
+
+/** Ω by the definition (Eq. 2): two full Q and two full P_e applications. */
+function generic(shape: OperatorShape, theta: Float64Array, item: CompiledItem, p = DEFAULT_PARAMS): number {
+  return referenceDistance(
+    referenceConsolidate(shape, p, referenceExpand(item, theta)),
+    referenceExpand(item, referenceConsolidate(shape, p, theta)),
+  );
+}
+
+/** Every path's Ω, by name: each storage and region, the two entries and the step. */
+function allPaths(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  item: CompiledItem,
+  state: SparseGraphState = extractCsr(shape, theta, 1 << 30)!,
+): Record<string, number> {
+  const indexed = withColumns(state, shape.nmax);
+  return {
+    'dense, all': orderGapOver(shape, p, theta, denseEdges(shape, theta), item, 'all'),
+    'dense, neighbourhood': orderGapOver(shape, p, theta, denseEdges(shape, theta), item, 'neighbourhood'),
+    'CSR, all': orderGapOver(shape, p, state.nodes, csrEdges(state), item, 'all'),
+    'CSR without columns, neighbourhood': orderGapOver(shape, p, state.nodes, csrEdges(state), item, 'neighbourhood'),
+    'CSR + CSC, neighbourhood': orderGapOver(shape, p, indexed.nodes, csrEdges(indexed), item, 'neighbourhood'),
+    graphOrderGap: graphOrderGap(shape, p, theta, item),
+    graphOrderGapSparse: graphOrderGapSparse(shape, p, state, item),
+    'graphOrderGapSparse (indexed)': graphOrderGapSparse(shape, p, indexed, item),
+    'graphStep.omega': graphStep(shape, p, theta, item).omega,
+  };
+}
+
+/** Asserts every path returns `expected` bit for bit (Object.is: 0 and −0 differ, NaN equals NaN). */
+function expectAll(paths: Record<string, number>, expected: number): void {
+  for (const [name, v] of Object.entries(paths))
+    expect(Object.is(v, expected), `${name}: ${v} vs ${expected}`).toBe(true);
+}
+
+function expectSameBits(a: Float64Array, b: Float64Array): void {
+  expect(a.length).toBe(b.length);
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) expect([i, a[i]]).toEqual([i, b[i]]);
+}
+
+const scenario = fc.record({
+  nmax: fc.integer({ min: 20, max: 120 }),
+  k: fc.integer({ min: 2, max: 6 }),
+  edgesPerNode: fc.integer({ min: 2, max: 16 }),
+  seed: fc.integer({ min: 1, max: 2 ** 31 }),
+});
+
+describe('structure-aware order-gap (Eq. 2) and step', () => {
+  test.prop([scenario], { numRuns: 40 })(
+    'every storage and region, both entries and the step give the generic Ω bit for bit',
+    ({ nmax, k, edgesPerNode, seed }) => {
+      const { shape, state, item } = syntheticProblem(nmax, k, edgesPerNode, seed);
+      const theta = densify(shape, state);
+      const before = Float64Array.from(theta);
+      const ref = generic(shape, theta, item);
+      expect(ref).toBeGreaterThan(0);
+      expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item, state), ref);
+      expectSameBits(theta, before); // θ untouched
+    },
+  );
+
+  test.prop([scenario], { numRuns: 25 })(
+    'graphStep.next is Q(P_e(θ)) bit for bit, and Q does not depend on the edge storage',
+    ({ nmax, k, edgesPerNode, seed }) => {
+      const { shape, state, item } = syntheticProblem(nmax, k, edgesPerNode, seed);
+      const theta = densify(shape, state);
+      const expanded = referenceExpand(item, theta);
+      const ref = referenceConsolidate(shape, DEFAULT_PARAMS, expanded);
+      expectSameBits(graphStep(shape, DEFAULT_PARAMS, theta, item).next, ref);
+      const nodes = new Float64Array(shape.edgeOffset);
+      consolidateNodes(shape, DEFAULT_PARAMS, state.nodes, csrEdges(state), nodes);
+      expectSameBits(nodes, referenceConsolidate(shape, DEFAULT_PARAMS, theta).subarray(0, shape.edgeOffset));
+    },
+  );
+
+  test.prop([fc.integer({ min: 1, max: 2 ** 31 })], { numRuns: 8 })(
+    'dense edge blocks (no CSR extraction, neighbourhood over budget) give the generic Ω too',
+    (seed) => {
+      const { shape, state, item } = syntheticProblem(56, 3, 90, seed);
+      const theta = densify(shape, state);
+      // the case the dense entry runs in place: more than max(1024, Nmax²/2) non-zeros
+      expect(extractCsr(shape, theta, Math.max(1024, (56 * 56) / 2))).toBeNull();
+      expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item, state), generic(shape, theta, item));
+    },
+  );
+
+  test.prop([scenario], { numRuns: 20 })(
+    'Ω = 0 exactly for an item already incorporated when nothing merges',
+    ({ nmax, k, edgesPerNode, seed }) => {
+      const { shape, state, item } = syntheticProblem(nmax, k, edgesPerNode, seed);
+      const theta = densify(shape, state);
+      item.footprint.forEach((f, t) => (theta[f] = item.target[t]!));
+      const p = { ...DEFAULT_PARAMS, mergeRate: 0 };
+      expect(generic(shape, theta, item, p)).toBe(0);
+      expectAll(allPaths(shape, p, theta, item), 0);
+    },
+  );
+
+  test.prop([scenario, fc.double({ min: -2, max: 2, noNaN: true }), fc.double({ min: 0.1, max: 1, noNaN: true })], {
+    numRuns: 20,
+  })('Ω = 0 exactly for evidence that writes only what Q neither reads nor writes', (sc, target, rate) => {
+    const { shape, state } = syntheticProblem(sc.nmax, sc.k, sc.edgesPerNode, sc.seed);
+    const theta = densify(shape, state);
+    // the source-code attribute (index k − 1 >= mergeDims) of claim 0 and of an answer
+    const k1 = shape.k + 1;
+    const footprint = Int32Array.of(shape.k - 1, shape.firstAnswer * k1 + shape.k - 1);
+    const item: CompiledItem = {
+      id: 'source-codes',
+      strength: rate,
+      footprint,
+      rates: Float64Array.of(rate, rate),
+      target: Float64Array.of(target, target),
+    };
+    expect(generic(shape, theta, item)).toBe(0);
+    expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item), 0);
+  });
+
+  it('extractCsr recovers the stored edges exactly and declines above its cap', () => {
+    const { shape, state } = syntheticProblem(64, 4, 10, 3);
+    const theta = densify(shape, state);
+    expect(extractCsr(shape, theta, 1 << 30)!.edges).toEqual(state.edges);
+    expect(extractCsr(shape, theta, 3)).toBeNull();
+  });
+
+  it('default scenario: every one of the 16 items along a run, Ω and θ′ bit for bit', () => {
+    const sc = defaultScenario();
+    expect(sc.items.length).toBe(16);
+    let t = sc.theta0;
+    for (let step = 0; step < 12; step++) {
+      for (const item of sc.items) {
+        const ref = generic(sc.shape, t, item, sc.params);
+        expectAll(allPaths(sc.shape, sc.params, t, item), ref);
+        const next = referenceConsolidate(sc.shape, sc.params, referenceExpand(item, t));
+        expectSameBits(graphStep(sc.shape, sc.params, t, item).next, next);
+      }
+      const it = sc.items[(step * 5) % sc.items.length]!;
+      t = referenceConsolidate(sc.shape, sc.params, referenceExpand(it, t));
+    }
+  });
+});

@@ -1,0 +1,77 @@
+/**
+ * The state in words read from the structured state against the dense θ: every summary of every
+ * state of a run (contradictions appearing and downweighted, claims merging) is the same.
+ */
+import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { runRecursive } from '../../../src/ordergap/algorithm1.js';
+import { referenceGraphSystem } from '../../../src/graph/system.js';
+import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
+import { describeState, describeStructured } from '../../../src/graph/state/describe.js';
+import { structuredToDense, type StructuredGraphState } from '../../../src/graph/state/state.js';
+import { AgentState } from '../../../src/graph/agent/agent.js';
+
+/** Compares the two summaries at every state of a structured run; returns what they held. */
+function compareAlongRun(seed: number, delta: number) {
+  const sys = referenceGraphSystem(defaultScenario());
+  const sc = sys.scenario;
+  const seen = { states: 0, merges: 0, contradictions: 0 };
+  runRecursive(sys, {
+    ...sys.capabilities.runDefaults!,
+    seed,
+    recordStates: false,
+    observe: (_step, _head, state) => {
+      const st = state as StructuredGraphState;
+      const want = describeState(sc, structuredToDense(sc.shape, st), delta);
+      expect(describeStructured(sc, st, delta)).toEqual(want);
+      seen.merges += want.merged.length;
+      seen.contradictions += want.contradictions.length;
+      seen.states++;
+    },
+  });
+  return seen;
+}
+
+describe('describeStructured: the dense summary without the dense θ', () => {
+  it('every state of the default run: merges and contradictions included', () => {
+    const sys = referenceGraphSystem(defaultScenario());
+    const seen = compareAlongRun(sys.capabilities.runDefaults!.seed, 0.5);
+    expect(seen.states).toBeGreaterThan(10);
+    // the comparison covered both parts that read edges and neighbour lists
+    expect(seen.merges).toBeGreaterThan(0);
+    expect(seen.contradictions).toBeGreaterThan(0);
+  });
+
+  test.prop([fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constantFrom(0.3, 0.5, 0.8)], { numRuns: 4 })(
+    'every state of structured runs of the default scenario, random seeds and δ',
+    (seed, delta) => {
+      expect(compareAlongRun(seed, delta).states).toBeGreaterThan(0);
+    },
+  );
+
+  it("an agent's describe() is the dense summary of its θ", () => {
+    const sc = defaultScenario();
+    const agent = AgentState.fromScenario(sc);
+    for (const item of sc.pool.items.slice(0, 6)) agent.step(item);
+    expect(agent.layout.dim).toBe(sc.layout.dim); // no growth: the scenario's shape is the agent's
+    // an agent keeps no pool: a claim's original attributes are those of the graph it started from
+    const asAgent = { ...sc, layout: agent.layout, items: [], itemById: new Map(), pool: { ...sc.pool, items: [] } };
+    const want = describeState(asAgent, agent.theta, 0.4);
+    expect(want.merged.length + want.contradictions.length).toBeGreaterThan(0);
+    expect(agent.describe(0.4)).toEqual(want);
+    // a merged pair with a claim from evidence has no original distance (not 0)
+    const inGraph = new Set(sc.graph.nodes.map((n) => n.id));
+    expect(want.merged.length).toBeGreaterThan(0);
+    for (const m of want.merged) expect(m.originalDistance === null).toBe(!m.claims.every((c) => inGraph.has(c)));
+  });
+
+  it('bad δ and a state of another shape are refused naming the argument', () => {
+    const sys = referenceGraphSystem(defaultScenario());
+    const st = sys.capabilities.state!.initial() as StructuredGraphState;
+    expect(() => describeStructured(sys.scenario, st, 1)).toThrow(/^delta = 1/);
+    const other = referenceGraphSystem(defaultScenario()).capabilities.state!.initial() as StructuredGraphState;
+    expect(() =>
+      describeStructured(sys.scenario, { ...other, nodes: new Float64Array(3) } as StructuredGraphState, 0.5),
+    ).toThrow(/^state = /);
+  });
+});

@@ -1,0 +1,145 @@
+/**
+ * The structured state's φ, φ⁻¹, coordinate reads, export and conversions against the dense θ,
+ * and the coordinate sets that name blocks without enumerating them.
+ */
+import { describe, expect, it } from 'vitest';
+import { fc, test } from '@fast-check/vitest';
+import { createLayout, decode, describeCoordinate, edgeBlock, embed } from '../../../src/graph/model/layout.js';
+import { parseGraph } from '../../../src/graph/model/schema.js';
+import { operatorShape } from '../../../src/graph/model/shape.js';
+import { DEFAULT_PARAMS } from '../../../src/graph/operators/params.js';
+import {
+  copyStructured,
+  copyStructuredInto,
+  decodeStructured,
+  embedStructured,
+  structuredEntries,
+  structuredFromDense,
+  structuredFromEntries,
+  structuredStep,
+  structuredToDense,
+  structuredValue,
+} from '../../../src/graph/state/state.js';
+import { syntheticScenario } from '../../../src/graph/scenarios/synthetic.js';
+import { densify } from '../../../src/graph/operators/orderGap.js';
+import {
+  checkCoordinateSet,
+  coordinateArray,
+  coordinateAt,
+  coordinateCount,
+  coordinateHas,
+} from '../../../src/system/coordinates.js';
+import { arbGraphDoc, smallGraphDoc } from '../fixtures.js';
+
+const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+
+describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
+  test.prop([arbGraphDoc], { numRuns: 100 })(
+    'φ straight into the structured state is φ; φ⁻¹ decodes the same graph',
+    (doc) => {
+      const graph = parseGraph(doc);
+      const lay = createLayout(graph);
+      const shape = operatorShape(lay);
+      const theta = embed(graph, lay);
+      const st = embedStructured(graph, lay, shape, DEFAULT_PARAMS);
+      expect(bits(structuredToDense(shape, st), theta)).toBe(true);
+      expect(decodeStructured(st, lay)).toEqual(decode(theta, lay));
+      const pairs: Array<[number, number]> = [];
+      theta.forEach((v, i) => v !== 0 && pairs.push([i, v]));
+      expect(structuredEntries(shape, st)).toEqual(pairs);
+      for (let i = 0; i < lay.dim; i++) expect(Object.is(structuredValue(shape, st, i), theta[i])).toBe(true);
+      // the export leaves zeros out, −0 among them (as the dense export does): equal up to the sign of 0
+      const back = structuredToDense(shape, structuredFromEntries(shape, DEFAULT_PARAMS, pairs));
+      expect(back.every((x, i) => x === theta[i])).toBe(true);
+    },
+  );
+
+  it('φ⁻¹ of a state that is no graph names the coordinate as the dense decoder does', () => {
+    const graph = parseGraph(smallGraphDoc());
+    const lay = createLayout(graph);
+    const shape = operatorShape(lay);
+    const theta = embed(graph, lay);
+    const c1 = 2; // confidence of c1 (k = 2)
+    theta[c1] = 1.5;
+    const st = structuredFromDense(shape, DEFAULT_PARAMS, theta);
+    const dense = (() => {
+      try {
+        decode(theta, lay);
+      } catch (e) {
+        return (e as Error).message;
+      }
+    })();
+    expect(dense).toMatch(/^theta\[2\] \(c\[c1\]\)/);
+    expect(() => decodeStructured(st, lay)).toThrow(dense!);
+  });
+
+  it('a copy is independent; stepping it leaves the original unchanged', () => {
+    const sc = syntheticScenario(40, { items: 3 });
+    const st = structuredFromDense(sc.shape, DEFAULT_PARAMS, densify(sc.shape, sc.state));
+    const before = structuredToDense(sc.shape, st);
+    const c = copyStructured(st);
+    structuredStep(sc.shape, DEFAULT_PARAMS, c, sc.items[1]!);
+    expect(bits(structuredToDense(sc.shape, st), before)).toBe(true);
+    expect(bits(structuredToDense(sc.shape, c), before)).toBe(false);
+  });
+
+  it('a copy into an earlier copy reuses its storage and steps exactly as the original', () => {
+    const sc = syntheticScenario(40, { items: 3 });
+    const st = structuredFromDense(sc.shape, DEFAULT_PARAMS, densify(sc.shape, sc.state));
+    const first = copyStructuredInto(st, null);
+    structuredStep(sc.shape, DEFAULT_PARAMS, st, sc.items[2]!);
+    const nodes = first.nodes;
+    const again = copyStructuredInto(st, first);
+    expect(again).toBe(first);
+    expect(again.nodes).toBe(nodes); // same length: overwritten in place
+    expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
+    // the copy rebuilds its merge neighbours on first use: both step to the same state and Ω
+    const a = structuredStep(sc.shape, DEFAULT_PARAMS, st, sc.items[1]!);
+    const b = structuredStep(sc.shape, DEFAULT_PARAMS, again, sc.items[1]!);
+    expect(Object.is(a, b)).toBe(true);
+    expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
+  });
+
+  it('reads outside [0, d) and bad entries are refused naming the argument', () => {
+    const sc = syntheticScenario(24, { items: 2 });
+    const st = structuredFromDense(sc.shape, DEFAULT_PARAMS, densify(sc.shape, sc.state));
+    expect(() => structuredValue(sc.shape, st, sc.shape.dim)).toThrow(/^index = \d+: must be an integer in/);
+    expect(() => structuredFromEntries(sc.shape, DEFAULT_PARAMS, [[0, NaN]])).toThrow(/^entries\[0\]\[1\] = NaN/);
+  });
+});
+
+describe('coordinate sets', () => {
+  it('an edge block is a range: counted, indexed and tested in O(1), enumerated only on request', () => {
+    const lay = createLayout(parseGraph(smallGraphDoc()));
+    const set = edgeBlock(lay, 'Requires');
+    const n = lay.nmax;
+    expect(coordinateCount(set)).toBe(n * n);
+    expect(describeCoordinate(lay, coordinateAt(set, 0))).toMatch(/^Requires\[/);
+    expect(coordinateHas(set, coordinateAt(set, n * n - 1))).toBe(true);
+    expect(coordinateHas(set, coordinateAt(set, n * n - 1) + 1)).toBe(false);
+    expect(coordinateArray(set)).toHaveLength(n * n);
+    expect(() => coordinateArray(set, 'edges:Requires', 10)).toThrow(
+      /^edges:Requires = "36 coordinates": is too large/,
+    );
+  });
+
+  it('validation: lists and typed arrays without duplicates, ranges inside [0, d)', () => {
+    expect(checkCoordinateSet('w', [3, 1], 5)).toEqual([3, 1]);
+    expect(checkCoordinateSet('w', Int32Array.of(0, 4), 5)).toEqual(Int32Array.of(0, 4));
+    expect(() => checkCoordinateSet('w', [1, 2, 1], 5)).toThrow(/^w\[2\] = 1: is a duplicate index/);
+    expect(() => checkCoordinateSet('w', { start: 2, count: 3, stride: 2 }, 5)).toThrow(/^w.count = 3: runs past/);
+    expect(checkCoordinateSet('w', { start: 1, count: 2, stride: 3 }, 5)).toEqual({ start: 1, count: 2, stride: 3 });
+    expect(() => checkCoordinateSet('w', 'x', 5)).toThrow(/^w = "x"/);
+  });
+
+  test.prop([fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 20 }), fc.integer({ min: 1, max: 5 })])(
+    'a range and its enumeration agree on count, order and membership',
+    (start, count, stride) => {
+      const r = { start, count, stride };
+      const arr = coordinateArray(r);
+      expect(arr).toHaveLength(coordinateCount(r));
+      arr.forEach((x, i) => expect(coordinateAt(r, i)).toBe(x));
+      for (let x = 0; x < start + count * stride + 2; x++) expect(coordinateHas(r, x)).toBe(arr.includes(x));
+    },
+  );
+});
