@@ -14,7 +14,7 @@ const allowed = {
   ordergap: ['system', 'stopping', 'blas1', 'util'],
   linearize: ['system', 'linalg', 'blas1', 'wasm', 'util'],
   certify: ['linearize', 'ordergap', 'system', 'stopping', 'linalg', 'blas1', 'wasm', 'util'],
-  coverageStop: ['graph', 'certify', 'linearize', 'ordergap', 'system', 'stopping', 'linalg', 'blas1', 'wasm', 'util'],
+  coverageStop: ['certify', 'linearize', 'ordergap', 'system', 'stopping', 'linalg', 'blas1', 'wasm', 'util'],
   closedForm: ['system', 'util'],
   graph: ['ordergap', 'stopping', 'linearize', 'system', 'linalg', 'blas1', 'wasm', 'util'],
   lab: ['ordergap', 'stopping', 'system', 'blas1', 'util'],

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { generateText, jsonSchema, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
-import { graph, OrderGapStopper } from 'ordergap';
+import { graph, CoverageStopper, stopping } from 'ordergap';
 import { orderGapStopWhen } from 'ordergap/ai-sdk';
 
 const read = (rel) => JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8'));
@@ -15,7 +15,10 @@ const { outputs } = read('./chunks.json');
 const schema = read('../../schema/llm-evidence.schema.json');
 
 const state = graph.AgentState.fromGraph(read('../scenario/graph.json'));
-const stopper = new OrderGapStopper({ epsilon: 0.01, window: 4, coverage: 'continue', maxSteps: 60 });
+const stopper = new CoverageStopper(null, new stopping.OrderGapRule({ epsilon: 0.01, window: 4 }), {
+  policy: 'continue',
+  maxSteps: 60,
+});
 // candidates of the coverage check: by default every evidence item seen so far
 const stop = orderGapStopWhen({ state, stopper });
 

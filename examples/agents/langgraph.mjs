@@ -10,14 +10,17 @@ import { ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { Annotation, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
-import { graph, OrderGapStopper } from 'ordergap';
+import { graph, CoverageStopper, stopping } from 'ordergap';
 import { orderGapChannel, orderGapNode, routeOnOrderGap } from 'ordergap/langgraph';
 
 const read = (rel) => JSON.parse(readFileSync(new URL(rel, import.meta.url), 'utf8'));
 const { outputs } = read('./chunks.json');
 
 const state = graph.AgentState.fromGraph(read('../scenario/graph.json'));
-const stopper = new OrderGapStopper({ epsilon: 0.01, window: 4, coverage: 'continue', maxSteps: 60 });
+const stopper = new CoverageStopper(null, new stopping.OrderGapRule({ epsilon: 0.01, window: 4 }), {
+  policy: 'continue',
+  maxSteps: 60,
+});
 
 // the fake model replays one structured output per turn (round robin)
 const model = new FakeListChatModel({ responses: outputs.map((o) => JSON.stringify(o)) });

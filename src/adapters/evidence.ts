@@ -2,26 +2,11 @@
  * What the adapters share: recognising evidence items among tool results, and feeding them to an
  * `AgentState` and an `OrderGapStopper` one step at a time.
  */
-import type { CheckSite, CoverageStopper, StopReport } from '../coverageStop/stopper.js';
+import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
-import { referenceGraphSystem } from '../graph/system.js';
+import { agentCheckSite } from '../graph/system.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';
-
-/**
- * Where the coverage check of an agent's candidate stop runs: the reference-graph system of the
- * agent's current state with `candidates` as its pool (`AgentState.scenarioWith`: P(·|θ) the
- * adaptive distribution with gain `adaptiveGain`, default 2), at the current θ.
- */
-export function agentCheckSite(
-  state: AgentState,
-  candidates: readonly EvidenceInput[],
-  options: { adaptiveGain?: number } = {},
-): CheckSite | null {
-  if (candidates.length === 0) return null;
-  const scenario = state.scenarioWith(candidates, options);
-  return { system: referenceGraphSystem(scenario), theta: scenario.theta0 };
-}
 
 /** True for the JSON form of an evidence item: an object with a string `id`, a numeric `strength` and `claims` or `edges`. */
 export function isEvidenceItem(x: unknown): x is Record<string, unknown> {

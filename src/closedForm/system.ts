@@ -87,6 +87,14 @@ export function closedFormSystem(params: ClosedFormParams = {}): OperatorSystem 
     },
     subspaces: { all: [0, 1], confidence: [0], uncertainty: [1] },
     describeCoordinate: (i) => (i === 0 ? 'c' : i === 1 ? 'u' : `theta[${i}]`),
+    // Sec. 9.2: the items presented in the order e1..e5, ε = 0.025, w = 2, Tmax = 5
+    runDefaults: {
+      epsilon: SEC92.epsilon,
+      window: SEC92.window,
+      maxSteps: SEC92.maxSteps,
+      seed: 0,
+      sequence: ids.length === SEC92.sequence.length ? SEC92.sequence : ids,
+    },
   });
 }
 

@@ -101,11 +101,12 @@ export {
   DEFAULT_SCENARIO_FILES,
   defaultScenario,
   loadScenarioFiles,
-  type RunDefaults,
+  GRAPH_RUN_DEFAULTS,
   type Scenario,
   type ScenarioOptions,
 } from './scenarios/scenario.js';
 export {
+  agentCheckSite,
   footprintUnion,
   questionCoordinates,
   type QuestionDirection,
@@ -113,15 +114,7 @@ export {
   type ReferenceGraphFactoryParams,
   type ReferenceGraphOptions,
 } from './system.js';
-export {
-  type AnswerSummary,
-  type ContradictionSummary,
-  describeState,
-  describeStructured,
-  type MergeSummary,
-  type QuestionSummary,
-  type StateSummary,
-} from './state/describe.js';
+export { describeState, describeStructured } from './state/describe.js';
 export { AgentState, type EvidenceInput, type SaveIo, STATE_FORMAT, type StateDocument } from './agent/agent.js';
 export {
   type GraphBackend,

@@ -12,7 +12,13 @@
 import { defineSystem } from '../system/define.js';
 import { coordinateRange } from '../system/coordinates.js';
 import { registerSystem } from '../system/registry.js';
-import type { CoordinateSet, EvidenceWeight, OperatorSystem, StateCapability } from '../system/types.js';
+import type {
+  CoordinateSet,
+  DescribeCapability,
+  EvidenceWeight,
+  OperatorSystem,
+  StateCapability,
+} from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from './operators/backend.js';
 import { evidenceDistribution } from './scenarios/evidence.js';
@@ -25,14 +31,22 @@ import { isInitialized } from '../wasm/module.js';
 import { attributeIndices, confidenceBlock, describeCoordinate, edgeBlock } from './model/layout.js';
 import { EDGE_TYPES } from './model/model.js';
 import type { LipschitzBound } from './operators/params.js';
-import { DEFAULT_PARAMS } from './operators/params.js';
+import { confidenceLipschitzBound, DEFAULT_PARAMS } from './operators/params.js';
 import { referenceConsolidate } from './operators/consolidate.js';
 import { referenceExpand } from './operators/expand.js';
 import { structuredFromSparse } from './state/state.js';
 import { densify } from './operators/orderGap.js';
 import { syntheticScenario, type SyntheticScenario, type SyntheticScenarioOptions } from './scenarios/synthetic.js';
 import { describeCoordinate as describeIn } from './model/layout.js';
-import { createScenario, defaultScenario, type Scenario, type ScenarioOptions } from './scenarios/scenario.js';
+import {
+  createScenario,
+  defaultScenario,
+  GRAPH_RUN_DEFAULTS,
+  type Scenario,
+  type ScenarioOptions,
+} from './scenarios/scenario.js';
+import { describeState, describeStructured } from './state/describe.js';
+import type { AgentState, EvidenceInput } from './agent/agent.js';
 import type { CompiledItem } from './operators/expand.js';
 import type { GraphOperatorParams } from './operators/params.js';
 import type { OperatorShape } from './model/shape.js';
@@ -44,6 +58,7 @@ import {
   structuredExpand,
   structuredFromDense,
   structuredOrderGap,
+  structuredResidual,
   structuredStep,
   structuredToDense,
   type StructuredGraphState,
@@ -139,6 +154,45 @@ export function graphStateCapability(
     evidenceAt: (st) => evidence(st.nodes),
     bytes: (st) => st.bytes,
     entries: (st) => structuredEntries(shape, st),
+    residual: (st, id) => structuredResidual(shape, st, item(id)),
+  };
+}
+
+/**
+ * What the run report says of a reference-graph system: its layout constants, pool size and the
+ * analytic bound of Q on the confidence block; per state the stored edge weights and, when the
+ * nodes have names (`scenario`), the state in words (./state/describe.ts). A state is the
+ * structured one of {@link graphStateCapability}, or a dense θ.
+ */
+function graphDescribe(
+  shape: OperatorShape,
+  facts: { nodes: number; evidenceItems: number; confidenceLipschitzBound: number },
+  scenario: Scenario | null,
+  idOf: (slot: number) => string,
+): DescribeCapability {
+  // the first question's answers: what the answer-based rules read
+  const root = [...shape.groups].sort((a, b) => a.question - b.question)[0];
+  return {
+    facts: () => ({ k: shape.k, nmax: shape.nmax, ...facts }),
+    answer: (head) => {
+      let best = -1;
+      let confidence = 0;
+      for (const a of root?.answers ?? []) {
+        const c = head[a * (shape.k + 1) + shape.k]!;
+        if (c > confidence) [best, confidence] = [a, c];
+      }
+      return { answer: best < 0 ? null : idOf(best), confidence: Math.min(1, confidence) };
+    },
+    ...(scenario
+      ? {
+          summary: (st: unknown, delta: number) =>
+            st instanceof Float64Array
+              ? describeState(scenario, st, delta)
+              : describeStructured(scenario, st as StructuredGraphState, delta),
+        }
+      : {}),
+    stateFacts: (st): Record<string, number> =>
+      st instanceof Float64Array ? {} : { storedEdges: (st as StructuredGraphState).storedEdges },
   };
 }
 
@@ -292,9 +346,37 @@ export function referenceGraphSystem(
           : {}),
       },
       runDefaults: scenario.run,
+      describe: graphDescribe(
+        shape,
+        {
+          nodes: scenario.graph.nodes.length,
+          evidenceItems: scenario.items.length,
+          confidenceLipschitzBound: scenario.bound.modulus,
+        },
+        scenario,
+        (slot) => layout.slots[slot]!.id ?? `slot ${slot}`,
+      ),
     },
     { scenario, confidenceBound: scenario.bound, backend: backend.name },
   );
+}
+
+/**
+ * Where the coverage check of an agent's candidate stop runs (the `CheckSite` of a
+ * `CoverageStopper`): the reference-graph system of the agent's current state with `candidates`
+ * as its pool ({@link AgentState.scenarioWith}: P(·|θ) the adaptive distribution with gain
+ * `adaptiveGain`, default 2), at the current θ; null without candidates (nothing to check).
+ * Cost: a scenario of the state and the candidates (O(d) for θ).
+ * @throws {GraphFormatError} an invalid candidate.
+ */
+export function agentCheckSite(
+  state: AgentState,
+  candidates: readonly EvidenceInput[],
+  options: { adaptiveGain?: number } = {},
+): { readonly system: ReferenceGraphSystem; readonly theta: Float64Array } | null {
+  if (candidates.length === 0) return null;
+  const scenario = state.scenarioWith(candidates, options);
+  return { system: referenceGraphSystem(scenario), theta: scenario.theta0 };
 }
 
 /** Parameters of the registry factory. */
@@ -328,12 +410,12 @@ export type SyntheticGraphSystem = OperatorSystem & { readonly synthetic: Synthe
  * {@link OperatorSystem} whose run state is structured (`state` capability): P(·|θ) uniform over
  * the pool, subspaces as ranges, Q and P_e also on dense θ (the oracle), and θ0 declared densely
  * only while d <= {@link SYNTHETIC_DENSE_LIMIT} — beyond, a run starts from `state.initial()`.
- * Run defaults: ε = 0.01, w = 3, Tmax = 100, seed 0.
+ * Run defaults: {@link GRAPH_RUN_DEFAULTS}.
  * Cost: O(Nmax · edgesPerNode) to build (+ the merge grid).
  * @example
  * ```ts
  * const sys = syntheticGraphSystem(65536, { edgesPerNode: 10 });
- * runRecursive(sys, { epsilon: 0.01, window: 3, maxSteps: 100 }).stopReason;
+ * runRecursive(sys, { epsilon: 0.01, window: 3, maxSteps: 100 }).stop.reason;
  * ```
  */
 export function syntheticGraphSystem(nmax: number, options: SyntheticSystemOptions = {}): SyntheticGraphSystem {
@@ -387,7 +469,17 @@ export function syntheticGraphSystem(nmax: number, options: SyntheticSystemOptio
         () => uniform,
         () => structuredFromSparse(shape, params, sc.state),
       ),
-      runDefaults: { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0 },
+      runDefaults: GRAPH_RUN_DEFAULTS,
+      describe: graphDescribe(
+        shape,
+        {
+          nodes: shape.nmax - 1,
+          evidenceItems: sc.items.length,
+          confidenceLipschitzBound: confidenceLipschitzBound(params, shape.maxAnswersPerQuestion).modulus,
+        },
+        null,
+        (slot) => `slot${slot}`,
+      ),
     },
     { synthetic: sc },
   );

@@ -13,7 +13,7 @@ import { runRecursive } from '../ordergap/algorithm1.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
 import { run, type RunResult } from '../ordergap/run.js';
 import type { CoveragePolicy } from '../coverageStop/stopper.js';
-import { createRule, parseRuleSpec } from '../stopping/registry.js';
+import { createRule, parseRuleSpec, ruleReads } from '../stopping/registry.js';
 import type { StoppingRule } from '../stopping/rule.js';
 import { windowedMeanUnchecked } from '../stopping/window.js';
 import { resolveRunParams, type RunParams } from '../system/runParams.js';
@@ -103,10 +103,21 @@ export interface RunReport {
   coverage?: CoverageComparison;
 }
 
-/** The rule of the run: the given spec with ε and w defaulting to the run's, or null for Algorithm 1's. */
-function ruleOf(spec: string | undefined, params: RunParams): StoppingRule | null {
+/**
+ * The rule of the run: the given spec with ε and w defaulting to the run's, or null for
+ * Algorithm 1's. A rule that reads answers, confidences or scores needs the system's
+ * `describe.answer`.
+ */
+function ruleOf(spec: string | undefined, params: RunParams, system: OperatorSystem): StoppingRule | null {
   if (spec === undefined) return null;
   const parsed = parseRuleSpec(spec);
+  const needs = ruleReads(parsed.name).filter((f) => f !== 'omega');
+  if (needs.length && !system.capabilities.describe?.answer)
+    throw new ArgumentError(
+      '--rule',
+      spec,
+      `reads the ${needs.join(' and ')} of every state, which ${system.name} does not say (it declares no describe.answer)`,
+    );
   const p =
     parsed.name === 'order-gap' ? { epsilon: params.epsilon, window: params.window, ...parsed.params } : parsed.params;
   return createRule({ name: parsed.name, params: p });
@@ -131,8 +142,17 @@ function trajectoryRun(system: OperatorSystem, setting: RunParams, rule: Stoppin
     },
   };
   if (rule === null) return runRecursive(system, { ...common, epsilon: setting.epsilon, window: setting.window });
-  // the best state is the one with the smallest Ω̂, whatever the rule's statistic means
-  return run(system, rule, { ...common, bestScore: () => windowedMeanUnchecked(omegas, setting.window) });
+  // answer-based rules read the system's leading answer; the best state is the one with the
+  // smallest Ω̂, whatever the rule's statistic means
+  const answer = system.capabilities.describe?.answer;
+  const readers = answer
+    ? {
+        answerOf: (h: Float64Array) => answer(h).answer,
+        confidenceOf: (h: Float64Array) => answer(h).confidence,
+        scoreOf: (h: Float64Array) => answer(h).confidence,
+      }
+    : {};
+  return run(system, rule, { ...common, ...readers, bestScore: () => windowedMeanUnchecked(omegas, setting.window) });
 }
 
 /** The non-zero coordinates of a dense θ, ascending. */
@@ -180,6 +200,8 @@ function explanationOf(r: RunResult, trajectory: RunRow[], setting: RunSetting):
   }
   if (r.stop.reason === 'criterion') return `${setting.rule} stopped: ${r.stop.detail}`;
   if (r.stop.reason === 'evidence-exhausted') return `the evidence ran out: ${r.stop.detail}`;
+  if (setting.rule !== undefined)
+    return `the budget Tmax = ${setting.maxSteps} ran out before ${setting.rule} stopped (Ω̂ = ${fixed(windowed, 4)})`;
   return `the budget Tmax = ${setting.maxSteps} ran out with Ω̂ = ${fixed(windowed, 4)} > ε = ${setting.epsilon}`;
 }
 
@@ -215,13 +237,15 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
     );
   await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
   const { system, source } = await resolveSystem(opts);
+  // a seed asks for sampling, also where the system's defaults present a fixed sequence
   const params = resolveRunParams(system.capabilities.runDefaults, {
     epsilon: opts.epsilon,
     window: opts.window,
     maxSteps: opts.maxSteps,
     seed: opts.seed,
+    ...(opts.seed !== undefined ? { sequence: null } : {}),
   });
-  const rule = ruleOf(opts.rule, params);
+  const rule = ruleOf(opts.rule, params, system);
   const { sequence, ...numbers } = params;
   const setting: RunSetting = {
     ...numbers,

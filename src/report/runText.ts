@@ -11,13 +11,18 @@ import { fixed, renderTable } from './table.js';
 /** `evidenceItems` → 'evidence items', `nmax` → 'nmax'. */
 const words = (key: string): string => key.replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 
-/** A fact as text: numbers to 3 decimals unless integral; a Lipschitz bound says whether it is below 1. */
+/**
+ * A fact as text: counts as "7 nodes", other numbers as "k = 4" (3 decimals unless integral), a
+ * `<block>LipschitzBound` as the analytic bound of Q on that block and whether it is below 1.
+ */
 function factText(key: string, value: number | string): string {
   if (typeof value === 'string') return `${words(key)}: ${value}`;
   const v = Number.isInteger(value) ? String(value) : fixed(value, 3);
-  if (/LipschitzBound$/.test(key))
-    return `${words(key)} ${v} (${value < 1 ? '< 1: Q contracts that block' : 'NOT < 1'})`;
-  return `${words(key)} = ${v}`;
+  const block = /^(.*)LipschitzBound$/.exec(key)?.[1];
+  if (block !== undefined)
+    return `Q's analytic Lipschitz bound on the ${words(block)} block ${v} (${value < 1 ? '< 1: a contraction there' : 'NOT < 1'})`;
+  if (/s$/.test(key) && Number.isInteger(value)) return `${v} ${words(key)}`;
+  return `${key} = ${v}`;
 }
 
 /** The header: source, d and the system's facts, the questions, the setting. */

@@ -35,11 +35,16 @@ export interface RuleParamInfo {
   readonly text: string;
 }
 
+/** What a rule reads of each step's observation besides t (`StepObservation`'s fields). */
+export type ObservationField = 'omega' | 'answer' | 'confidence' | 'score';
+
 /** A registered rule: name, one-line summary and its parameters with their defaults. */
 export interface RuleInfo {
   readonly name: string;
   readonly summary: string;
   readonly params: readonly RuleParamInfo[];
+  /** The observation fields the rule needs at every step. */
+  readonly reads: readonly ObservationField[];
   /** `summary (k=default, ...)`: what `--help` prints. */
   readonly description: string;
   /** A measured limitation a comparison table should show next to the rule. */
@@ -53,6 +58,7 @@ const RULES: ReadonlyArray<{
   name: string;
   summary: string;
   params: RuleParamInfo[];
+  reads: ObservationField[];
   factory: Factory;
   note?: string;
 }> = [
@@ -68,6 +74,7 @@ const RULES: ReadonlyArray<{
       { name: 'window', default: ORDER_GAP_DEFAULTS.window, text: 'w >= 1' },
       MAX_STEPS,
     ],
+    reads: ['omega'],
     factory: (p) => new OrderGapRule(p as any),
   },
   {
@@ -76,6 +83,7 @@ const RULES: ReadonlyArray<{
     params: [
       { name: 'budget', default: FIXED_BUDGET_DEFAULT, text: 'N >= 1 (the budget of ESC and Adaptive-Consistency)' },
     ],
+    reads: [],
     factory: (p) => new FixedBudgetRule(p as any),
   },
   {
@@ -86,6 +94,7 @@ const RULES: ReadonlyArray<{
       { name: 'minSteps', default: 1, text: 'no stop before this step' },
       MAX_STEPS,
     ],
+    reads: ['confidence'],
     factory: (p) => new ConfidenceThresholdRule(p as any),
   },
   {
@@ -98,6 +107,7 @@ const RULES: ReadonlyArray<{
       { name: 'maxDepth', default: PATIENCE_DEFAULTS.maxDepth, text: 'depth cap D >= 1' },
       { name: 'stopOnEmpty', default: true, text: 'stop at an empty output' },
     ],
+    reads: ['score'],
     factory: (p) => new PatienceConvergenceRule(p as any),
     note: 'does not fit votes: the vote score (the leader confidence) falls when a sample disagrees, which counts as no improvement, so the rule stops on contested items and samples longest on unanimous ones (docs/stopping.md)',
   },
@@ -105,6 +115,7 @@ const RULES: ReadonlyArray<{
     name: 'stability',
     summary: 'GROW: k consecutive equal answers',
     params: [{ name: 'consecutive', default: 2, text: 'k >= 2' }, MAX_STEPS],
+    reads: ['answer'],
     factory: (p) => new AnswerStabilityRule(p as any),
   },
   {
@@ -116,6 +127,7 @@ const RULES: ReadonlyArray<{
       { name: 'minSamples', default: 1, text: 'answered samples before the ratio test' },
       MAX_STEPS,
     ],
+    reads: ['answer'],
     factory: (p) => new PluralityAgreementRule(p as any),
   },
   {
@@ -126,6 +138,7 @@ const RULES: ReadonlyArray<{
       { name: 'minSamples', default: 1, text: 'answered samples before testing' },
       MAX_STEPS,
     ],
+    reads: ['answer'],
     factory: (p) => new BetaStoppingRule(p as any),
   },
   {
@@ -145,6 +158,7 @@ const RULES: ReadonlyArray<{
       },
       MAX_STEPS,
     ],
+    reads: ['answer'],
     factory: (p) => new AnytimeVoteRule(p as any),
   },
   {
@@ -164,6 +178,7 @@ const RULES: ReadonlyArray<{
       },
       MAX_STEPS,
     ],
+    reads: ['answer'],
     factory: (p) => new PoolVoteRule(p as any),
   },
 ];
@@ -176,13 +191,25 @@ const BY_NAME = new Map(RULES.map((r) => [r.name, r]));
  * docs/stopping.md show; a parameter whose default is null is off unless given).
  */
 export function listRules(): RuleInfo[] {
-  return RULES.map(({ name, summary, params, note }) => ({
+  return RULES.map(({ name, summary, params, reads, note }) => ({
     name,
     summary,
     params,
+    reads,
     description: `${summary} (${params.map((p) => `${p.name}=${p.default === null ? 'off' : String(p.default)}`).join(', ')})`,
     ...(note === undefined ? {} : { note }),
   }));
+}
+
+/**
+ * What the registered rule `name` reads at every step.
+ * @throws {ArgumentError} unknown name.
+ */
+export function ruleReads(name: string): readonly ObservationField[] {
+  const entry = BY_NAME.get(name);
+  if (!entry)
+    throw new ArgumentError('rule', name, `is not a stopping rule (known: ${[...BY_NAME.keys()].join(', ')})`);
+  return entry.reads;
 }
 
 /**

@@ -266,14 +266,26 @@ function checkFacts(what: string, v: unknown, allowText: boolean): Readonly<Reco
   return Object.freeze({ ...(o as Record<string, number | string>) });
 }
 
+/** A state's leading answer as `describe.answer` returns it: a string or null, and a confidence in [0, 1]. */
+function checkAnswer(name: string, r: unknown): { answer: string | null; confidence: number } {
+  const o = plainObject(`${name}: describe.answer(head)`, r);
+  if (o['answer'] !== null && typeof o['answer'] !== 'string')
+    throw new ArgumentTypeError(`${name}: describe.answer(head).answer`, o['answer'], 'must be a string or null');
+  const c = o['confidence'];
+  if (typeof c !== 'number' || !(c >= 0 && c <= 1))
+    throw new ArgumentError(`${name}: describe.answer(head).confidence`, c, 'must be a number in [0, 1]');
+  return o as { answer: string | null; confidence: number };
+}
+
 /** The describe capability, wrapped so its results are checked (facts finite or text, a summary an object). */
 function checkDescribe(v: unknown, name: string): DescribeCapability {
   const o = plainObject('system.describe', v);
-  knownKeys('system.describe', o, ['facts', 'summary', 'stateFacts']);
+  knownKeys('system.describe', o, ['facts', 'summary', 'stateFacts', 'answer']);
   if (typeof o['facts'] !== 'function')
     throw new ArgumentTypeError('system.describe.facts', o['facts'], 'must be a function () => facts');
   fn('system.describe.summary', o['summary'], '(state, delta) => StateSummary');
   fn('system.describe.stateFacts', o['stateFacts'], '(state) => counts');
+  fn('system.describe.answer', o['answer'], '(head) => { answer, confidence }');
   const d = o as unknown as DescribeCapability;
   const out: DescribeCapability = {
     facts: () => checkFacts(`${name}: describe.facts()`, d.facts(), true),
@@ -294,6 +306,7 @@ function checkDescribe(v: unknown, name: string): DescribeCapability {
             >,
         }
       : {}),
+    ...(d.answer ? { answer: (head: Float64Array) => checkAnswer(name, d.answer!(head)) } : {}),
   };
   return Object.freeze(out);
 }

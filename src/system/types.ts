@@ -301,6 +301,12 @@ export interface DescribeCapability<S = unknown> {
   summary?(state: S, delta: number): StateSummary;
   /** Counts a report shows of a state, in display order (the reference graph: `storedEdges`). */
   stateFacts?(state: S): Readonly<Record<string, number>>;
+  /**
+   * What the answer-based stopping rules read of a state: the leading answer (null: none yet)
+   * and its confidence in [0, 1], from the state's dense head (the reference graph: the best
+   * answer of its first question). With it every registered rule can drive a run.
+   */
+  answer?(head: Float64Array): { readonly answer: string | null; readonly confidence: number };
 }
 
 /**

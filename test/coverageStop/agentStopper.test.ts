@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { agentCheckSite } from '../../src/adapters/evidence.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
 import { AgentState } from '../../src/graph/agent/agent.js';
 import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
-import { referenceGraphSystem } from '../../src/graph/system.js';
+import { agentCheckSite, referenceGraphSystem } from '../../src/graph/system.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from '../adapters/fixtures.js';
 
 describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its check site', () => {

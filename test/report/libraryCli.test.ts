@@ -33,6 +33,18 @@ describe('the library report equals the CLI --json document', () => {
   });
 
   it.each([
+    ['the closed-form system', ['--system', 'closed-form'], { system: 'closed-form' }],
+    ['an operator module', ['--system', example], { system: example }],
+    [
+      'the default scenario under another registered rule',
+      ['--rule', 'confidence:threshold=0.7'],
+      { rule: 'confidence:threshold=0.7' },
+    ],
+  ])('run: %s', async (_name, args, request) => {
+    expect(cli('run', ...args)).toEqual(doc(await runReport(request)));
+  });
+
+  it.each([
     ['the reference graph (default scenario)', [], {}],
     ['the closed-form system', ['--system', 'closed-form'], { system: 'closed-form' }],
     ['an operator module', ['--system', example], { system: example }],

@@ -22,7 +22,8 @@
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../../util/atomicWrite.js';
 import { ArgumentError } from '../../util/errors.js';
 import { finiteNumber, integerInRange } from '../../util/validate.js';
-import { describeStructured, type StateSummary } from '../state/describe.js';
+import type { StateSummary } from '../../system/types.js';
+import { describeStructured } from '../state/describe.js';
 import {
   compileItem,
   parseEvidencePool,
@@ -53,7 +54,7 @@ import { graphToJson, parseGraph } from '../model/schema.js';
 import { operatorShape, type OperatorShape } from '../model/shape.js';
 import { graphEntries } from '../model/layout.js';
 import { layoutWithGrowth, relayout } from '../model/grow.js';
-import type { Scenario } from '../scenarios/scenario.js';
+import { GRAPH_RUN_DEFAULTS, type Scenario } from '../scenarios/scenario.js';
 
 /** Version tag of the exported state document. */
 export const STATE_FORMAT = 'ordergap-state/1';
@@ -393,7 +394,7 @@ export class AgentState {
       items: Object.freeze(items),
       itemById: new Map(items.map((it) => [it.id, it])),
       theta0: theta,
-      run: { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0, ...pool.run },
+      run: { ...GRAPH_RUN_DEFAULTS, ...pool.run },
       bound: confidenceLipschitzBound(this.#params, shape.maxAnswersPerQuestion),
     });
   }
@@ -420,7 +421,7 @@ export class AgentState {
       get theta0() {
         return dense();
       },
-      run: { epsilon: 0.01, window: 1, maxSteps: 1, seed: 0 },
+      run: GRAPH_RUN_DEFAULTS,
       bound: this.confidenceBound,
     };
   }

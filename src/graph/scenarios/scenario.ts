@@ -17,14 +17,7 @@ import {
 } from '../operators/params.js';
 import { parseGraph, readJsonFile } from '../model/schema.js';
 import { operatorShape, type OperatorShape } from '../model/shape.js';
-
-/** Run settings with their defaults. */
-export interface RunDefaults {
-  epsilon: number;
-  window: number;
-  maxSteps: number;
-  seed: number;
-}
+import type { RunParams } from '../../system/runParams.js';
 
 /** Everything needed to run the reference operators on one problem. */
 export interface Scenario {
@@ -37,7 +30,8 @@ export interface Scenario {
   readonly itemById: ReadonlyMap<string, CompiledEvidence>;
   /** θ0 = φ(graph). */
   readonly theta0: Float64Array;
-  readonly run: RunDefaults;
+  /** Algorithm 1's parameters: the evidence file's `run`, completed by {@link GRAPH_RUN_DEFAULTS}. */
+  readonly run: RunParams;
   /** The analytic Lipschitz bound of Q's confidence update for these parameters and layout. */
   readonly bound: LipschitzBound;
 }
@@ -50,7 +44,11 @@ export interface ScenarioOptions {
   requireContraction?: boolean;
 }
 
-const FALLBACK_RUN: RunDefaults = { epsilon: 0.01, window: 3, maxSteps: 100, seed: 0 };
+/**
+ * The reference graph's run parameters where an evidence file sets none (and of the synthetic
+ * graphs and an agent's scenarios): ε = 0.01, w = 3, Tmax = 100, seed 0.
+ */
+export const GRAPH_RUN_DEFAULTS: RunParams = Object.freeze({ epsilon: 0.01, window: 3, maxSteps: 100, seed: 0 });
 
 /**
  * Builds a scenario from a graph document and an evidence document (both validated whole
@@ -81,7 +79,7 @@ export function createScenario(graphDoc: unknown, evidenceDoc: unknown, options:
     items: Object.freeze(items),
     itemById: new Map(items.map((it) => [it.id, it])),
     theta0: embed(graph, layout),
-    run: { ...FALLBACK_RUN, ...pool.run },
+    run: { ...GRAPH_RUN_DEFAULTS, ...pool.run },
     bound,
   });
 }

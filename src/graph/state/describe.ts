@@ -5,6 +5,13 @@
  * edge whose other endpoint has not appeared yet.
  */
 import { ArgumentError } from '../../util/errors.js';
+import type {
+  AnswerSummary,
+  ContradictionSummary,
+  MergeSummary,
+  QuestionSummary,
+  StateSummary,
+} from '../../system/types.js';
 import { openInterval } from '../../util/validate.js';
 import type { EdgeBlockIndex } from '../operators/consolidate.js';
 import { confidenceIndex, edgeIndex, edgeTypeIndex, nodeOffset } from '../model/layout.js';
@@ -15,65 +22,6 @@ import {
   structuredMergeNeighbours,
   type StructuredGraphState,
 } from './state.js';
-
-/** One answer with its confidence. */
-export interface AnswerSummary {
-  question: string;
-  answer: string;
-  text: string | null;
-  confidence: number;
-  /** The highest-confidence answer of its question. */
-  best: boolean;
-}
-
-/** One question's openness. */
-export interface QuestionSummary {
-  question: string;
-  text: string | null;
-  openness: number;
-  /** openness > δ. */
-  open: boolean;
-}
-
-/** A Contradicts edge between two present claims. */
-export interface ContradictionSummary {
-  source: string;
-  target: string;
-  weight: number;
-  sourceConfidence: number;
-  targetConfidence: number;
-  /** Both endpoints above δ: a consistency violation (Sec. 2.2). */
-  violating: boolean;
-  /** The lower-confidence endpoint. */
-  weaker: string;
-}
-
-/** A pair of claims within the merge radius (they interact in Q's merge). */
-export interface MergeSummary {
-  claims: [string, string];
-  sources: [string | null, string | null];
-  /** Distance of their merged (text) attributes now. */
-  distance: number;
-  /**
-   * Distance of their targets as the evidence wrote them (before any merging); null when the
-   * original attributes of either claim are not known (an agent keeps no pool: claims that came
-   * from evidence).
-   */
-  originalDistance: number | null;
-}
-
-/** The state in words. */
-export interface StateSummary {
-  delta: number;
-  answers: AnswerSummary[];
-  questions: QuestionSummary[];
-  openQuestions: string[];
-  contradictions: ContradictionSummary[];
-  contradictionsLeft: number;
-  merged: MergeSummary[];
-  /** Claims present (direct support > 0), with confidences. */
-  claims: Array<{ id: string; confidence: number; source: string | null }>;
-}
 
 /** What {@link summarise} reads of a state: the dense θ and the structured state answer alike. */
 interface StateReader {
