@@ -8,6 +8,7 @@ import type { RunResult } from '../ordergap/run.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
 import { referenceDistance } from '../blas1/dnrm2.js';
 import { SEC92, closedFormAlpha, closedFormOrderGap, closedFormSystem } from '../closedForm/system.js';
+import { resolveRunParams } from '../system/runParams.js';
 import { fixed, renderTable } from './table.js';
 
 /** Options of the demo (defaults: Sec. 9.2). */
@@ -87,17 +88,21 @@ function lastStatistic(run: RunResult): number | null {
  * @throws {ArgumentError} bad ε, w, Tmax or seed.
  */
 export function demoReport(options: DemoReportOptions = {}): DemoReport {
-  const epsilon = options.epsilon ?? SEC92.epsilon;
-  const window = options.window ?? SEC92.window;
-  const maxSteps = options.maxSteps ?? SEC92.maxSteps;
-  const seed = options.seed ?? 0;
   const system = closedFormSystem();
-  const common = { epsilon, window, maxSteps, seed, sequence: SEC92.sequence };
-  const stopRun = runRecursive(system, { ...common, rule: 'order-gap' });
-  const budgetRun = runRecursive(system, { ...common, rule: 'budget' });
+  // the closed form's run defaults are Sec. 9.2's: the items in order, ε = 0.025, w = 2, Tmax = 5
+  const { sequence, ...run } = resolveRunParams(system.capabilities.runDefaults, {
+    epsilon: options.epsilon,
+    window: options.window,
+    maxSteps: options.maxSteps,
+    seed: options.seed,
+  });
+  const { epsilon, window, maxSteps, seed } = run;
+  const stopRun = runRecursive(system, { ...run, sequence: sequence!, rule: 'order-gap' });
+  const budgetRun = runRecursive(system, { ...run, sequence: sequence!, rule: 'budget' });
   const probabilities = { e2: 0, e3: 0 };
   const blindSystem = closedFormSystem({ probabilities });
-  const blindRun = runRecursive(blindSystem, { epsilon, window, maxSteps, seed, rule: 'order-gap' });
+  // the coverage-failure variant samples P(·|θ) with the seed
+  const blindRun = runRecursive(blindSystem, { ...run, rule: 'order-gap' });
   const poolCheck = checkPoolAtStop(blindSystem, blindRun.finalState, epsilon);
   const notBlind = poolCheck.verdict === 'not-blind';
   const st = stopRun.finalState;
