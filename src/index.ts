@@ -20,7 +20,7 @@ export type {
   LipschitzDeclaration,
   RunDefaults,
   StateBox,
-  SubspaceSpec,
+  Subspace,
   CoordinateRange,
   CoordinateSet,
   StateCapability,
