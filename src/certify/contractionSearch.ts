@@ -311,39 +311,33 @@ export function spsaAscent(search: PairSearch, rng: Rng, box: SearchBox, ascentS
   const { lower, upper } = box;
   const m = lower.length;
   const seeds = search.decided() ? [] : search.pool.slice(0, search.starts);
+  const pairOf = () => ({ x: new Float64Array(m), y: new Float64Array(m) });
+  // the current pair, the trial step and its mirror (swapped, never copied), and the signs
+  let [cur, plus, minus] = [pairOf(), pairOf(), pairOf()];
+  const signs = pairOf();
   let stepsLeft = ascentSteps;
-  let x = new Float64Array(m);
-  let y = new Float64Array(m);
-  let xp = new Float64Array(m);
-  let yp = new Float64Array(m);
-  let xm = new Float64Array(m);
-  let ym = new Float64Array(m);
-  const sx = new Float64Array(m);
-  const sy = new Float64Array(m);
   seeds.forEach((s0, si) => {
     if (search.decided()) return;
     const steps = Math.floor(stepsLeft / (seeds.length - si));
     stepsLeft -= steps;
-    x.set(s0.x);
-    y.set(s0.y);
-    let current = search.map.ratio(x, y).ratio;
+    cur.x.set(s0.x);
+    cur.y.set(s0.y);
+    let current = search.map.ratio(cur.x, cur.y).ratio;
     for (let k = 0; k < steps && !search.decided(); k++) {
-      const c = 0.05 * referenceDistance(x, y) + 1e-12;
+      const c = 0.05 * referenceDistance(cur.x, cur.y) + 1e-12;
       // the signs and the clipped trial points, fused
-      perturbBySigns(rng, x, c, lower, upper, sx, xp);
-      perturbBySigns(rng, y, c, lower, upper, sy, yp);
-      const rp = search.consider(xp, yp, 'ascent');
+      perturbBySigns(rng, cur.x, c, lower, upper, signs.x, plus.x);
+      perturbBySigns(rng, cur.y, c, lower, upper, signs.y, plus.y);
+      const rp = search.consider(plus.x, plus.y, 'ascent');
       if (rp > current) {
-        [x, xp] = [xp, x];
-        [y, yp] = [yp, y];
+        [cur, plus] = [plus, cur];
         current = rp;
       } else {
-        for (let i = 0; i < m; i++) xm[i] = Math.min(upper[i]!, Math.max(lower[i]!, x[i]! - c * sx[i]!));
-        for (let i = 0; i < m; i++) ym[i] = Math.min(upper[i]!, Math.max(lower[i]!, y[i]! - c * sy[i]!));
-        const rm = search.consider(xm, ym, 'ascent');
+        for (let i = 0; i < m; i++) minus.x[i] = Math.min(upper[i]!, Math.max(lower[i]!, cur.x[i]! - c * signs.x[i]!));
+        for (let i = 0; i < m; i++) minus.y[i] = Math.min(upper[i]!, Math.max(lower[i]!, cur.y[i]! - c * signs.y[i]!));
+        const rm = search.consider(minus.x, minus.y, 'ascent');
         if (rm > current) {
-          [x, xm] = [xm, x];
-          [y, ym] = [ym, y];
+          [cur, minus] = [minus, cur];
           current = rm;
         }
       }

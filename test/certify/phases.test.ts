@@ -37,6 +37,28 @@ function counted(n = 3): { system: OperatorSystem; calls: () => number } {
   return { system, calls: () => calls };
 }
 
+/** Q(x) = [[a, b], [0, c]] x + 0 and one item P_e(x) = [[1, q], [0, 1]] x, from θ0 (default (0.5, 0.5)). */
+function upperTriangular(a: number, b: number, c: number, q: number, theta0?: number[]) {
+  const A: Mat = [
+    [a, b],
+    [0, c],
+  ];
+  return linearSystem({
+    A,
+    items: [
+      {
+        id: 'e',
+        p: 1,
+        B: [
+          [1, q],
+          [0, 1],
+        ],
+      },
+    ],
+    ...(theta0 ? { theta0 } : {}),
+  });
+}
+
 const spectralNorm = (A: Mat) => svdvals(A.flat(), A.length, A.length)[0]!;
 
 describe('plan', () => {
@@ -116,23 +138,7 @@ describe('linearisation: the global scale and the fixed-point band', () => {
 
   it('the band exists only at an iterate of Q: none at a given state; δ from ρ or from the observed rate', async () => {
     await init();
-    const sys = linearSystem({
-      A: [
-        [0.5, 0.1],
-        [0, 0.5],
-      ],
-      items: [
-        {
-          id: 'e',
-          p: 1,
-          B: [
-            [1, 0],
-            [0, 1],
-          ],
-        },
-      ],
-      theta0: [1, 1],
-    });
+    const sys = upperTriangular(0.5, 0.1, 0.5, 0, [1, 1]);
     const fp = findFixedPoint(sys, { tolerance: 1e-6 });
     const lin = new Linearization(sys, fp.theta, fd);
     try {
@@ -162,22 +168,7 @@ describe('linearisation: the global scale and the fixed-point band', () => {
 describe('decision', () => {
   it("skips 'all' above maxWholeSpace with a note; the notes name sensitive verdicts", async () => {
     await init();
-    const sys = linearSystem({
-      A: [
-        [0.5, 0.2],
-        [0, 0.3],
-      ],
-      items: [
-        {
-          id: 'e',
-          p: 1,
-          B: [
-            [1, 0.5],
-            [0, 1],
-          ],
-        },
-      ],
-    });
+    const sys = upperTriangular(0.5, 0.2, 0.3, 0.5);
     const theta = Float64Array.of(0.2, 0.1);
     const lin = new Linearization(sys, theta, fd);
     try {
