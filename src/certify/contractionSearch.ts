@@ -228,12 +228,20 @@ export interface BestPair {
  * phase as ascent starts (copies, ratio descending; among equal ratios the earlier pair first).
  */
 export class PairSearch {
+  /** The map g whose pairs are evaluated. */
   readonly map: BlockMap;
+  /** How many pairs of the sampling phase are kept as ascent starts. */
   readonly starts: number;
+  /** End the search at the first counterexample. */
   readonly stopEarly: boolean;
+  /** The pair with the largest ratio so far (x, y in this search's own buffers), or null. */
   best: BestPair | null = null;
+  /** The ascent starts so far (copies), ratio descending. */
   readonly pool: { ratio: number; x: Float64Array; y: Float64Array }[] = [];
+  readonly #bestX: Float64Array;
+  readonly #bestY: Float64Array;
 
+  /** A search over pairs of m block coordinates. */
   constructor(map: BlockMap, m: number, starts: number, stopEarly: boolean) {
     this.map = map;
     this.starts = starts;
@@ -241,9 +249,6 @@ export class PairSearch {
     this.#bestX = new Float64Array(m);
     this.#bestY = new Float64Array(m);
   }
-
-  readonly #bestX: Float64Array;
-  readonly #bestY: Float64Array;
 
   /** Evaluates the pair (the points are scratch: what is kept is copied) and returns its ratio. */
   consider(x: Float64Array, y: Float64Array, source: PairSource): number {
