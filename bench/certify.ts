@@ -35,7 +35,7 @@ import { referenceGraphBackend } from '../src/graph/operators/backend.js';
 import { sparseCombine, sparseNorm } from '../src/linearize/sparse.js';
 import { coordinateArray, coordinateCount } from '../src/system/coordinates.js';
 import { extendSystem } from '../src/system/define.js';
-import type { OperatorSystem, SubspaceSpec } from '../src/system/types.js';
+import type { OperatorSystem, Subspace } from '../src/system/types.js';
 import { createScenario } from '../src/graph/scenarios/scenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import * as linalg from '../src/linalg/index.js';
@@ -136,7 +136,7 @@ function typescriptSystem(system: ReturnType<typeof referenceGraphSystem>): Oper
  * The linearisation certify performs at θ, timed: redundancy kinds, then for each subspace and
  * question basis the DQ images and every item's Σ_e / DF_e columns. Returns the columns too.
  */
-function linearizeAll(system: OperatorSystem, theta: Float64Array, specs: readonly SubspaceSpec[], items?: number) {
+function linearizeAll(system: OperatorSystem, theta: Float64Array, specs: readonly Subspace[], items?: number) {
   const t0 = performance.now();
   using lin = new Linearization(system, theta, { method: 'fd' });
   const red = measureRedundancy(lin, system.evidenceAt(theta)).slice(0, items);
@@ -185,7 +185,7 @@ async function graphRows(save: (rows: unknown[]) => void) {
     const totalMs = performance.now() - t1;
     const theta = r.fixedPoint.theta;
     const policy = system.capabilities.certification!;
-    const specs: SubspaceSpec[] = [
+    const specs: Subspace[] = [
       ...policy.subspaces!.map((n) => ({ name: n, coordinates: coordinateArray(system.subspaces[n]!) })),
       ...policy.questionSpaces!(theta),
     ];

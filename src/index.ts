@@ -18,9 +18,8 @@ export type {
   CertificationPolicy,
   ConsolidationEngine,
   LipschitzDeclaration,
-  RunDefaults,
   StateBox,
-  SubspaceSpec,
+  Subspace,
   DescribeCapability,
   StateSummary,
   AnswerSummary,
@@ -96,13 +95,7 @@ export {
 } from './report/certifyHtml.js';
 export * as linearize from './linearize/index.js';
 export * as certification from './certify/index.js';
-export {
-  certify,
-  FALLBACK_RUN_DEFAULTS,
-  type CertificationReport,
-  type CertifyOptions,
-  type SubspaceReport,
-} from './certify/certify.js';
+export { certify, type CertificationReport, type CertifyOptions, type SubspaceReport } from './certify/certify.js';
 export { reportJson } from './report/json.js';
 export { runReport, type RunReport, type RunReportOptions, type RunRow, type RunSetting } from './report/run.js';
 export { renderRunText } from './report/runText.js';

@@ -80,14 +80,19 @@ export class Linearization {
     return this.DQ.relativeAccuracy;
   }
 
-  /** DP_e(θ). */
-  expand(e: string): JacobianOperator {
-    let J = this.#expand.get(e);
+  /** The operator cached under `e` in `cache`, made on first use. */
+  #cached(cache: Map<string, JacobianOperator>, e: string, make: () => JacobianOperator): JacobianOperator {
+    let J = cache.get(e);
     if (!J) {
-      J = expandJacobian(this.system, e, this.theta, this.engine);
-      this.#expand.set(e, J);
+      J = make();
+      cache.set(e, J);
     }
     return J;
+  }
+
+  /** DP_e(θ). */
+  expand(e: string): JacobianOperator {
+    return this.#cached(this.#expand, e, () => expandJacobian(this.system, e, this.theta, this.engine));
   }
 
   /** P_e(θ) (a fresh array, from a fresh copy of θ: an operator may mutate its input). */
@@ -103,22 +108,12 @@ export class Linearization {
 
   /** DP_e(Q(θ)) for DF_e. */
   expandAtConsolidated(e: string): JacobianOperator {
-    let J = this.#expandAtQ.get(e);
-    if (!J) {
-      J = expandJacobian(this.system, e, this.consolidated, this.engine);
-      this.#expandAtQ.set(e, J);
-    }
-    return J;
+    return this.#cached(this.#expandAtQ, e, () => expandJacobian(this.system, e, this.consolidated, this.engine));
   }
 
   /** DQ(P_e(θ)) for DF_e. */
   consolidateAtExpanded(e: string): JacobianOperator {
-    let J = this.#consolidateAtP.get(e);
-    if (!J) {
-      J = consolidateJacobian(this.system, this.expanded(e), this.engine);
-      this.#consolidateAtP.set(e, J);
-    }
-    return J;
+    return this.#cached(this.#consolidateAtP, e, () => consolidateJacobian(this.system, this.expanded(e), this.engine));
   }
 
   /** Every Jacobian operator created so far (for statistics). */

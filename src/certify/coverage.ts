@@ -1,5 +1,5 @@
 /**
- * Per-question coverage (Remark 5.4; our reading, MATH.md §4): a question q is covered iff
+ * Per-question coverage (Remark 5.4, in the reading of docs/certify.md step 6): a question q is covered iff
  * Prop. 5.2 holds on its subspace W_q under the evidence distribution P(·|θ). Reported per q:
  * covered?, λ_min(G_Wq) under P, λ_min under the whole pool (every pool item equally likely),
  * their ratio (weak coverage: pertinent items rarely sampled), the items that contribute most,

@@ -10,12 +10,11 @@ export {
   type ContractionVerdict,
   type CounterexamplePair,
   ratioSlack,
-  spectralLowerBoundJvp,
-  spectralNormDense,
   verifyContraction,
 } from './contraction.js';
+export { spectralLowerBoundJvp, spectralNormDense } from './spectralNorm.js';
 export { formatComponents, type NamedComponent, namedComponents } from './describe.js';
-export { basisOf, coordinateBasis, type NamedBasis, orthonormalBasis, type SubspaceSpec } from './basis.js';
+export { basisOf, coordinateBasis, type NamedBasis, orthonormalBasis } from './subspace.js';
 export {
   commutatorColumns,
   commutatorGramian,

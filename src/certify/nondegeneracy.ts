@@ -7,7 +7,7 @@
  * block by block to linalg's streaming QR, so the Gramian is never formed and its condition
  * number never squared. Only the rows where an item's columns are non-zero are fed.
  *
- * Tolerance (σ units), measured against a GLOBAL scale γ (MATH.md §4 iv), never the stack's own
+ * Tolerance (σ units), measured against a GLOBAL scale γ (docs/certify.md step 5), never the stack's own
  * σ_max — otherwise a subspace where G is ~1e-25 everywhere would look full rank:
  *
  *   γ   = ‖DQ‖ · max_e ‖DP_e‖           (norms of the Jacobians; ‖Σ_e‖ <= 2γ' with DP_e = I + L_e)

@@ -4,13 +4,10 @@
  * state as text), and its text rendering. The command prints exactly {@link certifyReport}'s
  * result; {@link certify} is the same computation on a system object.
  */
-import { existsSync } from 'node:fs';
 import { certify, type CertificationReport, type CertifyOptions } from '../certify/certify.js';
 import { formatComponents } from '../certify/describe.js';
-import { getSystem, listSystems, loadSystemModule } from '../system/registry.js';
 import type { OperatorSystem } from '../system/types.js';
-import { referenceGraphSystem } from '../graph/system.js';
-import { defaultScenario, loadScenarioFiles } from '../graph/scenarios/scenario.js';
+import { resolveSystem } from './systems.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
 import { init } from '../wasm/module.js';
@@ -50,34 +47,15 @@ export type CertifyReport = Omit<CertificationReport, 'fixedPoint' | 'timings'> 
   timings?: Record<string, number>;
 };
 
-/** The system named by the options, and the graph scenario when it is the reference graph. */
-async function resolveSystem(opts: CertifyRequest): Promise<{ system: OperatorSystem; source: string }> {
-  if ((opts.graph === undefined) !== (opts.evidence === undefined)) {
-    const missing = opts.graph === undefined ? '--graph' : '--evidence';
-    throw new ArgumentError(missing, undefined, 'is required when the other of --graph/--evidence is given');
-  }
-  const name = opts.system ?? (opts.graph ? 'reference-graph' : 'reference-graph');
-  if (opts.graph !== undefined && name !== 'reference-graph')
-    throw new ArgumentError('--graph', opts.graph, 'applies to the reference graph only (drop --system)');
-  if (name === 'reference-graph') {
-    const scenario = opts.graph ? await loadScenarioFiles(opts.graph, opts.evidence!) : defaultScenario();
-    return {
-      system: referenceGraphSystem(scenario),
-      source: opts.graph ? `${opts.graph} + ${opts.evidence}` : 'default scenario',
-    };
-  }
-  const looksLikeFile = /\.(mjs|js|cjs)$/.test(name) || name.includes('/') || existsSync(name);
-  if (looksLikeFile) return { system: await loadSystemModule(name), source: name };
-  if (!listSystems().some((s) => s.name === name))
-    throw new ArgumentError(
-      '--system',
-      name,
-      `is neither a file nor a built-in system (built-in: ${listSystems()
-        .map((s) => s.name)
-        .join(', ')})`,
-    );
-  const params = opts.probabilities ? { probabilities: opts.probabilities } : undefined;
-  return { system: getSystem(name, params), source: 'built-in' };
+/** The request's system (src/report/systems.ts, as `ordergap run` resolves it) and where it came from. */
+async function resolveCertified(opts: CertifyRequest): Promise<{ system: OperatorSystem; source: string }> {
+  const r = await resolveSystem({
+    ...(opts.system !== undefined ? { system: opts.system } : {}),
+    ...(opts.graph !== undefined ? { graph: opts.graph } : {}),
+    ...(opts.evidence !== undefined ? { evidence: opts.evidence } : {}),
+    ...(opts.probabilities !== undefined ? { probabilities: opts.probabilities } : {}),
+  });
+  return { system: r.system, source: r.origin === 'default' ? 'default scenario' : r.source };
 }
 
 function parseState(system: OperatorSystem, value: string): Float64Array {
@@ -102,7 +80,7 @@ export async function certifyReport(
 ): Promise<CertifyReport> {
   const opts = request;
   await init(); // before the system is built, so the graph's Q runs on the wasm kernels
-  const { system, source } = await resolveSystem(opts);
+  const { system, source } = await resolveCertified(opts);
   const options: CertifyOptions = {
     jacobian: opts.jacobian ?? 'fd',
     linearization: opts.linearization ?? 'auto',
@@ -138,33 +116,37 @@ const cols = (...h: string[]) =>
 const g = (x: number): string =>
   x === 0 ? '0' : Math.abs(x) >= 1e-3 && Math.abs(x) < 1e4 ? fixed(x, 4) : x.toExponential(3);
 
-/** The plain-text report. */
-export function renderCertifyText(r: CertifyReport): string {
-  const out: string[] = [];
-  out.push(`ordergap certify — ${r.system} (${r.source}), d = ${r.dim}`);
-  out.push(
+/** What was certified, where, and with which Jacobians. */
+function headerLines(r: CertifyReport): string[] {
+  const out = [
+    `ordergap certify — ${r.system} (${r.source}), d = ${r.dim}`,
     `state: ${r.state.note ?? r.state.kind}${r.state.theta ? ` = (${r.state.theta.map((x) => g(x)).join(', ')})` : ''}`,
-  );
-  out.push(
     `Jacobians: ${r.jacobian.method}${r.jacobian.backend ? ` (tfjs backend ${r.jacobian.backend})` : ''}, relative accuracy ${r.jacobian.relativeAccuracy.toExponential(2)}, ${r.jacobian.evaluations} operator evaluations`,
-  );
+  ];
   if (r.jacobian.crossCheck)
     out.push(
       `  FD vs autodiff on ${r.jacobian.crossCheck.columnsChecked} columns of DQ: ${r.jacobian.crossCheck.agree ? 'agree' : 'DISAGREE'} (worst ${g(r.jacobian.crossCheck.worstRatio)}× tolerance)`,
     );
-  out.push('');
+  return out;
+}
+
+/** The fixed-point iteration and the uniqueness statement. */
+function fixedPointLines(r: CertifyReport): string[] {
   const fp = r.fixedPoint;
-  out.push(
+  return [
     fp.diverged
       ? `Fixed point of Q: the iteration DIVERGED after ${fp.iterations} iterations (‖θ_n‖ = ${fp.iterateNorms.map((x) => g(x)).join(', ')}): Q expands`
       : `Fixed point of Q: ${fp.converged ? 'converged' : 'NOT converged'} in ${fp.iterations} iterations, residual ‖Q(θ)−θ‖ = ${g(fp.residual)}` +
-          (fp.aPosterioriBound !== null ? `, ‖θ−θ*‖ <= ${g(fp.aPosterioriBound)} (ρ = ${fp.rho})` : '') +
-          (fp.observedRate !== null ? `, observed rate ${g(fp.observedRate)}` : ''),
-  );
-  out.push(`Uniqueness of the fixed point: ${r.uniqueness.statement}`);
-  out.push('');
-  out.push('Contraction (Sec. 3.1 Assumption):');
-  out.push(
+        (fp.aPosterioriBound !== null ? `, ‖θ−θ*‖ <= ${g(fp.aPosterioriBound)} (ρ = ${fp.rho})` : '') +
+        (fp.observedRate !== null ? `, observed rate ${g(fp.observedRate)}` : ''),
+    `Uniqueness of the fixed point: ${r.uniqueness.statement}`,
+  ];
+}
+
+/** The contraction table and each block's search. */
+function contractionLines(r: CertifyReport): string[] {
+  const out = [
+    'Contraction (Sec. 3.1 Assumption):',
     renderTable(
       cols('block', 'dim', 'verdict', 'empirical LB', '‖DQ‖₂ local', 'analytic UB', 'failing / weakest directions'),
       r.contractionBySubspace.map((c) => [
@@ -177,7 +159,7 @@ export function renderCertifyText(r: CertifyReport): string {
         c.verdict === 'certified' ? '' : formatComponents(c.failingDirections.slice(0, 3)),
       ]),
     ),
-  );
+  ];
   for (const c of r.contractionBySubspace) {
     out.push(
       `  ${c.subspace}: searched ${c.box}; budget ${c.budget.samples} random pairs, ${c.budget.probes} coordinate probes, ${c.budget.starts} ascent start(s) × ${c.budget.ascentSteps} steps in all, ${c.budget.evaluations} evaluations of Q`,
@@ -187,20 +169,31 @@ export function renderCertifyText(r: CertifyReport): string {
         `  ${c.subspace}: the declared Lipschitz bound ${c.analyticBound} is REFUTED by a pair with ratio ${g(c.empiricalLowerBound)}; it is not used`,
       );
   }
-  out.push('');
+  return out;
+}
+
+/** Redundancy: how many items it holds for, and which linearisation the others use. */
+function redundancyLine(r: CertifyReport): string {
   const failing = r.redundancy.filter((x) => !x.holds);
-  out.push(
+  const used = failing.every((x) => x.linearization === 'sigma')
+    ? 'Σ_e of Eq. (4) forced by --linearization sigma'
+    : failing.every((x) => x.linearization === 'exact')
+      ? 'exact DF_e used'
+      : 'per item: Σ_e or DF_e';
+  const listed = failing
+    .map((x) => `${x.evidence} (${g(x.residual)})`)
+    .slice(0, 8)
+    .join(', ');
+  return (
     `Redundancy P_e(θ) = θ (Sec. 5.3): holds for ${r.redundancy.length - failing.length} of ${r.redundancy.length} items` +
-      (failing.length
-        ? `; fails (${failing.every((x) => x.linearization === 'sigma') ? 'Σ_e of Eq. (4) forced by --linearization sigma' : failing.every((x) => x.linearization === 'exact') ? 'exact DF_e used' : 'per item: Σ_e or DF_e'}) for: ${failing
-            .map((x) => `${x.evidence} (${g(x.residual)})`)
-            .slice(0, 8)
-            .join(', ')}${failing.length > 8 ? ', …' : ''}`
-        : ''),
+    (failing.length ? `; fails (${used}) for: ${listed}${failing.length > 8 ? ', …' : ''}` : '')
   );
-  out.push('');
-  out.push(`Non-degeneracy of the commutator Gramian on subspaces (Prop. 5.2), ${r.subspaceChoice}:`);
-  out.push(
+}
+
+/** Non-degeneracy per subspace (Prop. 5.2) with each tolerance and sensitivity. */
+function subspaceLines(r: CertifyReport): string[] {
+  const out = [
+    `Non-degeneracy of the commutator Gramian on subspaces (Prop. 5.2), ${r.subspaceChoice}:`,
     renderTable(
       cols('subspace', 'dim', 'λ_min', 'λ_max', 'tolerance', 'verdict', 'kernel dim', 'a kernel direction'),
       r.subspaces.map((s) => [
@@ -214,14 +207,18 @@ export function renderCertifyText(r: CertifyReport): string {
         s.kernel[0] ? formatComponents(s.kernel[0].slice(0, 2)) : '',
       ]),
     ),
-  );
+  ];
   for (const s of r.subspaces) {
     out.push(`  ${s.name} tolerance: ${s.toleranceDerivation}`);
     if (s.sensitivity.decidedBy) out.push(`  ${s.name} is sensitive: ${s.sensitivity.decidedBy}`);
   }
-  out.push('');
-  out.push('Per-question coverage (Remark 5.4):');
-  out.push(
+  return out;
+}
+
+/** Per-question coverage (Remark 5.4) with the summaries of the uncovered ones. */
+function coverageLines(r: CertifyReport): string[] {
+  const out = [
+    'Per-question coverage (Remark 5.4):',
     renderTable(
       cols('question', 'W_q', 'dim', 'covered', 'λ_min', 'ratio to pool', 'top items', 'blind items (p = 0)'),
       r.coverage.map((c) => [
@@ -238,15 +235,29 @@ export function renderCertifyText(r: CertifyReport): string {
         c.blindItems.join(', '),
       ]),
     ),
-  );
+  ];
   for (const c of r.coverage) {
     if (c.blindItems.length || !c.covered) out.push(`  ${c.question}: ${c.summary}`);
     if (c.sensitivity.decidedBy) out.push(`  ${c.question} is sensitive: ${c.sensitivity.decidedBy}`);
   }
-  if (r.notes.length) {
-    out.push('');
-    out.push('Notes:');
-    for (const n of r.notes) out.push(`  - ${n}`);
-  }
+  return out;
+}
+
+/** The plain-text report: header, fixed point, contraction, redundancy, subspaces, coverage, notes. */
+export function renderCertifyText(r: CertifyReport): string {
+  const out = [
+    ...headerLines(r),
+    '',
+    ...fixedPointLines(r),
+    '',
+    ...contractionLines(r),
+    '',
+    redundancyLine(r),
+    '',
+    ...subspaceLines(r),
+    '',
+    ...coverageLines(r),
+  ];
+  if (r.notes.length) out.push('', 'Notes:', ...r.notes.map((n) => `  - ${n}`));
   return out.join('\n');
 }

@@ -10,7 +10,7 @@ import { dirname } from 'node:path';
 import type { CertificationReport } from '../certify/certify.js';
 import { certifyPlots } from './certifyPlots.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection } from './html.js';
+import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection, type HtmlTable } from './html.js';
 
 /**
  * What the page reads: a {@link CertificationReport} or the `--json` document of `ordergap
@@ -44,7 +44,209 @@ const names = (xs: readonly { name: string; value: number }[], k = 3): string =>
         .join(', ');
 
 /**
- * Builds the sections of the certification page (exported so other pages can reuse them).
+ * Column headers from one line, separated by ' | '; a header ending in '#' is a right-aligned
+ * (numeric) column, the '#' dropped.
+ */
+function columns(headers: string): HtmlTable['columns'] {
+  return headers
+    .split(' | ')
+    .map((h) => (h.endsWith('#') ? { header: h.slice(0, -1), align: 'right' as const } : { header: h }));
+}
+
+/** A section of one table (and further blocks after it). */
+function tableSection(
+  heading: string,
+  cols: HtmlTable['columns'],
+  rows: HtmlTable['rows'],
+  ...more: HtmlBlock[]
+): HtmlSection {
+  return { heading, blocks: [{ kind: 'table', table: { columns: cols, rows } }, ...more] };
+}
+
+/** The contraction results shown: every block, or the whole-space result alone. */
+const contractionRows = (report: CertifyReportInput) =>
+  report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
+
+/** What was certified and how, then one PASS/FAIL verdict per check. */
+function verdictsSection(report: CertifyReportInput): HtmlSection {
+  const fp = report.fixedPoint;
+  const verdict = (ok: boolean, text: string): HtmlBlock => ({ kind: 'verdict', ok, text });
+  const sensitive = (s: { sensitivity: { decidedBy: string | null } }) =>
+    s.sensitivity.decidedBy ? ` — SENSITIVE: ${s.sensitivity.decidedBy}` : '';
+  return {
+    heading: 'Verdicts',
+    blocks: [
+      {
+        kind: 'text',
+        text:
+          `System ${report.system}${report.source ? ` (${report.source})` : ''}, d = ${report.dim}; ` +
+          `linearised at: ${report.state.note ?? report.state.kind} (‖θ‖ = ${formatCell(report.state.norm)}). ` +
+          `Jacobians: ${report.jacobian.method}, relative accuracy ${formatCell(report.jacobian.relativeAccuracy)}, ` +
+          `${report.jacobian.evaluations} operator evaluations.`,
+      },
+      verdict(
+        fp.converged,
+        fp.converged
+          ? `fixed point of Q found in ${fp.iterations} iterations (residual ${formatCell(fp.residual)})`
+          : `fixed-point iteration did not converge (${fp.iterations} iterations, residual ${formatCell(fp.residual)})`,
+      ),
+      ...contractionRows(report).map((c) =>
+        verdict(c.contractive === true, `contraction on ${c.subspace} (dim ${c.dim}): ${c.verdict}`),
+      ),
+      ...report.subspaces.map((s) =>
+        verdict(
+          s.nonDegenerate,
+          `${s.name} (dim ${s.dim}): ${s.nonDegenerate ? 'non-degenerate' : `DEGENERATE, kernel dimension ${s.kernelDim}`}` +
+            sensitive(s),
+        ),
+      ),
+      ...report.coverage.map((q) => verdict(q.covered, `${q.question} (W_q: ${q.basis}): ${q.summary}` + sensitive(q))),
+    ],
+  };
+}
+
+/** The fixed-point iteration (Sec. 3.1). */
+function fixedPointSection(report: CertifyReportInput): HtmlSection {
+  const fp = report.fixedPoint;
+  return tableSection(
+    'Fixed point of Q',
+    columns('converged | iterations# | ‖Q(θ) − θ‖# | last step# | observed rate# | a-posteriori bound#'),
+    [
+      [
+        fp.converged ? 'yes' : 'no',
+        fp.iterations,
+        fp.residual,
+        fp.lastStep,
+        num(fp.observedRate),
+        num(fp.aPosterioriBound),
+      ],
+    ],
+  );
+}
+
+/** The contraction check per block (Sec. 3.1). */
+function contractionSection(report: CertifyReportInput): HtmlSection {
+  return tableSection(
+    'Contraction (Sec. 3.1)',
+    columns(
+      'block | dim# | verdict | empirical lower bound# | ‖DQ‖₂ local# | analytic upper bound# | failing / weakest directions',
+    ),
+    contractionRows(report).map((c) => [
+      c.subspace,
+      c.dim,
+      c.verdict,
+      c.empiricalLowerBound,
+      `${formatCell(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
+      num(c.analyticBound),
+      names(c.failingDirections),
+    ]),
+  );
+}
+
+/** Redundancy per pool item and the linearisation it selects (Sec. 5.3). */
+function redundancySection(report: CertifyReportInput): HtmlSection {
+  return tableSection(
+    'Redundancy P_e(θ) = θ (Sec. 5.3)',
+    columns('evidence | P(e)# | ‖P_e(θ) − θ‖# | holds | linearisation'),
+    report.redundancy.map((r) => [
+      r.evidence,
+      r.p,
+      r.residual,
+      r.holds ? 'yes' : 'no',
+      r.linearization === 'sigma' ? 'Σ_e (Eq. 4)' : 'exact DF_e',
+    ]),
+  );
+}
+
+/**
+ * A section of the decisions (subspaces, questions): their table, text blocks, then the plot of
+ * their margins over the tolerance with its caption.
+ */
+function marginSection<T>(
+  heading: string,
+  header: string,
+  rows: readonly T[],
+  cells: (row: T) => HtmlTable['rows'][number],
+  figure: { svg: string; caption: string },
+  text: readonly string[] = [],
+): HtmlSection {
+  const texts = text.map((t): HtmlBlock => ({ kind: 'text', text: t }));
+  return tableSection(heading, columns(header), rows.map(cells), ...texts, { kind: 'figure', ...figure });
+}
+
+type SubspaceRow = CertifyReportInput['subspaces'][number];
+type CoverageRow = CertifyReportInput['coverage'][number];
+
+/** Non-degeneracy per subspace (Prop. 5.2), the tolerance's derivation and the margin plot. */
+function subspacesSection(report: CertifyReportInput, svg: string): HtmlSection {
+  const cells = (s: SubspaceRow) => [
+    s.name,
+    s.dim,
+    s.lambdaMin,
+    s.lambdaMax,
+    s.tolerance,
+    s.verdict,
+    s.margin,
+    s.kernelDim,
+    names(s.kernel[0] ?? [], 2),
+  ];
+  return marginSection(
+    'Non-degeneracy of the commutator Gramian (Prop. 5.2)',
+    'subspace | dim# | λ_min# | λ_max# | λ-tolerance# | verdict | margin# | kernel dim# | a kernel direction',
+    report.subspaces,
+    cells,
+    {
+      svg,
+      caption:
+        'λ_max and λ_min of G_W over the λ-tolerance, per subspace: λ_min right of the line means non-degenerate.',
+    },
+    report.subspaces.slice(0, 1).map((s) => `Tolerance: ${s.toleranceDerivation}`),
+  );
+}
+
+/** Per-question coverage (Remark 5.4) and its margin plot. */
+function coverageSection(report: CertifyReportInput, svg: string): HtmlSection {
+  const top = (q: CoverageRow) =>
+    q.topContributors
+      .slice(0, 3)
+      .map((c) => c.evidence)
+      .join(', ') || '—';
+  const covered = (q: CoverageRow) => (q.verdict === 'sensitive' ? 'sensitive' : q.covered ? 'yes' : 'NO');
+  return marginSection(
+    'Per-question coverage (Remark 5.4)',
+    'question | dim# | covered | λ_min# | λ_min (whole pool)# | ratio# | top items | blind items (p = 0)',
+    report.coverage,
+    (q) => [
+      q.question,
+      q.dim,
+      covered(q),
+      q.lambdaMin,
+      q.lambdaMinPool,
+      num(q.coverageRatio),
+      top(q),
+      q.blindItems.join(', ') || '—',
+    ],
+    {
+      svg,
+      caption:
+        'λ_min of each question’s Gramian over its tolerance, under P and under the whole pool: under P right of the line means covered.',
+    },
+  );
+}
+
+/** Milliseconds per phase. */
+function timingsSection(timings: Record<string, number>): HtmlSection {
+  return tableSection(
+    'Timings',
+    columns('phase | ms#'),
+    Object.entries(timings).map(([k, v]) => [k, Math.round(v)]),
+  );
+}
+
+/**
+ * Builds the sections of the certification page (exported so other pages can reuse them):
+ * verdicts, fixed point, contraction, redundancy, then non-degeneracy and coverage when there
+ * are subspaces or questions, the notes and the timings when there are any.
  * Cost: two plot renderings.
  * @throws {ArgumentTypeError} `report` is not an object.
  */
@@ -52,241 +254,17 @@ export async function certifySections(report: CertifyReportInput): Promise<HtmlS
   if (report === null || typeof report !== 'object')
     throw new ArgumentTypeError('report', report, 'must be a certification report');
   const plots = new Map((await certifyPlots(report)).map((p) => [p.name, p.svg]));
-  const fp = report.fixedPoint;
-  const contraction = report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
-
-  const verdicts: HtmlBlock[] = [
-    {
-      kind: 'verdict',
-      ok: fp.converged,
-      text: fp.converged
-        ? `fixed point of Q found in ${fp.iterations} iterations (residual ${formatCell(fp.residual)})`
-        : `fixed-point iteration did not converge (${fp.iterations} iterations, residual ${formatCell(fp.residual)})`,
-    },
-    ...contraction.map(
-      (c): HtmlBlock => ({
-        kind: 'verdict',
-        ok: c.contractive === true,
-        text: `contraction on ${c.subspace} (dim ${c.dim}): ${c.verdict}`,
-      }),
-    ),
-    ...report.subspaces.map(
-      (s): HtmlBlock => ({
-        kind: 'verdict',
-        ok: s.nonDegenerate,
-        text:
-          `${s.name} (dim ${s.dim}): ${s.nonDegenerate ? 'non-degenerate' : `DEGENERATE, kernel dimension ${s.kernelDim}`}` +
-          (s.sensitivity.decidedBy ? ` — SENSITIVE: ${s.sensitivity.decidedBy}` : ''),
-      }),
-    ),
-    ...report.coverage.map(
-      (q): HtmlBlock => ({
-        kind: 'verdict',
-        ok: q.covered,
-        text:
-          `${q.question} (W_q: ${q.basis}): ${q.summary}` +
-          (q.sensitivity.decidedBy ? ` — SENSITIVE: ${q.sensitivity.decidedBy}` : ''),
-      }),
-    ),
+  const sections = [
+    verdictsSection(report),
+    fixedPointSection(report),
+    contractionSection(report),
+    redundancySection(report),
   ];
-
-  const sections: HtmlSection[] = [
-    {
-      heading: 'Verdicts',
-      blocks: [
-        {
-          kind: 'text',
-          text:
-            `System ${report.system}${report.source ? ` (${report.source})` : ''}, d = ${report.dim}; ` +
-            `linearised at: ${report.state.note ?? report.state.kind} (‖θ‖ = ${formatCell(report.state.norm)}). ` +
-            `Jacobians: ${report.jacobian.method}, relative accuracy ${formatCell(report.jacobian.relativeAccuracy)}, ` +
-            `${report.jacobian.evaluations} operator evaluations.`,
-        },
-        ...verdicts,
-      ],
-    },
-    {
-      heading: 'Fixed point of Q',
-      blocks: [
-        {
-          kind: 'table',
-          table: {
-            columns: [
-              { header: 'converged' },
-              { header: 'iterations', align: 'right' },
-              { header: '‖Q(θ) − θ‖', align: 'right' },
-              { header: 'last step', align: 'right' },
-              { header: 'observed rate', align: 'right' },
-              { header: 'a-posteriori bound', align: 'right' },
-            ],
-            rows: [
-              [
-                fp.converged ? 'yes' : 'no',
-                fp.iterations,
-                fp.residual,
-                fp.lastStep,
-                num(fp.observedRate),
-                num(fp.aPosterioriBound),
-              ],
-            ],
-          },
-        },
-      ],
-    },
-    {
-      heading: 'Contraction (Sec. 3.1)',
-      blocks: [
-        {
-          kind: 'table',
-          table: {
-            columns: [
-              { header: 'block' },
-              { header: 'dim', align: 'right' },
-              { header: 'verdict' },
-              { header: 'empirical lower bound', align: 'right' },
-              { header: '‖DQ‖₂ local', align: 'right' },
-              { header: 'analytic upper bound', align: 'right' },
-              { header: 'failing / weakest directions' },
-            ],
-            rows: contraction.map((c) => [
-              c.subspace,
-              c.dim,
-              c.verdict,
-              c.empiricalLowerBound,
-              `${formatCell(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
-              num(c.analyticBound),
-              names(c.failingDirections),
-            ]),
-          },
-        },
-      ],
-    },
-    {
-      heading: 'Redundancy P_e(θ) = θ (Sec. 5.3)',
-      blocks: [
-        {
-          kind: 'table',
-          table: {
-            columns: [
-              { header: 'evidence' },
-              { header: 'P(e)', align: 'right' },
-              { header: '‖P_e(θ) − θ‖', align: 'right' },
-              { header: 'holds' },
-              { header: 'linearisation' },
-            ],
-            rows: report.redundancy.map((r) => [
-              r.evidence,
-              r.p,
-              r.residual,
-              r.holds ? 'yes' : 'no',
-              r.linearization === 'sigma' ? 'Σ_e (Eq. 4)' : 'exact DF_e',
-            ]),
-          },
-        },
-      ],
-    },
-  ];
-
-  if (report.subspaces.length > 0) {
-    sections.push({
-      heading: 'Non-degeneracy of the commutator Gramian (Prop. 5.2)',
-      blocks: [
-        {
-          kind: 'table',
-          table: {
-            columns: [
-              { header: 'subspace' },
-              { header: 'dim', align: 'right' },
-              { header: 'λ_min', align: 'right' },
-              { header: 'λ_max', align: 'right' },
-              { header: 'λ-tolerance', align: 'right' },
-              { header: 'verdict' },
-              { header: 'margin', align: 'right' },
-              { header: 'kernel dim', align: 'right' },
-              { header: 'a kernel direction' },
-            ],
-            rows: report.subspaces.map((s) => [
-              s.name,
-              s.dim,
-              s.lambdaMin,
-              s.lambdaMax,
-              s.tolerance,
-              s.verdict,
-              s.margin,
-              s.kernelDim,
-              names(s.kernel[0] ?? [], 2),
-            ]),
-          },
-        },
-        ...report.subspaces
-          .slice(0, 1)
-          .map((s): HtmlBlock => ({ kind: 'text', text: `Tolerance: ${s.toleranceDerivation}` })),
-        {
-          kind: 'figure',
-          svg: plots.get('certify-subspaces')!,
-          caption:
-            'λ_max and λ_min of G_W over the λ-tolerance, per subspace: λ_min right of the line means non-degenerate.',
-        },
-      ],
-    });
-  }
-  if (report.coverage.length > 0) {
-    sections.push({
-      heading: 'Per-question coverage (Remark 5.4)',
-      blocks: [
-        {
-          kind: 'table',
-          table: {
-            columns: [
-              { header: 'question' },
-              { header: 'dim', align: 'right' },
-              { header: 'covered' },
-              { header: 'λ_min', align: 'right' },
-              { header: 'λ_min (whole pool)', align: 'right' },
-              { header: 'ratio', align: 'right' },
-              { header: 'top items' },
-              { header: 'blind items (p = 0)' },
-            ],
-            rows: report.coverage.map((q) => [
-              q.question,
-              q.dim,
-              q.verdict === 'sensitive' ? 'sensitive' : q.covered ? 'yes' : 'NO',
-              q.lambdaMin,
-              q.lambdaMinPool,
-              num(q.coverageRatio),
-              q.topContributors
-                .slice(0, 3)
-                .map((c) => c.evidence)
-                .join(', ') || '—',
-              q.blindItems.join(', ') || '—',
-            ]),
-          },
-        },
-        {
-          kind: 'figure',
-          svg: plots.get('certify-coverage')!,
-          caption:
-            'λ_min of each question’s Gramian over its tolerance, under P and under the whole pool: under P right of the line means covered.',
-        },
-      ],
-    });
-  }
+  if (report.subspaces.length > 0) sections.push(subspacesSection(report, plots.get('certify-subspaces')!));
+  if (report.coverage.length > 0) sections.push(coverageSection(report, plots.get('certify-coverage')!));
   if (report.notes.length > 0)
     sections.push({ heading: 'Notes', blocks: report.notes.map((n): HtmlBlock => ({ kind: 'text', text: n })) });
-  if (report.timings && Object.keys(report.timings).length > 0) {
-    sections.push({
-      heading: 'Timings',
-      blocks: [
-        {
-          kind: 'table',
-          table: {
-            columns: [{ header: 'phase' }, { header: 'ms', align: 'right' }],
-            rows: Object.entries(report.timings).map(([k, v]) => [k, Math.round(v)]),
-          },
-        },
-      ],
-    });
-  }
+  if (report.timings && Object.keys(report.timings).length > 0) sections.push(timingsSection(report.timings));
   return sections;
 }
 

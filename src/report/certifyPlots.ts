@@ -6,7 +6,8 @@
  * covered (Prop. 5.2, Remark 5.4). The report holds λ_min and λ_max only, not whole spectra.
  */
 import type { CertificationReport } from '../certify/certify.js';
-import { writeNamedPlots, type NamedPlot, type WrittenPlot } from '../plot/files.js';
+import type { NamedPlot } from '../plot/files.js';
+import { plotWriter, type PlotWriter } from './plotWriter.js';
 import { plotMargins, type MarginPoint } from '../plot/margin.js';
 
 /**
@@ -77,11 +78,4 @@ export async function certifyPlots(report: CertifyPlotInput): Promise<NamedPlot[
  * @throws {ArgumentError | ArgumentTypeError} bad folder (named `argument`, default `--plot`);
  *   nothing is written then.
  */
-export async function writeCertifyPlots(
-  dir: string,
-  report: CertifyPlotInput,
-  log?: { write(s: string): unknown },
-  argument = '--plot',
-): Promise<WrittenPlot[]> {
-  return writeNamedPlots(dir, await certifyPlots(report), log, argument);
-}
+export const writeCertifyPlots: PlotWriter<CertifyPlotInput> = plotWriter(certifyPlots);

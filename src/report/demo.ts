@@ -8,7 +8,7 @@ import type { RunResult } from '../ordergap/run.js';
 import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
 import { referenceDistance } from '../blas1/dnrm2.js';
 import { SEC92, closedFormAlpha, closedFormOrderGap, closedFormSystem } from '../closedForm/system.js';
-import { resolveRunParams } from '../system/runParams.js';
+import { checkRunParams, resolveRunParams } from '../system/runParams.js';
 import { fixed, renderTable } from './table.js';
 
 /** Options of the demo (defaults: Sec. 9.2). */
@@ -94,15 +94,15 @@ export function demoReport(options: DemoReportOptions = {}): DemoReport {
     epsilon: options.epsilon,
     window: options.window,
     maxSteps: options.maxSteps,
-    seed: options.seed,
   });
-  const { epsilon, window, maxSteps, seed } = run;
+  const { epsilon, window, maxSteps } = run;
+  // the seed is the coverage-failure variant's: it samples P(·|θ)
+  const seed = checkRunParams({ seed: options.seed ?? run.seed }).seed!;
   const stopRun = runRecursive(system, { ...run, sequence: sequence!, rule: 'order-gap' });
   const budgetRun = runRecursive(system, { ...run, sequence: sequence!, rule: 'budget' });
   const probabilities = { e2: 0, e3: 0 };
   const blindSystem = closedFormSystem({ probabilities });
-  // the coverage-failure variant samples P(·|θ) with the seed
-  const blindRun = runRecursive(blindSystem, { ...run, rule: 'order-gap' });
+  const blindRun = runRecursive(blindSystem, { ...run, seed, rule: 'order-gap' });
   const poolCheck = checkPoolAtStop(blindSystem, blindRun.finalState, epsilon);
   const notBlind = poolCheck.verdict === 'not-blind';
   const st = stopRun.finalState;

@@ -3,7 +3,8 @@
  * t, ε, the stop of Algorithm 1) and the same for the coverage-failure variant.
  */
 import type { DemoReport } from './demo.js';
-import { writeNamedPlots, type NamedPlot, type WrittenPlot } from '../plot/files.js';
+import type { NamedPlot } from '../plot/files.js';
+import { plotWriter, type PlotWriter } from './plotWriter.js';
 import { plotTrajectory } from '../plot/trajectory.js';
 
 /** File stems of the demo's plots. */
@@ -49,14 +50,7 @@ export async function demoPlots(report: DemoReport): Promise<NamedPlot[]> {
 }
 
 /**
- * Renders the demo's plots and writes them to `dir` (see {@link writeNamedPlots}).
+ * Renders the demo's plots and writes them to `dir` as SVG and PNG (see {@link plotWriter}).
  * @throws {ArgumentError | ArgumentTypeError} bad folder; nothing is written then.
  */
-export async function writeDemoPlots(
-  dir: string,
-  report: DemoReport,
-  log?: { write(s: string): unknown },
-  argument = '--plot',
-): Promise<WrittenPlot[]> {
-  return writeNamedPlots(dir, await demoPlots(report), log, argument);
-}
+export const writeDemoPlots: PlotWriter<DemoReport> = plotWriter(demoPlots);

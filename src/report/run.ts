@@ -237,13 +237,11 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
     );
   await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
   const { system, source } = await resolveSystem(opts);
-  // a seed asks for sampling, also where the system's defaults present a fixed sequence
   const params = resolveRunParams(system.capabilities.runDefaults, {
     epsilon: opts.epsilon,
     window: opts.window,
     maxSteps: opts.maxSteps,
     seed: opts.seed,
-    ...(opts.seed !== undefined ? { sequence: null } : {}),
   });
   const rule = ruleOf(opts.rule, params, system);
   const { sequence, ...numbers } = params;

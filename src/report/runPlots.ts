@@ -4,7 +4,8 @@
  * reference graph they span several decades).
  */
 import type { RunReport } from './run.js';
-import { writeNamedPlots, type NamedPlot, type WrittenPlot } from '../plot/files.js';
+import type { NamedPlot } from '../plot/files.js';
+import { plotWriter, type PlotWriter } from './plotWriter.js';
 import { plotTrajectory } from '../plot/trajectory.js';
 
 /** File stems of the run's plots. */
@@ -42,11 +43,4 @@ export async function runPlots(report: RunReport): Promise<NamedPlot[]> {
  * @throws {ArgumentError | ArgumentTypeError} bad folder (named `argument`, default `--plot`);
  *   nothing is written then.
  */
-export async function writeRunPlots(
-  dir: string,
-  report: RunReport,
-  log?: { write(s: string): unknown },
-  argument = '--plot',
-): Promise<WrittenPlot[]> {
-  return writeNamedPlots(dir, await runPlots(report), log, argument);
-}
+export const writeRunPlots: PlotWriter<RunReport> = plotWriter(runPlots);

@@ -228,7 +228,7 @@ function checkCertification(v: unknown, subspaces: readonly string[]): Certifica
     });
     out.subspaces = Object.freeze([...(s as string[])]);
   }
-  fn('system.certification.questionSpaces', o['questionSpaces'], '(theta) => SubspaceSpec[]');
+  fn('system.certification.questionSpaces', o['questionSpaces'], '(theta) => Subspace[]');
   if (o['questionSpaces']) out.questionSpaces = o['questionSpaces'] as CertificationPolicy['questionSpaces'];
   if (o['boxes'] !== undefined) {
     const b = plainObject('system.certification.boxes', o['boxes']);

@@ -84,7 +84,8 @@ export type RunOverrides = { readonly [K in Exclude<keyof RunParams, 'sequence'>
 
 /**
  * The run parameters for a system: each field from `overrides` when given, else from the
- * system's `runDefaults`, else from {@link DEFAULT_RUN}.
+ * system's `runDefaults`, else from {@link DEFAULT_RUN}. A seed given without a sequence asks
+ * for sampling: it clears a sequence the system's defaults present (the closed form's e1..e5).
  * @throws {ArgumentError|ArgumentTypeError} a bad override, naming it.
  * @example
  * ```ts
@@ -94,7 +95,8 @@ export type RunOverrides = { readonly [K in Exclude<keyof RunParams, 'sequence'>
 export function resolveRunParams(systemDefaults: RunParams | undefined, overrides: RunOverrides = {}): RunParams {
   const o = checkRunParams(overrides);
   const base = systemDefaults ?? DEFAULT_RUN;
-  const sequence = o.sequence === null ? undefined : (o.sequence ?? base.sequence);
+  const sampled = o.sequence === null || (o.sequence === undefined && o.seed !== undefined);
+  const sequence = sampled ? undefined : (o.sequence ?? base.sequence);
   return Object.freeze({
     epsilon: o.epsilon ?? base.epsilon,
     window: o.window ?? base.window,

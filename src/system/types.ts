@@ -7,9 +7,6 @@
 import type * as TfCore from '@tensorflow/tfjs-core';
 import type { RunParams } from './runParams.js';
 
-/** The type of the `runDefaults` capability: {@link RunParams}. */
-export type RunDefaults = RunParams;
-
 /** One evidence item and its probability P(e | θ). */
 export interface EvidenceWeight {
   /** Stable identifier of the evidence item. */
@@ -106,10 +103,15 @@ export interface CoordinateRange {
  */
 export type CoordinateSet = readonly number[] | Int32Array | CoordinateRange;
 
-/** A subspace by name: coordinate indices or spanning vectors (dense, length d). */
-export type SubspaceSpec =
-  | { name: string; coordinates: readonly number[] }
-  | { name: string; vectors: readonly ArrayLike<number>[] };
+/**
+ * A named subspace W ⊆ R^d: the span of some coordinate axes (a {@link CoordinateSet}, so a block
+ * of Nmax² edge weights is named without listing its indices) or the span of vectors (dense,
+ * length d; they need not be orthonormal or independent). src/certify/subspace.ts reads it: its
+ * resolution by name, its dimension and its orthonormal basis.
+ */
+export type Subspace =
+  | { readonly name: string; readonly coordinates: CoordinateSet }
+  | { readonly name: string; readonly vectors: readonly ArrayLike<number>[] };
 
 /** A box of states: lower and upper bound per coordinate of a block, or one number for all. */
 export interface StateBox {
@@ -154,7 +156,7 @@ export interface CertificationPolicy {
   /** Subspaces W decided by default (names of `subspaces`, or 'all'). */
   readonly subspaces?: readonly string[];
   /** The per-question subspaces W_q at the linearisation state θ (Remark 5.4). */
-  questionSpaces?(theta: Float64Array): readonly SubspaceSpec[];
+  questionSpaces?(theta: Float64Array): readonly Subspace[];
   /** Fixed domain boxes per contraction block (e.g. the unit cube for confidences). */
   readonly boxes?: Readonly<Record<string, StateBox>>;
   /**

@@ -27,6 +27,12 @@ function rotationSystem(rho: number, declared?: number) {
   });
 }
 
+/** verifyContraction at the fixed point of Q with FD Jacobians. */
+function contractionAtFixedPoint(sys: ReturnType<typeof rotationSystem>) {
+  const theta = findFixedPoint(sys).theta;
+  return verifyContraction(sys, theta, { jacobian: new FdJacobian((t) => sys.consolidate(t), theta) });
+}
+
 describe('findFixedPoint', () => {
   it('converges for a contraction and its a-posteriori bound holds', () => {
     const sys = rotationSystem(0.6);
@@ -66,18 +72,14 @@ describe('verifyContraction', () => {
     expect(Math.abs(res.localNorm - 1)).toBeLessThan(1e-9);
   });
   it('certifies with a declared analytic bound < 1; the empirical bound stays below it', () => {
-    const sys = rotationSystem(0.6, 0.6);
-    const theta = findFixedPoint(sys).theta;
-    const res = verifyContraction(sys, theta, { jacobian: new FdJacobian((t) => sys.consolidate(t), theta) });
+    const res = contractionAtFixedPoint(rotationSystem(0.6, 0.6));
     expect(res.verdict).toBe('certified');
     expect(res.empiricalLowerBound).toBeLessThanOrEqual(0.6 + ratioSlack(2, 2, 1e-3));
     expect(res.empiricalLowerBound).toBeGreaterThan(0.59); // ρU scales every difference by exactly 0.6
     expect(Math.abs(res.localNorm - 0.6)).toBeLessThan(1e-9);
   });
   it('catches a wrong analytic bound (declared 0.3 for a 0.6-Lipschitz map)', () => {
-    const sys = rotationSystem(0.6, 0.3);
-    const theta = findFixedPoint(sys).theta;
-    const res = verifyContraction(sys, theta, { jacobian: new FdJacobian((t) => sys.consolidate(t), theta) });
+    const res = contractionAtFixedPoint(rotationSystem(0.6, 0.3));
     expect(res.verdict).toBe('unverified');
     expect(res.notes.join(' ')).toMatch(/VIOLATED/);
   });

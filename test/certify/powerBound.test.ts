@@ -1,12 +1,12 @@
 /**
- * spectralLowerBoundJvp (src/certify/contraction.ts): the JVP power steps behind the whole-space
+ * spectralLowerBoundJvp (src/certify/spectralNorm.ts): the JVP power steps behind the whole-space
  * ‖DQ‖ and the local norms of large blocks. Operators are real FdJacobian objects of linear maps
  * x ↦ Ax (central differences of a linear map: exact up to rounding, relative accuracy
  * eps^(2/3)), compared with dense reference computations in the test.
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { POWER_SETTLED_RTOL, spectralLowerBoundJvp } from '../../src/certify/contraction.js';
+import { POWER_SETTLED_RTOL, spectralLowerBoundJvp } from '../../src/certify/spectralNorm.js';
 import { svdvals } from '../../src/linalg/api.js';
 import { FdJacobian } from '../../src/linearize/finiteDifference.js';
 import { createRng } from '../../src/ordergap/rng.js';

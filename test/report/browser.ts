@@ -11,6 +11,8 @@ import { existsSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import packagedChromium from '@sparticuz/chromium';
 import { chromium } from 'playwright-core';
+import { expect } from 'vitest';
+import { decodePng, inkStats } from '../plot/png.js';
 
 /**
  * The Chromium executable: ORDERGAP_CHROMIUM if set, else the npm package's own binary
@@ -73,4 +75,23 @@ export async function visit<T>(
   } finally {
     await browser.close();
   }
+}
+
+/** What every rendered page must show: no page errors, no console errors or warnings, no request but the page. */
+export function expectCleanPage(v: PageVisit<unknown>): void {
+  expect(v.pageErrors).toEqual([]);
+  expect(v.consoleMessages.filter((m) => m.type === 'error' || m.type === 'warning')).toEqual([]);
+  expect(v.otherRequests).toEqual([]);
+}
+
+/**
+ * The full-page screenshot is the default 1200-px viewport wide and not blank: more than 2% of
+ * its pixels are ink and its luma varies (variance > 50 in 8-bit units; a blank page has 0).
+ */
+export function expectInkedScreenshot(v: PageVisit<unknown>): void {
+  const png = decodePng(v.screenshot);
+  expect(png.width).toBe(1200);
+  const ink = inkStats(png.rgba);
+  expect(ink.inkFraction).toBeGreaterThan(0.02);
+  expect(ink.lumaVariance).toBeGreaterThan(50);
 }

@@ -7,7 +7,7 @@ import { reportJson } from '../../src/report/json.js';
 import { renderCertifyReport, writeCertifyReport, type CertifyReportInput } from '../../src/report/certifyHtml.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { decodePng, inkStats } from '../plot/png.js';
-import { visit } from './browser.js';
+import { expectCleanPage, visit } from './browser.js';
 
 describe('certification HTML page (real certify run: closed form with e2, e3 at probability 0)', async () => {
   const dir = mkdtempSync(join(tmpdir(), 'ordergap-certify-html-'));
@@ -34,9 +34,7 @@ describe('certification HTML page (real certify run: closed form with e2, e3 at 
       tables: [...document.querySelectorAll('table')].map((t) => t.querySelectorAll('tbody tr').length),
       blind: document.body.textContent?.includes('e2, e3') ?? false,
     }));
-    expect(v.pageErrors).toEqual([]);
-    expect(v.consoleMessages.filter((m) => m.type === 'error' || m.type === 'warning')).toEqual([]);
-    expect(v.otherRequests).toEqual([]);
+    expectCleanPage(v);
     expect(v.facts.verdicts).toEqual(expected);
     expect(v.facts.figures).toHaveLength(2);
     for (const w of v.facts.figures) expect(w).toBeGreaterThan(300);

@@ -12,8 +12,7 @@ import {
   renderHtmlTable,
   type HtmlReport,
 } from '../../src/report/html.js';
-import { decodePng, inkStats } from '../plot/png.js';
-import { visit } from './browser.js';
+import { expectCleanPage, expectInkedScreenshot, visit } from './browser.js';
 
 describe('HTML building blocks', () => {
   it('escapes the five special characters', () => {
@@ -121,9 +120,7 @@ describe('a report page in headless Chromium', async () => {
       title: document.title,
       h2: [...document.querySelectorAll('h2')].map((e) => e.textContent),
     }));
-    expect(v.pageErrors).toEqual([]);
-    expect(v.consoleMessages.filter((m) => m.type === 'error' || m.type === 'warning')).toEqual([]);
-    expect(v.otherRequests).toEqual([]);
+    expectCleanPage(v);
     expect(v.facts.title).toBe('Closed-form illustration');
     expect(v.facts.h2).toEqual(['Trajectory', 'Verdicts']);
     expect(v.facts.rows).toBe(demo.trajectory.length);
@@ -132,11 +129,7 @@ describe('a report page in headless Chromium', async () => {
     expect(v.facts.svgs).toHaveLength(1);
     expect(v.facts.svgs[0]!.width).toBeGreaterThan(400);
     expect(v.facts.svgs[0]!.height).toBeGreaterThan(200);
-    const png = decodePng(v.screenshot);
-    expect(png.width).toBe(1200);
-    const ink = inkStats(png.rgba);
-    expect(ink.inkFraction).toBeGreaterThan(0.02);
-    expect(ink.lumaVariance).toBeGreaterThan(50);
+    expectInkedScreenshot(v);
   }, 120_000);
 
   it('negative controls: the same checks catch a console error and a blocked external request', async () => {
