@@ -43,6 +43,9 @@ describe('sizes from input are checked before allocation', () => {
     const r = await cli('run', '--graph', graphWithClaims(30000), '--evidence', join(scenario, 'evidence.json'));
     refused(r, 'graph.capacities');
     expect(r.stderr).toMatch(/Nmax = 30008, k = 4: d = 2701590232.*GiB/);
+    // docs/cli.md shows this very message as its example of a refused size
+    const docs = readFileSync(fileURLToPath(new URL('../../docs/cli.md', import.meta.url)), 'utf8');
+    expect(docs).toContain('```\n' + r.stderr.trimEnd() + '\n```');
     expect(r.rssGrowth).toBeLessThan(200 * 2 ** 20);
   });
 
