@@ -41,79 +41,50 @@ enum Sum { Diag, SupportOut, SupportIn, ContradictDegree, RequireOut, RequireIn,
 enum Weighted { Support, Contradict, Require }
 
 // ---------------------------------------------------------------------------------------------
-// one row of each pass: `len` entries at cols (i32 columns) and vals; `dense` (a constant at every
-// call site) reads a dense row instead: entry k is column k and cols is unused
+// one row of one block, in either pass: `len` entries at cols (i32 columns) and vals. `weighted`
+// (the second pass, else the first) and `dense` (a dense row: entry k is column k, cols unused)
+// are constants at every call site, so each inlined copy keeps only its own branch. Arguments a
+// pass does not read are passed as 0.
 
-/** Row j's Supports entries into the first pass: r_j, k_i, k̃_i (entries i = j and zeros skipped). */
+/**
+ * Row j's Supports entries (i = j and zeros skipped). First pass: r_j, k_i and k̃_i += w·x with
+ * x = S_jj. Second pass: Σ_j c_j S_ji/(1 + r_j + k_i) with x = c_j.
+ */
 // @ts-ignore: decorator
-@inline function supportRow(dense: bool, cols: usize, vals: usize, len: i32, j: i32, sjj: f64, sums: usize, n: i32): void {
-  const sOut = part(sums, n, Sum.SupportOut);
-  const sIn = part(sums, n, Sum.SupportIn);
-  const kRel = part(sums, n, Sum.ReliableIn);
-  for (let k = 0; k < len; k++) {
-    const i = dense ? k : ldi(cols, k);
-    const w = ld(vals, k);
-    if (w == 0 || i == j) continue;
-    addTo(sOut, j, w);
-    addTo(sIn, i, w);
-    addTo(kRel, i, w * sjj);
-  }
-}
-
-/** Row j's Requires entries into the first pass: ρ_j, κ_q. */
-// @ts-ignore: decorator
-@inline function requireRow(dense: bool, cols: usize, vals: usize, len: i32, j: i32, sums: usize, n: i32): void {
-  const rOut = part(sums, n, Sum.RequireOut);
-  const rIn = part(sums, n, Sum.RequireIn);
-  for (let k = 0; k < len; k++) {
-    const q = dense ? k : ldi(cols, k);
-    const w = ld(vals, k);
-    if (w == 0) continue;
-    addTo(rOut, j, w);
-    addTo(rIn, q, w);
-  }
-}
-
-/** Row j's Contradicts entries into the first pass: d_j and d_i. */
-// @ts-ignore: decorator
-@inline function contradictRow(dense: bool, cols: usize, vals: usize, len: i32, j: i32, sums: usize, n: i32): void {
-  const xDeg = part(sums, n, Sum.ContradictDegree);
-  for (let k = 0; k < len; k++) {
-    const i = dense ? k : ldi(cols, k);
-    const w = ld(vals, k);
-    if (w == 0) continue;
-    addTo(xDeg, j, w);
-    addTo(xDeg, i, w);
-  }
-}
-
-/** Row j's Supports entries into the second pass: Σ_j c_j S_ji/(1 + r_j + k_i). */
-// @ts-ignore: decorator
-@inline function weightedSupportRow(
+@inline function supportRow(
+  weighted: bool,
   dense: bool,
   cols: usize,
   vals: usize,
   len: i32,
   j: i32,
-  cj: f64,
+  x: f64,
   sums: usize,
   n: i32,
   ws: usize,
 ): void {
-  const rj = 1 + ld(part(sums, n, Sum.SupportOut), j);
+  const sOut = part(sums, n, Sum.SupportOut);
   const sIn = part(sums, n, Sum.SupportIn);
+  const kRel = part(sums, n, Sum.ReliableIn);
   const sup = part(ws, n, Weighted.Support);
+  const rj: f64 = weighted ? 1 + ld(sOut, j) : 0;
   for (let k = 0; k < len; k++) {
     const i = dense ? k : ldi(cols, k);
     const w = ld(vals, k);
     if (w == 0 || i == j) continue;
-    addTo(sup, i, (w * cj) / (rj + ld(sIn, i)));
+    if (weighted) addTo(sup, i, (w * x) / (rj + ld(sIn, i)));
+    else {
+      addTo(sOut, j, w);
+      addTo(sIn, i, w);
+      addTo(kRel, i, w * x);
+    }
   }
 }
 
-/** Row j's Requires entries into the second pass: sets Σ_q c_q R_jq/(1 + ρ_j + κ_q). */
+/** Row j's Requires entries. First pass: ρ_j, κ_q. Second pass: sets Σ_q c_q R_jq/(1 + ρ_j + κ_q). */
 // @ts-ignore: decorator
-@inline function weightedRequireRow(
+@inline function requireRow(
+  weighted: bool,
   dense: bool,
   cols: usize,
   vals: usize,
@@ -124,28 +95,36 @@ enum Weighted { Support, Contradict, Require }
   n: i32,
   ws: usize,
 ): void {
-  const pj = 1 + ld(part(sums, n, Sum.RequireOut), j);
+  const rOut = part(sums, n, Sum.RequireOut);
   const rIn = part(sums, n, Sum.RequireIn);
+  const pj: f64 = weighted ? 1 + ld(rOut, j) : 0;
   let acc: f64 = 0;
   for (let k = 0; k < len; k++) {
     const q = dense ? k : ldi(cols, k);
     const w = ld(vals, k);
     if (w == 0) continue;
-    acc += (w * ld(c, q)) / (pj + ld(rIn, q));
+    if (weighted) acc += (w * ld(c, q)) / (pj + ld(rIn, q));
+    else {
+      addTo(rOut, j, w);
+      addTo(rIn, q, w);
+    }
   }
-  st(part(ws, n, Weighted.Require), j, acc);
+  if (weighted) st(part(ws, n, Weighted.Require), j, acc);
 }
 
-/** Row j's Contradicts entries into the second pass, both endpoints. */
+/**
+ * Row j's Contradicts entries, both endpoints. First pass: d_j and d_i. Second pass:
+ * c_i·X̂·σ((c_i − c_j)/τ) into j's sum and c_j·X̂·σ((c_j − c_i)/τ) into i's, X̂ = w/(1 + d_j + d_i).
+ */
 // @ts-ignore: decorator
-@inline function weightedContradictRow(
+@inline function contradictRow(
+  weighted: bool,
   dense: bool,
   cols: usize,
   vals: usize,
   len: i32,
   j: i32,
   c: usize,
-  cj: f64,
   tau: f64,
   sums: usize,
   n: i32,
@@ -153,20 +132,32 @@ enum Weighted { Support, Contradict, Require }
 ): void {
   const xDeg = part(sums, n, Sum.ContradictDegree);
   const con = part(ws, n, Weighted.Contradict);
-  const dj = 1 + ld(xDeg, j);
+  const cj: f64 = weighted ? ld(c, j) : 0;
+  const dj: f64 = weighted ? 1 + ld(xDeg, j) : 0;
   for (let k = 0; k < len; k++) {
     const i = dense ? k : ldi(cols, k);
     const w = ld(vals, k);
     if (w == 0) continue;
-    const f = w / (dj + ld(xDeg, i));
-    const ci = ld(c, i);
-    addTo(con, j, f * ci * sigmoid((ci - cj) / tau));
-    addTo(con, i, f * cj * sigmoid((cj - ci) / tau));
+    if (weighted) {
+      const f = w / (dj + ld(xDeg, i));
+      const ci = ld(c, i);
+      addTo(con, j, f * ci * sigmoid((ci - cj) / tau));
+      addTo(con, i, f * cj * sigmoid((cj - ci) / tau));
+    } else {
+      addTo(xDeg, j, w);
+      addTo(xDeg, i, w);
+    }
   }
 }
 
 // ---------------------------------------------------------------------------------------------
 // the dense passes: θ's three blocks row-major
+
+/** Row j of dense edge block b of θ (the blocks start at element eoff, n×n each). */
+// @ts-ignore: decorator
+@inline function denseRow(theta: usize, eoff: i32, n: i32, b: i32, j: i32): usize {
+  return theta + (<usize>(eoff + b * n * n + j * n) << 3);
+}
 
 /**
  * First pass over θ's dense edge blocks (↔ structureSums over denseEdges): 7 arrays of n into
@@ -175,17 +166,13 @@ enum Weighted { Support, Contradict, Require }
  */
 export function graphStructureSums(theta: usize, n: i32, eoff: i32, sums: usize): void {
   memory.fill(sums, 0, <usize>(7 * n) << 3);
-  const nn = n * n;
-  const sB = theta + (<usize>eoff << 3);
-  const rB = sB + (<usize>nn << 3);
-  const xB = sB + (<usize>(2 * nn) << 3);
   for (let j = 0; j < n; j++) {
-    const row = <usize>(j * n) << 3;
-    const sjj = ld(sB + row, j);
+    const sRow = denseRow(theta, eoff, n, 0, j);
+    const sjj = ld(sRow, j);
     st(sums, j, sjj);
-    supportRow(true, 0, sB + row, n, j, sjj, sums, n);
-    requireRow(true, 0, rB + row, n, j, sums, n);
-    contradictRow(true, 0, xB + row, n, j, sums, n);
+    supportRow(false, true, 0, sRow, n, j, sjj, sums, n, 0);
+    requireRow(false, true, 0, denseRow(theta, eoff, n, 1, j), n, j, 0, sums, n, 0);
+    contradictRow(false, true, 0, denseRow(theta, eoff, n, 2, j), n, j, 0, 0, sums, n, 0);
   }
 }
 
@@ -195,16 +182,10 @@ export function graphStructureSums(theta: usize, n: i32, eoff: i32, sums: usize)
  */
 export function graphWeightedSums(theta: usize, n: i32, eoff: i32, c: usize, sums: usize, tau: f64, ws: usize): void {
   memory.fill(ws, 0, <usize>(3 * n) << 3);
-  const nn = n * n;
-  const sB = theta + (<usize>eoff << 3);
-  const rB = sB + (<usize>nn << 3);
-  const xB = sB + (<usize>(2 * nn) << 3);
   for (let j = 0; j < n; j++) {
-    const row = <usize>(j * n) << 3;
-    const cj = ld(c, j);
-    weightedSupportRow(true, 0, sB + row, n, j, cj, sums, n, ws);
-    weightedRequireRow(true, 0, rB + row, n, j, c, sums, n, ws);
-    weightedContradictRow(true, 0, xB + row, n, j, c, cj, tau, sums, n, ws);
+    supportRow(true, true, 0, denseRow(theta, eoff, n, 0, j), n, j, ld(c, j), sums, n, ws);
+    requireRow(true, true, 0, denseRow(theta, eoff, n, 1, j), n, j, c, sums, n, ws);
+    contradictRow(true, true, 0, denseRow(theta, eoff, n, 2, j), n, j, c, tau, sums, n, ws);
   }
 }
 
@@ -309,11 +290,11 @@ export function graphStructureSumsCsr(n: i32, rows: usize, ob: i32, orow: i32, o
         break;
       }
     st(sums, j, sjj);
-    supportRow(false, rowCols, rowVals, len, j, sjj, sums, n);
+    supportRow(false, false, rowCols, rowVals, len, j, sjj, sums, n, 0);
     len = rowOf(1, j);
-    requireRow(false, rowCols, rowVals, len, j, sums, n);
+    requireRow(false, false, rowCols, rowVals, len, j, 0, sums, n, 0);
     len = rowOf(2, j);
-    contradictRow(false, rowCols, rowVals, len, j, sums, n);
+    contradictRow(false, false, rowCols, rowVals, len, j, 0, 0, sums, n, 0);
   }
 }
 
@@ -333,13 +314,12 @@ export function graphWeightedSumsCsr(
   memory.fill(ws, 0, <usize>(3 * n) << 3);
   startRows(rows, ob, orow, ocol, oval);
   for (let j = nextRow(); j >= 0; j = nextRow()) {
-    const cj = ld(c, j);
     let len = rowOf(0, j); // sets rowCols/rowVals: called before they are read
-    weightedSupportRow(false, rowCols, rowVals, len, j, cj, sums, n, ws);
+    supportRow(true, false, rowCols, rowVals, len, j, ld(c, j), sums, n, ws);
     len = rowOf(1, j);
-    weightedRequireRow(false, rowCols, rowVals, len, j, c, sums, n, ws);
+    requireRow(true, false, rowCols, rowVals, len, j, c, sums, n, ws);
     len = rowOf(2, j);
-    weightedContradictRow(false, rowCols, rowVals, len, j, c, cj, tau, sums, n, ws);
+    contradictRow(true, false, rowCols, rowVals, len, j, c, tau, sums, n, ws);
   }
 }
 

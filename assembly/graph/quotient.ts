@@ -13,6 +13,23 @@
 // reciprocal step instead. Nothing allocates.
 import { ld, st, sti } from './memory';
 
+let count: i32 = 0;
+
+/**
+ * Appends the quotient (a − b)/den at node index `at` to idx/val when a ≠ b; returns false when
+ * it is not finite (nothing appended).
+ */
+// @ts-ignore: decorator
+@inline function push(a: f64, b: f64, den: f64, at: i32, idx: usize, val: usize): bool {
+  if (a == b) return true;
+  const q = (a - b) / den;
+  if (!isFinite(q)) return false;
+  sti(idx, count, at);
+  st(val, count, q);
+  count++;
+  return true;
+}
+
 /**
  * Confidences (cp − cm)/den from two n-arrays and, when withAttr, the attributes of the claim
  * slots (ap − am)/den from two arrays in node layout (claims·k1 values). Writes the non-zero
@@ -32,32 +49,13 @@ export function graphNodeQuotient(
   idx: usize,
   val: usize,
 ): i32 {
-  let nnz = 0;
+  count = 0;
   const k = k1 - 1;
   for (let t = 0; t < n; t++) {
     const o = t * k1;
-    if (withAttr != 0 && t < claims) {
-      for (let u = 0; u < k; u++) {
-        const a = ld(ap, o + u);
-        const b = ld(am, o + u);
-        if (a != b) {
-          const q = (a - b) / den;
-          if (!isFinite(q)) return -(o + u + 1);
-          sti(idx, nnz, o + u);
-          st(val, nnz, q);
-          nnz++;
-        }
-      }
-    }
-    const a = ld(cp, t);
-    const b = ld(cm, t);
-    if (a != b) {
-      const q = (a - b) / den;
-      if (!isFinite(q)) return -(o + k + 1);
-      sti(idx, nnz, o + k);
-      st(val, nnz, q);
-      nnz++;
-    }
+    if (withAttr != 0 && t < claims)
+      for (let u = 0; u < k; u++) if (!push(ld(ap, o + u), ld(am, o + u), den, o + u, idx, val)) return -(o + u + 1);
+    if (!push(ld(cp, t), ld(cm, t), den, o + k, idx, val)) return -(o + k + 1);
   }
-  return nnz;
+  return count;
 }

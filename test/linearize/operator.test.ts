@@ -49,7 +49,7 @@ class MatrixJacobian extends CachedJacobian<'fd'> {
     this.stats.directional++;
     const out = new Float64Array(this.outDim);
     for (let k = 0; k < v.index.length; k++)
-      for (let i = 0; i < this.outDim; i++) out[i] += this.M[i * this.dim + v.index[k]!]! * v.value[k]!;
+      for (let i = 0; i < this.outDim; i++) out[i] = out[i]! + this.M[i * this.dim + v.index[k]!]! * v.value[k]!;
     return sparseFromDense(out);
   }
 
@@ -65,13 +65,13 @@ function combination(J: MatrixJacobian, v: SparseVector): SparseVector {
     const j = v.index[k]!;
     const c = v.value[k]!;
     if (J.identity.has(j)) {
-      out[j] += c;
+      out[j] = out[j]! + c;
       continue;
     }
     if (c === 0) continue;
     for (let i = 0; i < J.outDim; i++) {
       const a = J.M[i * J.dim + j]!;
-      if (a !== 0) out[i] += c * a;
+      if (a !== 0) out[i] = out[i]! + c * a;
     }
   }
   return sparseFromDense(out);
@@ -99,18 +99,21 @@ function direction(n: number, entries: number[], values: number[]): SparseVector
 }
 
 describe('CachedJacobian (the base of every Jacobian engine)', () => {
-  test.prop([problem])('apply(v) is Σ v_j·column(j) in v’s order, bit for bit', ({ n, M, entries, values, identity }) => {
-    const J = new MatrixJacobian(Float64Array.from(M), n, n, new Set(identity));
-    const v = direction(n, entries, values);
-    const got = J.apply(v);
-    const want = combination(J, v);
-    expect(Array.from(got.index)).toEqual(Array.from(want.index));
-    got.value.forEach((x, k) => expect(Object.is(x, want.value[k])).toBe(true));
-    // identity columns are never computed; every other column of v at most once
-    const asked = Array.from(v.index).filter((j) => !identity.includes(j));
-    expect([...J.computed].sort((a, b) => a - b)).toEqual(asked);
-    expect(J.stats.columns).toBe(asked.length);
-  });
+  test.prop([problem])(
+    'apply(v) is Σ v_j·column(j) in v’s order, bit for bit',
+    ({ n, M, entries, values, identity }) => {
+      const J = new MatrixJacobian(Float64Array.from(M), n, n, new Set(identity));
+      const v = direction(n, entries, values);
+      const got = J.apply(v);
+      const want = combination(J, v);
+      expect(Array.from(got.index)).toEqual(Array.from(want.index));
+      got.value.forEach((x, k) => expect(Object.is(x, want.value[k])).toBe(true));
+      // identity columns are never computed; every other column of v at most once
+      const asked = Array.from(v.index).filter((j) => !identity.includes(j));
+      expect([...J.computed].sort((a, b) => a - b)).toEqual(asked);
+      expect(J.stats.columns).toBe(asked.length);
+    },
+  );
 
   test.prop([problem])('column(j) is computed once and then served from the cache', ({ n, M }) => {
     const J = new MatrixJacobian(Float64Array.from(M), n, n);
