@@ -43,30 +43,35 @@ enum Weighted { Support, Contradict, Require }
 // ---------------------------------------------------------------------------------------------
 // one row of one block, in either pass: `len` entries at cols (i32 columns) and vals. `weighted`
 // (the second pass, else the first) and `dense` (a dense row: entry k is column k, cols unused)
-// are constants at every call site, so each inlined copy keeps only its own branch. Arguments a
-// pass does not read are passed as 0.
+// are constants at every call site, so each inlined copy keeps only its own branch. The arrays
+// of the pass are set once per kernel call by startPass (read into locals once per row).
+
+let passN: i32 = 0;
+let passSums: usize = 0;
+let passC: usize = 0;
+let passTau: f64 = 0;
+let passWs: usize = 0;
+
+/** The arrays the row helpers read and write during one kernel call (c, tau, ws: second pass only). */
+// @ts-ignore: decorator
+@inline function startPass(n: i32, sums: usize, c: usize, tau: f64, ws: usize): void {
+  passN = n;
+  passSums = sums;
+  passC = c;
+  passTau = tau;
+  passWs = ws;
+}
 
 /**
  * Row j's Supports entries (i = j and zeros skipped). First pass: r_j, k_i and k̃_i += w·x with
  * x = S_jj. Second pass: Σ_j c_j S_ji/(1 + r_j + k_i) with x = c_j.
  */
 // @ts-ignore: decorator
-@inline function supportRow(
-  weighted: bool,
-  dense: bool,
-  cols: usize,
-  vals: usize,
-  len: i32,
-  j: i32,
-  x: f64,
-  sums: usize,
-  n: i32,
-  ws: usize,
-): void {
-  const sOut = part(sums, n, Sum.SupportOut);
-  const sIn = part(sums, n, Sum.SupportIn);
-  const kRel = part(sums, n, Sum.ReliableIn);
-  const sup = part(ws, n, Weighted.Support);
+@inline function supportRow(weighted: bool, dense: bool, cols: usize, vals: usize, len: i32, j: i32, x: f64): void {
+  const sOut = part(passSums, passN, Sum.SupportOut);
+  const sIn = part(passSums, passN, Sum.SupportIn);
+  const kRel = part(passSums, passN, Sum.ReliableIn);
+  const sup = part(passWs, passN, Weighted.Support);
   const rj: f64 = weighted ? 1 + ld(sOut, j) : 0;
   for (let k = 0; k < len; k++) {
     const i = dense ? k : ldi(cols, k);
@@ -83,20 +88,10 @@ enum Weighted { Support, Contradict, Require }
 
 /** Row j's Requires entries. First pass: ρ_j, κ_q. Second pass: sets Σ_q c_q R_jq/(1 + ρ_j + κ_q). */
 // @ts-ignore: decorator
-@inline function requireRow(
-  weighted: bool,
-  dense: bool,
-  cols: usize,
-  vals: usize,
-  len: i32,
-  j: i32,
-  c: usize,
-  sums: usize,
-  n: i32,
-  ws: usize,
-): void {
-  const rOut = part(sums, n, Sum.RequireOut);
-  const rIn = part(sums, n, Sum.RequireIn);
+@inline function requireRow(weighted: bool, dense: bool, cols: usize, vals: usize, len: i32, j: i32): void {
+  const c = passC;
+  const rOut = part(passSums, passN, Sum.RequireOut);
+  const rIn = part(passSums, passN, Sum.RequireIn);
   const pj: f64 = weighted ? 1 + ld(rOut, j) : 0;
   let acc: f64 = 0;
   for (let k = 0; k < len; k++) {
@@ -109,7 +104,7 @@ enum Weighted { Support, Contradict, Require }
       addTo(rIn, q, w);
     }
   }
-  if (weighted) st(part(ws, n, Weighted.Require), j, acc);
+  if (weighted) st(part(passWs, passN, Weighted.Require), j, acc);
 }
 
 /**
@@ -117,21 +112,11 @@ enum Weighted { Support, Contradict, Require }
  * c_i·X̂·σ((c_i − c_j)/τ) into j's sum and c_j·X̂·σ((c_j − c_i)/τ) into i's, X̂ = w/(1 + d_j + d_i).
  */
 // @ts-ignore: decorator
-@inline function contradictRow(
-  weighted: bool,
-  dense: bool,
-  cols: usize,
-  vals: usize,
-  len: i32,
-  j: i32,
-  c: usize,
-  tau: f64,
-  sums: usize,
-  n: i32,
-  ws: usize,
-): void {
-  const xDeg = part(sums, n, Sum.ContradictDegree);
-  const con = part(ws, n, Weighted.Contradict);
+@inline function contradictRow(weighted: bool, dense: bool, cols: usize, vals: usize, len: i32, j: i32): void {
+  const c = passC;
+  const tau = passTau;
+  const xDeg = part(passSums, passN, Sum.ContradictDegree);
+  const con = part(passWs, passN, Weighted.Contradict);
   const cj: f64 = weighted ? ld(c, j) : 0;
   const dj: f64 = weighted ? 1 + ld(xDeg, j) : 0;
   for (let k = 0; k < len; k++) {
@@ -159,21 +144,33 @@ enum Weighted { Support, Contradict, Require }
   return theta + (<usize>(eoff + b * n * n + j * n) << 3);
 }
 
+/** One pass over θ's dense rows: the first (into `sums`, zeroed here) or, `weighted`, the second (into `ws`). */
+// @ts-ignore: decorator
+@inline function densePass(weighted: bool, theta: usize, n: i32, eoff: i32, c: usize, sums: usize, tau: f64, ws: usize): void {
+  if (weighted) memory.fill(ws, 0, <usize>(3 * n) << 3);
+  else memory.fill(sums, 0, <usize>(7 * n) << 3);
+  startPass(n, sums, c, tau, ws);
+  for (let j = 0; j < n; j++) {
+    const sRow = denseRow(theta, eoff, n, 0, j);
+    let x: f64 = 0; // S_jj in the first pass (stored as the diagonal), c_j in the second
+    if (weighted) x = ld(c, j);
+    else {
+      x = ld(sRow, j);
+      st(sums, j, x);
+    }
+    supportRow(weighted, true, 0, sRow, n, j, x);
+    requireRow(weighted, true, 0, denseRow(theta, eoff, n, 1, j), n, j);
+    contradictRow(weighted, true, 0, denseRow(theta, eoff, n, 2, j), n, j);
+  }
+}
+
 /**
  * First pass over θ's dense edge blocks (↔ structureSums over denseEdges): 7 arrays of n into
  * `sums` (diag S_ii, supportOut r, supportIn k, contradictDegree d, requireOut ρ, requireIn κ,
  * reliableIn k̃), zeroed here.
  */
 export function graphStructureSums(theta: usize, n: i32, eoff: i32, sums: usize): void {
-  memory.fill(sums, 0, <usize>(7 * n) << 3);
-  for (let j = 0; j < n; j++) {
-    const sRow = denseRow(theta, eoff, n, 0, j);
-    const sjj = ld(sRow, j);
-    st(sums, j, sjj);
-    supportRow(false, true, 0, sRow, n, j, sjj, sums, n, 0);
-    requireRow(false, true, 0, denseRow(theta, eoff, n, 1, j), n, j, 0, sums, n, 0);
-    contradictRow(false, true, 0, denseRow(theta, eoff, n, 2, j), n, j, 0, 0, sums, n, 0);
-  }
+  densePass(false, theta, n, eoff, 0, sums, 0, 0);
 }
 
 /**
@@ -181,22 +178,17 @@ export function graphStructureSums(theta: usize, n: i32, eoff: i32, sums: usize)
  * `ws` (support, contradict, require), zeroed here; reads c (n) and the first pass's `sums`.
  */
 export function graphWeightedSums(theta: usize, n: i32, eoff: i32, c: usize, sums: usize, tau: f64, ws: usize): void {
-  memory.fill(ws, 0, <usize>(3 * n) << 3);
-  for (let j = 0; j < n; j++) {
-    supportRow(true, true, 0, denseRow(theta, eoff, n, 0, j), n, j, ld(c, j), sums, n, ws);
-    requireRow(true, true, 0, denseRow(theta, eoff, n, 1, j), n, j, c, sums, n, ws);
-    contradictRow(true, true, 0, denseRow(theta, eoff, n, 2, j), n, j, c, tau, sums, n, ws);
-  }
+  densePass(true, theta, n, eoff, c, sums, tau, ws);
 }
 
 // ---------------------------------------------------------------------------------------------
-// the CSR passes: each block's non-zeros by rows, described by `rows`, 13 i32: for Supports,
-// Requires and Contradicts in turn the pointers start (n+1 i32), col (i32), val (f64); then the
-// pointer to `active` (the rows with an entry in some block, ascending), their count, and the
-// pointers rc (n i32) and rv (n f64), the caller's scratch for an overridden row. ONE entry may
-// be overridden (block ob, row orow, column ocol, value oval; ob = −1 for none) — an evaluation
-// at θ ± h·e_j for an edge coordinate j. The passes visit only the active rows and the overridden
-// row (an empty row adds nothing to any sum), so the cost is O(n + nnz).
+// the CSR passes: each block's non-zeros by rows, described by `rows`, 17 i32: for Supports,
+// Requires and Contradicts in turn the pointers start (n+1 i32), col (i32), val (f64); the
+// pointer to `active` (the rows with an entry in some block, ascending) and their count; the
+// pointers rc (n i32) and rv (n f64), the caller's scratch for an overridden row; and ONE entry
+// that replaces the stored one — block (−1 for none), row, column, and the pointer to its f64
+// value — an evaluation at θ ± h·e_j for an edge coordinate j. The passes visit only the active
+// rows and the overridden row (an empty row adds nothing to any sum), so the cost is O(n + nnz).
 
 let csr: usize = 0;
 let overrideBlock: i32 = -1;
@@ -208,16 +200,16 @@ let overridePending: bool = false;
 let rowCols: usize = 0;
 let rowVals: usize = 0;
 
-/** Starts a visit of the rows described by `rows` with the override (see {@link nextRow}). */
+/** Starts a visit of the rows described by `rows` (see {@link nextRow}). */
 // @ts-ignore: decorator
-@inline function startRows(rows: usize, ob: i32, orow: i32, ocol: i32, oval: f64): void {
+@inline function startRows(rows: usize): void {
   csr = rows;
-  overrideBlock = ob;
-  overrideRow = orow;
-  overrideCol = ocol;
-  overrideValue = oval;
+  overrideBlock = ldi(rows, 13);
+  overrideRow = ldi(rows, 14);
+  overrideCol = ldi(rows, 15);
+  overrideValue = overrideBlock >= 0 ? load<f64>(<usize>ldi(rows, 16)) : 0;
   cursor = 0;
-  overridePending = ob >= 0;
+  overridePending = overrideBlock >= 0;
 }
 
 /** The next row to visit, ascending: the next active row or the overridden one; −1 after the last. */
@@ -277,50 +269,41 @@ function rowOf(b: i32, j: i32): i32 {
   return len;
 }
 
-/** ↔ structureSums over csrEdges: the first pass over the CSR blocks, into `sums` as {@link graphStructureSums}. */
-export function graphStructureSumsCsr(n: i32, rows: usize, ob: i32, orow: i32, ocol: i32, oval: f64, sums: usize): void {
-  memory.fill(sums, 0, <usize>(7 * n) << 3);
-  startRows(rows, ob, orow, ocol, oval);
+/** One pass over the CSR rows: the first (into `sums`, zeroed here) or, `weighted`, the second (into `ws`). */
+// @ts-ignore: decorator
+@inline function csrPass(weighted: bool, n: i32, rows: usize, c: usize, sums: usize, tau: f64, ws: usize): void {
+  if (weighted) memory.fill(ws, 0, <usize>(3 * n) << 3);
+  else memory.fill(sums, 0, <usize>(7 * n) << 3);
+  startPass(n, sums, c, tau, ws);
+  startRows(rows);
   for (let j = nextRow(); j >= 0; j = nextRow()) {
-    let len = rowOf(0, j);
-    let sjj: f64 = 0;
-    for (let k = 0; k < len; k++)
-      if (ldi(rowCols, k) == j) {
-        sjj = ld(rowVals, k);
-        break;
-      }
-    st(sums, j, sjj);
-    supportRow(false, false, rowCols, rowVals, len, j, sjj, sums, n, 0);
+    let len = rowOf(0, j); // sets rowCols/rowVals: called before they are read
+    let x: f64 = 0; // S_jj in the first pass (stored as the diagonal), c_j in the second
+    if (weighted) x = ld(c, j);
+    else {
+      for (let k = 0; k < len; k++)
+        if (ldi(rowCols, k) == j) {
+          x = ld(rowVals, k);
+          break;
+        }
+      st(sums, j, x);
+    }
+    supportRow(weighted, false, rowCols, rowVals, len, j, x);
     len = rowOf(1, j);
-    requireRow(false, false, rowCols, rowVals, len, j, 0, sums, n, 0);
+    requireRow(weighted, false, rowCols, rowVals, len, j);
     len = rowOf(2, j);
-    contradictRow(false, false, rowCols, rowVals, len, j, 0, 0, sums, n, 0);
+    contradictRow(weighted, false, rowCols, rowVals, len, j);
   }
 }
 
+/** ↔ structureSums over csrEdges: the first pass over the CSR blocks, into `sums` as {@link graphStructureSums}. */
+export function graphStructureSumsCsr(n: i32, rows: usize, sums: usize): void {
+  csrPass(false, n, rows, 0, sums, 0, 0);
+}
+
 /** ↔ weightedSums over csrEdges: the second pass over the CSR blocks, into `ws` as {@link graphWeightedSums}. */
-export function graphWeightedSumsCsr(
-  n: i32,
-  rows: usize,
-  ob: i32,
-  orow: i32,
-  ocol: i32,
-  oval: f64,
-  c: usize,
-  sums: usize,
-  tau: f64,
-  ws: usize,
-): void {
-  memory.fill(ws, 0, <usize>(3 * n) << 3);
-  startRows(rows, ob, orow, ocol, oval);
-  for (let j = nextRow(); j >= 0; j = nextRow()) {
-    let len = rowOf(0, j); // sets rowCols/rowVals: called before they are read
-    supportRow(true, false, rowCols, rowVals, len, j, ld(c, j), sums, n, ws);
-    len = rowOf(1, j);
-    requireRow(true, false, rowCols, rowVals, len, j, c, sums, n, ws);
-    len = rowOf(2, j);
-    contradictRow(true, false, rowCols, rowVals, len, j, c, tau, sums, n, ws);
-  }
+export function graphWeightedSumsCsr(n: i32, rows: usize, c: usize, sums: usize, tau: f64, ws: usize): void {
+  csrPass(true, n, rows, c, sums, tau, ws);
 }
 
 // ---------------------------------------------------------------------------------------------

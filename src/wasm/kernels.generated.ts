@@ -364,46 +364,19 @@ export interface KernelExports {
    * assembly/graph/consolidate/graphStructureSumsCsr
    * @param n `i32`
    * @param rows `usize`
-   * @param ob `i32`
-   * @param orow `i32`
-   * @param ocol `i32`
-   * @param oval `f64`
    * @param sums `usize`
    */
-  graphStructureSumsCsr(
-    n: number,
-    rows: number,
-    ob: number,
-    orow: number,
-    ocol: number,
-    oval: number,
-    sums: number,
-  ): void;
+  graphStructureSumsCsr(n: number, rows: number, sums: number): void;
   /**
    * assembly/graph/consolidate/graphWeightedSumsCsr
    * @param n `i32`
    * @param rows `usize`
-   * @param ob `i32`
-   * @param orow `i32`
-   * @param ocol `i32`
-   * @param oval `f64`
    * @param c `usize`
    * @param sums `usize`
    * @param tau `f64`
    * @param ws `usize`
    */
-  graphWeightedSumsCsr(
-    n: number,
-    rows: number,
-    ob: number,
-    orow: number,
-    ocol: number,
-    oval: number,
-    c: number,
-    sums: number,
-    tau: number,
-    ws: number,
-  ): void;
+  graphWeightedSumsCsr(n: number, rows: number, c: number, sums: number, tau: number, ws: number): void;
   /**
    * assembly/graph/consolidate/graphConfidenceUpdate
    * @param n `i32`
@@ -796,10 +769,6 @@ export const KERNEL_SIGNATURES = {
     params: [
       ['n', 'i32'],
       ['rows', 'usize'],
-      ['ob', 'i32'],
-      ['orow', 'i32'],
-      ['ocol', 'i32'],
-      ['oval', 'f64'],
       ['sums', 'usize'],
     ],
     result: 'void',
@@ -808,10 +777,6 @@ export const KERNEL_SIGNATURES = {
     params: [
       ['n', 'i32'],
       ['rows', 'usize'],
-      ['ob', 'i32'],
-      ['orow', 'i32'],
-      ['ocol', 'i32'],
-      ['oval', 'f64'],
       ['c', 'usize'],
       ['sums', 'usize'],
       ['tau', 'f64'],

@@ -218,8 +218,10 @@ export function edgeRowsOf(x: Float64Array, shape: OperatorShape, keep?: Uint8Ar
 export class WasmEdgeRows implements WasmEdges {
   /** Each block's values, in the host rows' order (a caller may rewrite stored entries). */
   readonly vals: readonly [F64Block, F64Block, F64Block];
-  /** The kernels' description of the rows: 9 block pointers, active, its count, rc, rv. */
+  /** The kernels' description of the rows: 9 block pointers, active, its count, rc, rv, the override. */
   readonly #rows: I32Block;
+  /** The override's value. */
+  readonly #value: F64Block;
 
   constructor(alloc: ArenaScope, host: HostEdgeRows, n: number) {
     const uploaded = host.blocks.map((r) => [alloc.fromI32(r.start), alloc.fromI32(r.col), alloc.from(r.val)] as const);
@@ -227,21 +229,36 @@ export class WasmEdgeRows implements WasmEdges {
     const active = alloc.fromI32(host.active.length ? host.active : [0]);
     const rc = alloc.allocI32(n);
     const rv = alloc.alloc(n);
+    this.#value = alloc.alloc(1, 0);
     this.#rows = alloc.fromI32([
       ...uploaded.flatMap((u) => u.map((b) => b.ptr)),
       active.ptr,
       host.active.length,
       rc.ptr,
       rv.ptr,
+      -1,
+      0,
+      0,
+      this.#value.ptr,
     ]);
   }
 
+  /** Sets the entry the next pass replaces. */
+  #use(o: EdgeOverride): number {
+    const v = this.#rows.view;
+    v[13] = o.block;
+    v[14] = o.row;
+    v[15] = o.col;
+    this.#value.view[0] = o.value;
+    return this.#rows.ptr;
+  }
+
   structureSums(k: GraphKernels, n: number, sums: F64Block, o: EdgeOverride): void {
-    k.graphStructureSumsCsr(n, this.#rows.ptr, o.block, o.row, o.col, o.value, sums.ptr);
+    k.graphStructureSumsCsr(n, this.#use(o), sums.ptr);
   }
 
   weightedSums(k: GraphKernels, n: number, c: F64Block, sums: F64Block, tau: number, ws: F64Block, o: EdgeOverride) {
-    k.graphWeightedSumsCsr(n, this.#rows.ptr, o.block, o.row, o.col, o.value, c.ptr, sums.ptr, tau, ws.ptr);
+    k.graphWeightedSumsCsr(n, this.#use(o), c.ptr, sums.ptr, tau, ws.ptr);
   }
 }
 
