@@ -14,9 +14,16 @@ export { dsymmetrize, dtranspose } from './linalg/square';
 export { dtpqrt } from './linalg/dtpqrt';
 export { dgesvj } from './linalg/dgesvj';
 export { setIterationCaps } from './linalg/caps';
-export { gqsums, gqweighted, gqbelief, gqmerge } from './graph/consolidate';
-export { gpblend } from './graph/expand';
-export { gcsrsums, gcsrweighted, gqquotient, gqmergeRows } from './graph/rows';
+export {
+  graphStructureSums,
+  graphWeightedSums,
+  graphStructureSumsCsr,
+  graphWeightedSumsCsr,
+  graphConfidenceUpdate,
+  graphMergeClaims,
+} from './graph/consolidate';
+export { graphBlendFootprintInPlace } from './graph/expand';
+export { graphNodeQuotient } from './graph/quotient';
 
 /** First byte above the module's static data; the TypeScript arena allocates from here. */
 export function heapBase(): usize {

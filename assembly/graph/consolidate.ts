@@ -1,116 +1,323 @@
-// Reference consolidation Q on the embedded graph (src/graph/operators/consolidate.ts has the formulas).
-// Pointers are byte offsets; arrays are f64 unless named i32; edge blocks start at element
-// `eoff` of theta (Supports, Requires, Contradicts, each n×n row-major). Nothing allocates:
-// every output and scratch buffer belongs to the caller.
+// The consolidation operator Q of the reference graph (Sec. 3.1: Q resolves Contradicts pairs by
+// downweighting the lower-confidence endpoint, merges redundant claims and shifts weight toward
+// the best PartialAnswer; the formulas are this toolkit's design, docs/graph.md "Q"), as pointer
+// kernels over the embedded state θ = φ(S) of Def. 2.2. S, R, X are the Supports, Requires and
+// Contradicts blocks (n×n each, row = source slot), c the n confidences:
+//
+//   structure sums   r_j = Σ_{i≠j} S_ji, k_i = Σ_{j≠i} S_ji, k̃_i = Σ_{j≠i} S_ji S_jj,
+//                    d_i = Σ_j (X_ij + X_ji), ρ_j = Σ_q R_jq, κ_q = Σ_j R_jq, and S_ii
+//   weighted sums    Σ_j c_j S_ji/(1 + r_j + k_i),  Σ_q c_q R_iq/(1 + ρ_i + κ_q),
+//                    Σ_j c_j (X_ij + X_ji)/(1 + d_i + d_j) σ((c_j − c_i)/τ_x)
+//   update           c' = (1 − λ) c + λ h (claim logits, answer softmax-with-none, sharpening,
+//                    question openness)
+//   merge            ℓ̃_i' = ℓ̃_i + μ Σ_j s_ij (ℓ̃_j − ℓ̃_i)/(1 + Σ_j s_ij),
+//                    s_ij = S_ii S_jj (1 − ‖ℓ̃_i − ℓ̃_j‖²/h²)_+³
+//
+// One kernel, one name in every layer: kernel `graphX` computes what the TypeScript function `x`
+// of src/graph/operators/consolidate.ts computes, with the same f64 operations in the same order,
+// so its result is bit for bit that function's (only `Math.exp` may differ by < 1 ulp between
+// V8 and AssemblyScript's libm). The suffix `Csr` marks the form that reads the edge blocks by
+// rows (CSR: the TypeScript functions read any `EdgeSource`; `csrEdges` is the CSR one):
+//
+//   graphStructureSums, graphStructureSumsCsr   ↔ structureSums
+//   graphWeightedSums, graphWeightedSumsCsr     ↔ weightedSums
+//   graphConfidenceUpdate                       ↔ confidenceUpdate
+//   graphMergeClaims                            ↔ mergeClaims (every claim, or the listed ones)
+//
+// The dense and the CSR passes share their per-row arithmetic (the inlined *Row helpers below):
+// both visit each row's non-zeros in ascending column order, skip exact zeros and add in the
+// same order, so the two storages give the same sums bit for bit. Tested: the wasm form against
+// the reference (test/graph/operators/forms.test.ts), the CSR passes through the resident DQ
+// columns and the consolidation engine against full evaluations of the dense wasm Q
+// (test/graph/linearisation/consolidateJacobian.test.ts, consolidationEngine.test.ts).
+//
+// Pointers are byte offsets; arrays are f64 unless named i32; θ's edge blocks start at element
+// `eoff`. Nothing allocates: every output and scratch buffer belongs to the caller.
+import { addTo, ld, ldi, part, st, sti, sigmoid } from './memory';
 
+// `sums` holds seven arrays of n values (S_ii, r, k, d, ρ, κ, k̃) and `ws` three (the weighted
+// support, contradiction and requirement sums), in the orders of these enums.
+enum Sum { Diag, SupportOut, SupportIn, ContradictDegree, RequireOut, RequireIn, ReliableIn }
+enum Weighted { Support, Contradict, Require }
+
+// ---------------------------------------------------------------------------------------------
+// one row of one block, in either pass: `len` entries at cols (i32 columns) and vals. `weighted`
+// (the second pass, else the first) and `dense` (a dense row: entry k is column k, cols unused)
+// are constants at every call site, so each inlined copy keeps only its own branch. The arrays
+// of the pass are set once per kernel call by startPass (read into locals once per row).
+
+let passN: i32 = 0;
+let passSums: usize = 0;
+let passC: usize = 0;
+let passTau: f64 = 0;
+let passWs: usize = 0;
+
+/** The arrays the row helpers read and write during one kernel call (c, tau, ws: second pass only). */
 // @ts-ignore: decorator
-@inline function ld(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-// @ts-ignore: decorator
-@inline function st(p: usize, i: i32, v: f64): void {
-  store<f64>(p + (<usize>i << 3), v);
-}
-// @ts-ignore: decorator
-@inline function ldi(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-// @ts-ignore: decorator
-@inline function sigmoid(z: f64): f64 {
-  return 1.0 / (1.0 + Math.exp(-z));
+@inline function startPass(n: i32, sums: usize, c: usize, tau: f64, ws: usize): void {
+  passN = n;
+  passSums = sums;
+  passC = c;
+  passTau = tau;
+  passWs = ws;
 }
 
-// First pass: structure sums into `sums` = 7 arrays of n: diag, supportOut, supportIn,
-// contradictDegree, requireOut, requireIn, reliableIn (zeroed here).
-export function gqsums(theta: usize, n: i32, eoff: i32, sums: usize): void {
-  memory.fill(sums, 0, <usize>(7 * n) << 3);
-  const diag = sums;
-  const sOut = sums + (<usize>n << 3);
-  const sIn = sums + (<usize>(2 * n) << 3);
-  const xDeg = sums + (<usize>(3 * n) << 3);
-  const rOut = sums + (<usize>(4 * n) << 3);
-  const rIn = sums + (<usize>(5 * n) << 3);
-  const kRel = sums + (<usize>(6 * n) << 3);
-  const nn = n * n;
-  const sB = theta + (<usize>eoff << 3);
-  const rB = sB + (<usize>nn << 3);
-  const xB = sB + (<usize>(2 * nn) << 3);
-  for (let j = 0; j < n; j++) {
-    const row = j * n;
-    const sjj = ld(sB, row + j);
-    st(diag, j, sjj);
-    for (let i = 0; i < n; i++) {
-      const w = ld(sB, row + i);
-      if (w == 0 || i == j) continue;
-      st(sOut, j, ld(sOut, j) + w);
-      st(sIn, i, ld(sIn, i) + w);
-      st(kRel, i, ld(kRel, i) + w * sjj);
-    }
-    for (let q = 0; q < n; q++) {
-      const w = ld(rB, row + q);
-      if (w == 0) continue;
-      st(rOut, j, ld(rOut, j) + w);
-      st(rIn, q, ld(rIn, q) + w);
-    }
-    for (let i = 0; i < n; i++) {
-      const w = ld(xB, row + i);
-      if (w == 0) continue;
-      st(xDeg, j, ld(xDeg, j) + w);
-      st(xDeg, i, ld(xDeg, i) + w);
+/**
+ * Row j's Supports entries (i = j and zeros skipped). First pass: r_j, k_i and k̃_i += w·x with
+ * x = S_jj. Second pass: Σ_j c_j S_ji/(1 + r_j + k_i) with x = c_j.
+ */
+// @ts-ignore: decorator
+@inline function supportRow(weighted: bool, dense: bool, cols: usize, vals: usize, len: i32, j: i32, x: f64): void {
+  const sOut = part(passSums, passN, Sum.SupportOut);
+  const sIn = part(passSums, passN, Sum.SupportIn);
+  const kRel = part(passSums, passN, Sum.ReliableIn);
+  const sup = part(passWs, passN, Weighted.Support);
+  const rj: f64 = weighted ? 1 + ld(sOut, j) : 0;
+  for (let k = 0; k < len; k++) {
+    const i = dense ? k : ldi(cols, k);
+    const w = ld(vals, k);
+    if (w == 0 || i == j) continue;
+    if (weighted) addTo(sup, i, (w * x) / (rj + ld(sIn, i)));
+    else {
+      addTo(sOut, j, w);
+      addTo(sIn, i, w);
+      addTo(kRel, i, w * x);
     }
   }
 }
 
-// Second pass: c-weighted normalised sums into `ws` = 3 arrays of n: support, contradict, require.
-export function gqweighted(theta: usize, n: i32, eoff: i32, c: usize, sums: usize, tau: f64, ws: usize): void {
-  memory.fill(ws, 0, <usize>(3 * n) << 3);
-  const sOut = sums + (<usize>n << 3);
-  const sIn = sums + (<usize>(2 * n) << 3);
-  const xDeg = sums + (<usize>(3 * n) << 3);
-  const rOut = sums + (<usize>(4 * n) << 3);
-  const rIn = sums + (<usize>(5 * n) << 3);
-  const sup = ws;
-  const con = ws + (<usize>n << 3);
-  const req = ws + (<usize>(2 * n) << 3);
-  const nn = n * n;
-  const sB = theta + (<usize>eoff << 3);
-  const rB = sB + (<usize>nn << 3);
-  const xB = sB + (<usize>(2 * nn) << 3);
-  for (let j = 0; j < n; j++) {
-    const row = j * n;
-    const cj = ld(c, j);
-    const rj = 1 + ld(sOut, j);
-    for (let i = 0; i < n; i++) {
-      const w = ld(sB, row + i);
-      if (w == 0 || i == j) continue;
-      st(sup, i, ld(sup, i) + (w * cj) / (rj + ld(sIn, i)));
+/** Row j's Requires entries. First pass: ρ_j, κ_q. Second pass: sets Σ_q c_q R_jq/(1 + ρ_j + κ_q). */
+// @ts-ignore: decorator
+@inline function requireRow(weighted: bool, dense: bool, cols: usize, vals: usize, len: i32, j: i32): void {
+  const c = passC;
+  const rOut = part(passSums, passN, Sum.RequireOut);
+  const rIn = part(passSums, passN, Sum.RequireIn);
+  const pj: f64 = weighted ? 1 + ld(rOut, j) : 0;
+  let acc: f64 = 0;
+  for (let k = 0; k < len; k++) {
+    const q = dense ? k : ldi(cols, k);
+    const w = ld(vals, k);
+    if (w == 0) continue;
+    if (weighted) acc += (w * ld(c, q)) / (pj + ld(rIn, q));
+    else {
+      addTo(rOut, j, w);
+      addTo(rIn, q, w);
     }
-    const pj = 1 + ld(rOut, j);
-    let acc: f64 = 0;
-    for (let q = 0; q < n; q++) {
-      const w = ld(rB, row + q);
-      if (w == 0) continue;
-      acc += (w * ld(c, q)) / (pj + ld(rIn, q));
-    }
-    st(req, j, acc);
-    const dj = 1 + ld(xDeg, j);
-    for (let i = 0; i < n; i++) {
-      const w = ld(xB, row + i);
-      if (w == 0) continue;
+  }
+  if (weighted) st(part(passWs, passN, Weighted.Require), j, acc);
+}
+
+/**
+ * Row j's Contradicts entries, both endpoints. First pass: d_j and d_i. Second pass:
+ * c_i·X̂·σ((c_i − c_j)/τ) into j's sum and c_j·X̂·σ((c_j − c_i)/τ) into i's, X̂ = w/(1 + d_j + d_i).
+ */
+// @ts-ignore: decorator
+@inline function contradictRow(weighted: bool, dense: bool, cols: usize, vals: usize, len: i32, j: i32): void {
+  const c = passC;
+  const tau = passTau;
+  const xDeg = part(passSums, passN, Sum.ContradictDegree);
+  const con = part(passWs, passN, Weighted.Contradict);
+  const cj: f64 = weighted ? ld(c, j) : 0;
+  const dj: f64 = weighted ? 1 + ld(xDeg, j) : 0;
+  for (let k = 0; k < len; k++) {
+    const i = dense ? k : ldi(cols, k);
+    const w = ld(vals, k);
+    if (w == 0) continue;
+    if (weighted) {
       const f = w / (dj + ld(xDeg, i));
       const ci = ld(c, i);
-      st(con, j, ld(con, j) + f * ci * sigmoid((ci - cj) / tau));
-      st(con, i, ld(con, i) + f * cj * sigmoid((cj - ci) / tau));
+      addTo(con, j, f * ci * sigmoid((ci - cj) / tau));
+      addTo(con, i, f * cj * sigmoid((cj - ci) / tau));
+    } else {
+      addTo(xDeg, j, w);
+      addTo(xDeg, i, w);
     }
   }
 }
 
-// Belief update, answer softmax-with-none, sharpening: writes n new confidences to `cout`.
-// p: 16 parameters (lambda, biasClaim, biasAnswer, biasQuestion, direct, answerSupport, support,
-// contradict, tauContradict, require, resolve, presenceScale, mergeRate, mergeRadius, sharpen,
-// tauAnswer). Groups: gstart[g..g+1] range into gans (answer slots),
-// qgroup[q − firstQuestion] group of question q or −1. scratch: n + 4·maxGroup f64.
-export function gqbelief(
+// ---------------------------------------------------------------------------------------------
+// the dense passes: θ's three blocks row-major
+
+/** Row j of dense edge block b of θ (the blocks start at element eoff, n×n each). */
+// @ts-ignore: decorator
+@inline function denseRow(theta: usize, eoff: i32, n: i32, b: i32, j: i32): usize {
+  return theta + (<usize>(eoff + b * n * n + j * n) << 3);
+}
+
+/** One pass over θ's dense rows: the first (into `sums`, zeroed here) or, `weighted`, the second (into `ws`). */
+// @ts-ignore: decorator
+@inline function densePass(weighted: bool, theta: usize, n: i32, eoff: i32, c: usize, sums: usize, tau: f64, ws: usize): void {
+  if (weighted) memory.fill(ws, 0, <usize>(3 * n) << 3);
+  else memory.fill(sums, 0, <usize>(7 * n) << 3);
+  startPass(n, sums, c, tau, ws);
+  for (let j = 0; j < n; j++) {
+    const sRow = denseRow(theta, eoff, n, 0, j);
+    let x: f64 = 0; // S_jj in the first pass (stored as the diagonal), c_j in the second
+    if (weighted) x = ld(c, j);
+    else {
+      x = ld(sRow, j);
+      st(sums, j, x);
+    }
+    supportRow(weighted, true, 0, sRow, n, j, x);
+    requireRow(weighted, true, 0, denseRow(theta, eoff, n, 1, j), n, j);
+    contradictRow(weighted, true, 0, denseRow(theta, eoff, n, 2, j), n, j);
+  }
+}
+
+/**
+ * First pass over θ's dense edge blocks (↔ structureSums over denseEdges): 7 arrays of n into
+ * `sums` (diag S_ii, supportOut r, supportIn k, contradictDegree d, requireOut ρ, requireIn κ,
+ * reliableIn k̃), zeroed here.
+ */
+export function graphStructureSums(theta: usize, n: i32, eoff: i32, sums: usize): void {
+  densePass(false, theta, n, eoff, 0, sums, 0, 0);
+}
+
+/**
+ * Second pass over θ's dense edge blocks (↔ weightedSums over denseEdges): 3 arrays of n into
+ * `ws` (support, contradict, require), zeroed here; reads c (n) and the first pass's `sums`.
+ */
+export function graphWeightedSums(theta: usize, n: i32, eoff: i32, c: usize, sums: usize, tau: f64, ws: usize): void {
+  densePass(true, theta, n, eoff, c, sums, tau, ws);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the CSR passes: each block's non-zeros by rows, described by `rows`, 17 i32: for Supports,
+// Requires and Contradicts in turn the pointers start (n+1 i32), col (i32), val (f64); the
+// pointer to `active` (the rows with an entry in some block, ascending) and their count; the
+// pointers rc (n i32) and rv (n f64), the caller's scratch for an overridden row; and ONE entry
+// that replaces the stored one — block (−1 for none), row, column, and the pointer to its f64
+// value — an evaluation at θ ± h·e_j for an edge coordinate j. The passes visit only the active
+// rows and the overridden row (an empty row adds nothing to any sum), so the cost is O(n + nnz).
+
+let csr: usize = 0;
+let overrideBlock: i32 = -1;
+let overrideRow: i32 = 0;
+let overrideCol: i32 = 0;
+let overrideValue: f64 = 0;
+let cursor: i32 = 0;
+let overridePending: bool = false;
+let rowCols: usize = 0;
+let rowVals: usize = 0;
+
+/** Starts a visit of the rows described by `rows` (see {@link nextRow}). */
+// @ts-ignore: decorator
+@inline function startRows(rows: usize): void {
+  csr = rows;
+  overrideBlock = ldi(rows, 13);
+  overrideRow = ldi(rows, 14);
+  overrideCol = ldi(rows, 15);
+  overrideValue = overrideBlock >= 0 ? load<f64>(<usize>ldi(rows, 16)) : 0;
+  cursor = 0;
+  overridePending = overrideBlock >= 0;
+}
+
+/** The next row to visit, ascending: the next active row or the overridden one; −1 after the last. */
+// @ts-ignore: decorator
+@inline function nextRow(): i32 {
+  const active = <usize>ldi(csr, 9);
+  const nactive = ldi(csr, 10);
+  const next = cursor < nactive ? ldi(active, cursor) : i32.MAX_VALUE;
+  if (overridePending && overrideRow <= next) {
+    overridePending = false;
+    if (overrideRow == next) cursor++;
+    return overrideRow;
+  }
+  if (cursor < nactive) {
+    cursor++;
+    return next;
+  }
+  return -1;
+}
+
+/** Row j of block b with the override applied: sets rowCols/rowVals, returns the row's length. */
+function rowOf(b: i32, j: i32): i32 {
+  const start = <usize>ldi(csr, 3 * b);
+  const col = <usize>ldi(csr, 3 * b + 1);
+  const val = <usize>ldi(csr, 3 * b + 2);
+  const s = ldi(start, j);
+  const e = ldi(start, j + 1);
+  if (b != overrideBlock || j != overrideRow) {
+    rowCols = col + (<usize>s << 2);
+    rowVals = val + (<usize>s << 3);
+    return e - s;
+  }
+  const rc = <usize>ldi(csr, 11);
+  const rv = <usize>ldi(csr, 12);
+  let len = 0;
+  let done = false;
+  for (let k = s; k < e; k++) {
+    const c = ldi(col, k);
+    if (!done && c >= overrideCol) {
+      sti(rc, len, overrideCol);
+      st(rv, len, overrideValue);
+      len++;
+      done = true;
+      if (c == overrideCol) continue;
+    }
+    sti(rc, len, c);
+    st(rv, len, ld(val, k));
+    len++;
+  }
+  if (!done) {
+    sti(rc, len, overrideCol);
+    st(rv, len, overrideValue);
+    len++;
+  }
+  rowCols = rc;
+  rowVals = rv;
+  return len;
+}
+
+/** One pass over the CSR rows: the first (into `sums`, zeroed here) or, `weighted`, the second (into `ws`). */
+// @ts-ignore: decorator
+@inline function csrPass(weighted: bool, n: i32, rows: usize, c: usize, sums: usize, tau: f64, ws: usize): void {
+  if (weighted) memory.fill(ws, 0, <usize>(3 * n) << 3);
+  else memory.fill(sums, 0, <usize>(7 * n) << 3);
+  startPass(n, sums, c, tau, ws);
+  startRows(rows);
+  for (let j = nextRow(); j >= 0; j = nextRow()) {
+    let len = rowOf(0, j); // sets rowCols/rowVals: called before they are read
+    let x: f64 = 0; // S_jj in the first pass (stored as the diagonal), c_j in the second
+    if (weighted) x = ld(c, j);
+    else {
+      for (let k = 0; k < len; k++)
+        if (ldi(rowCols, k) == j) {
+          x = ld(rowVals, k);
+          break;
+        }
+      st(sums, j, x);
+    }
+    supportRow(weighted, false, rowCols, rowVals, len, j, x);
+    len = rowOf(1, j);
+    requireRow(weighted, false, rowCols, rowVals, len, j);
+    len = rowOf(2, j);
+    contradictRow(weighted, false, rowCols, rowVals, len, j);
+  }
+}
+
+/** ↔ structureSums over csrEdges: the first pass over the CSR blocks, into `sums` as {@link graphStructureSums}. */
+export function graphStructureSumsCsr(n: i32, rows: usize, sums: usize): void {
+  csrPass(false, n, rows, 0, sums, 0, 0);
+}
+
+/** ↔ weightedSums over csrEdges: the second pass over the CSR blocks, into `ws` as {@link graphWeightedSums}. */
+export function graphWeightedSumsCsr(n: i32, rows: usize, c: usize, sums: usize, tau: f64, ws: usize): void {
+  csrPass(true, n, rows, c, sums, tau, ws);
+}
+
+// ---------------------------------------------------------------------------------------------
+// the node block
+
+/**
+ * ↔ confidenceUpdate: the belief update, the answer softmax-with-none and the sharpening; writes
+ * n new confidences to `cout`. p: the 16 parameters in the order of `packParams`
+ * (src/graph/operators/wasmConsolidate.ts): lambda, biasClaim, biasAnswer, biasQuestion, direct,
+ * answerSupport, support, contradict, tauContradict, require, resolve, presenceScale, mergeRate,
+ * mergeRadius, sharpen, tauAnswer. Groups: gstart[g..g+1] range into gans (i32 answer slots),
+ * qgroup[q − firstQuestion] the group of question q or −1. scratch: n + 4·maxGroup f64.
+ */
+export function graphConfidenceUpdate(
   n: i32,
   claims: i32,
   firstQuestion: i32,
@@ -138,14 +345,14 @@ export function gqbelief(
   const omega = ld(p, 11);
   const eta = ld(p, 14);
   const tauA = ld(p, 15);
-  const diag = sums;
-  const sIn = sums + (<usize>(2 * n) << 3);
-  const rOut = sums + (<usize>(4 * n) << 3);
-  const rIn = sums + (<usize>(5 * n) << 3);
-  const kRel = sums + (<usize>(6 * n) << 3);
-  const sup = ws;
-  const con = ws + (<usize>n << 3);
-  const req = ws + (<usize>(2 * n) << 3);
+  const diag = part(sums, n, Sum.Diag);
+  const sIn = part(sums, n, Sum.SupportIn);
+  const rOut = part(sums, n, Sum.RequireOut);
+  const rIn = part(sums, n, Sum.RequireIn);
+  const kRel = part(sums, n, Sum.ReliableIn);
+  const sup = part(ws, n, Weighted.Support);
+  const con = part(ws, n, Weighted.Contradict);
+  const req = part(ws, n, Weighted.Require);
   const h = scratch;
   memory.fill(h, 0, <usize>n << 3);
   for (let i = 0; i < claims; i++) {
@@ -207,10 +414,16 @@ export function gqbelief(
   for (let i = 0; i < n; i++) st(cout, i, (1 - lambda) * ld(c, i) + lambda * ld(h, i));
 }
 
-// Merge of near-duplicate claims: reads attributes of theta, writes merged ones into `out`
-// (node block layout, k1 = k+1 values per slot; only the first md attributes of claim slots
-// are written, and only where some partner lies within the radius). pull: md f64 scratch.
-export function gqmerge(
+/**
+ * ↔ mergeClaims: the merge of near-duplicate claims. Reads the attributes of `theta` (node block
+ * layout, k1 = k+1 values per slot) and the Supports diagonal `diag` (the first n values of
+ * `sums`), writes merged attributes into `out` (same layout): only the first md attributes of a
+ * claim slot, and only where some partner lies within the radius (h2 = h²). rows = 0 merges
+ * every claim slot; else the nrows i32 claim slots listed at `rows` (a DQ column lists the
+ * shifted claim and the claims within the radius of it: the only rows the shift can change), each
+ * with the same arithmetic, the others left unwritten. pull: md f64 scratch.
+ */
+export function graphMergeClaims(
   theta: usize,
   k1: i32,
   claims: i32,
@@ -220,9 +433,13 @@ export function gqmerge(
   h2: f64,
   pull: usize,
   out: usize,
+  rows: usize,
+  nrows: i32,
 ): void {
   if (mu == 0) return;
-  for (let i = 0; i < claims; i++) {
+  const count = rows == 0 ? claims : nrows;
+  for (let r = 0; r < count; r++) {
+    const i = rows == 0 ? r : ldi(rows, r);
     const mi = ld(diag, i);
     if (mi == 0) continue;
     const oi = i * k1;

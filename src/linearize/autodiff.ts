@@ -17,8 +17,8 @@ import type { Tf } from '../system/types.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector } from '../util/validate.js';
 import { finiteCopy } from './finiteDifference.js';
-import { AUTODIFF_F32_RELATIVE_ACCURACY, type JacobianOperator, type JacobianStats } from './operator.js';
-import { SparseAccumulator, sparseFromDense, type SparseVector } from './sparse.js';
+import { AUTODIFF_F32_RELATIVE_ACCURACY, CachedJacobian } from './operator.js';
+import { sparseFromDense, type SparseVector } from './sparse.js';
 
 /** The tfjs-core namespace. */
 export type { Tf };
@@ -91,22 +91,35 @@ function checkRows(name: string, V: Float64Array, k: number, n: number): void {
   if (V.length !== k * n) throw new ArgumentError(name, V, `must hold ${k} rows of length ${n} (${k * n} values)`);
 }
 
+/** k copies of x as the rows of a float32 [k, n] tensor. */
+function tiled(tf: Tf, x: Float64Array, k: number): TfCore.Tensor2D {
+  return tf.tile(tf.tensor2d(Float32Array.from(x), [1, x.length], 'float32'), [k, 1]) as TfCore.Tensor2D;
+}
+
+/** Jᵀ U row by row: the gradient of Σ ⟨U, f(X)⟩ with respect to X. */
+function transposeProduct(tf: Tf, f: TfBatchMap, X: TfCore.Tensor2D, U: TfCore.Tensor): TfCore.Tensor {
+  return tf.grad((Xv: TfCore.Tensor) => tf.sum(tf.mul(f(tf, Xv as TfCore.Tensor2D), U)))(X);
+}
+
+/** The tensor `build` returns (inside tf.tidy), read back as f64 and disposed. */
+function tfRows(tf: Tf, build: () => TfCore.Tensor): Float64Array {
+  const out = tf.tidy(build);
+  const data = out.dataSync();
+  out.dispose();
+  return Float64Array.from(data);
+}
+
 /**
  * Batched VJPs: rows u_i of `U` (k × m) → rows Jᵀu_i (k × n), J = Df(x), float32.
  * Cost: one forward and one backward pass of f on a batch of k.
  * @throws {ArgumentError} shapes do not match.
  */
 export function vjpBatch(tf: Tf, f: TfBatchMap, x: Float64Array, U: Float64Array, k: number, m: number): Float64Array {
-  const n = x.length;
   checkRows('U', U, k, m);
-  const out = tf.tidy(() => {
-    const X = tf.tile(tf.tensor2d(Float32Array.from(x), [1, n], 'float32'), [k, 1]) as TfCore.Tensor2D;
+  return tfRows(tf, () => {
     const Ut = tf.tensor2d(Float32Array.from(U), [k, m], 'float32');
-    return tf.grad((Xv: TfCore.Tensor) => tf.sum(tf.mul(f(tf, Xv as TfCore.Tensor2D), Ut)))(X);
+    return transposeProduct(tf, f, tiled(tf, x, k), Ut);
   });
-  const data = out.dataSync();
-  out.dispose();
-  return Float64Array.from(data);
 }
 
 /**
@@ -117,16 +130,11 @@ export function vjpBatch(tf: Tf, f: TfBatchMap, x: Float64Array, U: Float64Array
 export function jvpBatch(tf: Tf, f: TfBatchMap, x: Float64Array, V: Float64Array, k: number, m: number): Float64Array {
   const n = x.length;
   checkRows('V', V, k, n);
-  const out = tf.tidy(() => {
-    const X = tf.tile(tf.tensor2d(Float32Array.from(x), [1, n], 'float32'), [k, 1]) as TfCore.Tensor2D;
+  return tfRows(tf, () => {
+    const X = tiled(tf, x, k);
     const Vt = tf.tensor2d(Float32Array.from(V), [k, n], 'float32');
-    const jtU = (U: TfCore.Tensor): TfCore.Tensor =>
-      tf.grad((Xv: TfCore.Tensor) => tf.sum(tf.mul(f(tf, Xv as TfCore.Tensor2D), U)))(X);
-    return tf.grad((U: TfCore.Tensor) => tf.sum(tf.mul(jtU(U), Vt)))(tf.zeros([k, m]));
+    return tf.grad((U: TfCore.Tensor) => tf.sum(tf.mul(transposeProduct(tf, f, X, U), Vt)))(tf.zeros([k, m]));
   });
-  const data = out.dataSync();
-  out.dispose();
-  return Float64Array.from(data);
 }
 
 /**
@@ -157,19 +165,11 @@ export function jacobianByVjp(tf: Tf, f: TfBatchMap, x: ArrayLike<number>, m: nu
  * batches of JVPs (unit rows); directions with many non-zeros by one JVP.
  * @throws {ArgumentError} x not finite.
  */
-export class TfJacobian implements JacobianOperator {
-  readonly method = 'autodiff' as const;
-  readonly relativeAccuracy = AUTODIFF_F32_RELATIVE_ACCURACY;
-  readonly dim: number;
-  readonly outDim: number;
-  readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
+export class TfJacobian extends CachedJacobian<'autodiff'> {
   readonly #tf: Tf;
   readonly #f: TfBatchMap;
   readonly #x: Float64Array;
-  readonly #cache = new Map<number, SparseVector>();
   readonly #chunk: number;
-  readonly #threshold: number;
-  #acc: SparseAccumulator | undefined;
 
   /**
    * @param outDim output dimension m of f
@@ -183,50 +183,33 @@ export class TfJacobian implements JacobianOperator {
     options: { chunk?: number; columnThreshold?: number } = {},
   ) {
     if (typeof f !== 'function') throw new ArgumentTypeError('f', f, 'must be a function (tf, X) => Tensor2D');
+    const x0 = finiteCopy('x', x);
+    super(x0.length, outDim, 'autodiff', AUTODIFF_F32_RELATIVE_ACCURACY, options.columnThreshold ?? 64);
     this.#tf = tf;
     this.#f = f;
-    this.#x = finiteCopy('x', x);
-    this.dim = this.#x.length;
-    this.outDim = outDim;
+    this.#x = x0;
     this.#chunk = options.chunk ?? Math.max(1, Math.min(64, Math.floor(8e6 / Math.max(this.dim, outDim))));
-    this.#threshold = options.columnThreshold ?? 64;
   }
 
-  prefetch(cols: readonly number[]): void {
-    const todo = [...new Set(cols)].filter((j) => !this.#cache.has(j));
-    for (let s = 0; s < todo.length; s += this.#chunk) {
-      const part = todo.slice(s, s + this.#chunk);
-      const k = part.length;
-      const V = new Float64Array(k * this.dim);
-      part.forEach((j, i) => {
-        if (!(Number.isInteger(j) && j >= 0 && j < this.dim))
-          throw new ArgumentError('column', j, `must be an index in [0, ${this.dim})`);
-        V[i * this.dim + j] = 1;
-      });
-      const out = jvpBatch(this.#tf, this.#f, this.#x, V, k, this.outDim);
+  protected computeColumn(j: number): SparseVector {
+    let col: SparseVector | undefined;
+    this.computeColumns([j], (_j, c) => (col = c));
+    return col!;
+  }
+
+  /** Batches of `chunk` JVPs along unit rows. */
+  protected override computeColumns(cols: readonly number[], store: (j: number, col: SparseVector) => void): void {
+    for (let s = 0; s < cols.length; s += this.#chunk) {
+      const part = cols.slice(s, s + this.#chunk);
+      const V = new Float64Array(part.length * this.dim);
+      part.forEach((j, i) => (V[i * this.dim + j] = 1));
+      const out = jvpBatch(this.#tf, this.#f, this.#x, V, part.length, this.outDim);
       this.stats.evaluations += 3;
-      part.forEach((j, i) => {
-        this.#cache.set(j, sparseFromDense(out.subarray(i * this.outDim, (i + 1) * this.outDim)));
-        this.stats.columns++;
-      });
+      part.forEach((j, i) => store(j, sparseFromDense(out.subarray(i * this.outDim, (i + 1) * this.outDim))));
     }
   }
 
-  column(j: number): SparseVector {
-    if (!this.#cache.has(j)) this.prefetch([j]);
-    return this.#cache.get(j)!;
-  }
-
-  apply(v: SparseVector): SparseVector {
-    if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal ${this.dim}`);
-    let cached = true;
-    for (let k = 0; k < v.index.length && cached; k++) cached = this.#cache.has(v.index[k]!);
-    if (cached || v.index.length <= this.#threshold) {
-      this.prefetch(Array.from(v.index));
-      this.#acc ??= new SparseAccumulator(this.outDim);
-      for (let k = 0; k < v.index.length; k++) this.#acc.add(v.value[k]!, this.#cache.get(v.index[k]!)!);
-      return this.#acc.take();
-    }
+  protected override directional(v: SparseVector): SparseVector {
     const V = new Float64Array(this.dim);
     for (let k = 0; k < v.index.length; k++) V[v.index[k]!] = v.value[k]!;
     this.stats.evaluations += 3;

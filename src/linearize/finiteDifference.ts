@@ -15,8 +15,8 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector, firstNonFinite } from '../util/validate.js';
-import { FD_RELATIVE_ACCURACY, FD_RELATIVE_STEP, type JacobianOperator, type JacobianStats } from './operator.js';
-import { SparseAccumulator, sparseFromDense, sparseScaledDifference, type SparseVector, unitVector } from './sparse.js';
+import { CachedJacobian, FD_RELATIVE_ACCURACY, FD_RELATIVE_STEP } from './operator.js';
+import { sparseFromDense, sparseScaledDifference, type SparseVector, unitVector } from './sparse.js';
 
 /**
  * f: R^n -> R^m on Float64Arrays; must not modify its argument. It should return a fresh array
@@ -400,29 +400,20 @@ export interface FdJacobianOptions {
  * Cost per column: 2 evaluations of f + O(output length) to extract the non-zeros.
  * @throws {ArgumentError} x not finite; a readSet index out of range.
  */
-export class FdJacobian implements JacobianOperator {
-  readonly method = 'fd' as const;
-  readonly relativeAccuracy = FD_RELATIVE_ACCURACY;
-  readonly dim: number;
-  readonly outDim: number;
-  readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
+export class FdJacobian extends CachedJacobian<'fd'> {
   readonly #f: VectorMap;
   readonly #x: Float64Array;
   readonly #work: Float64Array;
-  readonly #cache = new Map<number, SparseVector>();
   readonly #reads: Uint8Array | undefined;
   readonly #readList: Int32Array | undefined;
-  readonly #threshold: number;
-  #acc: SparseAccumulator | undefined;
 
   constructor(f: VectorMap, x: ArrayLike<number>, options: FdJacobianOptions = {}) {
     if (typeof f !== 'function') throw new ArgumentTypeError('f', f, 'must be a function (x) => Float64Array');
+    const x0 = finiteCopy('x', x);
+    super(x0.length, x0.length, 'fd', FD_RELATIVE_ACCURACY, options.columnThreshold ?? 64);
     this.#f = f;
-    this.#x = finiteCopy('x', x);
+    this.#x = x0;
     this.#work = Float64Array.from(this.#x);
-    this.dim = this.#x.length;
-    this.outDim = this.dim;
-    this.#threshold = options.columnThreshold ?? 64;
     if (options.readSet !== undefined) {
       const reads = new Uint8Array(this.dim);
       for (let k = 0; k < options.readSet.length; k++) {
@@ -442,64 +433,36 @@ export class FdJacobian implements JacobianOperator {
     return Float64Array.from(this.#x);
   }
 
-  column(j: number): SparseVector {
-    const hit = this.#cache.get(j);
-    if (hit) return hit;
-    let col: SparseVector;
-    if (this.#reads && this.#reads[j] === 0) {
-      col = unitVector(this.dim, j);
-    } else {
-      const xj = this.#x[j]!;
-      const h = centralStep(xj);
-      const p = xj + h;
-      const m = xj - h;
+  protected override isIdentityColumn(j: number): boolean {
+    return this.#reads !== undefined && this.#reads[j] === 0;
+  }
+
+  protected computeColumn(j: number): SparseVector {
+    if (this.isIdentityColumn(j)) return unitVector(this.dim, j);
+    const xj = this.#x[j]!;
+    const h = centralStep(xj);
+    const p = xj + h;
+    const m = xj - h;
+    this.#work[j] = p;
+    let fp = this.#f(this.#work);
+    this.#work[j] = m;
+    const fm = this.#f(this.#work);
+    if (fm === fp) {
+      // f reuses its output buffer: evaluate the + point again into a copy
       this.#work[j] = p;
-      let fp = this.#f(this.#work);
+      fp = Float64Array.from(this.#f(this.#work));
       this.#work[j] = m;
-      const fm = this.#f(this.#work);
-      if (fm === fp) {
-        // f reuses its output buffer: evaluate the + point again into a copy
-        this.#work[j] = p;
-        fp = Float64Array.from(this.#f(this.#work));
-        this.#work[j] = m;
-        this.#f(this.#work);
-        this.stats.evaluations += 2;
-      }
-      this.#work[j] = xj;
+      this.#f(this.#work);
       this.stats.evaluations += 2;
-      col = this.#readList
-        ? differenceOn(this.#readList, fp, fm, 1 / (p - m), this.dim) // f writes only its read set
-        : sparseScaledDifference(fp, fm, 1 / (p - m));
     }
-    this.stats.columns++;
-    this.#cache.set(j, col);
-    return col;
+    this.#work[j] = xj;
+    this.stats.evaluations += 2;
+    return this.#readList
+      ? differenceOn(this.#readList, fp, fm, 1 / (p - m), this.dim) // f writes only its read set
+      : sparseScaledDifference(fp, fm, 1 / (p - m));
   }
 
-  prefetch(cols: readonly number[]): void {
-    for (const j of cols) this.column(j);
-  }
-
-  apply(v: SparseVector): SparseVector {
-    if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal ${this.dim}`);
-    const reads = this.#reads;
-    let cached = true;
-    let readCount = 0;
-    for (let k = 0; k < v.index.length; k++) {
-      const j = v.index[k]!;
-      if (reads && reads[j] === 0) continue;
-      readCount++;
-      if (cached) cached = this.#cache.has(j);
-    }
-    if (cached || readCount <= this.#threshold) {
-      this.#acc ??= new SparseAccumulator(this.outDim);
-      for (let k = 0; k < v.index.length; k++) {
-        const j = v.index[k]!;
-        if (reads && reads[j] === 0) this.#acc.addEntry(j, v.value[k]!);
-        else this.#acc.add(v.value[k]!, this.column(j));
-      }
-      return this.#acc.take();
-    }
+  protected override directional(v: SparseVector): SparseVector {
     const t = directionalStep(this.#x, v);
     const fp = Float64Array.from(this.#f(shifted(this.#x, v, t))); // copy: f may reuse its buffer
     const fm = this.#f(shifted(this.#x, v, -t));

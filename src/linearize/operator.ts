@@ -1,10 +1,16 @@
 /**
  * The matrix-free view of a Jacobian the certification works with: J = Df(x) at a fixed base
  * point x, applied to sparse vectors, with its columns J e_j cached (the certification shares
- * DQ's columns across all evidence items). Two engines implement it: central differences in f64
- * ({@link FdJacobian}) and tfjs reverse-mode autodiff in float32 (`TfJacobian`). The interface
- * itself is part of the operator contract (src/system/types.ts), since a system may supply its own engine.
+ * DQ's columns across all evidence items). Two generic engines implement it: central differences
+ * in f64 (`FdJacobian`) and tfjs reverse-mode autodiff in float32 (`TfJacobian`); the reference
+ * graph adds its wasm engines (src/graph/linearisation). All of them extend {@link CachedJacobian},
+ * which holds what they share. The interface itself is part of the operator contract
+ * (src/system/types.ts), since a system may supply its own engine.
  */
+
+import type { JacobianMethod, JacobianOperator, JacobianStats, SparseVector } from '../system/types.js';
+import { ArgumentError } from '../util/errors.js';
+import { SparseAccumulator } from './sparse.js';
 
 export type { JacobianMethod, JacobianOperator, JacobianStats } from '../system/types.js';
 
@@ -19,3 +25,143 @@ export const FD_RELATIVE_ACCURACY = Math.pow(Number.EPSILON, 2 / 3);
  * times a growth factor of ~16 for the few dozen operations between θ and the output.
  */
 export const AUTODIFF_F32_RELATIVE_ACCURACY = 1e-6;
+
+/**
+ * The part every {@link JacobianOperator} engine shares: the column cache, the stats, `prefetch`,
+ * `apply` and `release`/`[Symbol.dispose]`. A subclass supplies how columns are computed —
+ * {@link CachedJacobian.computeColumn} (one column), {@link CachedJacobian.computeColumns} where
+ * the engine batches — and, optionally, which columns are identity columns e_j known without
+ * evaluating anything, a directional derivative for long directions, and what it frees.
+ *
+ * - `column(j)`: the cached column, else computed once (`stats.columns` counts the computed ones).
+ * - `apply(v)` = Σ_k v_k · column(v.index[k]) summed in v's order (identity columns add v_k at
+ *   row j), computing the missing columns first; when some column is missing and v has more than
+ *   `columnThreshold` non-identity entries, one directional derivative instead (if the engine has
+ *   one).
+ * - If computing a column or a directional derivative throws, the engine's resources are released
+ *   before the error propagates (the operator stays usable: they are re-created on demand).
+ */
+export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
+  implements JacobianOperator, Disposable
+{
+  readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
+  readonly #cache = new Map<number, SparseVector>();
+  #acc: SparseAccumulator | undefined;
+
+  /**
+   * @param dim input dimension (columns of J)
+   * @param outDim output dimension (rows of J)
+   * @param method how the columns are computed
+   * @param relativeAccuracy r of the engine ({@link FD_RELATIVE_ACCURACY}, {@link AUTODIFF_F32_RELATIVE_ACCURACY})
+   * @param columnThreshold directions with more non-identity entries than this (and a missing
+   *   column) go to {@link CachedJacobian.directional}
+   */
+  protected constructor(
+    readonly dim: number,
+    readonly outDim: number,
+    readonly method: M,
+    readonly relativeAccuracy: number,
+    protected readonly columnThreshold = 64,
+  ) {}
+
+  /** Column j (an index in [0, dim)), not cached yet. */
+  protected abstract computeColumn(j: number): SparseVector;
+
+  /**
+   * The columns `cols` (distinct, none cached), each handed to `store` as soon as it is known;
+   * engines that batch override it. Default: {@link CachedJacobian.computeColumn} one by one.
+   */
+  protected computeColumns(cols: readonly number[], store: (j: number, col: SparseVector) => void): void {
+    for (const j of cols) store(j, this.computeColumn(j));
+  }
+
+  /** True when column j is e_j without evaluating anything (`apply` adds v_j at row j directly). */
+  protected isIdentityColumn(_j: number): boolean {
+    return false;
+  }
+
+  /** J v by one directional derivative, for long directions; engines without one always combine columns. */
+  protected directional?(v: SparseVector): SparseVector;
+
+  /** Frees what the engine holds outside the JS heap (wasm blocks). Idempotent. */
+  protected releaseResources(): void {}
+
+  #check(j: number): void {
+    if (!(Number.isInteger(j) && j >= 0 && j < this.dim))
+      throw new ArgumentError('column', j, `must be an index in [0, ${this.dim})`);
+  }
+
+  /** Runs `fn`; if it throws, releases the engine's resources first. */
+  #guarded<T>(fn: () => T): T {
+    try {
+      return fn();
+    } catch (e) {
+      this.release();
+      throw e;
+    }
+  }
+
+  #compute(cols: readonly number[]): void {
+    this.#guarded(() =>
+      this.computeColumns(cols, (j, col) => {
+        this.stats.columns++;
+        this.#cache.set(j, col);
+      }),
+    );
+  }
+
+  /** J e_j (cached). */
+  column(j: number): SparseVector {
+    const hit = this.#cache.get(j);
+    if (hit) return hit;
+    this.#check(j);
+    this.#compute([j]);
+    return this.#cache.get(j)!;
+  }
+
+  /** Computes and caches the columns in `cols` (batched where the engine batches). */
+  prefetch(cols: readonly number[]): void {
+    const todo: number[] = [];
+    const seen = new Set<number>();
+    for (const j of cols) {
+      if (this.#cache.has(j) || seen.has(j)) continue;
+      this.#check(j);
+      seen.add(j);
+      todo.push(j);
+    }
+    if (todo.length) this.#compute(todo);
+  }
+
+  /** J v (see the class comment). */
+  apply(v: SparseVector): SparseVector {
+    if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal ${this.dim}`);
+    const missing: number[] = [];
+    let count = 0;
+    for (let k = 0; k < v.index.length; k++) {
+      const j = v.index[k]!;
+      if (this.isIdentityColumn(j)) continue;
+      count++;
+      if (!this.#cache.has(j)) missing.push(j);
+    }
+    if (missing.length && count > this.columnThreshold && this.directional)
+      return this.#guarded(() => this.directional!(v));
+    if (missing.length) this.prefetch(missing);
+    const acc = (this.#acc ??= new SparseAccumulator(this.outDim));
+    for (let k = 0; k < v.index.length; k++) {
+      const j = v.index[k]!;
+      if (this.isIdentityColumn(j)) acc.addEntry(j, v.value[k]!);
+      else acc.add(v.value[k]!, this.#cache.get(j)!);
+    }
+    return acc.take();
+  }
+
+  /** Frees the engine's resources (they are re-created on demand). Idempotent. */
+  release(): void {
+    this.releaseResources();
+  }
+
+  /** Same as {@link CachedJacobian.release}: lets a caller write `using J = ...`. */
+  [Symbol.dispose](): void {
+    this.release();
+  }
+}

@@ -342,15 +342,15 @@ export interface KernelExports {
    */
   setIterationCaps(secular: number, dqdsPerValue: number, qlPerValue: number): void;
   /**
-   * assembly/graph/consolidate/gqsums
+   * assembly/graph/consolidate/graphStructureSums
    * @param theta `usize`
    * @param n `i32`
    * @param eoff `i32`
    * @param sums `usize`
    */
-  gqsums(theta: number, n: number, eoff: number, sums: number): void;
+  graphStructureSums(theta: number, n: number, eoff: number, sums: number): void;
   /**
-   * assembly/graph/consolidate/gqweighted
+   * assembly/graph/consolidate/graphWeightedSums
    * @param theta `usize`
    * @param n `i32`
    * @param eoff `i32`
@@ -359,9 +359,26 @@ export interface KernelExports {
    * @param tau `f64`
    * @param ws `usize`
    */
-  gqweighted(theta: number, n: number, eoff: number, c: number, sums: number, tau: number, ws: number): void;
+  graphWeightedSums(theta: number, n: number, eoff: number, c: number, sums: number, tau: number, ws: number): void;
   /**
-   * assembly/graph/consolidate/gqbelief
+   * assembly/graph/consolidate/graphStructureSumsCsr
+   * @param n `i32`
+   * @param rows `usize`
+   * @param sums `usize`
+   */
+  graphStructureSumsCsr(n: number, rows: number, sums: number): void;
+  /**
+   * assembly/graph/consolidate/graphWeightedSumsCsr
+   * @param n `i32`
+   * @param rows `usize`
+   * @param c `usize`
+   * @param sums `usize`
+   * @param tau `f64`
+   * @param ws `usize`
+   */
+  graphWeightedSumsCsr(n: number, rows: number, c: number, sums: number, tau: number, ws: number): void;
+  /**
+   * assembly/graph/consolidate/graphConfidenceUpdate
    * @param n `i32`
    * @param claims `i32`
    * @param firstQuestion `i32`
@@ -376,7 +393,7 @@ export interface KernelExports {
    * @param scratch `usize`
    * @param cout `usize`
    */
-  gqbelief(
+  graphConfidenceUpdate(
     n: number,
     claims: number,
     firstQuestion: number,
@@ -392,7 +409,7 @@ export interface KernelExports {
     cout: number,
   ): void;
   /**
-   * assembly/graph/consolidate/gqmerge
+   * assembly/graph/consolidate/graphMergeClaims
    * @param theta `usize`
    * @param k1 `i32`
    * @param claims `i32`
@@ -402,8 +419,10 @@ export interface KernelExports {
    * @param h2 `f64`
    * @param pull `usize`
    * @param out `usize`
+   * @param rows `usize`
+   * @param nrows `i32`
    */
-  gqmerge(
+  graphMergeClaims(
     theta: number,
     k1: number,
     claims: number,
@@ -413,78 +432,20 @@ export interface KernelExports {
     h2: number,
     pull: number,
     out: number,
+    rows: number,
+    nrows: number,
   ): void;
   /**
-   * assembly/graph/expand/gpblend
+   * assembly/graph/expand/graphBlendFootprintInPlace
    * @param x `usize`
    * @param footprint `usize`
    * @param target `usize`
    * @param rates `usize`
    * @param m `i32`
    */
-  gpblend(x: number, footprint: number, target: number, rates: number, m: number): void;
+  graphBlendFootprintInPlace(x: number, footprint: number, target: number, rates: number, m: number): void;
   /**
-   * assembly/graph/rows/gcsrsums
-   * @param n `i32`
-   * @param csr `usize`
-   * @param active `usize`
-   * @param nactive `i32`
-   * @param ob `i32`
-   * @param orow `i32`
-   * @param ocol `i32`
-   * @param oval `f64`
-   * @param rc `usize`
-   * @param rv `usize`
-   * @param sums `usize`
-   */
-  gcsrsums(
-    n: number,
-    csr: number,
-    active: number,
-    nactive: number,
-    ob: number,
-    orow: number,
-    ocol: number,
-    oval: number,
-    rc: number,
-    rv: number,
-    sums: number,
-  ): void;
-  /**
-   * assembly/graph/rows/gcsrweighted
-   * @param n `i32`
-   * @param csr `usize`
-   * @param active `usize`
-   * @param nactive `i32`
-   * @param ob `i32`
-   * @param orow `i32`
-   * @param ocol `i32`
-   * @param oval `f64`
-   * @param rc `usize`
-   * @param rv `usize`
-   * @param c `usize`
-   * @param sums `usize`
-   * @param tau `f64`
-   * @param ws `usize`
-   */
-  gcsrweighted(
-    n: number,
-    csr: number,
-    active: number,
-    nactive: number,
-    ob: number,
-    orow: number,
-    ocol: number,
-    oval: number,
-    rc: number,
-    rv: number,
-    c: number,
-    sums: number,
-    tau: number,
-    ws: number,
-  ): void;
-  /**
-   * assembly/graph/rows/gqquotient
+   * assembly/graph/quotient/graphNodeQuotient
    * @param n `i32`
    * @param k1 `i32`
    * @param claims `i32`
@@ -498,7 +459,7 @@ export interface KernelExports {
    * @param val `usize`
    * @returns `i32`
    */
-  gqquotient(
+  graphNodeQuotient(
     n: number,
     k1: number,
     claims: number,
@@ -511,33 +472,6 @@ export interface KernelExports {
     idx: number,
     val: number,
   ): number;
-  /**
-   * assembly/graph/rows/gqmergeRows
-   * @param theta `usize`
-   * @param k1 `i32`
-   * @param claims `i32`
-   * @param md `i32`
-   * @param diag `usize`
-   * @param mu `f64`
-   * @param h2 `f64`
-   * @param pull `usize`
-   * @param out `usize`
-   * @param rows `usize`
-   * @param nrows `i32`
-   */
-  gqmergeRows(
-    theta: number,
-    k1: number,
-    claims: number,
-    md: number,
-    diag: number,
-    mu: number,
-    h2: number,
-    pull: number,
-    out: number,
-    rows: number,
-    nrows: number,
-  ): void;
 }
 
 /** An AssemblyScript type of a kernel parameter or result, as the raw bindings state it. */
@@ -810,7 +744,7 @@ export const KERNEL_SIGNATURES = {
     ],
     result: 'void',
   },
-  gqsums: {
+  graphStructureSums: {
     params: [
       ['theta', 'usize'],
       ['n', 'i32'],
@@ -819,7 +753,7 @@ export const KERNEL_SIGNATURES = {
     ],
     result: 'void',
   },
-  gqweighted: {
+  graphWeightedSums: {
     params: [
       ['theta', 'usize'],
       ['n', 'i32'],
@@ -831,7 +765,26 @@ export const KERNEL_SIGNATURES = {
     ],
     result: 'void',
   },
-  gqbelief: {
+  graphStructureSumsCsr: {
+    params: [
+      ['n', 'i32'],
+      ['rows', 'usize'],
+      ['sums', 'usize'],
+    ],
+    result: 'void',
+  },
+  graphWeightedSumsCsr: {
+    params: [
+      ['n', 'i32'],
+      ['rows', 'usize'],
+      ['c', 'usize'],
+      ['sums', 'usize'],
+      ['tau', 'f64'],
+      ['ws', 'usize'],
+    ],
+    result: 'void',
+  },
+  graphConfidenceUpdate: {
     params: [
       ['n', 'i32'],
       ['claims', 'i32'],
@@ -849,82 +802,7 @@ export const KERNEL_SIGNATURES = {
     ],
     result: 'void',
   },
-  gqmerge: {
-    params: [
-      ['theta', 'usize'],
-      ['k1', 'i32'],
-      ['claims', 'i32'],
-      ['md', 'i32'],
-      ['diag', 'usize'],
-      ['mu', 'f64'],
-      ['h2', 'f64'],
-      ['pull', 'usize'],
-      ['out', 'usize'],
-    ],
-    result: 'void',
-  },
-  gpblend: {
-    params: [
-      ['x', 'usize'],
-      ['footprint', 'usize'],
-      ['target', 'usize'],
-      ['rates', 'usize'],
-      ['m', 'i32'],
-    ],
-    result: 'void',
-  },
-  gcsrsums: {
-    params: [
-      ['n', 'i32'],
-      ['csr', 'usize'],
-      ['active', 'usize'],
-      ['nactive', 'i32'],
-      ['ob', 'i32'],
-      ['orow', 'i32'],
-      ['ocol', 'i32'],
-      ['oval', 'f64'],
-      ['rc', 'usize'],
-      ['rv', 'usize'],
-      ['sums', 'usize'],
-    ],
-    result: 'void',
-  },
-  gcsrweighted: {
-    params: [
-      ['n', 'i32'],
-      ['csr', 'usize'],
-      ['active', 'usize'],
-      ['nactive', 'i32'],
-      ['ob', 'i32'],
-      ['orow', 'i32'],
-      ['ocol', 'i32'],
-      ['oval', 'f64'],
-      ['rc', 'usize'],
-      ['rv', 'usize'],
-      ['c', 'usize'],
-      ['sums', 'usize'],
-      ['tau', 'f64'],
-      ['ws', 'usize'],
-    ],
-    result: 'void',
-  },
-  gqquotient: {
-    params: [
-      ['n', 'i32'],
-      ['k1', 'i32'],
-      ['claims', 'i32'],
-      ['cp', 'usize'],
-      ['cm', 'usize'],
-      ['ap', 'usize'],
-      ['am', 'usize'],
-      ['withAttr', 'i32'],
-      ['den', 'f64'],
-      ['idx', 'usize'],
-      ['val', 'usize'],
-    ],
-    result: 'i32',
-  },
-  gqmergeRows: {
+  graphMergeClaims: {
     params: [
       ['theta', 'usize'],
       ['k1', 'i32'],
@@ -939,6 +817,32 @@ export const KERNEL_SIGNATURES = {
       ['nrows', 'i32'],
     ],
     result: 'void',
+  },
+  graphBlendFootprintInPlace: {
+    params: [
+      ['x', 'usize'],
+      ['footprint', 'usize'],
+      ['target', 'usize'],
+      ['rates', 'usize'],
+      ['m', 'i32'],
+    ],
+    result: 'void',
+  },
+  graphNodeQuotient: {
+    params: [
+      ['n', 'i32'],
+      ['k1', 'i32'],
+      ['claims', 'i32'],
+      ['cp', 'usize'],
+      ['cm', 'usize'],
+      ['ap', 'usize'],
+      ['am', 'usize'],
+      ['withAttr', 'i32'],
+      ['den', 'f64'],
+      ['idx', 'usize'],
+      ['val', 'usize'],
+    ],
+    result: 'i32',
   },
 } as const satisfies { readonly [K in keyof KernelExports]: KernelSignature };
 

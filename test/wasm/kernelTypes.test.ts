@@ -66,7 +66,7 @@ describe('init checks the instance against the generated signatures', () => {
   it('names every missing export and every parameter-count mismatch', () => {
     const e = exportsLike();
     delete e['dsyrkRows'];
-    e['gqmerge'] = 42; // not a function
+    e['graphMergeClaims'] = 42; // not a function
     e['dgemm'] = (a: number) => a; // 1 parameter instead of 16
     let message = '';
     try {
@@ -75,7 +75,7 @@ describe('init checks the instance against the generated signatures', () => {
       message = (err as Error).message;
     }
     expect(message).toMatch(/^old\.wasm does not export the kernels/);
-    expect(message).toMatch(/missing function exports: dsyrkRows, gqmerge;/);
+    expect(message).toMatch(/missing function exports: dsyrkRows, graphMergeClaims;/);
     expect(message).toMatch(/different signatures: dgemm \(1 parameters, expected 16\)/);
     expect(message).toMatch(/npm run build:wasm/);
   });

@@ -16,7 +16,7 @@
  * - an attribute: only the merge runs (the beliefs do not read attributes), and only for the
  *   shifted claim and the claims within the merge radius of it;
  * - an edge weight: every stage runs, the structure passes over the edge blocks' non-zeros
- *   (stored by rows once at x, the perturbed entry overridden; assembly/graph/rows.ts), not over
+ *   (stored by rows once at x, the perturbed entry overridden; assembly/graph/consolidate.ts), not over
  *   the dense Nmax² blocks; the merge only for a Supports diagonal entry.
  * A skipped stage would compute bit-identical values at x + h·e_j and x − h·e_j, whose quotient
  * is exactly 0 and dropped; the passes over the non-zeros visit them in the dense passes' order.
@@ -24,92 +24,109 @@
  * ({@link wasmConsolidateNodeBlock}) — tested — at O(Nmax + nnz) per confidence or edge column
  * instead of O(Nmax²). Same step and accuracy as {@link FdJacobian}.
  */
-import { groupTables, packParams, wasmConsolidateNodeBlock, type GraphKernels } from '../operators/backend.js';
+import {
+  edgeRowsOf,
+  graphKernels,
+  residentBlocks,
+  wasmConsolidateNodeBlock,
+  WasmConsolidation,
+  WasmEdgeRows,
+  type EdgeOverride,
+  type ResidentBlocks,
+} from '../operators/wasmConsolidate.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { centralStep, directionalStep, finiteCopy, takenStep } from '../../linearize/finiteDifference.js';
-import { FD_RELATIVE_ACCURACY, type JacobianOperator, type JacobianStats } from '../../linearize/operator.js';
+import { CachedJacobian, FD_RELATIVE_ACCURACY } from '../../linearize/operator.js';
 import { SparseAccumulator, type SparseVector } from '../../linearize/sparse.js';
 import { ArgumentError } from '../../util/errors.js';
-import type { ArenaBlock, F64Block, I32Block } from '../../wasm/arena.js';
-import { wasm, type KernelExports } from '../../wasm/module.js';
-
-/** The kernels a column needs. */
-type ColumnKernels = GraphKernels & Pick<KernelExports, 'gcsrsums' | 'gcsrweighted' | 'gqquotient' | 'gqmergeRows'>;
-
-/** One edge block's non-zeros by rows (row starts n+1, columns, values), row-major. */
-interface Rows {
-  start: Int32Array;
-  col: Int32Array;
-  val: Float64Array;
-}
-
-/** Block b of x's edge blocks by rows (exact zeros dropped, as the dense passes skip them). */
-function rowsOf(x: Float64Array, eoff: number, n: number, b: number): Rows {
-  const base = eoff + b * n * n;
-  const end = base + n * n;
-  let nnz = 0;
-  for (let i = base; i < end; i++) if (x[i] !== 0) nnz++;
-  const start = new Int32Array(n + 1);
-  const col = new Int32Array(nnz);
-  const val = new Float64Array(nnz);
-  let k = 0;
-  for (let j = 0; j < n; j++) {
-    start[j] = k;
-    const o = base + j * n;
-    for (let i = 0; i < n; i++) {
-      const w = x[o + i]!;
-      if (w !== 0) {
-        col[k] = i;
-        val[k++] = w;
-      }
-    }
-  }
-  start[n] = k;
-  return { start, col, val };
-}
+import type { F64Block, I32Block } from '../../wasm/arena.js';
+import { wasm } from '../../wasm/module.js';
 
 /** The wasm blocks of one operator (all freed together). */
 interface Resident {
-  all: ArenaBlock[];
+  /** Q's stages; its `c` holds x's confidences (confidence columns shift one), `sums` is work space. */
+  q: WasmConsolidation;
+  /** The edge blocks of x by rows. */
+  rows: WasmEdgeRows;
   /** The node block of x (the merge reads attributes from here; attribute columns shift it). */
   node: F64Block;
-  /** Confidences of x (confidence columns shift them). */
-  c: F64Block;
-  /** Structure sums at x; work sums for edge columns. */
+  /** Structure sums at x. */
   sums0: F64Block;
-  sums: F64Block;
-  ws: F64Block;
+  /** New confidences at the two points. */
   cp: F64Block;
   cm: F64Block;
   /** Merged claim attributes at the two points (node layout, claims·(k+1)). */
   ap: F64Block;
   am: F64Block;
-  scratch: F64Block;
-  pull: F64Block;
-  params: F64Block;
-  gstart: I32Block;
-  gans: I32Block;
-  qgroup: I32Block;
-  /** Pointers of the three blocks' row arrays (9 i32), for the kernels. */
-  csr: I32Block;
-  /** The rows with an entry in some block, ascending. */
-  active: I32Block;
-  nactive: number;
-  rc: I32Block;
-  rv: F64Block;
   /** Claim rows an attribute column re-merges. */
   mrows: I32Block;
+  /** The quotient's non-zeros. */
   idx: I32Block;
   val: F64Block;
+}
+
+/** The error of a non-finite quotient at node coordinate i. */
+function notFinite(i: number, q: number): ArgumentError {
+  return new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, q, 'must be finite');
+}
+
+/**
+ * The directional quotient (fp − fm)/den over the node block (exact zeros dropped) plus v's edge
+ * entries (Q copies them), ascending: the node quotients come first (every node index is below
+ * every edge index); v's own order is used when it is ascending, else `acc` sorts.
+ */
+function directionalQuotient(
+  fp: Float64Array,
+  fm: Float64Array,
+  den: number,
+  v: SparseVector,
+  nodeLen: number,
+  acc: SparseAccumulator,
+): SparseVector {
+  let ascending = true;
+  for (let k = 1; k < v.index.length && ascending; k++) ascending = v.index[k]! > v.index[k - 1]!;
+  if (!ascending) {
+    for (let i = 0; i < fp.length; i++) {
+      if (fp[i] === fm[i]) continue;
+      const q = (fp[i]! - fm[i]!) / den;
+      if (!Number.isFinite(q)) throw notFinite(i, q);
+      acc.addEntry(i, q);
+    }
+    for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= nodeLen) acc.addEntry(v.index[k]!, v.value[k]!);
+    return acc.take();
+  }
+  // v's indices ascending (the usual form): the accumulator's sum without its O(nnz log nnz) sort
+  let nnz = 0;
+  for (let i = 0; i < fp.length; i++) if (fp[i] !== fm[i] && (fp[i]! - fm[i]!) / den !== 0) nnz++;
+  let firstEdge = 0;
+  while (firstEdge < v.index.length && v.index[firstEdge]! < nodeLen) firstEdge++;
+  for (let k = firstEdge; k < v.index.length; k++) if (v.value[k] !== 0) nnz++;
+  const index = new Int32Array(nnz);
+  const value = new Float64Array(nnz);
+  let at = 0;
+  for (let i = 0; i < fp.length; i++) {
+    if (fp[i] === fm[i]) continue;
+    const q = (fp[i]! - fm[i]!) / den;
+    if (!Number.isFinite(q)) throw notFinite(i, q);
+    if (q === 0) continue; // an underflowed quotient: the accumulator drops it too
+    index[at] = i;
+    value[at++] = q;
+  }
+  for (let k = firstEdge; k < v.index.length; k++)
+    if (v.value[k] !== 0) {
+      index[at] = v.index[k]!;
+      value[at++] = v.value[k]!;
+    }
+  return { dim: v.dim, index, value };
 }
 
 /**
  * DQ(x) for the reference graph (see the module comment). It holds its wasm blocks (the node
  * block, the structure sums at x, the edge blocks by rows, scratch; O((k+1)·Nmax + nnz), not d)
- * from its first column on; {@link release} frees them, and so does `[Symbol.dispose]()`, so
- * `using J = new GraphConsolidateJacobian(scenario, x)` frees them when the enclosing block
- * ends, however it ends. A method that throws has freed them already (and left no shifted
- * coordinate behind): the operator stays usable and re-creates them on demand.
+ * from its first column on; {@link GraphConsolidateJacobian.release} frees them, and so does
+ * `[Symbol.dispose]()`, so `using J = new GraphConsolidateJacobian(scenario, x)` frees them when
+ * the enclosing block ends, however it ends. A method that throws has freed them already (and
+ * left no shifted coordinate behind): the operator stays usable and re-creates them on demand.
  * @throws {ArgumentError} x of the wrong length or not finite; wasm not initialised.
  * @example
  * ```ts
@@ -118,152 +135,54 @@ interface Resident {
  * J.column(0); // DQ e_0 (sparse); the blocks are freed at the end of the block
  * ```
  */
-export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
-  readonly method = 'fd' as const;
-  readonly relativeAccuracy = FD_RELATIVE_ACCURACY;
-  readonly dim: number;
-  readonly outDim: number;
-  readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
+export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   readonly #scenario: Scenario;
   readonly #x: Float64Array;
   readonly #nodeLen: number;
-  readonly #cache = new Map<number, SparseVector>();
-  #rows: Rows[] | undefined;
-  #res: Resident | undefined;
-  /** Accumulates apply()'s sums. */
-  #acc: SparseAccumulator | undefined;
-  /** Accumulates a directional difference's quotients (not #acc: apply() calls column() mid-sum). */
+  #host: ReturnType<typeof edgeRowsOf> | undefined;
+  #res: { blocks: ResidentBlocks; value: Resident } | undefined;
+  /** Accumulates a directional difference's quotients. */
   #colAcc: SparseAccumulator | undefined;
 
   constructor(scenario: Scenario, x: ArrayLike<number>) {
-    this.#scenario = scenario;
     if (x.length !== scenario.layout.dim) throw new ArgumentError('x', x, `must have length ${scenario.layout.dim}`);
-    this.#x = finiteCopy('x', x);
-    this.dim = this.#x.length;
-    this.outDim = this.dim;
+    const x0 = finiteCopy('x', x);
+    super(x0.length, x0.length, 'fd', FD_RELATIVE_ACCURACY);
+    this.#scenario = scenario;
+    this.#x = x0;
     this.#nodeLen = scenario.shape.edgeOffset;
   }
 
   /** The resident blocks, created on first use; if an allocation fails, the earlier ones are freed. */
   #resident(): Resident {
-    if (this.#res) return this.#res;
+    if (this.#res) return this.#res.value;
     const { shape, params } = this.#scenario;
-    const n = shape.nmax;
-    const k1 = shape.k + 1;
     const x = this.#x;
-    this.#rows ??= [0, 1, 2].map((b) => rowsOf(x, shape.edgeOffset, n, b));
-    const { arena } = wasm();
-    const all: ArenaBlock[] = [];
-    const keep = <B extends ArenaBlock>(b: B): B => {
-      all.push(b);
-      return b;
-    };
-    try {
-      const tables = groupTables(shape);
-      const rows3 = this.#rows;
-      const active = Array.from({ length: n }, (_, j) => j).filter((j) =>
-        rows3.some((r) => r.start[j + 1]! > r.start[j]!),
-      );
-      const rowBlocks = this.#rows.flatMap((r) => [
-        keep(arena.fromI32(r.start)),
-        keep(arena.fromI32(r.col.length ? r.col : [0])),
-        keep(arena.from(r.val.length ? r.val : [0])),
-      ]);
-      const res: Resident = {
-        all,
-        node: keep(arena.from(x.subarray(0, this.#nodeLen))),
-        c: keep(arena.from(Float64Array.from({ length: n }, (_, sl) => x[sl * k1 + shape.k]!))),
-        sums0: keep(arena.alloc(7 * n)),
-        sums: keep(arena.alloc(7 * n)),
-        ws: keep(arena.alloc(3 * n)),
-        cp: keep(arena.alloc(n)),
-        cm: keep(arena.alloc(n)),
-        ap: keep(arena.alloc(Math.max(1, shape.claims * k1))),
-        am: keep(arena.alloc(Math.max(1, shape.claims * k1))),
-        scratch: keep(arena.alloc(n + 4 * shape.maxAnswersPerQuestion + 1)),
-        pull: keep(arena.alloc(Math.max(1, shape.mergeDims))),
-        params: keep(arena.from(packParams(params))),
-        gstart: keep(arena.fromI32(tables.gstart)),
-        gans: keep(arena.fromI32(tables.gans.length ? tables.gans : [0])),
-        qgroup: keep(arena.fromI32(tables.qgroup.length ? tables.qgroup : [0])),
-        csr: keep(arena.fromI32(rowBlocks.map((b) => b.ptr))),
-        active: keep(arena.fromI32(active.length ? active : [0])),
-        nactive: active.length,
-        rc: keep(arena.allocI32(n)),
-        rv: keep(arena.alloc(n)),
-        mrows: keep(arena.allocI32(Math.max(1, shape.claims))),
-        idx: keep(arena.allocI32(this.#nodeLen)),
-        val: keep(arena.alloc(this.#nodeLen)),
-      };
-      const k = this.#kernels();
-      k.gcsrsums(n, res.csr.ptr, res.active.ptr, res.nactive, -1, 0, 0, 0, res.rc.ptr, res.rv.ptr, res.sums0.ptr);
-      this.#res = res;
-      return res;
-    } catch (e) {
-      for (const b of all) if (!b.freed) arena.free(b);
-      throw e;
-    }
+    const host = (this.#host ??= edgeRowsOf(x, shape));
+    const claimsLen = Math.max(1, shape.claims * (shape.k + 1));
+    this.#res = residentBlocks((a) => ({
+      q: new WasmConsolidation(a, shape, params),
+      rows: new WasmEdgeRows(a, host, shape.nmax),
+      node: a.from(x.subarray(0, this.#nodeLen)),
+      sums0: a.alloc(7 * shape.nmax),
+      cp: a.alloc(shape.nmax),
+      cm: a.alloc(shape.nmax),
+      ap: a.alloc(claimsLen),
+      am: a.alloc(claimsLen),
+      mrows: a.allocI32(Math.max(1, shape.claims)),
+      idx: a.allocI32(this.#nodeLen),
+      val: a.alloc(this.#nodeLen),
+    }));
+    const r = this.#res.value;
+    r.q.readConfidences(x);
+    r.q.structureSums(r.rows, r.sums0);
+    return r;
   }
 
-  #kernels(): ColumnKernels {
-    return wasm().exports;
-  }
-
-  /**
-   * Runs `fn` on the resident blocks; if it throws, frees them (so an exception cannot leave
-   * them allocated, nor a coordinate shifted: the next call re-creates them from x), drops the
-   * accumulators (which may hold a partial sum) and rethrows.
-   */
-  #withResident<T>(fn: (r: Resident) => T): T {
-    try {
-      return fn(this.#resident());
-    } catch (e) {
-      this.#acc = undefined;
-      this.#colAcc = undefined;
-      this.release();
-      throw e;
-    }
-  }
-
-  /**
-   * Confidence-weighted sums and the belief update into `out` (n), with `sums` the structure
-   * sums and (ob, orow, ocol, oval) the overridden edge entry (ob = −1: none).
-   */
-  #beliefs(r: Resident, sums: F64Block, ob: number, orow: number, ocol: number, oval: number, out: F64Block): void {
-    const { shape, params } = this.#scenario;
-    const k = this.#kernels();
-    const n = shape.nmax;
-    k.gcsrweighted(
-      n,
-      r.csr.ptr,
-      r.active.ptr,
-      r.nactive,
-      ob,
-      orow,
-      ocol,
-      oval,
-      r.rc.ptr,
-      r.rv.ptr,
-      r.c.ptr,
-      sums.ptr,
-      params.tauContradict,
-      r.ws.ptr,
-    );
-    k.gqbelief(
-      n,
-      shape.claims,
-      shape.firstQuestion,
-      r.c.ptr,
-      sums.ptr,
-      r.ws.ptr,
-      r.params.ptr,
-      shape.groups.length,
-      r.gstart.ptr,
-      r.gans.ptr,
-      r.qgroup.ptr,
-      r.scratch.ptr,
-      out.ptr,
-    );
+  /** Confidence-weighted sums and the belief update into `out` (n), from the structure sums `sums`. */
+  #beliefs(r: Resident, sums: F64Block, override: EdgeOverride | undefined, out: F64Block): void {
+    r.q.weightedSums(r.rows, sums, override);
+    r.q.confidenceUpdate(sums, out);
   }
 
   /**
@@ -272,38 +191,12 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
    * the unmerged values, identical at both points of a column).
    */
   #merge(r: Resident, sums: F64Block, out: F64Block, rows?: number): void {
-    const { shape, params } = this.#scenario;
+    const { shape } = this.#scenario;
     const len = shape.claims * (shape.k + 1);
     if (len === 0) return;
     out.view.set(r.node.view.subarray(0, len));
-    const k = this.#kernels();
-    const h2 = params.mergeRadius * params.mergeRadius;
-    if (rows === undefined)
-      k.gqmerge(
-        r.node.ptr,
-        shape.k + 1,
-        shape.claims,
-        shape.mergeDims,
-        sums.ptr,
-        params.mergeRate,
-        h2,
-        r.pull.ptr,
-        out.ptr,
-      );
-    else
-      k.gqmergeRows(
-        r.node.ptr,
-        shape.k + 1,
-        shape.claims,
-        shape.mergeDims,
-        sums.ptr,
-        params.mergeRate,
-        h2,
-        r.pull.ptr,
-        out.ptr,
-        r.mrows.ptr,
-        rows,
-      );
+    if (rows === undefined) r.q.mergeClaims(r.node, sums, out);
+    else r.q.mergeClaims(r.node, sums, out, r.mrows, rows);
   }
 
   /**
@@ -346,9 +239,10 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
   /** Sparse quotients of the node block (confidences cp/cm, and attributes ap/am when asked). */
   #quotient(r: Resident, cp: F64Block, cm: F64Block, withAttr: boolean, den: number, extra?: number): SparseVector {
     const { shape } = this.#scenario;
-    const nnz = this.#kernels().gqquotient(
+    const k1 = shape.k + 1;
+    const nnz = graphKernels().graphNodeQuotient(
       shape.nmax,
-      shape.k + 1,
+      k1,
       shape.claims,
       cp.ptr,
       cm.ptr,
@@ -361,10 +255,9 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     );
     if (nnz < 0) {
       const i = -nnz - 1;
-      const k1 = shape.k + 1;
       const slot = Math.floor(i / k1);
       const [a, b] = i % k1 === shape.k ? [cp.view[slot]!, cm.view[slot]!] : [r.ap.view[i]!, r.am.view[i]!];
-      throw new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, (a - b) / den, 'must be finite');
+      throw notFinite(i, (a - b) / den);
     }
     const len = nnz + (extra === undefined ? 0 : 1);
     const index = new Int32Array(len);
@@ -379,7 +272,8 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
   }
 
   /** Column j by the stages e_j can change (module comment). */
-  #computeColumn(r: Resident, j: number): SparseVector {
+  protected computeColumn(j: number): SparseVector {
+    const r = this.#resident();
     const { shape } = this.#scenario;
     const n = shape.nmax;
     const k1 = shape.k + 1;
@@ -391,30 +285,30 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     this.stats.evaluations += 2;
     if (j >= this.#nodeLen) {
       const e = j - this.#nodeLen;
-      const b = Math.floor(e / (n * n));
-      const row = Math.floor((e - b * n * n) / n);
-      const col = e - b * n * n - row * n;
-      const k = this.#kernels();
-      const diagonal = b === 0 && row === col; // S_jj gates the merge too
-      for (const [v, cOut, aOut] of [
+      const block = Math.floor(e / (n * n));
+      const row = Math.floor((e - block * n * n) / n);
+      const col = e - block * n * n - row * n;
+      const diagonal = block === 0 && row === col; // S_jj gates the merge too
+      for (const [value, cOut, aOut] of [
         [p, r.cp, r.ap],
         [m, r.cm, r.am],
       ] as const) {
-        k.gcsrsums(n, r.csr.ptr, r.active.ptr, r.nactive, b, row, col, v, r.rc.ptr, r.rv.ptr, r.sums.ptr);
-        this.#beliefs(r, r.sums, b, row, col, v, cOut);
-        if (diagonal) this.#merge(r, r.sums, aOut);
+        const override = { block, row, col, value };
+        r.q.structureSums(r.rows, r.q.sums, override);
+        this.#beliefs(r, r.q.sums, override, cOut);
+        if (diagonal) this.#merge(r, r.q.sums, aOut);
       }
       // the identity entry of Q's copy of θ_j: (p − m)/(p − m), exactly 1
       return this.#quotient(r, r.cp, r.cm, diagonal, den, j);
     }
     const slot = Math.floor(j / k1);
     if (j % k1 === shape.k) {
-      const c = r.c.view;
+      const c = r.q.c.view;
       c[slot] = p;
-      this.#beliefs(r, r.sums0, -1, 0, 0, 0, r.cp);
-      r.c.view[slot] = m;
-      this.#beliefs(r, r.sums0, -1, 0, 0, 0, r.cm);
-      r.c.view[slot] = xj;
+      this.#beliefs(r, r.sums0, undefined, r.cp);
+      r.q.c.view[slot] = m;
+      this.#beliefs(r, r.sums0, undefined, r.cm);
+      r.q.c.view[slot] = xj;
       return this.#quotient(r, r.cp, r.cm, false, den);
     }
     const rows = slot < shape.claims && j % k1 < shape.mergeDims ? this.#mergeRows(r, j, slot, p, m) : 0;
@@ -428,121 +322,36 @@ export class GraphConsolidateJacobian implements JacobianOperator, Disposable {
     r.node.view[j] = m;
     this.#merge(r, r.sums0, r.am, rows);
     r.node.view[j] = xj;
-    return this.#quotient(r, r.c, r.c, true, den);
-  }
-
-  column(j: number): SparseVector {
-    const hit = this.#cache.get(j);
-    if (hit) return hit;
-    if (!(Number.isInteger(j) && j >= 0 && j < this.dim))
-      throw new ArgumentError('column', j, `must be an index in [0, ${this.dim})`);
-    const col = this.#withResident((r) => this.#computeColumn(r, j));
-    this.stats.columns++;
-    this.#cache.set(j, col);
-    return col;
-  }
-
-  prefetch(cols: readonly number[]): void {
-    for (const j of cols) this.column(j);
-  }
-
-  apply(v: SparseVector): SparseVector {
-    if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal ${this.dim}`);
-    this.#acc ??= new SparseAccumulator(this.dim);
-    let cached = true;
-    for (let k = 0; k < v.index.length && cached; k++) cached = this.#cache.has(v.index[k]!);
-    if (cached || v.index.length <= 64) {
-      for (let k = 0; k < v.index.length; k++) this.#acc.add(v.value[k]!, this.column(v.index[k]!));
-      return this.#acc.take();
-    }
-    return this.#directional(v);
+    return this.#quotient(r, r.q.c, r.q.c, true, den);
   }
 
   /**
    * One directional difference along v: two full evaluations of the wasm Q on x ± t·v (a
    * temporary copy of the state in wasm memory; v may move edges, so the stored rows do not apply).
    */
-  #directional(v: SparseVector): SparseVector {
-    const acc = (this.#colAcc ??= new SparseAccumulator(this.dim));
+  protected override directional(v: SparseVector): SparseVector {
     const t = directionalStep(this.#x, v);
     const { shape, params } = this.#scenario;
-    const { arena } = wasm();
-    try {
-      const [fp, fm] = [t, -t].map((s) =>
-        arena.scope((sc) => {
-          const theta = sc.from(this.#x);
-          const view = theta.view;
-          for (let k = 0; k < v.index.length; k++) view[v.index[k]!] = this.#x[v.index[k]!]! + s * v.value[k]!;
-          const node = sc.alloc(this.#nodeLen);
-          wasmConsolidateNodeBlock(sc, shape, params, theta, node);
-          return Float64Array.from(node.view);
-        }),
-      ) as [Float64Array, Float64Array];
-      this.stats.evaluations += 2;
-      this.stats.directional++;
-      const den = takenStep(this.#x, v, t);
-      let ascending = true;
-      for (let k = 1; k < v.index.length && ascending; k++) ascending = v.index[k]! > v.index[k - 1]!;
-      if (!ascending) {
-        for (let i = 0; i < fp.length; i++) {
-          if (fp[i] !== fm[i]) {
-            const q = (fp[i]! - fm[i]!) / den;
-            if (!Number.isFinite(q))
-              throw new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, q, 'must be finite');
-            acc.addEntry(i, q);
-          }
-        }
-        for (let k = 0; k < v.index.length; k++)
-          if (v.index[k]! >= this.#nodeLen) acc.addEntry(v.index[k]!, v.value[k]!);
-        return acc.take();
-      }
-      // v's indices ascending (the usual form): the node quotients, then v's edge entries (Q's
-      // copy of them), already in order — the accumulator's sum without its O(nnz log nnz) sort
-      let nnz = 0;
-      for (let i = 0; i < fp.length; i++) if (fp[i] !== fm[i] && (fp[i]! - fm[i]!) / den !== 0) nnz++;
-      let firstEdge = 0;
-      while (firstEdge < v.index.length && v.index[firstEdge]! < this.#nodeLen) firstEdge++;
-      for (let k = firstEdge; k < v.index.length; k++) if (v.value[k] !== 0) nnz++;
-      const index = new Int32Array(nnz);
-      const value = new Float64Array(nnz);
-      let at = 0;
-      for (let i = 0; i < fp.length; i++) {
-        if (fp[i] !== fm[i]) {
-          const q = (fp[i]! - fm[i]!) / den;
-          if (!Number.isFinite(q))
-            throw new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, q, 'must be finite');
-          if (q === 0) continue; // an underflowed quotient: the accumulator drops it too
-          index[at] = i;
-          value[at++] = q;
-        }
-      }
-      for (let k = firstEdge; k < v.index.length; k++)
-        if (v.value[k] !== 0) {
-          index[at] = v.index[k]!;
-          value[at++] = v.value[k]!;
-        }
-      return { dim: this.dim, index, value };
-    } catch (e) {
-      this.#acc = undefined;
-      this.#colAcc = undefined;
-      throw e;
-    }
+    const [fp, fm] = [t, -t].map((s) =>
+      wasm().arena.scope((sc) => {
+        const theta = sc.from(this.#x);
+        const view = theta.view;
+        for (let k = 0; k < v.index.length; k++) view[v.index[k]!] = this.#x[v.index[k]!]! + s * v.value[k]!;
+        const node = sc.alloc(this.#nodeLen);
+        wasmConsolidateNodeBlock(sc, shape, params, theta, node);
+        return Float64Array.from(node.view);
+      }),
+    ) as [Float64Array, Float64Array];
+    this.stats.evaluations += 2;
+    this.stats.directional++;
+    const acc = (this.#colAcc ??= new SparseAccumulator(this.dim));
+    return directionalQuotient(fp, fm, takenStep(this.#x, v, t), v, this.#nodeLen, acc);
   }
 
-  /**
-   * Frees the wasm blocks (the operator can still be used: they are re-created on demand).
-   * Idempotent.
-   */
-  release(): void {
-    const res = this.#res;
+  /** Frees the wasm blocks (the operator can still be used: they are re-created on demand). */
+  protected override releaseResources(): void {
+    this.#colAcc = undefined; // may hold a partial sum when a quotient was not finite
+    this.#res?.blocks.free();
     this.#res = undefined;
-    if (!res) return;
-    const { arena } = wasm();
-    for (const b of res.all) if (!b.freed) arena.free(b);
-  }
-
-  /** Same as {@link release}: lets a caller write `using J = new GraphConsolidateJacobian(...)`. */
-  [Symbol.dispose](): void {
-    this.release();
   }
 }

@@ -81,18 +81,31 @@ export interface EdgeSource {
   value(block: EdgeBlockIndex, j: number, i: number): number;
 }
 
-/** The entry of column (or row) i in a run, 0 if absent. Binary search: O(log length). */
-export function edgeRowValue(r: EdgeRow, i: number): number {
-  let lo = r.start;
-  let hi = r.end - 1;
+/** Makes r the run of its first m entries (start 0) and returns it. */
+export function firstEntries(r: EdgeRow, m: number): EdgeRow {
+  r.start = 0;
+  r.end = m;
+  return r;
+}
+
+/** Position of `key` in the ascending idx[start, end), or −1. Binary search: O(log(end − start)). */
+export function runPosition(idx: Int32Array, start: number, end: number, key: number): number {
+  let lo = start;
+  let hi = end - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const at = r.idx[mid]!;
-    if (at === i) return r.vals[mid]!;
-    if (at < i) lo = mid + 1;
+    const at = idx[mid]!;
+    if (at === key) return mid;
+    if (at < key) lo = mid + 1;
     else hi = mid - 1;
   }
-  return 0;
+  return -1;
+}
+
+/** The entry of column (or row) i in a run, 0 if absent. O(log length). */
+export function edgeRowValue(r: EdgeRow, i: number): number {
+  const p = runPosition(r.idx, r.start, r.end, i);
+  return p < 0 ? 0 : r.vals[p]!;
 }
 
 function scratchRows(n: number): EdgeRow[] {
@@ -120,8 +133,7 @@ export function denseEdges(shape: OperatorShape, theta: Float64Array): EdgeSourc
       idx[m] = i;
       vals[m++] = w;
     }
-    r.end = m;
-    return r;
+    return firstEntries(r, m);
   };
   return {
     nmax: n,
@@ -179,19 +191,18 @@ export function addRowStructure(s: StructureSums, j: number, S: EdgeRow, R: Edge
     supportIn[i] = supportIn[i]! + w;
     reliableIn[i] = reliableIn[i]! + w * sjj;
   }
-  for (let e = R.start; e < R.end; e++) {
-    const w = R.vals[e]!;
+  addEndpoints(requireOut, requireIn, j, R);
+  addEndpoints(contradictDegree, contradictDegree, j, X); // both endpoints' degrees
+}
+
+/** Each non-zero w of run r (entry i) as out[j] += w, then into[i] += w. */
+function addEndpoints(out: Float64Array, into: Float64Array, j: number, r: EdgeRow): void {
+  for (let e = r.start; e < r.end; e++) {
+    const w = r.vals[e]!;
     if (w === 0) continue;
-    const q = R.idx[e]!;
-    requireOut[j] = requireOut[j]! + w;
-    requireIn[q] = requireIn[q]! + w;
-  }
-  for (let e = X.start; e < X.end; e++) {
-    const w = X.vals[e]!;
-    if (w === 0) continue;
-    const i = X.idx[e]!;
-    contradictDegree[j] = contradictDegree[j]! + w;
-    contradictDegree[i] = contradictDegree[i]! + w;
+    const i = r.idx[e]!;
+    out[j] = out[j]! + w;
+    into[i] = into[i]! + w;
   }
 }
 

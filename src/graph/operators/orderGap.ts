@@ -29,15 +29,16 @@ import {
   addRowStructure,
   addRowWeighted,
   confidenceUpdate,
+  consolidateScratch,
   denseEdges,
   EMPTY_EDGE_ROW,
   edgeRowValue,
+  firstEntries,
   emptyStructureSums,
   emptyWeightedSums,
   mergeClaim,
   mergeClaims,
   readConfidences,
-  updateScratch,
   type UpdateScratch,
   type EdgeBlockIndex,
   type EdgeRow,
@@ -120,9 +121,7 @@ export function csrEdges(g: SparseGraphState): EdgeSource {
           r.idx[m] = j;
           r.vals[m++] = w;
         }
-        r.start = 0;
-        r.end = m;
-        return r;
+        return firstEntries(r, m);
       };
   return { nmax: n, row, column, value: (t, j, i) => edgeRowValue(row(t, j), i) };
 }
@@ -300,9 +299,7 @@ function mergeRun(r: EdgeRow, line: Line, out: EdgeRow): EdgeRow {
     out.idx[m] = i;
     out.vals[m++] = w;
   }
-  out.start = 0;
-  out.end = m;
-  return out;
+  return firstEntries(out, m);
 }
 
 /** The edges of P_e(θ): θ's edges with e's edits merged in (rows and columns), as a view. */
@@ -338,11 +335,13 @@ interface RowPlan {
 }
 
 /** Q's sums of θ (0) and of P_e(θ) (1). */
-interface PairSums {
-  s0: StructureSums;
-  s1: StructureSums;
-  ws0: WeightedSums;
-  ws1: WeightedSums;
+export interface PairSums {
+  /** Q's structure sums of θ. */
+  readonly s0: StructureSums;
+  /** Q's structure sums of P_e θ. */
+  readonly s1: StructureSums;
+  readonly ws0: WeightedSums;
+  readonly ws1: WeightedSums;
 }
 
 function emptyPairSums(n: number): PairSums {
@@ -361,28 +360,26 @@ function zeroPairSums(p: PairSums): void {
  * (../state/state.ts does) when the two never run at once. The node block of P_e(θ) is not in
  * it: the caller lends one (`orderGapOver`'s `nodes1`).
  */
-export interface OrderGapScratch {
-  /** Q's sums of θ. */
-  readonly s0: StructureSums;
-  /** Q's sums of P_e θ. */
-  readonly s1: StructureSums;
-  readonly ws0: WeightedSums;
-  readonly ws1: WeightedSums;
+export interface OrderGapScratch extends PairSums {
   readonly c: Float64Array;
   readonly c0: Float64Array;
   readonly c1: Float64Array;
   readonly update: UpdateScratch;
 }
 
-/** An {@link OrderGapScratch} for a shape. */
+/** An {@link OrderGapScratch} for a shape: θ's half is Q's own scratch, P_e θ's sums and c1 come beside it. */
 export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
+  const q = consolidateScratch(shape);
   const n = shape.nmax;
   return {
-    ...emptyPairSums(n),
-    c: new Float64Array(n),
-    c0: new Float64Array(n),
+    s0: q.sums,
+    ws0: q.ws,
+    c: q.c,
+    c0: q.cNew,
+    update: q.update,
+    s1: emptyStructureSums(n),
+    ws1: emptyWeightedSums(n),
     c1: new Float64Array(n),
-    update: updateScratch(shape),
   };
 }
 

@@ -67,38 +67,31 @@ export function hiddenTruthScenario(seed: number, options: HiddenTruthScenarioOp
       edges.push({ type: 'Requires', source: a, target: Q, weight: 1 });
     }
     const resolve = [T, F].map((a) => ({ type: 'Requires', source: a, target: Q, weight: 0 }));
+    /** An item of one claim (its attributes drawn now, in the order the items are listed). */
+    const item = (id: string, weight: number, claim: string, text: string, source: string, support: number) => ({
+      id,
+      strength: 0.7,
+      weight,
+      claims: [{ id: claim, text, source, support, attributes: attr() }],
+    });
     for (let j = 0; j < 2; j++) {
       const c = `c:${q}:weak${j}`;
       items.push({
-        id: `e${q}w${j}`,
-        strength: 0.7,
-        weight: 1,
-        claims: [{ id: c, text: `weak claim ${j} on ${Q}`, source: 'forum', support: 0.45, attributes: attr() }],
+        ...item(`e${q}w${j}`, 1, c, `weak claim ${j} on ${Q}`, 'forum', 0.45),
         edges: [{ type: 'Supports', source: c, target: F, weight: 0.6 }],
       });
     }
     const c = `c:${q}:reliable`;
     items.push({
-      id: `e${q}r`,
-      strength: 0.7,
-      weight: rare,
-      claims: [{ id: c, text: `reliable claim on ${Q}`, source: 'reference', support: 0.95, attributes: attr() }],
+      ...item(`e${q}r`, rare, c, `reliable claim on ${Q}`, 'reference', 0.95),
       edges: [
         { type: 'Supports', source: c, target: T, weight: 0.95 },
         { type: 'Contradicts', source: c, target: `c:${q}:weak0`, weight: 0.9 },
         ...resolve,
       ],
     });
-    for (let j = 0; j < 2; j++) {
-      const u = `c:${q}:aside${j}`;
-      items.push({
-        id: `e${q}u${j}`,
-        strength: 0.7,
-        weight: 0.6,
-        claims: [{ id: u, text: `aside ${j}`, source: 'blog', support: 0.6, attributes: attr() }],
-        edges: [],
-      });
-    }
+    for (let j = 0; j < 2; j++)
+      items.push({ ...item(`e${q}u${j}`, 0.6, `c:${q}:aside${j}`, `aside ${j}`, 'blog', 0.6), edges: [] });
   }
   const graph = { k: 4, capacities: { claims: 5 * nq, answers: 2 * nq, questions: nq }, nodes, edges };
   const evidence = {

@@ -25,6 +25,7 @@
 import { ArgumentError } from '../../util/errors.js';
 import {
   consolidateNodes,
+  runPosition,
   type ConsolidateScratch,
   type EdgeBlockIndex,
   type EdgeSource,
@@ -140,30 +141,12 @@ function blockOf(csr: CsrBlock, nmax: number): Block {
 
 /** Position of column i in row j of a block's CSR, or −1. */
 function csrPos(b: Block, j: number, i: number): number {
-  let lo = b.rowStart[j]!;
-  let hi = b.rowStart[j + 1]! - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = b.cols[mid]!;
-    if (at === i) return mid;
-    if (at < i) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return runPosition(b.cols, b.rowStart[j]!, b.rowStart[j + 1]!, i);
 }
 
 /** Position of row j in column i of a block's CSC, or −1. */
 function cscPos(b: Block, j: number, i: number): number {
-  let lo = b.colStart[i]!;
-  let hi = b.colStart[i + 1]! - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >> 1;
-    const at = b.rows[mid]!;
-    if (at === j) return mid;
-    if (at < j) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return -1;
+  return runPosition(b.rows, b.colStart[i]!, b.colStart[i + 1]!, j);
 }
 
 /** The weight of edge j → i of block t (0 if absent). O(log row length). */

@@ -1,6 +1,7 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { wasmGraphBackend } from '../../../src/graph/operators/backend.js';
+import { graphBackends } from '../backends.js';
+import { consolidatedState } from './fixtures.js';
 import { centralStep } from '../../../src/linearize/finiteDifference.js';
 import { GraphConsolidateJacobian } from '../../../src/graph/linearisation/consolidateJacobian.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
@@ -16,15 +17,6 @@ import { F64Block } from '../../../src/wasm/arena.js';
 import { init, wasm } from '../../../src/wasm/module.js';
 import { coordinateArray } from '../../../src/system/coordinates.js';
 
-/** A consolidated state of the default scenario (every item incorporated once). */
-async function consolidatedState() {
-  await init();
-  const sys = referenceGraphSystem();
-  let theta: Float64Array = sys.scenario.theta0;
-  for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
-  return { sys, theta };
-}
-
 /** Column j as the quotient of two full evaluations of the wasm Q (both edge passes, dense). */
 function fullQuotient(sys: Awaited<ReturnType<typeof consolidatedState>>['sys'], x: Float64Array, j: number) {
   const { shape, params } = sys.scenario;
@@ -33,8 +25,8 @@ function fullQuotient(sys: Awaited<ReturnType<typeof consolidatedState>>['sys'],
   const xm = Float64Array.from(x);
   xp[j] = x[j]! + h;
   xm[j] = x[j]! - h;
-  const fp = wasmGraphBackend.consolidate(shape, params, xp);
-  const fm = wasmGraphBackend.consolidate(shape, params, xm);
+  const fp = graphBackends.wasm.consolidate(shape, params, xp);
+  const fm = graphBackends.wasm.consolidate(shape, params, xm);
   const den = xp[j]! - xm[j]!;
   const index: number[] = [];
   const value: number[] = [];

@@ -1,23 +1,14 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { wasmGraphBackend } from '../../../src/graph/operators/backend.js';
+import { graphBackends } from '../backends.js';
+import { consolidatedState } from './fixtures.js';
 import { graphConsolidationEngine } from '../../../src/graph/linearisation/consolidationEngine.js';
-import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { findFixedPoint } from '../../../src/certify/fixedPoint.js';
 import { verifyContraction } from '../../../src/certify/contraction.js';
 import { extendSystem } from '../../../src/system/define.js';
 import { coordinateArray } from '../../../src/system/coordinates.js';
 import { FdJacobian } from '../../../src/linearize/index.js';
-import { init, wasm } from '../../../src/wasm/module.js';
-
-/** A consolidated state of the default scenario (every item incorporated once). */
-async function consolidatedState() {
-  await init();
-  const sys = referenceGraphSystem();
-  let theta: Float64Array = sys.scenario.theta0;
-  for (const it of sys.scenario.items) theta = sys.consolidate(sys.expand(it.id, theta));
-  return { sys, theta };
-}
+import { wasm } from '../../../src/wasm/module.js';
 
 describe('graphConsolidationEngine (Q near a base, edges by rows in wasm)', () => {
   test.prop([fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.double({ min: 0, max: 1, noNaN: true })], { numRuns: 12 })(
@@ -52,7 +43,7 @@ describe('graphConsolidationEngine (Q near a base, edges by rows in wasm)', () =
           for (let t = shape.edgeOffset; t < m; t++) z[t] = [w, 0, (next() % 1000) / 1000][(rep + t) % 3]!;
           engine.varying.forEach((j, t) => (state[j] = z[t]!));
           engine.consolidate(z, out);
-          const full = wasmGraphBackend.consolidate(shape, params, state);
+          const full = graphBackends.wasm.consolidate(shape, params, state);
           expect(out).toEqual(Float64Array.from(engine.varying, (j) => full[j]!));
         }
       } finally {
@@ -78,7 +69,7 @@ describe('graphConsolidationEngine (Q near a base, edges by rows in wasm)', () =
       );
       const out = new Float64Array(sys.dim);
       engine.consolidate(z, out);
-      expect(out).toEqual(wasmGraphBackend.consolidate(shape, params, z));
+      expect(out).toEqual(graphBackends.wasm.consolidate(shape, params, z));
     } finally {
       engine.release();
     }

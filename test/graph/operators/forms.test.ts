@@ -6,7 +6,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { init, wasm } from '../../../src/wasm/module.js';
 import { loadTf, type Tf } from '../../../src/linearize/autodiff.js';
 import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
-import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from '../../../src/graph/operators/backend.js';
+import type { GraphBackend } from '../../../src/graph/operators/backend.js';
+import { graphBackends } from '../backends.js';
 import { consolidateTf, expandTf } from '../../../src/graph/linearisation/tfjs.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
 import { referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
@@ -80,14 +81,14 @@ function maxScaledError(a: Float64Array, b: Float64Array): { err: number; index:
 
 type Form = { name: string; backend: Pick<GraphBackend, 'consolidate' | 'expand'>; tol: number };
 const forms: Form[] = [
-  { name: 'wasm', backend: wasmGraphBackend, tol: WASM_TOL },
+  { name: 'wasm', backend: graphBackends.wasm, tol: WASM_TOL },
   { name: 'tfjs', backend: tfjsBackend, tol: TFJS_TOL },
 ];
 
 describe.each(forms)('$name form agrees with the f64 reference', ({ name, backend, tol }) => {
   it('Q on θ0 and along a run', () => {
     for (const t of states()) {
-      const ref = referenceGraphBackend.consolidate(shape, params, t);
+      const ref = graphBackends.reference.consolidate(shape, params, t);
       const got = backend.consolidate(shape, params, t);
       const { err, index } = maxScaledError(got, ref);
       expect(err, `${name}: worst at ${index >= 0 ? describeCoordinate(layout, index) : '-'}`).toBeLessThanOrEqual(tol);
@@ -97,7 +98,7 @@ describe.each(forms)('$name form agrees with the f64 reference', ({ name, backen
   it('P_e for every item on states along a run', () => {
     for (const t of states().slice(0, 4))
       for (const item of sc.items) {
-        const { err } = maxScaledError(backend.expand(item, t), referenceGraphBackend.expand(item, t));
+        const { err } = maxScaledError(backend.expand(item, t), graphBackends.reference.expand(item, t));
         expect(err).toBeLessThanOrEqual(tol);
       }
   });
@@ -125,7 +126,7 @@ describe('reference-graph system on the wasm form', () => {
     const { referenceGraphSystem } = await import('../../../src/graph/system.js');
     const { runRecursive } = await import('../../../src/ordergap/algorithm1.js');
     const a = runRecursive(referenceGraphSystem(sc), { ...sc.run, recordStates: false });
-    const sys = referenceGraphSystem(sc, { backend: wasmGraphBackend });
+    const sys = referenceGraphSystem(sc, { backend: graphBackends.wasm });
     expect(sys.backend).toBe('wasm');
     const b = runRecursive(sys, { ...sc.run, recordStates: false });
     expect(b.stop.step).toBe(a.stop.step);
@@ -138,8 +139,8 @@ describe('wasm form: memory', () => {
   it('frees every temporary (arena back to its starting size)', () => {
     const { arena } = wasm();
     const before = arena.bytesInUse;
-    wasmGraphBackend.consolidate(shape, params, states()[5]!);
-    wasmGraphBackend.expand(sc.items[3]!, sc.theta0);
+    graphBackends.wasm.consolidate(shape, params, states()[5]!);
+    graphBackends.wasm.expand(sc.items[3]!, sc.theta0);
     expect(arena.bytesInUse).toBe(before);
   });
 });

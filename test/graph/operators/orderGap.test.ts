@@ -1,14 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+// the entries under test, then the storages they run on
 import {
-  csrEdges,
-  densify,
-  extractCsr,
   graphOrderGap,
   graphOrderGapSparse,
   graphStep,
   orderGapOver,
+  csrEdges,
   withColumns,
+  extractCsr,
+  densify,
   type SparseGraphState,
 } from '../../../src/graph/operators/orderGap.js';
 import { syntheticProblem } from '../../../src/graph/scenarios/synthetic.js';
