@@ -11,7 +11,8 @@ import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';
 import { qrBlockRows } from './backend.js';
 import type { Transpose } from './gemm.js';
-import { pickBackend, type BackendOption } from './select.js';
+import type { BackendOption } from '../wasm/backend.js';
+import { pickBackend } from './select.js';
 import type { SyrkAccept } from './backend.js';
 import {
   gramUnscaled,

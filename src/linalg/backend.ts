@@ -4,6 +4,7 @@
  * the arena; see ./wasmBackend.ts). Both are UNCHECKED: shapes are assumed consistent and entries
  * finite; the validating functions are in ./api.ts and ./streamingQR.ts.
  */
+import type { BackendName } from '../wasm/backend.js';
 import { referenceBidiagSvdvals } from './bidiag.js';
 import { referenceGemm, type Transpose } from './gemm.js';
 import { referenceGesvj } from './gesvj.js';
@@ -11,14 +12,11 @@ import { referenceSyev } from './syev.js';
 import { referenceSyrk, type SyrkAccept } from './syrk.js';
 import { referenceTpqrt } from './tpqrt.js';
 
-/** Which implementation runs a kernel. */
-export type LinalgBackendName = 'reference' | 'wasm';
-
 export type { SyrkAccept };
 
 /** The dense kernels of the linalg area (row-major, f64). */
 export interface LinalgBackend {
-  readonly name: LinalgBackendName;
+  readonly name: BackendName;
   /**
    * G (cols×cols, full) ← weight·AᵀA (`overwrite`) or G + weight·AᵀA, products formed on scale·A
    * (scale an exact power of two). A may hold NaN/±Infinity: the kernel reports them instead of

@@ -18,22 +18,20 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { referenceNorm } from '../../src/blas1/dnrm2.js';
 import { rank, svdvals } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { bidiagonalValues, dqdsValues, golubKahanValues } from '../../src/linalg/bidiag.js';
 import { referenceGesvj } from '../../src/linalg/gesvj.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { PRECONDITION_MIN_SIZE, svdOfR } from '../../src/linalg/svdFromR.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { EPS, hadamard, randn, transpose } from './cases.js';
 import { wasm } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
+import type { BackendName } from '../../src/wasm/backend.js';
 
 useArenaGuard();
 
 /** Multiple of m·eps·σ_max within which computed σ lie (derived in the file comment). */
 const BOUND = 4;
-
-const backends: Record<LinalgBackendName, LinalgBackend> = { reference: referenceLinalg, wasm: wasmLinalg };
 
 /** Singular values of R (m×m) by plain one-sided Jacobi on Rᵀ (reference kernel), descending. */
 function jacobiValues(R: Float64Array, m: number): Float64Array {
@@ -46,7 +44,7 @@ function jacobiValues(R: Float64Array, m: number): Float64Array {
 }
 
 /** R of a rows×m stack through the streaming QR. */
-function rOf(A: Float64Array, rows: number, m: number, backend: LinalgBackendName): Float64Array {
+function rOf(A: Float64Array, rows: number, m: number, backend: BackendName): Float64Array {
   return new StreamingQR(m, { backend }).push(A, rows).r();
 }
 
@@ -73,9 +71,7 @@ function expectWithin(got: Float64Array, want: Float64Array, m: number, smax: nu
   expect(worst).toBeLessThanOrEqual(BOUND * m * EPS * smax);
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('bidiagonal singular values (%s)', (name) => {
-  const b = backends[name];
-
+describeBackends(LINALG_BACKENDS, 'bidiagonal singular values (%s)', (name, b) => {
   it.each([48, 64, 101, 200])(
     'random R of a 2m×m stack, m = %i: the bidiagonal path, σ within the bound of plain Jacobi',
     (m) => {
@@ -251,8 +247,8 @@ describe('bidiagonal singular values: wasm and TypeScript agree', () => {
       for (const x of A) f2 += (x * s) ** 2;
       const ts = new Float64Array(m);
       const wa = new Float64Array(m);
-      expect(referenceLinalg.bidiagSvdvals(A, m, s, ts)).toBeGreaterThanOrEqual(0);
-      expect(wasmLinalg.bidiagSvdvals(A, m, s, wa)).toBeGreaterThanOrEqual(0);
+      expect(LINALG.reference.bidiagSvdvals(A, m, s, ts)).toBeGreaterThanOrEqual(0);
+      expect(LINALG.wasm.bidiagSvdvals(A, m, s, wa)).toBeGreaterThanOrEqual(0);
       // each within BOUND·m·eps·σ_max of the exact σ(s·A), so of each other within twice that
       expectWithin(wa, ts, 2 * m, ts[0]!);
       // Σσ_i² = ||sA||_F²: |Σσ̂² − Σσ²| <= Σ 2σ_i·δ + δ² with δ = BOUND·m·eps·σ_max

@@ -18,6 +18,7 @@ import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { SYEV_METHOD } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { LINALG_BACKENDS } from '../util/backends.js';
 import { EPS, frob, kernelSyev, orthoError, randn } from './cases.js';
 
 useArenaGuard();
@@ -141,7 +142,7 @@ describe('both QL runs give up: Jacobi', () => {
     expect(bidiagonalValues(d, e, m, new Float64Array(m))).toBe(-1);
   });
 
-  it.each(['wasm', 'reference'] as const)(
+  it.each(LINALG_BACKENDS)(
     'svdvals and nullSpace of a balanced R (%s backend): the Jacobi fallback gives the same σ and rank',
     (backend) => {
       const m = 64;

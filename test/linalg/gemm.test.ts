@@ -2,14 +2,14 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { gemmBlocking, referenceGemm, type Transpose } from '../../src/linalg/gemm.js';
 import { startThreads, stopThreads } from '../../src/linalg/threads.js';
-import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -23,7 +23,7 @@ function absProduct(A: Float64Array, B: Float64Array, m: number, k: number, n: n
   );
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gemm (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'gemm (%s)', (backend) => {
   it('size-0 and 1x1', () => {
     expect(gemm(new Float64Array(0), 0, 3, new Float64Array(6), 3, 2, { backend })).toEqual(new Float64Array(0));
     expect(gemm(new Float64Array(0), 2, 0, new Float64Array(0), 0, 2, { backend })).toEqual(new Float64Array(4));
@@ -111,10 +111,7 @@ const TRANSPOSES: [Transpose, Transpose][] = [
 
 // Unchecked backends, straight: the packed wasm kernel (4×4 tiles, edge tiles through a scratch,
 // k-chunks of 256, row blocks of 128) against the same exact/derived expectations as the reference.
-describe.each<[LinalgBackendName, LinalgBackend]>([
-  ['reference', referenceLinalg],
-  ['wasm', wasmLinalg],
-])('gemm backend (%s)', (_name, be) => {
+describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
   it('every M, N, K in 1..9 and all four transpose combinations: exact on small integers', () => {
     // Entries in [-8, 8], K <= 9, α = 1, β ∈ {0, 2}: |sums| <= 9·64 + 2·8, all exact in f64, so the
     // result must equal the integer product bit for bit — any packing/edge/transposition slip shows.

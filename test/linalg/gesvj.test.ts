@@ -2,11 +2,10 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { nullSpace, rank, svdvals } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { EPS, hadamard, hilbert, invHilbert, matmul, orthoError, randn, rankLoss } from './cases.js';
 import { eigh } from '../../src/linalg/api.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -25,7 +24,7 @@ function withSingularValues(m: number, sigma: number[]): Float64Array {
   return A;
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('svdvals / rank / nullSpace (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'svdvals / rank / nullSpace (%s)', (backend) => {
   it('size-0 and 1x1', () => {
     expect(svdvals(new Float64Array(0), 0, 0, { backend }).length).toBe(0);
     expect(svdvals(new Float64Array(0), 0, 4, { backend }).length).toBe(0);
@@ -170,7 +169,7 @@ describe('gesvj kernels: wasm and reference agree', () => {
   it('row norms within 4·m·eps·σ_max, rotations orthogonal, on a 48×48 matrix', () => {
     const m = 48;
     const Y = randn(9, m * m);
-    const out = [referenceLinalg, wasmLinalg].map((b) => {
+    const out = LINALG_BACKENDS.map(([, b]) => {
       const y = Float64Array.from(Y);
       const V = new Float64Array(m * m);
       const n2 = new Float64Array(m);

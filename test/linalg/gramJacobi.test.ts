@@ -4,9 +4,9 @@
  * values, null spaces and sweep counts of the full sweeps on the same preconditioned Y.
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { referenceNorm } from '../../src/blas1/dnrm2.js';
-import { referenceLinalg, type LinalgBackend } from '../../src/linalg/backend.js';
+import type { LinalgBackend } from '../../src/linalg/backend.js';
 import { JACOBI_ROUNDING, JACOBI_SMALL_NORM, JACOBI_TOL_FACTOR } from '../../src/linalg/gesvj.js';
 import { safeScale } from '../../src/linalg/shape.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
@@ -19,8 +19,8 @@ import {
   svdOfR,
 } from '../../src/linalg/svdFromR.js';
 import { decideRank, defaultRtol } from '../../src/linalg/tolerance.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
 import { EPS, randn, transpose } from './cases.js';
 
 useArenaGuard();
@@ -67,10 +67,7 @@ function nearlyOrthogonal(seed: number, m: number, noise: number, grade: number)
   return Y;
 }
 
-describe.each<[string, LinalgBackend]>([
-  ['reference', referenceLinalg],
-  ['wasm', wasmLinalg],
-])('Gram-guided Jacobi (%s)', (_name, b) => {
+describeBackends(LINALG_BACKENDS, 'Gram-guided Jacobi (%s)', (name, b) => {
   fcTest.prop(
     [
       fc.integer({ min: 2, max: 40 }),
@@ -198,7 +195,7 @@ describe.each<[string, LinalgBackend]>([
     for (const m of [64, GRAM_GUIDED_MIN_SIZE])
       it(`${label}, m = ${m}: σ, rank, null space and sweeps as the full sweeps on the same Y`, () => {
         const { A, rows } = make(m);
-        const R = new StreamingQR(m, { backend: b === wasmLinalg ? 'wasm' : 'reference' }).push(A, rows).r();
+        const R = new StreamingQR(m, { backend: name }).push(A, rows).r();
         let amax = 0;
         for (const x of R) amax = Math.max(amax, Math.abs(x));
         const s = safeScale(amax);

@@ -2,11 +2,11 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { eigh, gram } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
 import { EPS, hilbert, invHilbert, kernelSyev, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -43,7 +43,7 @@ function expectEigenpairs(S: Float64Array, n: number, values: Float64Array, V: F
   for (let j = 1; j < n; j++) expect(values[j]!).toBeGreaterThanOrEqual(values[j - 1]!);
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'eigh (%s)', (backend) => {
   it('size-0 and 1x1', () => {
     const e0 = eigh(new Float64Array(0), 0, { backend });
     expect(e0.values.length).toBe(0);
@@ -165,7 +165,7 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (back
   });
 });
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh options.out (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'eigh options.out (%s)', (backend) => {
   it('writes into the given arrays and returns them: the bits of a fresh result', () => {
     const n = 40;
     const S = symmetric(8, n);
@@ -218,8 +218,8 @@ describe('syev kernels: wasm and reference agree', () => {
     const v1 = new Float64Array(n);
     const v2 = new Float64Array(n);
     const S0 = Float64Array.from(S);
-    expect(referenceLinalg.syev(S, n, 1, v1, new Float64Array(n * n))).toBeGreaterThan(0);
-    expect(wasmLinalg.syev(S, n, 1, v2, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(LINALG.reference.syev(S, n, 1, v1, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(LINALG.wasm.syev(S, n, 1, v2, new Float64Array(n * n))).toBeGreaterThan(0);
     expect(S).toEqual(S0); // the input is left alone by both
     expect(maxAbs(v1.map((x, i) => x - v2[i]!))).toBeLessThanOrEqual(8 * n * EPS * norm);
   });

@@ -2,7 +2,6 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gram, gramAccumulate } from '../../src/linalg/api.js';
-import type { LinalgBackendName } from '../../src/linalg/backend.js';
 import {
   claimUnit,
   finishJob,
@@ -16,6 +15,7 @@ import {
 } from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
 import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
 import type { F64Block } from '../../src/wasm/arena.js';
@@ -53,7 +53,7 @@ function expectGramClose(G: Float64Array, A: Float64Array, rows: number, cols: n
   }
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gram (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'gram (%s)', (backend) => {
   it('size-0: no columns gives an empty G; no rows gives zeros', () => {
     expect(gram(new Float64Array(0), 0, 0, { backend })).toEqual(new Float64Array(0));
     expect(gram(new Float64Array(0), 0, 3, { backend })).toEqual(new Float64Array(9));

@@ -1,11 +1,10 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
-import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { StreamingQR, createStreamingQR } from '../../src/linalg/streamingQR.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { EPS, hadamard, matmul, orthoError, randn, rankLoss, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -34,7 +33,7 @@ function expectQrOf(R: Float64Array, A: Float64Array, rows: number, m: number): 
     }
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('StreamingQR (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'StreamingQR (%s)', (backend) => {
   it('size-0: no columns, or no rows yet', () => {
     const q0 = new StreamingQR(0, { backend });
     expect(q0.rank().rank).toBe(0);
@@ -218,8 +217,8 @@ describe('tpqrt kernels: wasm and reference agree', () => {
     const A = randn(77, rows * m);
     const R1 = new Float64Array(m * m);
     const R2 = new Float64Array(m * m);
-    referenceLinalg.qrUpdate(R1, m, A, rows, 128);
-    wasmLinalg.qrUpdate(R2, m, A, rows, 128);
+    LINALG.reference.qrUpdate(R1, m, A, rows, 128);
+    LINALG.wasm.qrUpdate(R2, m, A, rows, 128);
     const cn = colNorms(A, rows, m);
     // Same reflectors in the same order (same signs): only summation order differs.
     for (let i = 0; i < m; i++)

@@ -15,13 +15,16 @@
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { referenceLinalg, type LinalgBackend } from '../../src/linalg/backend.js';
+import type { LinalgBackend } from '../../src/linalg/backend.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { PRECONDITION_MIN_SIZE, GRAM_GUIDED_MIN_SIZE, svdOfR } from '../../src/linalg/svdFromR.js';
-import { syrkChunkRows, TRMM_BLOCK, wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { syrkChunkRows, TRMM_BLOCK } from '../../src/linalg/wasmBackend.js';
 import { wasm } from '../../src/wasm/module.js';
 import { EPS, randn } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { LINALG } from '../util/backends.js';
+
+const { reference: referenceLinalg, wasm: wasmLinalg } = LINALG;
 
 useArenaGuard();
 
@@ -53,7 +56,7 @@ interface SyrkRun {
 }
 
 function runSyrk(
-  backend: typeof wasmLinalg,
+  backend: LinalgBackend,
   A: Float64Array,
   rows: number,
   cols: number,
@@ -90,7 +93,7 @@ function checkSyrk(A: Float64Array, rows: number, cols: number, scale = 1): void
   expectBitEqual(full.G, ref.G, `syrk ${rows}×${cols} against the reference`);
 }
 
-function runTrmm(backend: typeof wasmLinalg, A: Float64Array, M: number, R: Float64Array, n: number): Float64Array {
+function runTrmm(backend: LinalgBackend, A: Float64Array, M: number, R: Float64Array, n: number): Float64Array {
   const C = new Float64Array(M * n).fill(NaN); // C is not read
   backend.trmmUpperT(M, n, A, R, C);
   return C;
