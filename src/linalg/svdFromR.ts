@@ -120,7 +120,8 @@ export function preconditioned(
 ): { Y: Float64Array; VT: Float64Array } | null {
   const Rs = R.map((x) => x * s);
   const G = new Float64Array(m * m);
-  backend.syrk(Rs, m, m, 1, 1, G, true, () => true, true); // R upper triangular: a third of the flops
+  const call = { A: Rs, rows: m, cols: m, scale: 1, weight: 1, G, overwrite: true, accept: () => true };
+  backend.syrk({ ...call, upperTriangular: true }); // R upper triangular: a third of the flops
   const values = new Float64Array(m);
   const vectors = new Float64Array(m * m);
   if (backend.syev(G, m, 1, values, vectors) < 0) return null;
@@ -240,7 +241,7 @@ export function recheckPairs(
   const YF = new Float64Array(f * m);
   fresh.forEach((k, r) => YF.set(Y.subarray(k * m, (k + 1) * m), r * m));
   const F = new Float64Array(f * m);
-  if (f > 0) backend.gemm('N', 'T', f, m, m, 1, YF, Y, 0, F);
+  if (f > 0) backend.gemm({ transA: 'N', transB: 'T', M: f, N: m, K: m, alpha: 1, A: YF, B: Y, beta: 0, C: F });
   const nn = new Float64Array(m); // current norms: fresh for changed rows
   for (let k = 0; k < m; k++) {
     const r = isFresh[k]!;
@@ -306,7 +307,7 @@ export function gramGuidedJacobi(
     let pairs = fullGram ? recheckPairs(backend, G, Y0, Y, m) : null;
     if (pairs === null) {
       transposeInto(Y, m, Yt);
-      backend.syrk(Yt, m, m, 1, 1, G, true, () => true); // YtᵀYt = Y·Yᵀ
+      backend.syrk({ A: Yt, rows: m, cols: m, scale: 1, weight: 1, G, overwrite: true, accept: () => true }); // YtᵀYt = Y·Yᵀ
       pairs = gramPairs(G, m);
       fullGram = true;
       if (pairs === null) {

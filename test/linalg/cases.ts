@@ -6,7 +6,7 @@
  * 'wide', 'tall'.
  */
 import { createRng, seededNormals } from '../../src/ordergap/rng.js';
-import { linalgKernels } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 
 export const EPS = Number.EPSILON;

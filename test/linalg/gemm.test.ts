@@ -2,9 +2,10 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
-import { gemmBlocking, referenceGemm, type Transpose } from '../../src/linalg/gemm.js';
+import type { Transpose } from '../../src/linalg/calls.js';
+import { gemmBlocking, referenceGemm } from '../../src/linalg/gemm.js';
 import { startThreads, stopThreads } from '../../src/linalg/threads.js';
-import { linalgKernels } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
@@ -126,7 +127,18 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
           for (const [tA, tB] of TRANSPOSES) {
             const beta = (M + N + K) % 2 === 0 ? 0 : 2;
             const C = beta === 0 ? new Float64Array(M * N).fill(NaN) : Float64Array.from(C0);
-            be.gemm(tA, tB, M, N, K, 1, stored(A, M, K, tA), stored(B, K, N, tB), beta, C);
+            be.gemm({
+              transA: tA,
+              transB: tB,
+              M,
+              N,
+              K,
+              alpha: 1,
+              A: stored(A, M, K, tA),
+              B: stored(B, K, N, tB),
+              beta,
+              C,
+            });
             const expected = P.map((p, i) => p + (beta === 0 ? 0 : beta * C0[i]!));
             expect({ M, N, K, tA, tB, C }).toEqual({ M, N, K, tA, tB, C: expected });
           }
@@ -150,9 +162,9 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
       const S = absProduct(A, B, M, K, N);
       for (const [tA, tB] of TRANSPOSES) {
         const C = Float64Array.from(C0);
-        be.gemm(tA, tB, M, N, K, alpha, stored(A, M, K, tA), stored(B, K, N, tB), beta, C);
+        be.gemm({ transA: tA, transB: tB, M, N, K, alpha, A: stored(A, M, K, tA), B: stored(B, K, N, tB), beta, C });
         const R = Float64Array.from(C0);
-        referenceGemm('N', 'N', M, N, K, alpha, A, B, beta, R);
+        referenceGemm({ transA: 'N', transB: 'N', M, N, K, alpha, A, B, beta, C: R });
         for (let i = 0; i < M * N; i++) {
           const bound = 2 * (K + 3) * EPS * (Math.abs(alpha) * S[i]! + Math.abs(beta) * Math.abs(C0[i]!));
           if (!(Math.abs(C[i]! - R[i]!) <= bound))
@@ -165,10 +177,32 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
   it('K = 0: C ← β·C, and with β = 0 a NaN-filled C becomes exact zeros', () => {
     for (const [tA, tB] of TRANSPOSES) {
       const C = Float64Array.of(1, -2, 3, 4.5, 5, 6);
-      be.gemm(tA, tB, 2, 3, 0, 7, new Float64Array(0), new Float64Array(0), -2, C);
+      be.gemm({
+        transA: tA,
+        transB: tB,
+        M: 2,
+        N: 3,
+        K: 0,
+        alpha: 7,
+        A: new Float64Array(0),
+        B: new Float64Array(0),
+        beta: -2,
+        C,
+      });
       expect(C).toEqual(Float64Array.of(-2, 4, -6, -9, -10, -12));
       const Z = new Float64Array(6).fill(NaN);
-      be.gemm(tA, tB, 3, 2, 0, 7, new Float64Array(0), new Float64Array(0), 0, Z);
+      be.gemm({
+        transA: tA,
+        transB: tB,
+        M: 3,
+        N: 2,
+        K: 0,
+        alpha: 7,
+        A: new Float64Array(0),
+        B: new Float64Array(0),
+        beta: 0,
+        C: Z,
+      });
       expect(Z).toEqual(new Float64Array(6));
     }
   });
@@ -182,7 +216,18 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
     const P = matmul(A, B, M, K, N); // |sums| <= 300·64: exact
     for (const [tA, tB] of TRANSPOSES) {
       const C = new Float64Array(M * N).fill(NaN);
-      be.gemm(tA, tB, M, N, K, 1, stored(A, M, K, tA), stored(B, K, N, tB), 0, C);
+      be.gemm({
+        transA: tA,
+        transB: tB,
+        M,
+        N,
+        K,
+        alpha: 1,
+        A: stored(A, M, K, tA),
+        B: stored(B, K, N, tB),
+        beta: 0,
+        C,
+      });
       expect(C).toEqual(P);
     }
   });
@@ -209,8 +254,30 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
 
   it('M = 0 or N = 0: nothing written', () => {
     const C = new Float64Array(0);
-    be.gemm('N', 'N', 0, 4, 3, 1, new Float64Array(0), new Float64Array(12), 0, C);
-    be.gemm('T', 'T', 4, 0, 3, 1, new Float64Array(12), new Float64Array(0), 1, C);
+    be.gemm({
+      transA: 'N',
+      transB: 'N',
+      M: 0,
+      N: 4,
+      K: 3,
+      alpha: 1,
+      A: new Float64Array(0),
+      B: new Float64Array(12),
+      beta: 0,
+      C,
+    });
+    be.gemm({
+      transA: 'T',
+      transB: 'T',
+      M: 4,
+      N: 0,
+      K: 3,
+      alpha: 1,
+      A: new Float64Array(12),
+      B: new Float64Array(0),
+      beta: 1,
+      C,
+    });
     expect(C.length).toBe(0);
   });
 });

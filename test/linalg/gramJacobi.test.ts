@@ -31,7 +31,7 @@ const tolOf = (m: number): number => JACOBI_TOL_FACTOR * Math.sqrt(m) * EPS;
 /** Row Gramian Y·Yᵀ as gramGuidedJacobi forms it (Gramian kernel on Yᵀ). */
 function rowGram(b: LinalgBackend, Y: Float64Array, m: number): Float64Array {
   const G = new Float64Array(m * m);
-  b.syrk(transpose(Y, m, m), m, m, 1, 1, G, true, () => true);
+  b.syrk({ A: transpose(Y, m, m), rows: m, cols: m, scale: 1, weight: 1, G, overwrite: true, accept: () => true });
   return G;
 }
 

@@ -2,7 +2,7 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { eigh, gram } from '../../src/linalg/api.js';
-import { linalgKernels } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import { EPS, hilbert, invHilbert, kernelSyev, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';

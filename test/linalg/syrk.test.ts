@@ -16,7 +16,7 @@ import {
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
-import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import type { F64Block } from '../../src/wasm/arena.js';
 

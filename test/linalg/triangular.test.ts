@@ -18,7 +18,8 @@ import { describe, expect, it } from 'vitest';
 import type { LinalgBackend } from '../../src/linalg/backend.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { PRECONDITION_MIN_SIZE, GRAM_GUIDED_MIN_SIZE, svdOfR } from '../../src/linalg/svdFromR.js';
-import { syrkChunkRows, TRMM_BLOCK } from '../../src/linalg/wasmBackend.js';
+import { TRMM_BLOCK } from '../../src/linalg/wasmBackend.js';
+import { syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import { EPS, randn } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
@@ -74,9 +75,19 @@ function runSyrk(
   };
   if (resident)
     wasm().arena.scope((s) => {
-      backend.syrk(s.from(A).view, rows, cols, scale, 1, G, true, accept, upper);
+      backend.syrk({
+        A: s.from(A).view,
+        rows,
+        cols,
+        scale,
+        weight: 1,
+        G,
+        overwrite: true,
+        accept,
+        upperTriangular: upper,
+      });
     });
-  else backend.syrk(A, rows, cols, scale, 1, G, true, accept, upper);
+  else backend.syrk({ A, rows, cols, scale, weight: 1, G, overwrite: true, accept, upperTriangular: upper });
   return { G, amax, nonFinite };
 }
 
@@ -103,7 +114,7 @@ function runTrmm(backend: LinalgBackend, A: Float64Array, M: number, R: Float64A
 function checkTrmm(A: Float64Array, M: number, R: Float64Array, n: number): Float64Array {
   const tri = runTrmm(wasmLinalg, A, M, R, n);
   const full = new Float64Array(M * n);
-  wasmLinalg.gemm('N', 'T', M, n, n, 1, A, R, 0, full);
+  wasmLinalg.gemm({ transA: 'N', transB: 'T', M, N: n, K: n, alpha: 1, A, B: R, beta: 0, C: full });
   expectBitEqual(tri, full, `trmm ${M}×${n}`);
   expectBitEqual(runTrmm(referenceLinalg, A, M, R, n), full, `trmm ${M}×${n} against the reference`);
   return tri;
@@ -310,9 +321,9 @@ describe('the SVD of R on the triangular products', () => {
   /** The wasm backend with the full products in place of the triangular ones. */
   const fullProducts: LinalgBackend = {
     ...wasmLinalg,
-    syrk: (A, rows, cols, scale, weight, G, overwrite, accept) =>
-      wasmLinalg.syrk(A, rows, cols, scale, weight, G, overwrite, accept, false),
-    trmmUpperT: (M, n, A, R, C) => void wasmLinalg.gemm('N', 'T', M, n, n, 1, A, R, 0, C),
+    syrk: (call) => wasmLinalg.syrk({ ...call, upperTriangular: false }),
+    trmmUpperT: (M, n, A, R, C) =>
+      void wasmLinalg.gemm({ transA: 'N', transB: 'T', M, N: n, K: n, alpha: 1, A, B: R, beta: 0, C }),
   };
 
   it.each([PRECONDITION_MIN_SIZE, 97, GRAM_GUIDED_MIN_SIZE + 1])(
