@@ -5,21 +5,12 @@
 // and accuracy: src/linalg/bidiag.ts (the same operations in the same order, except that sums
 // here run in f64x2 lanes and rows are taken in pairs).
 import { capDqdsPerValue, capQlPerValue } from './caps';
-import { sortValues, tql2 } from './dsyev';
+import { sortValues, tql2 } from './tridiag';
 import { pow2Scale, vaxpy, vdot } from './vec';
+import { ld8, st8 } from './mem';
 
 /** Below this |α − β| the next step's w is formed by its own pass (1/(α − β) could overflow). */
 const SMALL_DENOMINATOR: f64 = 3.054936363499605e-151; // 2^-500
-
-// @ts-ignore: decorator
-@inline function ld8(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline function st8(p: usize, i: i32, x: f64): void {
-  store<f64>(p + (<usize>i << 3), x);
-}
 
 /** Values of workspace {@link dgebrdSvdvals} needs for side m. */
 export function dgebrdWork(m: i32): i32 {
