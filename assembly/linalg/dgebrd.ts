@@ -1,9 +1,51 @@
-// Singular values of a square matrix: Householder bidiagonalisation (one fused pass over the
-// trailing block per step; the next row pair's dot products ride in the current pair's update
-// loop, so the pass streams the block once without a load-then-compute stall per pair) and dqds (LAPACK dlasq1–dlasq6) on the bidiagonal, with root-free QL
-// (LAPACK dsterf) on the 2m×2m Golub–Kahan tridiagonal as the fallback. Reference, derivation
-// and accuracy: src/linalg/bidiag.ts (the same operations in the same order, except that sums
-// here run in f64x2 lanes and rows are taken in pairs).
+// Singular values of a square matrix without vectors: Householder bidiagonalisation and dqds
+// (LAPACK dlasq1–dlasq6) on the bidiagonal, with root-free QL (LAPACK dsterf) on the 2m×2m
+// Golub–Kahan tridiagonal as the fallback. The wasm backend's squareSvdvals (svdvals, rank and
+// StreamingQR.svdvals on R with balanced columns); the reference backend computes the same values
+// by one-sided Jacobi (src/linalg/gesvj.ts jacobiSvdvals), and test/linalg/bidiag.test.ts holds
+// this kernel to oracles: Kahan's bisection on the bidiagonal, ml-matrix's SVD, closed forms.
+//
+// 1. B = Uᵀ(sA)V upper bidiagonal (LAPACK dgebd2's reflectors: for k = 0..m−1 a left reflector
+//    H_k = I − τ_k u uᵀ zeroes column k below the diagonal, then a right reflector
+//    G_k = I − π_k v vᵀ zeroes row k right of the superdiagonal). A is row-major, and each step is
+//    ONE pass over the rows of the trailing block, each row r taking, while it is in cache,
+//      a ← a − τ_k u_r w − π_k x_r v   (both reflectors at once)
+//      z ← z + a_0 · a                 (rows after k+1: the next step's w, unscaled)
+//    where w = Σ_r u_r a_r is formed before the pass, v comes from row k (updated first), and
+//    x_r = a·v − τ_k u_r (w·v) is the right reflector's product with the row after the left one,
+//    formed from the row before it (as LAPACK dlabrd forms its products from the not yet updated
+//    matrix). With u' = (1, a_0/(α'−β'), …) the next w' = (row k+1) + z/(α'−β') needs no pass of
+//    its own (LAPACK's dgebd2 makes 4 passes per step: a gemv and a rank-1 update per reflector).
+//    When |α'−β'| < 2^-500 the next w is formed by its own pass over the explicitly divided u'
+//    instead (no reciprocal that could overflow, no z whose products underflow). Rows go in
+//    pairs, sharing the loads of w, v and z, and the next pair's dot products a·v are formed in
+//    the current pair's update loop, so the pass streams the block once without a
+//    load-then-compute stall per pair; sums run in f64x2 lanes.
+// 2. The singular values of B by dqds (dqdsValues: LAPACK dlasq1–dlasq6, the
+//    differential quotient-difference algorithm with shifts of Fernando–Parlett, as dgesdd and
+//    dbdsqr without vectors use it): B is scaled by the exact power of two that brings max|B| into
+//    [2^484, 2^485) (dlasq1's sqrt(eps/safmin) = 2^485, there reached by a rounded ratio), the
+//    squares q_i = d_i², e_i = e_i² go into the ping-pong qd array of 4m values, and dqds steps
+//    with dlasq4's shifts converge the values from the bottom, deflating one or two at a time and
+//    splitting where an e_i falls below 100·eps relative. O(m²) with a small constant, and each σ
+//    to high relative accuracy (a few m·eps of itself, Demmel–Kahan 1990, Fernando–Parlett 1994).
+//    If dqds does not converge (dlasq2's INFO > 0; never seen), dbdsvdvals' fallback instead:
+//    the 2m×2m Golub–Kahan tridiagonal T (zero diagonal, off-diagonal d_0, e_0, d_1, e_1, …,
+//    d_{m−1}) is permutation-similar to [[0, B], [Bᵀ, 0]]: its eigenvalues are ±σ_i. They are
+//    computed by root-free QL (sterf, LAPACK dsterf; ./tridiag.ts tql2 if it does not
+//    converge) on T scaled by the exact power of two that brings max|T| into [1, 2) (QL
+//    multiplies two off-diagonals: at 1e-200 they would underflow), sorted descending as
+//    λ_0 >= … >= λ_{2m−1}, and σ_i = (λ_i − λ_{2m−1−i})/2 (both halves of the ± pair, so σ_i >= 0
+//    even for σ at the rounding level).
+//
+// Accuracy (normwise backward stable, the class of the eigh-preconditioned Jacobi that computes
+// the values with vectors):
+// Householder bidiagonalisation gives B exactly for sA + E with ||E||_2 <= c·m·eps·||sA||_2 in
+// practice (the rigorous worst case is γ_{c·m²}·||sA||_F, Higham Thm 19.4 applied to both sides);
+// dqds gives each σ of B to a few m·eps relative, so within c'·eps·||B||_2 with c' a few m (QL:
+// eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2). By Weyl,
+// |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an absolute bound, so a σ at the rounding level of σ_max
+// comes out at that level, and large σ to ~m·eps relative.
 import { capDqdsPerValue, capQlPerValue } from './caps';
 import { sortValues, tql2 } from './tridiag';
 import { pow2Scale, vaxpy, vdot } from './vec';
@@ -362,8 +404,8 @@ function lae2(a: f64, b: f64, c: f64): void {
 /**
  * Eigenvalues (into d, unsorted) of the symmetric tridiagonal (d, e) of size n with zero diagonal
  * on entry (e destroyed) by LAPACK dsterf's root-free QL (its QR branch never runs on a zero
- * diagonal); blocks outside its scaling band scaled by an exact power of two. The operations of
- * src/linalg/bidiag.ts sterf. Returns iterations or −1.
+ * diagonal); blocks outside its scaling band scaled by an exact power of two. Returns iterations
+ * or −1.
  */
 function sterf(n: i32, d: usize, e: usize): i32 {
   const nmaxit = capQlPerValue * n;

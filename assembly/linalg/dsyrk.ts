@@ -12,7 +12,7 @@
 // No-pack variant (dsyrkDirectRows, cols a multiple of 4): the tile reads the 4-column slices of
 // the chunk's rows in place (stride = the row length) — same products, same order, same result
 // bit for bit, without the pack's write pass; it only pays while the row stride is short enough
-// not to alias in L1 (the caller decides: src/linalg/wasmBackend.ts, syrkReadsInPlace).
+// not to alias in L1 (the caller decides: src/linalg/wasmKernels.ts, syrkReadsInPlace).
 //
 // Validation rides along: pack (or, in the no-pack path, the diagonal tiles, which read every
 // value of their columns) returns max|a_ij| of what it read, NaN if an entry is NaN and +Infinity

@@ -440,7 +440,7 @@ function parseShapeArgs<O>(args: unknown[]): [number | undefined, number | undef
  * cols < 48, or R's column norms more than 16× apart, one-sided Jacobi on Rᵀ, so small singular
  * values are accurate relative to the column scaling of A (see ./gesvj.ts), not only to σ_max;
  * otherwise Householder bidiagonalisation of R and dqds on the bidiagonal
- * (./bidiag.ts), normwise backward stable: |σ̂_i − σ_i| <= c·cols·eps·σ_max, the LAPACK dgesdd
+ * (assembly/linalg/dgebrd.ts; the reference backend: plain Jacobi), normwise backward stable: |σ̂_i − σ_i| <= c·cols·eps·σ_max, the LAPACK dgesdd
  * class, at most 16× plain Jacobi's bound for such R (see PRECONDITION_MAX_COLUMN_RATIO).
  * Cost 2·rows·cols² (QR) + 8/3·cols³ (bidiagonalisation, one pass over the trailing block per
  * step) + O(cols²) (dqds); on the Jacobi path ~5·cols³ per sweep (5–10 sweeps).

@@ -5,10 +5,9 @@
  * finite; the validating functions are in ./api.ts and ./streamingQR.ts.
  */
 import type { BackendName } from '../wasm/backend.js';
-import { referenceBidiagSvdvals } from './bidiag.js';
 import type { GemmCall, SyrkAccept, SyrkCall } from './calls.js';
 import { referenceGemm } from './gemm.js';
-import { referenceGesvj } from './gesvj.js';
+import { jacobiSvdvals, referenceGesvj } from './gesvj.js';
 import { referenceSyev } from './syev.js';
 import { referenceSyrk } from './syrk.js';
 import { referenceTpqrt } from './tpqrt.js';
@@ -84,12 +83,13 @@ export interface LinalgBackend {
   ): number;
   /**
    * Singular values (descending) of s·A for A m×m row-major (not modified; s an exact power of
-   * two) into `out` (m), by Householder bidiagonalisation and dqds on the bidiagonal (QL on its
-   * Golub–Kahan tridiagonal if dqds fails; ./bidiag.ts: normwise backward stable,
-   * |σ̂_i − σ_i| <= c·m·eps·σ_max). Returns the dqds (or QL) iterations, or −1 if neither
-   * converged (then `out` is not written).
+   * two) into `out` (m), without vectors. wasm: Householder bidiagonalisation and dqds on the
+   * bidiagonal, QL on its Golub–Kahan tridiagonal if dqds fails (assembly/linalg/dgebrd.ts:
+   * normwise backward stable, |σ̂_i − σ_i| <= c·m·eps·σ_max); reference: one-sided Jacobi
+   * (./gesvj.ts jacobiSvdvals: relatively accurate, inside that bound). Returns the dqds, QL or
+   * Jacobi iterations, or −1 if the method did not converge (then `out` is not written).
    */
-  bidiagSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number;
+  squareSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number;
 }
 
 /** Rows per block of the streaming QR: about 512 KiB per block so a block stays in L2. */
@@ -126,5 +126,5 @@ export const referenceLinalg: LinalgBackend = {
     }
   },
   gesvj: referenceGesvj,
-  bidiagSvdvals: referenceBidiagSvdvals,
+  squareSvdvals: jacobiSvdvals,
 };

@@ -1,6 +1,8 @@
 /**
  * General matrix product C = α·op(A)·op(B) + β·C (BLAS dgemm, row-major): the pure-TypeScript
- * reference of assembly/linalg/dgemm.ts. op(X) = X or Xᵀ.
+ * twin of assembly/linalg/dgemm.ts by contract (docs/linalg.md, "Twin policy"): each entry is a
+ * recursive sum in k order from +0, as in the kernel, so for α = 1, β = 0 the two give the same
+ * bits. op(X) = X or Xᵀ.
  *
  * Accuracy: each entry of op(A)op(B) is a sum of K products, error <= K·eps·Σ|a||b|.
  * With β = 0, C is overwritten without being read (NaN in C does not propagate), as in BLAS.

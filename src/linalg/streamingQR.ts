@@ -116,7 +116,8 @@ export class StreamingQR {
   /**
    * Singular values of the stack fed so far, descending (cols values; zeros while rows < cols).
    * Method, accuracy and cost as the library's `svdvals` after its QR: bidiagonalisation of R
-   * (8/3·cols³) for cols >= 48 with column norms within 16× of each other, else Jacobi on Rᵀ.
+   * (8/3·cols³; the reference backend: plain Jacobi) for cols >= 48 with column norms within 16×
+   * of each other, else Jacobi on Rᵀ.
    */
   svdvals(): Float64Array {
     return svdOfR(this.#backend, this.#R, this.cols, false).singularValues;

@@ -18,9 +18,10 @@
  * rows of the accumulated rotation. Sorted descending, vectors permuted along.
  *
  * Without vectors (svdvals, rank), on the same balanced R from the same size, the values come
- * instead from Householder bidiagonalisation of sR and dqds on the bidiagonal
- * (./bidiag.ts, backend.bidiagSvdvals): the same normwise class (|σ̂_i − σ_i| <= c·m·eps·σ_max)
- * at 8/3·m³ flops against the preconditioned path's syrk, eigh with vectors, gemm and sweeps.
+ * instead from backend.squareSvdvals: on wasm Householder bidiagonalisation of sR and dqds on the
+ * bidiagonal (assembly/linalg/dgebrd.ts), the same normwise class (|σ̂_i − σ_i| <= c·m·eps·σ_max)
+ * at 8/3·m³ flops against the preconditioned path's syrk, eigh with vectors, gemm and sweeps; on
+ * the reference backend plain one-sided Jacobi without vectors (./gesvj.ts jacobiSvdvals).
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
@@ -39,7 +40,7 @@ export interface SvdOfR {
   readonly singularValues: Float64Array;
   /** m×m row-major; row i is the right singular vector of singularValues[i] (empty without vectors). */
   readonly rightVectorsT: Float64Array;
-  /** Jacobi sweeps used (0 when the values came from the bidiagonal, without vectors). */
+  /** Jacobi sweeps used (0 when the values came from backend.squareSvdvals, without vectors). */
   readonly sweeps: number;
 }
 
@@ -331,8 +332,8 @@ export function gramGuidedJacobi(
 
 /**
  * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: on
- *   balanced R from PRECONDITION_MIN_SIZE the bidiagonal path runs, elsewhere the rotations are
- *   not accumulated, a third of the Jacobi cost)
+ *   balanced R from PRECONDITION_MIN_SIZE backend.squareSvdvals runs — on wasm the bidiagonal —,
+ *   elsewhere the rotations are not accumulated, a third of the Jacobi cost)
  * @throws Error if the Jacobi iteration does not converge within the sweep cap (never seen; the
  *   message gives the matrix's column-norm range, zero columns and the remaining cosine).
  */
@@ -355,11 +356,11 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
   if (normwise && !vectors) {
     const bs = safeScale(amax);
     const singularValues = new Float64Array(m);
-    if (backend.bidiagSvdvals(R, m, bs, singularValues) >= 0) {
+    if (backend.squareSvdvals(R, m, bs, singularValues) >= 0) {
       for (let i = 0; i < m; i++) singularValues[i]! /= bs;
       return { singularValues, rightVectorsT: new Float64Array(0), sweeps: 0 };
     }
-    // QL did not converge (never seen): the preconditioned Jacobi below decides instead
+    // the method did not converge (never seen): the preconditioned Jacobi below decides instead
   }
   const pre = normwise ? preconditioned(backend, R, m, safeScale(amax)) : null;
   if (pre) {

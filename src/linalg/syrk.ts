@@ -1,6 +1,8 @@
 /**
- * Gramian G += w·AᵀA (BLAS dsyrk, "transposed" form, row-major): the pure-TypeScript reference of
- * assembly/linalg/dsyrk.ts. This is the kernel of Eq. (5), G = Σ_e p_e Σ_eᵀ Σ_e.
+ * Gramian G += w·AᵀA (BLAS dsyrk, "transposed" form, row-major): the pure-TypeScript twin of
+ * assembly/linalg/dsyrk.ts by contract (docs/linalg.md, "Twin policy"): each entry is a recursive
+ * sum in row order from +0, as in the kernel, so for weight 1 and scale 1 the two give the same
+ * bits. This is the kernel of Eq. (5), G = Σ_e p_e Σ_eᵀ Σ_e.
  *
  * `scale` is an exact power of two (see {@link safeScale}): the products are formed on s·A and the
  * sum is multiplied by w/s² once, so entries ~1e±200 neither overflow nor flush to zero inside the

@@ -129,7 +129,7 @@ export const wasmLinalg: LinalgBackend = {
       return sweeps;
     });
   },
-  bidiagSvdvals(A, m, scale, out) {
+  squareSvdvals(A, m, scale, out) {
     if (m === 0) return 0;
     const { arena } = wasm();
     const k = linalgKernels();

@@ -10,7 +10,7 @@ import { wasm } from '../../src/wasm/module.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -279,6 +279,38 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
       C,
     });
     expect(C.length).toBe(0);
+  });
+});
+
+describe('gemm: wasm kernel and TypeScript reference are twins by contract', () => {
+  it('the same bits for α = 1, β = 0 (each entry a sum in k order from +0), all transposes, across the blocks', () => {
+    for (const [M, N, K] of [
+      [133, 9, 261],
+      [6, 37, 517],
+      [130, 131, 5],
+    ] as const) {
+      const A = randn(M + 1, M * K);
+      const B = randn(N + 2, K * N);
+      for (const [tA, tB] of TRANSPOSES) {
+        const [ref, wa] = [LINALG.reference, LINALG.wasm].map((be) => {
+          const C = new Float64Array(M * N);
+          be.gemm({
+            transA: tA,
+            transB: tB,
+            M,
+            N,
+            K,
+            alpha: 1,
+            A: stored(A, M, K, tA),
+            B: stored(B, K, N, tB),
+            beta: 0,
+            C,
+          });
+          return C;
+        });
+        expect(wa, `${M}×${N}×${K} ${tA}${tB}`).toEqual(ref);
+      }
+    }
   });
 });
 

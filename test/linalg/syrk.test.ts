@@ -15,7 +15,7 @@ import {
 } from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
 import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import type { F64Block } from '../../src/wasm/arena.js';
@@ -274,6 +274,22 @@ describeBackends(LINALG_BACKENDS, 'gram (%s)', (backend) => {
 });
 
 describe('gram: wasm kernel and TypeScript reference agree', () => {
+  it('twins by contract: the same bits at weight 1 and scale 1 (each entry a sum in row order from +0), both kernels, chunks and padding', () => {
+    for (const [rows, cols] of [
+      [513, 70], // packed panels, padding, chunks
+      [700, 128], // the no-pack kernel
+      [300, 257],
+    ] as const) {
+      const A = randn(rows + cols, rows * cols);
+      const [ref, wa] = [LINALG.reference, LINALG.wasm].map((b) => {
+        const G = new Float64Array(cols * cols);
+        b.syrk({ A, rows, cols, scale: 1, weight: 1, G, overwrite: true, accept: () => true });
+        return G;
+      });
+      expect(wa).toEqual(ref);
+    }
+  });
+
   it('random 513×70 (tiles, padding, chunks): equal within 2·rows·eps·(|A|ᵀ|A|)', () => {
     const rows = 513;
     const cols = 70;

@@ -21,7 +21,7 @@ import { PRECONDITION_MIN_SIZE, GRAM_GUIDED_MIN_SIZE, svdOfR } from '../../src/l
 import { TRMM_BLOCK } from '../../src/linalg/wasmBackend.js';
 import { syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
-import { EPS, randn } from './cases.js';
+import { dependentStack, EPS, patterns, randn } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { LINALG } from '../util/backends.js';
 
@@ -205,26 +205,14 @@ describe('syrk with upperTriangular', () => {
     }
   });
 
-  it('f64 edges: zeros, signed zeros, 1e±300 at scale 1 and scaled, subnormals', () => {
-    const m = 67;
-    const tri = (m * (m + 1)) / 2;
-    const g = randn(m + 11, tri);
-    const cases: Array<[string, Float64Array, number]> = [
-      ['zero', new Float64Array(tri), 1],
-      ['signed zeros and units', g.map((x) => (x < -0.5 ? -0 : x < 0.5 ? 0 : Math.sign(x))), 1],
-      ['1e300 (overflow to ±Infinity and NaN)', g.map((x) => x * 1e300), 1],
-      ['1e300 scaled down', g.map((x) => x * 1e300), 2 ** -1000],
-      ['1e-300 (underflow)', g.map((x) => x * 1e-300), 1],
-      ['1e-300 scaled up', g.map((x) => x * 1e-300), 2 ** 996],
-      ['subnormal products', g.map((x) => x * 1e-160), 1],
-      ['subnormal entries', g.map((x) => Math.round(x * 8) * 2 ** -1074), 1],
-      ['mixed 1e300 and 1e-300', g.map((x, k) => x * (k % 3 === 0 ? 1e300 : 1e-300)), 2 ** -1000],
-    ];
-    for (const [what, upper, scale] of cases) {
-      const R = upperTriangular(m, m, upper);
-      expect(() => checkSyrk(R, m, m, scale), what).not.toThrow();
-    }
-  });
+  it.each(patterns().map((p) => [p.name, p] as const))(
+    'f64 edges, %s: equal to the full Gramian bit for bit (at the pattern’s scale)',
+    (_title, p) => {
+      const m = 67;
+      const { map, scale } = p.build();
+      checkSyrk(upperTriangular(m, m, map(randn(m + 11, (m * (m + 1)) / 2))), m, m, scale);
+    },
+  );
 
   fcTest.prop(
     [
@@ -330,11 +318,7 @@ describe('the SVD of R on the triangular products', () => {
     'm = %i, R of a stack with two exact dependencies: values, vectors and sweeps as with the full products',
     (m) => {
       const rows = 2 * m;
-      const A = randn(m + 11, rows * m);
-      for (let r = 0; r < rows; r++) {
-        A[r * m + m - 1] = A[r * m + 1]! + A[r * m + 2]!;
-        A[r * m + m - 2] = 2 * A[r * m + 3]!;
-      }
+      const A = dependentStack(m + 11, m);
       const R = new StreamingQR(m, { backend: 'wasm' }).push(A, rows).r();
       const got = svdOfR(wasmLinalg, R, m);
       const want = svdOfR(fullProducts, R, m);
