@@ -25,10 +25,9 @@ import { setIterationCaps } from '../../src/linalg/iterationCaps.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { PRECONDITION_MIN_SIZE, svdOfR } from '../../src/linalg/svdFromR.js';
 import type { BackendName } from '../../src/wasm/backend.js';
-import { wasm } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
-import { bidiagonals, cases, dependentStack, EPS, onesBidiagonal, randn } from './cases.js';
+import { bidiagonals, cases, dependentStack, EPS, kernelBidiagonal, onesBidiagonal, randn } from './cases.js';
 import { bidiagonalBisection, svdvalsOracle } from './oracles.js';
 
 useArenaGuard();
@@ -259,14 +258,7 @@ function wasmBidiagonal(
 ): { it: number; sigma: Float64Array } {
   setIterationCaps(path === 'dqds' ? {} : { dqdsPerValue: 0 });
   try {
-    const k = wasm().exports;
-    return wasm().arena.scope((s) => {
-      const bd = s.from(d);
-      const be = s.from(e);
-      const o = s.alloc(m, 0);
-      const it = k.dbdsvdvals(bd.ptr, be.ptr, m, o.ptr, s.alloc(k.dbdsvdvalsWork(m)).ptr);
-      return { it, sigma: Float64Array.from(o.view) };
-    });
+    return kernelBidiagonal(d, e, m);
   } finally {
     setIterationCaps();
   }

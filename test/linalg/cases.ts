@@ -549,13 +549,11 @@ export function caseNamed(name: string): CatalogueEntry<DenseCase> {
   return c;
 }
 
-/** An upper bidiagonal: diagonal d and superdiagonal e (m values each, e[m−1] = 0 unused). */
-export interface BidiagonalCase {
+/** An upper bidiagonal of side m: diagonal d, superdiagonal e (m values each, e[m−1] = 0 unused), exact σ if known. */
+export interface BidiagonalCase extends Pick<DenseCase, 'sigma'> {
   readonly d: Float64Array;
   readonly e: Float64Array;
   readonly m: number;
-  /** Exact singular values, descending, when closed-form. */
-  readonly sigma?: readonly number[];
 }
 
 /** All-ones bidiagonal of side m times c: σ_k = 2c·cos(kπ/(2m+1)) (the path graph on 2m vertices). */
@@ -751,5 +749,17 @@ export function kernelSyev(
     const V = new Float64Array(n * n);
     for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) V[i * n + j] = VT[j * n + i]!;
     return { it, values: Float64Array.from(v.view), V };
+  });
+}
+
+/** The wasm kernel dbdsvdvals on the bidiagonal (d, e): its return value and σ (zeros where not written). */
+export function kernelBidiagonal(d: Float64Array, e: Float64Array, m: number): { it: number; sigma: Float64Array } {
+  const k = wasm().exports;
+  return wasm().arena.scope((s) => {
+    const bd = s.from(d);
+    const be = s.from(e);
+    const o = s.alloc(m, 0);
+    const it = k.dbdsvdvals(bd.ptr, be.ptr, m, o.ptr, s.alloc(k.dbdsvdvalsWork(m)).ptr);
+    return { it, sigma: Float64Array.from(o.view) };
   });
 }

@@ -18,11 +18,11 @@ import { eigh, nullSpace, svdvals } from '../../src/linalg/api.js';
 import { DEFAULT_ITERATION_CAPS, iterationCaps, setIterationCaps } from '../../src/linalg/iterationCaps.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { SYEV_METHOD } from '../../src/linalg/wasmBackend.js';
-import { wasm } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { LINALG_BACKENDS } from '../util/backends.js';
 import {
   bidiagonals,
+  kernelBidiagonal,
   dependentStack,
   EPS,
   frob,
@@ -46,18 +46,6 @@ function scaledResidual(S: Float64Array, n: number, values: ArrayLike<number>, V
       r += (s - values[j]! * V[i * n + j]!) ** 2;
     }
   return Math.sqrt(r) / (n * EPS * frob(S));
-}
-
-/** The wasm dbdsvdvals kernel on the bidiagonal (d, e): its return value and σ. */
-function wasmBidiagonal(d: Float64Array, e: Float64Array, m: number): { it: number; sigma: Float64Array } {
-  const k = wasm().exports;
-  return wasm().arena.scope((s) => {
-    const bd = s.from(d);
-    const be = s.from(e);
-    const o = s.alloc(m, 0);
-    const it = k.dbdsvdvals(bd.ptr, be.ptr, m, o.ptr, s.alloc(k.dbdsvdvalsWork(m)).ptr);
-    return { it, sigma: Float64Array.from(o.view) };
-  });
 }
 
 function expectClose(got: ArrayLike<number>, want: ArrayLike<number>, m: number): void {
@@ -109,10 +97,10 @@ describe('dqds gives up: QL on the Golub–Kahan tridiagonal', () => {
     '%s: the capped kernel reports QL’s iterations, σ within the bound of dqds and of bisection',
     (_title, c) => {
       const { d, e, m } = c.build();
-      const dqds = wasmBidiagonal(d, e, m);
+      const dqds = kernelBidiagonal(d, e, m);
       expect(dqds.it).toBeGreaterThanOrEqual(0);
       setIterationCaps({ dqdsPerValue: 0 });
-      const gk = wasmBidiagonal(d, e, m);
+      const gk = kernelBidiagonal(d, e, m);
       expect(gk.it).toBeGreaterThan(0);
       expect(Array.from(gk.sigma)).not.toEqual(Array.from(dqds.sigma)); // another method ran
       expectClose(gk.sigma, dqds.sigma, m);
@@ -125,10 +113,10 @@ describe('dqds gives up: QL on the Golub–Kahan tridiagonal', () => {
     const want = bidiagonalBisection(d, e, m);
     const relative = (sigma: Float64Array): number =>
       Math.max(...Array.from(sigma, (x, k) => Math.abs(x - want[k]!) / (m * EPS * want[k]!)));
-    const dqds = wasmBidiagonal(d, e, m).sigma;
+    const dqds = kernelBidiagonal(d, e, m).sigma;
     expect(relative(dqds)).toBeLessThanOrEqual(4); // bidiag.test.ts: dqds is relatively accurate
     setIterationCaps({ dqdsPerValue: 0 });
-    const gk = wasmBidiagonal(d, e, m);
+    const gk = kernelBidiagonal(d, e, m);
     expect(gk.it).toBeGreaterThan(0);
     // σ down to 1e-300 against σ_max = 1.25: QL's absolute error ~m·eps is far above them
     expect(relative(gk.sigma)).toBeGreaterThan(1e10);
@@ -147,7 +135,7 @@ describe('both QL runs give up: Jacobi', () => {
   it('dbdsvdvals reports failure (−1) and writes nothing', () => {
     const { d, e, m } = randomBidiagonal(51, 52, 20);
     setIterationCaps({ dqdsPerValue: 0, qlPerValue: 0 });
-    const r = wasmBidiagonal(d, e, m);
+    const r = kernelBidiagonal(d, e, m);
     expect(r.it).toBe(-1);
     expect(Array.from(r.sigma)).toEqual(new Array(m).fill(0));
   });

@@ -1,16 +1,16 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
 import type { Transpose } from '../../src/linalg/calls.js';
 import { gemmBlocking, referenceGemm } from '../../src/linalg/gemm.js';
-import { startThreads, stopThreads } from '../../src/linalg/threads.js';
 import { linalgKernels } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
+import { describeBackends, LINALG, LINALG_BACKENDS, usePool } from '../util/backends.js';
+import type { LinalgBackend } from '../../src/linalg/backend.js';
 
 useArenaGuard();
 
@@ -103,6 +103,20 @@ function stored(X: Float64Array, rows: number, cols: number, t: Transpose): Floa
   return t === 'N' ? X : transpose(X, rows, cols);
 }
 
+/** be.gemm on op(A)·op(B) for op(A) = A (M×K) and op(B) = B (K×N), each stored as tA, tB say. */
+function gemmStored(
+  be: LinalgBackend,
+  [tA, tB]: readonly [Transpose, Transpose],
+  [M, N, K]: readonly [number, number, number],
+  A: Float64Array,
+  B: Float64Array,
+  alpha: number,
+  beta: number,
+  C: Float64Array,
+): void {
+  be.gemm({ transA: tA, transB: tB, M, N, K, alpha, A: stored(A, M, K, tA), B: stored(B, K, N, tB), beta, C });
+}
+
 const TRANSPOSES: [Transpose, Transpose][] = [
   ['N', 'N'],
   ['N', 'T'],
@@ -127,18 +141,7 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
           for (const [tA, tB] of TRANSPOSES) {
             const beta = (M + N + K) % 2 === 0 ? 0 : 2;
             const C = beta === 0 ? new Float64Array(M * N).fill(NaN) : Float64Array.from(C0);
-            be.gemm({
-              transA: tA,
-              transB: tB,
-              M,
-              N,
-              K,
-              alpha: 1,
-              A: stored(A, M, K, tA),
-              B: stored(B, K, N, tB),
-              beta,
-              C,
-            });
+            gemmStored(be, [tA, tB], [M, N, K], A, B, 1, beta, C);
             const expected = P.map((p, i) => p + (beta === 0 ? 0 : beta * C0[i]!));
             expect({ M, N, K, tA, tB, C }).toEqual({ M, N, K, tA, tB, C: expected });
           }
@@ -162,7 +165,7 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
       const S = absProduct(A, B, M, K, N);
       for (const [tA, tB] of TRANSPOSES) {
         const C = Float64Array.from(C0);
-        be.gemm({ transA: tA, transB: tB, M, N, K, alpha, A: stored(A, M, K, tA), B: stored(B, K, N, tB), beta, C });
+        gemmStored(be, [tA, tB], [M, N, K], A, B, alpha, beta, C);
         const R = Float64Array.from(C0);
         referenceGemm({ transA: 'N', transB: 'N', M, N, K, alpha, A, B, beta, C: R });
         for (let i = 0; i < M * N; i++) {
@@ -216,18 +219,7 @@ describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
     const P = matmul(A, B, M, K, N); // |sums| <= 300·64: exact
     for (const [tA, tB] of TRANSPOSES) {
       const C = new Float64Array(M * N).fill(NaN);
-      be.gemm({
-        transA: tA,
-        transB: tB,
-        M,
-        N,
-        K,
-        alpha: 1,
-        A: stored(A, M, K, tA),
-        B: stored(B, K, N, tB),
-        beta: 0,
-        C,
-      });
+      gemmStored(be, [tA, tB], [M, N, K], A, B, 1, 0, C);
       expect(C).toEqual(P);
     }
   });
@@ -294,18 +286,7 @@ describe('gemm: wasm kernel and TypeScript reference are twins by contract', () 
       for (const [tA, tB] of TRANSPOSES) {
         const [ref, wa] = [LINALG.reference, LINALG.wasm].map((be) => {
           const C = new Float64Array(M * N);
-          be.gemm({
-            transA: tA,
-            transB: tB,
-            M,
-            N,
-            K,
-            alpha: 1,
-            A: stored(A, M, K, tA),
-            B: stored(B, K, N, tB),
-            beta: 0,
-            C,
-          });
+          gemmStored(be, [tA, tB], [M, N, K], A, B, 1, 0, C);
           return C;
         });
         expect(wa, `${M}×${N}×${K} ${tA}${tB}`).toEqual(ref);
@@ -315,12 +296,7 @@ describe('gemm: wasm kernel and TypeScript reference are twins by contract', () 
 });
 
 describe('gemm on the worker pool', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   it('equals the one-thread result bit for bit (row blocks on multiples of 4; transB both ways)', () => {
     const cases: Array<[number, number, number, boolean]> = [

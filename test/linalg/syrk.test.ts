@@ -1,6 +1,6 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gram, gramAccumulate } from '../../src/linalg/api.js';
 import {
   claimUnit,
@@ -15,12 +15,20 @@ import {
 } from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
+import { describeBackends, LINALG, LINALG_BACKENDS, usePool } from '../util/backends.js';
 import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import type { F64Block } from '../../src/wasm/arena.js';
 
 useArenaGuard();
+
+/** Shapes for both Gramian kernels: cols = 128 (the no-pack kernel) and cols = 70 (packed panels). */
+function bothKernels(rowsNoPack: number, rowsPacked: number): [number, number][] {
+  return [
+    [rowsNoPack, 128],
+    [rowsPacked, 70],
+  ];
+}
 
 /** |A|ᵀ|A|: the scale of the rounding error of each Gramian entry. */
 function absGram(A: Float64Array, rows: number, cols: number): Float64Array {
@@ -139,10 +147,7 @@ describeBackends(LINALG_BACKENDS, 'gram (%s)', (backend) => {
   });
 
   it('a NaN or Infinity deep in a tall matrix (several row chunks, both kernels) is named; out untouched', () => {
-    for (const [rows, cols] of [
-      [1000, 128],
-      [700, 70],
-    ] as const) {
+    for (const [rows, cols] of bothKernels(1000, 700)) {
       const A = randn(3, rows * cols);
       const out = new Float64Array(cols * cols).fill(-1);
       A[650 * cols + 5] = NaN;
@@ -333,12 +338,7 @@ describe('the two Gramian kernels (wasm): packed panels and in-place slices', ()
 });
 
 describe('gram on two threads (shared wasm memory)', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   it('the pool runs: two threads', () => {
     expect(threadCount()).toBe(2);
@@ -440,10 +440,7 @@ describe('gram on two threads (shared wasm memory)', () => {
   });
 
   it('entries ~2^300 (outside the unscaled band: the scaled path, both kernels): 4^300 times the unscaled result', () => {
-    for (const [rows, cols] of [
-      [600, 128],
-      [300, 70],
-    ] as const) {
+    for (const [rows, cols] of bothKernels(600, 300)) {
       const A = randn(9, rows * cols);
       const G = gram(A, rows, cols, { backend: 'wasm', threads: 2 });
       const Gs = gram(
@@ -506,12 +503,7 @@ function withBlock(values: Float64Array, fn: (block: F64Block) => void): void {
 }
 
 describe('gram of an F64Block: A already in wasm memory is read in place', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   /** Bytes the arena had to find for the call beyond what was in use before it. */
   function peakOf(call: () => unknown): number {

@@ -3,20 +3,13 @@
  * caller-side work throws must still finish (workers waiting for rows are released), free its
  * blocks and leave the pool usable.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gram } from '../../src/linalg/api.js';
-import {
-  JOB_KERNELS,
-  PARALLEL_MIN_FLOPS,
-  encodeJob,
-  newJobArgs,
-  startThreads,
-  stopThreads,
-} from '../../src/linalg/threads.js';
+import { JOB_KERNELS, PARALLEL_MIN_FLOPS, encodeJob, newJobArgs } from '../../src/linalg/threads.js';
 import { syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { KERNEL_SIGNATURES } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { LINALG } from '../util/backends.js';
+import { LINALG, usePool } from '../util/backends.js';
 import { randn } from './cases.js';
 
 useArenaGuard();
@@ -75,12 +68,7 @@ describe('encodeJob: one named, typed row of slots per unit', () => {
 });
 
 describe('a threaded job whose caller-side work throws', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   it('releases the workers waiting for rows, frees its blocks, and the pool keeps working', () => {
     const cols = 64;
@@ -111,12 +99,7 @@ describe('a threaded job whose caller-side work throws', () => {
 });
 
 describe('the pool is the friendly API’s choice, not the kernels’', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   it('a backend call without a thread option runs on the calling thread; gram passes its option to the pool', () => {
     // 2000×128: 2^25 flops, above PARALLEL_MIN_FLOPS, so the default of gram takes the pool, whose

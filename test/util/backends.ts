@@ -3,9 +3,10 @@
  * implementations"): rows `[name, backend]` for `describe.each`, and {@link describeBackends},
  * which runs a block once per backend with the wasm kernels loaded before its tests.
  */
-import { beforeAll, describe } from 'vitest';
+import { afterAll, beforeAll, describe } from 'vitest';
 import { referenceBlas1, wasmBlas1, type Blas1Backend } from '../../src/blas1/backend.js';
 import { referenceLinalg, type LinalgBackend } from '../../src/linalg/backend.js';
+import { startThreads, stopThreads } from '../../src/linalg/threads.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import type { BackendName, Backends } from '../../src/wasm/backend.js';
 import { init } from '../../src/wasm/module.js';
@@ -45,5 +46,16 @@ export function describeBackends<B>(
       await init();
     });
     body(name, backend);
+  });
+}
+
+/** Runs the enclosing block's tests with a worker pool of `threads` threads (started before, stopped after). */
+export function usePool(threads: number): void {
+  beforeAll(async () => {
+    await init();
+    await startThreads(threads);
+  });
+  afterAll(async () => {
+    await stopThreads();
   });
 }
