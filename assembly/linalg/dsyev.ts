@@ -17,10 +17,9 @@
 //        converge, the eigenvectors of T are computed by method 0's QL instead.
 //    2 — eigenvalues only (QL without vectors, O(n²) after the reduction); VT is not written.
 // 3. Eigenvalues ascending, rows of Vᵀ in the same order.
-import { edgeTile, gemmStrided, packA, packB } from './dgemm';
+import { gemmStrided } from './dgemm';
 import { dstedc, dstedcWork } from './dstedc';
-import { tile4x4 } from './tile';
-import { vaxpy, vdot } from './vec';
+import { vaxpy, vdot, vscal } from './vec';
 import { ld8, st8, at } from './mem';
 import { sortRows, sortValues, tql2 } from './tridiag';
 
@@ -254,35 +253,13 @@ function tridiagUnblocked(S: usize, n: i32, k0: i32, d: usize, e: usize, tau: us
     const v = at(S, n, k, k + 1);
     const p = n - k - 1;
     symvUpper(S, n, k + 1, p, v, y);
-    const vt = f64x2.splat(t);
-    let h = 0;
-    for (; h + 2 <= p; h += 2) {
-      const o = y + (<usize>h << 3);
-      v128.store(o, f64x2.mul(vt, v128.load(o)));
-    }
-    if (h < p) st8(y, h, t * ld8(y, h));
+    vscal(p, t, y);
     const mu = 0.5 * t * vdot(p, y, v);
     vaxpy(p, -mu, v, y);
     // S22 −= v wᵀ + w vᵀ on the upper triangle (what the next steps read).
     for (let i = 0; i < p; i++) {
-      const row = at(S, n, k + 1 + i, k + 1 + i);
-      const vi = ld8(v, i);
-      const wi = ld8(y, i);
-      const va = f64x2.splat(vi);
-      const vb = f64x2.splat(wi);
-      const vv = v + (<usize>i << 3);
-      const ww = y + (<usize>i << 3);
-      const q = p - i;
-      let j = 0;
-      for (; j + 2 <= q; j += 2) {
-        const o = <usize>j << 3;
-        const upd = f64x2.add(f64x2.mul(va, v128.load(ww + o)), f64x2.mul(vb, v128.load(vv + o)));
-        v128.store(row + o, f64x2.sub(v128.load(row + o), upd));
-      }
-      for (; j < q; j++) {
-        const o = <usize>j << 3;
-        store<f64>(row + o, load<f64>(row + o) - (vi * load<f64>(ww + o) + wi * load<f64>(vv + o)));
-      }
+      const o = <usize>i << 3;
+      axpy2(p - i, ld8(v, i), y + o, ld8(y, i), v + o, at(S, n, k + 1 + i, k + 1 + i));
     }
   }
   if (n >= 2) {
@@ -295,7 +272,7 @@ function tridiagUnblocked(S: usize, n: i32, k0: i32, d: usize, e: usize, tau: us
   st8(tau, n - 1, 0);
 }
 
-/** y −= a·x − b·z over len values (two axpys in one pass). */
+/** y −= a·x + b·z over len values (two axpys in one pass). */
 function axpy2(len: i32, a: f64, x: usize, b: f64, z: usize, y: usize): void {
   const va = f64x2.splat(a);
   const vb = f64x2.splat(b);
@@ -342,13 +319,7 @@ function panel(S: usize, n: i32, k0: i32, nb: i32, d: usize, e: usize, tau: usiz
       const wq = W + <usize>q * N8 + (<usize>(i + 1) << 3);
       axpy2(p, vdot(p, wq, v), vq, vdot(p, vq, v), wq, wr);
     }
-    const vt = f64x2.splat(t);
-    let j = 0;
-    for (; j + 2 <= p; j += 2) {
-      const o = wr + (<usize>j << 3);
-      v128.store(o, f64x2.mul(vt, v128.load(o)));
-    }
-    if (j < p) st8(wr, j, t * ld8(wr, j));
+    vscal(p, t, wr);
     vaxpy(p, -0.5 * t * vdot(p, wr, v), v, wr);
   }
 }
@@ -382,39 +353,9 @@ function trailingUpdate(
     memory.copy(WV + <usize>q * P8, w, P8);
     memory.copy(WV + <usize>(nb + q) * P8, v, P8);
   }
-  const K = 2 * nb;
-  const C = at(S, n, j, j);
-  const ldcBytes = N8;
-  for (let j0 = 0; j0 < p; j0 += NC) {
-    const nbj = min(NC, p - j0);
-    const npB = (nbj + 3) >> 2;
-    for (let p0 = 0; p0 < K; p0 += KC) {
-      const kb = min(KC, K - p0);
-      const panelBytes = <usize>kb << 5;
-      packB(false, p, p, WV, p0, kb, j0, nbj, PB);
-      const iEnd = min(p, j0 + nbj);
-      for (let i0 = 0; i0 < iEnd; i0 += MC) {
-        const mb = min(MC, iEnd - i0);
-        const npA = (mb + 3) >> 2;
-        packA(true, p, p, -1, VW, i0, mb, p0, kb, PA);
-        for (let I = 0; I < npA; I++) {
-          const row = i0 + (I << 2);
-          const rows = min(4, p - row);
-          const pA = PA + <usize>I * panelBytes;
-          const cRow = C + <usize>row * ldcBytes;
-          // tiles left of the diagonal tile (col + 3 < row) hold no upper entry
-          for (let J = max(0, (row - j0) >> 2); J < npB; J++) {
-            const pB = PB + <usize>J * panelBytes;
-            const col = j0 + (J << 2);
-            const cols = min(4, p - col);
-            const c = cRow + (<usize>col << 3);
-            if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
-            else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T16);
-          }
-        }
-      }
-    }
-  }
+  // S22 −= [V W]·[W V]ᵀ = VᵀW + WᵀV (row-major: VW holds V then W as 2nb rows of p, WV the
+  // reverse), upper tiles only
+  gemmStrided(true, false, p, p, 2 * nb, -1, VW, p, WV, p, 1, at(S, n, j, j), n, PA, PB, T16, KC, MC, NC, true);
 }
 
 /**
