@@ -217,18 +217,7 @@ export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize):
  * products from the not yet updated matrix), then a ← a − t·w − τ_R·x·v and, with `addZ`,
  * z += a_0·a (a_0 after the update). The row is stored once.
  */
-function onePass(
-  n: i32,
-  a: usize,
-  t: f64,
-  w: usize,
-  v: usize,
-  tauR: f64,
-  wv: f64,
-  z: usize,
-  addZ: bool,
-  c: usize,
-): void {
+function onePass(n: i32, a: usize, t: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize, addZ: bool, c: usize): void {
   const mx = -(tauR * (vdot(n, a, v) - t * wv));
   const mt = -t;
   const a0 = load<f64>(a) + mt * load<f64>(w) + mx * load<f64>(v);
@@ -287,20 +276,8 @@ function pairDots(n: i32, a: usize, b: usize, v: usize): void {
  * the next rows' loads overlap this pair's arithmetic.
  */
 function pairPass(
-  n: i32,
-  a: usize,
-  b: usize,
-  sa: f64,
-  sb: f64,
-  ta: f64,
-  tb: f64,
-  w: usize,
-  v: usize,
-  tauR: f64,
-  wv: f64,
-  z: usize,
-  next: bool,
-  c: usize,
+  n: i32, a: usize, b: usize, sa: f64, sb: f64, ta: f64, tb: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize,
+  next: bool, c: usize,
 ): void {
   const stride = b - a;
   const na = b + stride;
@@ -659,6 +636,28 @@ function lasq5(): void {
   qDn2 = dnm2;
 }
 
+/**
+ * One step of the zero-shift dqd transform (LAPACK dlasq6) on the qd array: Z(q) = d + Z(e), then
+ * Z(w) and the next d from Z(nx) — by the quotient Z(nx)/Z(q) when both products stay above
+ * safmin, else by the divisions dlasq6 guards them with. A zero pivot Z(q) = 0 writes Z(w) = 0 and
+ * returns Z(nx) (the caller sets dmin to it and emin = 0). Returns the next d.
+ */
+// @ts-ignore: decorator
+@inline function dqdStep(q: i32, e: i32, w: i32, nx: i32, d: f64): f64 {
+  SZ(q, d + Z(e));
+  if (Z(q) == 0) {
+    SZ(w, 0);
+    return Z(nx);
+  }
+  if (SAFMIN_DQDS * Z(nx) < Z(q) && SAFMIN_DQDS * Z(q) < Z(nx)) {
+    const temp = Z(nx) / Z(q);
+    SZ(w, Z(e) * temp);
+    return d * temp;
+  }
+  SZ(w, Z(nx) * (Z(e) / Z(q)));
+  return Z(nx) * (d / Z(q));
+}
+
 /** One dqd step (zero shift) on the segment qI0..qN0 (LAPACK dlasq6). */
 function lasq6(): void {
   const i0 = qI0;
@@ -669,84 +668,34 @@ function lasq6(): void {
   let emin = Z(j4 + 4);
   let d = Z(j4);
   let dmin = d;
-  if (pp == 0) {
-    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
-      SZ(j4 - 2, d + Z(j4 - 1));
-      if (Z(j4 - 2) == 0) {
-        SZ(j4, 0);
-        d = Z(j4 + 1);
-        dmin = d;
-        emin = 0;
-      } else if (SAFMIN_DQDS * Z(j4 + 1) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4 + 1)) {
-        const temp = Z(j4 + 1) / Z(j4 - 2);
-        SZ(j4, Z(j4 - 1) * temp);
-        d *= temp;
-      } else {
-        SZ(j4, Z(j4 + 1) * (Z(j4 - 1) / Z(j4 - 2)));
-        d = Z(j4 + 1) * (d / Z(j4 - 2));
-      }
-      dmin = min(dmin, d);
-      emin = min(emin, Z(j4));
+  // the ping-pong halves: pp = 0 reads at j4 − 1, j4 + 1 and writes j4 − 2, j4; pp = 1 one over
+  for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
+    d = dqdStep(j4 - 2 - pp, j4 - 1 + pp, j4 - pp, j4 + 1 + pp, d);
+    if (Z(j4 - 2 - pp) == 0) {
+      dmin = d;
+      emin = 0;
     }
-  } else {
-    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
-      SZ(j4 - 3, d + Z(j4));
-      if (Z(j4 - 3) == 0) {
-        SZ(j4 - 1, 0);
-        d = Z(j4 + 2);
-        dmin = d;
-        emin = 0;
-      } else if (SAFMIN_DQDS * Z(j4 + 2) < Z(j4 - 3) && SAFMIN_DQDS * Z(j4 - 3) < Z(j4 + 2)) {
-        const temp = Z(j4 + 2) / Z(j4 - 3);
-        SZ(j4 - 1, Z(j4) * temp);
-        d *= temp;
-      } else {
-        SZ(j4 - 1, Z(j4 + 2) * (Z(j4) / Z(j4 - 3)));
-        d = Z(j4 + 2) * (d / Z(j4 - 3));
-      }
-      dmin = min(dmin, d);
-      emin = min(emin, Z(j4 - 1));
-    }
+    dmin = min(dmin, d);
+    emin = min(emin, Z(j4 - pp));
   }
   const dnm2 = d;
   qDmin2 = dmin;
-  // the last two steps (dlasq6 spells them out)
-  let dnm1: f64 = 0;
-  let j4p2: i32 = 0;
+  // the last two steps (dlasq6 spells them out: their d are dn1 and dn)
   j4 = 4 * (n0 - 2) - pp;
-  j4p2 = j4 + 2 * pp - 1;
-  SZ(j4 - 2, dnm2 + Z(j4p2));
+  let j4p2 = j4 + 2 * pp - 1;
+  const dnm1 = dqdStep(j4 - 2, j4p2, j4, j4p2 + 2, dnm2);
   if (Z(j4 - 2) == 0) {
-    SZ(j4, 0);
-    dnm1 = Z(j4p2 + 2);
     dmin = dnm1;
     emin = 0;
-  } else if (SAFMIN_DQDS * Z(j4p2 + 2) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4p2 + 2)) {
-    const temp = Z(j4p2 + 2) / Z(j4 - 2);
-    SZ(j4, Z(j4p2) * temp);
-    dnm1 = dnm2 * temp;
-  } else {
-    SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
-    dnm1 = Z(j4p2 + 2) * (dnm2 / Z(j4 - 2));
   }
   dmin = min(dmin, dnm1);
   qDmin1 = dmin;
   j4 += 4;
   j4p2 = j4 + 2 * pp - 1;
-  SZ(j4 - 2, dnm1 + Z(j4p2));
-  let dn: f64 = 0;
+  const dn = dqdStep(j4 - 2, j4p2, j4, j4p2 + 2, dnm1);
   if (Z(j4 - 2) == 0) {
-    SZ(j4, 0);
-    dn = Z(j4p2 + 2);
     dmin = dn;
     emin = 0;
-  } else if (SAFMIN_DQDS * Z(j4p2 + 2) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4p2 + 2)) {
-    const temp = Z(j4p2 + 2) / Z(j4 - 2);
-    SZ(j4, Z(j4p2) * temp);
-    dn = dnm1 * temp;
-  } else {
-    SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
-    dn = Z(j4p2 + 2) * (dnm1 / Z(j4 - 2));
   }
   dmin = min(dmin, dn);
   SZ(j4 + 2, dn);
