@@ -41,7 +41,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
 import { EVD, Matrix, QrDecomposition, SingularValueDecomposition } from 'ml-matrix';
 import * as linalg from '../src/linalg/index.js';
-import { linalgKernels, syrkChunkRows, syrkReadsInPlace } from '../src/linalg/wasmBackend.js';
+import { linalgKernels, syrkChunkRows, syrkReadsInPlace } from '../src/linalg/wasmKernels.js';
 import { init, wasm } from '../src/wasm/module.js';
 import { seededNormals } from '../src/ordergap/rng.js';
 import { pairedTiming, startNumpy, type PairedTiming } from './_numpy.js';

@@ -97,14 +97,14 @@ export async function generateKernelTypes(dtsText) {
     ' * or 1. Each member names its AssemblyScript source and the AssemblyScript type of every',
     ' * parameter and result.',
     ' * `init()` checks the instance against {@link KERNEL_SIGNATURES} before this type is trusted.',
+    ' * One kernel a line (the doc: its source, then each parameter with its AssemblyScript type).',
     ' */',
+    '// prettier-ignore',
     'export interface KernelExports {',
   ];
   for (const k of kernels) {
-    lines.push('  /**', `   * ${k.source}`);
-    for (const p of k.params) lines.push(`   * @param ${p.name} \`${p.as}\``);
-    if (k.result.as !== 'void') lines.push(`   * @returns \`${k.result.as}\``);
-    lines.push('   */');
+    const doc = [...k.params.map((p) => `${p.name} \`${p.as}\``), `returns \`${k.result.as}\``].join(', ');
+    lines.push(`  /** ${k.source}: ${doc} */`);
     lines.push(`  ${k.name}(${k.params.map((p) => `${p.name}: ${p.ts}`).join(', ')}): ${k.result.ts};`);
   }
   lines.push('}', '');
@@ -121,8 +121,9 @@ export async function generateKernelTypes(dtsText) {
     '/**',
     ' * Every kernel of {@link KernelExports} with its parameters and result: what `init()` checks',
     ' * the instance against (a function of this name taking this many parameters), and the argument',
-    " * layout of the worker threads' jobs (src/linalg/threads.ts).",
+    " * layout of the worker threads' jobs (src/linalg/threads.ts). One kernel a line.",
     ' */',
+    '// prettier-ignore',
     'export const KERNEL_SIGNATURES = {',
   );
   for (const k of kernels) {

@@ -1,25 +1,58 @@
-// Singular values of a square matrix: Householder bidiagonalisation (one fused pass over the
-// trailing block per step; the next row pair's dot products ride in the current pair's update
-// loop, so the pass streams the block once without a load-then-compute stall per pair) and dqds (LAPACK dlasq1–dlasq6) on the bidiagonal, with root-free QL
-// (LAPACK dsterf) on the 2m×2m Golub–Kahan tridiagonal as the fallback. Reference, derivation
-// and accuracy: src/linalg/bidiag.ts (the same operations in the same order, except that sums
-// here run in f64x2 lanes and rows are taken in pairs).
+// Singular values of a square matrix without vectors: Householder bidiagonalisation and dqds
+// (LAPACK dlasq1–dlasq6) on the bidiagonal, with root-free QL (LAPACK dsterf) on the 2m×2m
+// Golub–Kahan tridiagonal as the fallback. The wasm backend's squareSvdvals (svdvals, rank and
+// StreamingQR.svdvals on R with balanced columns); the reference backend computes the same values
+// by one-sided Jacobi (src/linalg/gesvj.ts jacobiSvdvals), and test/linalg/bidiag.test.ts holds
+// this kernel to oracles: Kahan's bisection on the bidiagonal, ml-matrix's SVD, closed forms.
+//
+// 1. B = Uᵀ(sA)V upper bidiagonal (LAPACK dgebd2's reflectors: for k = 0..m−1 a left reflector
+//    H_k = I − τ_k u uᵀ zeroes column k below the diagonal, then a right reflector
+//    G_k = I − π_k v vᵀ zeroes row k right of the superdiagonal). A is row-major, and each step is
+//    ONE pass over the rows of the trailing block, each row r taking, while it is in cache,
+//      a ← a − τ_k u_r w − π_k x_r v   (both reflectors at once)
+//      z ← z + a_0 · a                 (rows after k+1: the next step's w, unscaled)
+//    where w = Σ_r u_r a_r is formed before the pass, v comes from row k (updated first), and
+//    x_r = a·v − τ_k u_r (w·v) is the right reflector's product with the row after the left one,
+//    formed from the row before it (as LAPACK dlabrd forms its products from the not yet updated
+//    matrix). With u' = (1, a_0/(α'−β'), …) the next w' = (row k+1) + z/(α'−β') needs no pass of
+//    its own (LAPACK's dgebd2 makes 4 passes per step: a gemv and a rank-1 update per reflector).
+//    When |α'−β'| < 2^-500 the next w is formed by its own pass over the explicitly divided u'
+//    instead (no reciprocal that could overflow, no z whose products underflow). Rows go in
+//    pairs, sharing the loads of w, v and z, and the next pair's dot products a·v are formed in
+//    the current pair's update loop, so the pass streams the block once without a
+//    load-then-compute stall per pair; sums run in f64x2 lanes.
+// 2. The singular values of B by dqds (dqdsValues: LAPACK dlasq1–dlasq6, the
+//    differential quotient-difference algorithm with shifts of Fernando–Parlett, as dgesdd and
+//    dbdsqr without vectors use it): B is scaled by the exact power of two that brings max|B| into
+//    [2^484, 2^485) (dlasq1's sqrt(eps/safmin) = 2^485, there reached by a rounded ratio), the
+//    squares q_i = d_i², e_i = e_i² go into the ping-pong qd array of 4m values, and dqds steps
+//    with dlasq4's shifts converge the values from the bottom, deflating one or two at a time and
+//    splitting where an e_i falls below 100·eps relative. O(m²) with a small constant, and each σ
+//    to high relative accuracy (a few m·eps of itself, Demmel–Kahan 1990, Fernando–Parlett 1994).
+//    If dqds does not converge (dlasq2's INFO > 0; never seen), dbdsvdvals' fallback instead:
+//    the 2m×2m Golub–Kahan tridiagonal T (zero diagonal, off-diagonal d_0, e_0, d_1, e_1, …,
+//    d_{m−1}) is permutation-similar to [[0, B], [Bᵀ, 0]]: its eigenvalues are ±σ_i. They are
+//    computed by root-free QL (sterf, LAPACK dsterf; ./tridiag.ts tql2 if it does not
+//    converge) on T scaled by the exact power of two that brings max|T| into [1, 2) (QL
+//    multiplies two off-diagonals: at 1e-200 they would underflow), sorted descending as
+//    λ_0 >= … >= λ_{2m−1}, and σ_i = (λ_i − λ_{2m−1−i})/2 (both halves of the ± pair, so σ_i >= 0
+//    even for σ at the rounding level).
+//
+// Accuracy (normwise backward stable, the class of the eigh-preconditioned Jacobi that computes
+// the values with vectors):
+// Householder bidiagonalisation gives B exactly for sA + E with ||E||_2 <= c·m·eps·||sA||_2 in
+// practice (the rigorous worst case is γ_{c·m²}·||sA||_F, Higham Thm 19.4 applied to both sides);
+// dqds gives each σ of B to a few m·eps relative, so within c'·eps·||B||_2 with c' a few m (QL:
+// eigenvalues exact for T + F with ||F||_2 <= c'·eps·||T||_2 = c'·eps·||B||_2). By Weyl,
+// |σ̂_i − σ_i| <= (c·m + c')·eps·σ_max: an absolute bound, so a σ at the rounding level of σ_max
+// comes out at that level, and large σ to ~m·eps relative.
 import { capDqdsPerValue, capQlPerValue } from './caps';
-import { sortValues, tql2 } from './dsyev';
+import { sortValues, tql2 } from './tridiag';
 import { pow2Scale, vaxpy, vdot } from './vec';
+import { ld8, st8 } from './mem';
 
 /** Below this |α − β| the next step's w is formed by its own pass (1/(α − β) could overflow). */
 const SMALL_DENOMINATOR: f64 = 3.054936363499605e-151; // 2^-500
-
-// @ts-ignore: decorator
-@inline function ld8(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline function st8(p: usize, i: i32, x: f64): void {
-  store<f64>(p + (<usize>i << 3), x);
-}
 
 /** Values of workspace {@link dgebrdSvdvals} needs for side m. */
 export function dgebrdWork(m: i32): i32 {
@@ -184,18 +217,7 @@ export function dbdsvdvals(d: usize, e: usize, m: i32, out: usize, work: usize):
  * products from the not yet updated matrix), then a ← a − t·w − τ_R·x·v and, with `addZ`,
  * z += a_0·a (a_0 after the update). The row is stored once.
  */
-function onePass(
-  n: i32,
-  a: usize,
-  t: f64,
-  w: usize,
-  v: usize,
-  tauR: f64,
-  wv: f64,
-  z: usize,
-  addZ: bool,
-  c: usize,
-): void {
+function onePass(n: i32, a: usize, t: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize, addZ: bool, c: usize): void {
   const mx = -(tauR * (vdot(n, a, v) - t * wv));
   const mt = -t;
   const a0 = load<f64>(a) + mt * load<f64>(w) + mx * load<f64>(v);
@@ -254,20 +276,8 @@ function pairDots(n: i32, a: usize, b: usize, v: usize): void {
  * the next rows' loads overlap this pair's arithmetic.
  */
 function pairPass(
-  n: i32,
-  a: usize,
-  b: usize,
-  sa: f64,
-  sb: f64,
-  ta: f64,
-  tb: f64,
-  w: usize,
-  v: usize,
-  tauR: f64,
-  wv: f64,
-  z: usize,
-  next: bool,
-  c: usize,
+  n: i32, a: usize, b: usize, sa: f64, sb: f64, ta: f64, tb: f64, w: usize, v: usize, tauR: f64, wv: f64, z: usize,
+  next: bool, c: usize,
 ): void {
   const stride = b - a;
   const na = b + stride;
@@ -371,8 +381,8 @@ function lae2(a: f64, b: f64, c: f64): void {
 /**
  * Eigenvalues (into d, unsorted) of the symmetric tridiagonal (d, e) of size n with zero diagonal
  * on entry (e destroyed) by LAPACK dsterf's root-free QL (its QR branch never runs on a zero
- * diagonal); blocks outside its scaling band scaled by an exact power of two. The operations of
- * src/linalg/bidiag.ts sterf. Returns iterations or −1.
+ * diagonal); blocks outside its scaling band scaled by an exact power of two. Returns iterations
+ * or −1.
  */
 function sterf(n: i32, d: usize, e: usize): i32 {
   const nmaxit = capQlPerValue * n;
@@ -626,6 +636,28 @@ function lasq5(): void {
   qDn2 = dnm2;
 }
 
+/**
+ * One step of the zero-shift dqd transform (LAPACK dlasq6) on the qd array: Z(q) = d + Z(e), then
+ * Z(w) and the next d from Z(nx) — by the quotient Z(nx)/Z(q) when both products stay above
+ * safmin, else by the divisions dlasq6 guards them with. A zero pivot Z(q) = 0 writes Z(w) = 0 and
+ * returns Z(nx) (the caller sets dmin to it and emin = 0). Returns the next d.
+ */
+// @ts-ignore: decorator
+@inline function dqdStep(q: i32, e: i32, w: i32, nx: i32, d: f64): f64 {
+  SZ(q, d + Z(e));
+  if (Z(q) == 0) {
+    SZ(w, 0);
+    return Z(nx);
+  }
+  if (SAFMIN_DQDS * Z(nx) < Z(q) && SAFMIN_DQDS * Z(q) < Z(nx)) {
+    const temp = Z(nx) / Z(q);
+    SZ(w, Z(e) * temp);
+    return d * temp;
+  }
+  SZ(w, Z(nx) * (Z(e) / Z(q)));
+  return Z(nx) * (d / Z(q));
+}
+
 /** One dqd step (zero shift) on the segment qI0..qN0 (LAPACK dlasq6). */
 function lasq6(): void {
   const i0 = qI0;
@@ -636,84 +668,34 @@ function lasq6(): void {
   let emin = Z(j4 + 4);
   let d = Z(j4);
   let dmin = d;
-  if (pp == 0) {
-    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
-      SZ(j4 - 2, d + Z(j4 - 1));
-      if (Z(j4 - 2) == 0) {
-        SZ(j4, 0);
-        d = Z(j4 + 1);
-        dmin = d;
-        emin = 0;
-      } else if (SAFMIN_DQDS * Z(j4 + 1) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4 + 1)) {
-        const temp = Z(j4 + 1) / Z(j4 - 2);
-        SZ(j4, Z(j4 - 1) * temp);
-        d *= temp;
-      } else {
-        SZ(j4, Z(j4 + 1) * (Z(j4 - 1) / Z(j4 - 2)));
-        d = Z(j4 + 1) * (d / Z(j4 - 2));
-      }
-      dmin = min(dmin, d);
-      emin = min(emin, Z(j4));
+  // the ping-pong halves: pp = 0 reads at j4 − 1, j4 + 1 and writes j4 − 2, j4; pp = 1 one over
+  for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
+    d = dqdStep(j4 - 2 - pp, j4 - 1 + pp, j4 - pp, j4 + 1 + pp, d);
+    if (Z(j4 - 2 - pp) == 0) {
+      dmin = d;
+      emin = 0;
     }
-  } else {
-    for (j4 = 4 * i0; j4 <= 4 * (n0 - 3); j4 += 4) {
-      SZ(j4 - 3, d + Z(j4));
-      if (Z(j4 - 3) == 0) {
-        SZ(j4 - 1, 0);
-        d = Z(j4 + 2);
-        dmin = d;
-        emin = 0;
-      } else if (SAFMIN_DQDS * Z(j4 + 2) < Z(j4 - 3) && SAFMIN_DQDS * Z(j4 - 3) < Z(j4 + 2)) {
-        const temp = Z(j4 + 2) / Z(j4 - 3);
-        SZ(j4 - 1, Z(j4) * temp);
-        d *= temp;
-      } else {
-        SZ(j4 - 1, Z(j4 + 2) * (Z(j4) / Z(j4 - 3)));
-        d = Z(j4 + 2) * (d / Z(j4 - 3));
-      }
-      dmin = min(dmin, d);
-      emin = min(emin, Z(j4 - 1));
-    }
+    dmin = min(dmin, d);
+    emin = min(emin, Z(j4 - pp));
   }
   const dnm2 = d;
   qDmin2 = dmin;
-  // the last two steps (dlasq6 spells them out)
-  let dnm1: f64 = 0;
-  let j4p2: i32 = 0;
+  // the last two steps (dlasq6 spells them out: their d are dn1 and dn)
   j4 = 4 * (n0 - 2) - pp;
-  j4p2 = j4 + 2 * pp - 1;
-  SZ(j4 - 2, dnm2 + Z(j4p2));
+  let j4p2 = j4 + 2 * pp - 1;
+  const dnm1 = dqdStep(j4 - 2, j4p2, j4, j4p2 + 2, dnm2);
   if (Z(j4 - 2) == 0) {
-    SZ(j4, 0);
-    dnm1 = Z(j4p2 + 2);
     dmin = dnm1;
     emin = 0;
-  } else if (SAFMIN_DQDS * Z(j4p2 + 2) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4p2 + 2)) {
-    const temp = Z(j4p2 + 2) / Z(j4 - 2);
-    SZ(j4, Z(j4p2) * temp);
-    dnm1 = dnm2 * temp;
-  } else {
-    SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
-    dnm1 = Z(j4p2 + 2) * (dnm2 / Z(j4 - 2));
   }
   dmin = min(dmin, dnm1);
   qDmin1 = dmin;
   j4 += 4;
   j4p2 = j4 + 2 * pp - 1;
-  SZ(j4 - 2, dnm1 + Z(j4p2));
-  let dn: f64 = 0;
+  const dn = dqdStep(j4 - 2, j4p2, j4, j4p2 + 2, dnm1);
   if (Z(j4 - 2) == 0) {
-    SZ(j4, 0);
-    dn = Z(j4p2 + 2);
     dmin = dn;
     emin = 0;
-  } else if (SAFMIN_DQDS * Z(j4p2 + 2) < Z(j4 - 2) && SAFMIN_DQDS * Z(j4 - 2) < Z(j4p2 + 2)) {
-    const temp = Z(j4p2 + 2) / Z(j4 - 2);
-    SZ(j4, Z(j4p2) * temp);
-    dn = dnm1 * temp;
-  } else {
-    SZ(j4, Z(j4p2 + 2) * (Z(j4p2) / Z(j4 - 2)));
-    dn = Z(j4p2 + 2) * (dnm1 / Z(j4 - 2));
   }
   dmin = min(dmin, dn);
   SZ(j4 + 2, dn);

@@ -75,16 +75,8 @@ import { tile4x4 } from './tile';
  * Packs op(B)[p0..p0+kc)[j0..j0+nc) into PB as 4-column panels (zero-padded past N); ldb is B's
  * row stride (N when B is K×N contiguous, K when it is N×K).
  */
-export function packB(
-  transB: bool,
-  N: i32,
-  ldb: i32,
-  B: usize,
-  p0: i32,
-  kc: i32,
-  j0: i32,
-  nc: i32,
-  PB: usize,
+function packB(
+  transB: bool, N: i32, ldb: i32, B: usize, p0: i32, kc: i32, j0: i32, nc: i32, PB: usize,
 ): void {
   const np = (nc + 3) >> 2;
   const panelBytes = <usize>kc << 5;
@@ -127,16 +119,8 @@ export function packB(
  * Packs alpha·op(A)[i0..i0+mc)[p0..p0+kc) into PA as 4-row panels (zero-padded past M); lda is
  * A's row stride (K when A is M×K contiguous, M when it is K×M).
  */
-export function packA(
-  transA: bool,
-  M: i32,
-  lda: i32,
-  alpha: f64,
-  A: usize,
-  i0: i32,
-  mc: i32,
-  p0: i32,
-  kc: i32,
+function packA(
+  transA: bool, M: i32, lda: i32, alpha: f64, A: usize, i0: i32, mc: i32, p0: i32, kc: i32,
   PA: usize,
 ): void {
   const np = (mc + 3) >> 2;
@@ -179,7 +163,7 @@ export function packA(
 }
 
 /** Edge tile (rows×cols < 4×4 valid): through the 4×4 scratch T (zero-padded), then back. */
-export function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, rows: i32, cols: i32, T: usize): void {
+function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usize, rows: i32, cols: i32, T: usize): void {
   for (let i = 0; i < 4; i++) {
     for (let j = 0; j < 4; j++) {
       const t = T + (<usize>((i << 2) + j) << 3);
@@ -200,22 +184,8 @@ export function edgeTile(pA: usize, pB: usize, kc: i32, c: usize, ldcBytes: usiz
  * ceil(mc/4)·4·kc values, PB kc·ceil(nc/4)·4 values, T 16 values; kc, mc, nc >= 1.
  */
 export function dgemm(
-  transA: bool,
-  transB: bool,
-  M: i32,
-  N: i32,
-  K: i32,
-  alpha: f64,
-  A: usize,
-  B: usize,
-  beta: f64,
-  C: usize,
-  PA: usize,
-  PB: usize,
-  T: usize,
-  kc: i32,
-  mc: i32,
-  nc: i32,
+  transA: bool, transB: bool, M: i32, N: i32, K: i32, alpha: f64, A: usize, B: usize, beta: f64,
+  C: usize, PA: usize, PB: usize, T: usize, kc: i32, mc: i32, nc: i32,
 ): void {
   gemmStrided(transA, transB, M, N, K, alpha, A, transA ? M : K, B, transB ? K : N, beta, C, N, PA, PB, T, kc, mc, nc);
 }
@@ -223,28 +193,14 @@ export function dgemm(
 /**
  * {@link dgemm} on submatrices: the same products with explicit row strides lda, ldb, ldc (in
  * values) of A, B and C as stored — the blocked eigensolver's operands are blocks of larger
- * matrices. Same arithmetic in the same order as dgemm for the same blocking.
+ * matrices. Same arithmetic in the same order as dgemm for the same blocking. With `upper` (square
+ * C, M = N) only the 4×4 tiles on and above the diagonal are computed — those holding an entry
+ * (i, j) with j >= i; the others are not read or written (the symmetric rank-2k update of the
+ * blocked tridiagonalisation, ./dsyev.ts).
  */
 export function gemmStrided(
-  transA: bool,
-  transB: bool,
-  M: i32,
-  N: i32,
-  K: i32,
-  alpha: f64,
-  A: usize,
-  lda: i32,
-  B: usize,
-  ldb: i32,
-  beta: f64,
-  C: usize,
-  ldc: i32,
-  PA: usize,
-  PB: usize,
-  T: usize,
-  kc: i32,
-  mc: i32,
-  nc: i32,
+  transA: bool, transB: bool, M: i32, N: i32, K: i32, alpha: f64, A: usize, lda: i32, B: usize,
+  ldb: i32, beta: f64, C: usize, ldc: i32, PA: usize, PB: usize, T: usize, kc: i32, mc: i32, nc: i32, upper: bool = false,
 ): void {
   if (M <= 0 || N <= 0) return;
   const ldcBytes = <usize>ldc << 3;
@@ -272,8 +228,9 @@ export function gemmStrided(
       const kb = min(kc, K - p0);
       const panelBytes = <usize>kb << 5;
       packB(transB, N, ldb, B, p0, kb, j0, nb, PB);
-      for (let i0 = 0; i0 < M; i0 += mc) {
-        const mb = min(mc, M - i0);
+      const iEnd = upper ? min(M, j0 + nb) : M; // upper: rows below this block's columns hold none
+      for (let i0 = 0; i0 < iEnd; i0 += mc) {
+        const mb = min(mc, iEnd - i0);
         const npA = (mb + 3) >> 2;
         packA(transA, M, lda, alpha, A, i0, mb, p0, kb, PA);
         for (let I = 0; I < npA; I++) {
@@ -281,7 +238,8 @@ export function gemmStrided(
           const rows = min(4, M - row);
           const pA = PA + <usize>I * panelBytes;
           const cRow = C + <usize>row * ldcBytes;
-          for (let J = 0; J < npB; J++) {
+          // upper: tiles left of the diagonal tile (col + 3 < row) hold no upper entry
+          for (let J = upper ? max(0, (row - j0) >> 2) : 0; J < npB; J++) {
             const pB = PB + <usize>J * panelBytes;
             const col = j0 + (J << 2);
             const cols = min(4, N - col);
@@ -308,20 +266,8 @@ export function gemmStrided(
  * hold ceil(mc/4)·4·kc values, PB kc·ceil(w/4)·4, T 16; kc, mc, w >= 1.
  */
 export function dtrmmUpperT(
-  M: i32,
-  n: i32,
-  A: usize,
-  lda: i32,
-  R: usize,
-  ldr: i32,
-  C: usize,
-  ldc: i32,
-  PA: usize,
-  PB: usize,
-  T: usize,
-  kc: i32,
-  mc: i32,
-  w: i32,
+  M: i32, n: i32, A: usize, lda: i32, R: usize, ldr: i32, C: usize, ldc: i32, PA: usize, PB: usize,
+  T: usize, kc: i32, mc: i32, w: i32,
 ): void {
   for (let j0 = 0; j0 < n; j0 += w) {
     const nb = min(w, n - j0);

@@ -2,6 +2,7 @@
 // src/linalg/gesvj.ts (same sweep order, same threshold, same scaled path for tiny rows; row
 // norms kept as norms and re-accumulated per rotation).
 import { pow2Scale, vdot, vrot } from './vec';
+import { ld8 } from './mem';
 
 const MAX_SWEEPS: i32 = 60;
 /** 2^-480: rows below it take the scaled path (their squares are near underflow). */
@@ -14,11 +15,6 @@ const ROUNDING: f64 = 4;
 const SUBNORMAL: f64 = 4 * 4.9406564584124654e-324;
 /** 2^-400: below this norm ratio a rotation is first order. */
 const FIRST_ORDER: f64 = reinterpret<f64>(<u64>(1023 - 400) << 52);
-
-// @ts-ignore: decorator
-@inline function ld8(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
 
 /** ||row|| (m values) without underflow. */
 function rowNorm(row: usize, m: i32): f64 {

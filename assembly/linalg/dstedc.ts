@@ -23,9 +23,10 @@
 //    D + ρẑẑᵀ and the vectors u_j = (ẑ_i/δ_ij)_i / ||·|| are orthogonal to working precision.
 //    The new eigenvectors Q·U are two gemm calls on the column-type blocks (dlaed3).
 import { gemmStrided } from './dgemm';
-import { sortRows, tql2 } from './dsyev';
+import { sortRows, tql2 } from './tridiag';
 import { capSecular } from './caps';
 import { vrot } from './vec';
+import { ld8, st8, ld4, st4 } from './mem';
 
 const EPS: f64 = 2.220446049250313e-16;
 /** Largest subproblem solved by QL with vectors (LAPACK ilaenv(9, 'DLAED0') = 25). */
@@ -39,26 +40,6 @@ const SMINV1: f64 = reinterpret<f64>(<u64>(1023 + 340) << 52);
 const KC: i32 = 256;
 const MC: i32 = 128;
 const NC: i32 = 512;
-
-// @ts-ignore: decorator
-@inline function ld8(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline function st8(p: usize, i: i32, x: f64): void {
-  store<f64>(p + (<usize>i << 3), x);
-}
-
-// @ts-ignore: decorator
-@inline function ld4(p: usize, i: i32): i32 {
-  return load<i32>(p + (<usize>i << 2));
-}
-
-// @ts-ignore: decorator
-@inline function st4(p: usize, i: i32, x: i32): void {
-  store<i32>(p + (<usize>i << 2), x);
-}
 
 /** Address of Q(i, j), column-major with leading dimension ldq. */
 // @ts-ignore: decorator

@@ -17,13 +17,11 @@
 //        converge, the eigenvectors of T are computed by method 0's QL instead.
 //    2 — eigenvalues only (QL without vectors, O(n²) after the reduction); VT is not written.
 // 3. Eigenvalues ascending, rows of Vᵀ in the same order.
-import { edgeTile, gemmStrided, packA, packB } from './dgemm';
-import { capQlPerValue } from './caps';
+import { gemmStrided } from './dgemm';
 import { dstedc, dstedcWork } from './dstedc';
-import { tile4x4 } from './tile';
-import { vaxpy, vdot, vrot } from './vec';
-
-const EPS_QL: f64 = 2.220446049250313e-16;
+import { vaxpy, vdot, vscal } from './vec';
+import { ld8, st8, at } from './mem';
+import { sortRows, sortValues, tql2 } from './tridiag';
 
 /** Cache blocking of the internal products (as src/linalg/gemm.ts gemmBlocking at large sizes). */
 const KC: i32 = 256;
@@ -31,21 +29,6 @@ const MC: i32 = 128;
 const NC: i32 = 512;
 /** Reflectors per block of the back-transformation (the inner dimension of its second product). */
 const NBQ: i32 = 64;
-
-// @ts-ignore: decorator
-@inline function at(M: usize, n: i32, i: i32, j: i32): usize {
-  return M + (<usize>(i * n + j) << 3);
-}
-
-// @ts-ignore: decorator
-@inline function ld8(p: usize, i: i32): f64 {
-  return load<f64>(p + (<usize>i << 3));
-}
-
-// @ts-ignore: decorator
-@inline function st8(p: usize, i: i32, x: f64): void {
-  store<f64>(p + (<usize>i << 3), x);
-}
 
 /** Values of workspace {@link dsyev} needs for side n and panel width nb. */
 export function dsyevWork(n: i32, nb: i32): i32 {
@@ -270,35 +253,13 @@ function tridiagUnblocked(S: usize, n: i32, k0: i32, d: usize, e: usize, tau: us
     const v = at(S, n, k, k + 1);
     const p = n - k - 1;
     symvUpper(S, n, k + 1, p, v, y);
-    const vt = f64x2.splat(t);
-    let h = 0;
-    for (; h + 2 <= p; h += 2) {
-      const o = y + (<usize>h << 3);
-      v128.store(o, f64x2.mul(vt, v128.load(o)));
-    }
-    if (h < p) st8(y, h, t * ld8(y, h));
+    vscal(p, t, y);
     const mu = 0.5 * t * vdot(p, y, v);
     vaxpy(p, -mu, v, y);
     // S22 −= v wᵀ + w vᵀ on the upper triangle (what the next steps read).
     for (let i = 0; i < p; i++) {
-      const row = at(S, n, k + 1 + i, k + 1 + i);
-      const vi = ld8(v, i);
-      const wi = ld8(y, i);
-      const va = f64x2.splat(vi);
-      const vb = f64x2.splat(wi);
-      const vv = v + (<usize>i << 3);
-      const ww = y + (<usize>i << 3);
-      const q = p - i;
-      let j = 0;
-      for (; j + 2 <= q; j += 2) {
-        const o = <usize>j << 3;
-        const upd = f64x2.add(f64x2.mul(va, v128.load(ww + o)), f64x2.mul(vb, v128.load(vv + o)));
-        v128.store(row + o, f64x2.sub(v128.load(row + o), upd));
-      }
-      for (; j < q; j++) {
-        const o = <usize>j << 3;
-        store<f64>(row + o, load<f64>(row + o) - (vi * load<f64>(ww + o) + wi * load<f64>(vv + o)));
-      }
+      const o = <usize>i << 3;
+      axpy2(p - i, ld8(v, i), y + o, ld8(y, i), v + o, at(S, n, k + 1 + i, k + 1 + i));
     }
   }
   if (n >= 2) {
@@ -311,7 +272,7 @@ function tridiagUnblocked(S: usize, n: i32, k0: i32, d: usize, e: usize, tau: us
   st8(tau, n - 1, 0);
 }
 
-/** y −= a·x − b·z over len values (two axpys in one pass). */
+/** y −= a·x + b·z over len values (two axpys in one pass). */
 function axpy2(len: i32, a: f64, x: usize, b: f64, z: usize, y: usize): void {
   const va = f64x2.splat(a);
   const vb = f64x2.splat(b);
@@ -358,13 +319,7 @@ function panel(S: usize, n: i32, k0: i32, nb: i32, d: usize, e: usize, tau: usiz
       const wq = W + <usize>q * N8 + (<usize>(i + 1) << 3);
       axpy2(p, vdot(p, wq, v), vq, vdot(p, vq, v), wq, wr);
     }
-    const vt = f64x2.splat(t);
-    let j = 0;
-    for (; j + 2 <= p; j += 2) {
-      const o = wr + (<usize>j << 3);
-      v128.store(o, f64x2.mul(vt, v128.load(o)));
-    }
-    if (j < p) st8(wr, j, t * ld8(wr, j));
+    vscal(p, t, wr);
     vaxpy(p, -0.5 * t * vdot(p, wr, v), v, wr);
   }
 }
@@ -398,39 +353,9 @@ function trailingUpdate(
     memory.copy(WV + <usize>q * P8, w, P8);
     memory.copy(WV + <usize>(nb + q) * P8, v, P8);
   }
-  const K = 2 * nb;
-  const C = at(S, n, j, j);
-  const ldcBytes = N8;
-  for (let j0 = 0; j0 < p; j0 += NC) {
-    const nbj = min(NC, p - j0);
-    const npB = (nbj + 3) >> 2;
-    for (let p0 = 0; p0 < K; p0 += KC) {
-      const kb = min(KC, K - p0);
-      const panelBytes = <usize>kb << 5;
-      packB(false, p, p, WV, p0, kb, j0, nbj, PB);
-      const iEnd = min(p, j0 + nbj);
-      for (let i0 = 0; i0 < iEnd; i0 += MC) {
-        const mb = min(MC, iEnd - i0);
-        const npA = (mb + 3) >> 2;
-        packA(true, p, p, -1, VW, i0, mb, p0, kb, PA);
-        for (let I = 0; I < npA; I++) {
-          const row = i0 + (I << 2);
-          const rows = min(4, p - row);
-          const pA = PA + <usize>I * panelBytes;
-          const cRow = C + <usize>row * ldcBytes;
-          // tiles left of the diagonal tile (col + 3 < row) hold no upper entry
-          for (let J = max(0, (row - j0) >> 2); J < npB; J++) {
-            const pB = PB + <usize>J * panelBytes;
-            const col = j0 + (J << 2);
-            const cols = min(4, p - col);
-            const c = cRow + (<usize>col << 3);
-            if (rows == 4 && cols == 4) tile4x4(pA, pB, kb, c, ldcBytes);
-            else edgeTile(pA, pB, kb, c, ldcBytes, rows, cols, T16);
-          }
-        }
-      }
-    }
-  }
+  // S22 −= [V W]·[W V]ᵀ = VᵀW + WᵀV (row-major: VW holds V then W as 2nb rows of p, WV the
+  // reverse), upper tiles only
+  gemmStrided(true, false, p, p, 2 * nb, -1, VW, p, WV, p, 1, at(S, n, j, j), n, PA, PB, T16, KC, MC, NC, true);
 }
 
 /**
@@ -494,121 +419,4 @@ function backTransform(
     gemmStrided(true, false, nbk, p, nbk, 1, Tm, NBQ, Yt, p, 0, Zb, p, PA, PB, T16, KC, MC, NC);
     gemmStrided(false, false, n, p, nbk, -1, W2, nbk, Zb, p, 1, VT + (<usize>c0 << 3), n, PA, PB, T16, KC, MC, NC);
   }
-}
-
-/** Shell sort of the n values at d, ascending (Knuth's gaps 1, 4, 13, …). */
-export function sortValues(d: usize, n: i32): void {
-  let gap = 1;
-  while (gap < n / 3) gap = 3 * gap + 1;
-  for (; gap >= 1; gap /= 3) {
-    for (let i = gap; i < n; i++) {
-      const x = ld8(d, i);
-      let j = i;
-      while (j >= gap && ld8(d, j - gap) > x) {
-        st8(d, j, ld8(d, j - gap));
-        j -= gap;
-      }
-      st8(d, j, x);
-    }
-  }
-}
-
-/** Selection sort of d ascending with the rows of VT (n swaps of rows at most). */
-export function sortRows(d: usize, VT: usize, n: i32): void {
-  for (let i = 0; i < n - 1; i++) {
-    let kmin = i;
-    for (let j = i + 1; j < n; j++) if (ld8(d, j) < ld8(d, kmin)) kmin = j;
-    if (kmin != i) {
-      const tmp = ld8(d, i);
-      st8(d, i, ld8(d, kmin));
-      st8(d, kmin, tmp);
-      const ri = at(VT, n, i, 0);
-      const rk = at(VT, n, kmin, 0);
-      for (let c = 0; c < n; c++) {
-        const o = <usize>c << 3;
-        const a = load<f64>(ri + o);
-        store<f64>(ri + o, load<f64>(rk + o));
-        store<f64>(rk + o, a);
-      }
-    }
-  }
-}
-
-function hypot2(a: f64, b: f64): f64 {
-  // sqrt(a² + b²) without overflow for the scaled data of this kernel (|a|, |b| ~ 1): plain
-  // formula is exact enough and much faster than Math.hypot; fall back when it over/underflows.
-  const h = sqrt(a * a + b * b);
-  if (h < 1e-150 || h > 1e150) {
-    const m = max(abs(a), abs(b));
-    if (m == 0) return 0;
-    const x = a / m;
-    const y = b / m;
-    return m * sqrt(x * x + y * y);
-  }
-  return h;
-}
-
-/**
- * Implicit QL (EISPACK tql2) on (d, e) of size n; with VT != 0 each rotation of columns i, i+1
- * of V is applied to rows i, i+1 of VT (row length ld). Returns iterations or −1.
- */
-export function tql2(n: i32, d: usize, e: usize, VT: usize, ld: i32): i32 {
-  let f: f64 = 0;
-  let tst1: f64 = 0;
-  let total = 0;
-  const cap = capQlPerValue * n;
-  for (let l = 0; l < n; l++) {
-    tst1 = max(tst1, abs(load<f64>(d + (<usize>l << 3))) + abs(load<f64>(e + (<usize>l << 3))));
-    let m = l;
-    while (m < n - 1) {
-      if (abs(load<f64>(e + (<usize>m << 3))) <= EPS_QL * tst1) break;
-      m++;
-    }
-    if (m > l) {
-      do {
-        if (++total > cap) return -1;
-        let g = load<f64>(d + (<usize>l << 3));
-        const el = load<f64>(e + (<usize>l << 3));
-        let p = (load<f64>(d + (<usize>(l + 1) << 3)) - g) / (2 * el);
-        let r = hypot2(p, 1);
-        if (p < 0) r = -r;
-        store<f64>(d + (<usize>l << 3), el / (p + r));
-        store<f64>(d + (<usize>(l + 1) << 3), el * (p + r));
-        const dl1 = load<f64>(d + (<usize>(l + 1) << 3));
-        let h = g - load<f64>(d + (<usize>l << 3));
-        for (let i = l + 2; i < n; i++) store<f64>(d + (<usize>i << 3), load<f64>(d + (<usize>i << 3)) - h);
-        f += h;
-        p = load<f64>(d + (<usize>m << 3));
-        let c: f64 = 1;
-        let c2 = c;
-        let c3 = c;
-        const el1 = load<f64>(e + (<usize>(l + 1) << 3));
-        let s: f64 = 0;
-        let s2: f64 = 0;
-        for (let i = m - 1; i >= l; i--) {
-          c3 = c2;
-          c2 = c;
-          s2 = s;
-          const ei = load<f64>(e + (<usize>i << 3));
-          const di = load<f64>(d + (<usize>i << 3));
-          g = c * ei;
-          h = c * p;
-          r = hypot2(p, ei);
-          store<f64>(e + (<usize>(i + 1) << 3), s * r);
-          s = ei / r;
-          c = p / r;
-          p = c * di - s * g;
-          store<f64>(d + (<usize>(i + 1) << 3), h + s * (c * g + s * di));
-          // (x, y) = rows (i, i+1): y ← s·x + c·y, x ← c·x − s·y  ==  vrot(x, y, c, s)
-          if (VT != 0) vrot(ld, at(VT, ld, i, 0), at(VT, ld, i + 1, 0), c, s);
-        }
-        p = (-s * s2 * c3 * el1 * load<f64>(e + (<usize>l << 3))) / dl1;
-        store<f64>(e + (<usize>l << 3), s * p);
-        store<f64>(d + (<usize>l << 3), c * p);
-      } while (abs(load<f64>(e + (<usize>l << 3))) > EPS_QL * tst1);
-    }
-    store<f64>(d + (<usize>l << 3), load<f64>(d + (<usize>l << 3)) + f);
-    store<f64>(e + (<usize>l << 3), 0);
-  }
-  return total;
 }

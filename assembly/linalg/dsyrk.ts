@@ -12,7 +12,7 @@
 // No-pack variant (dsyrkDirectRows, cols a multiple of 4): the tile reads the 4-column slices of
 // the chunk's rows in place (stride = the row length) — same products, same order, same result
 // bit for bit, without the pack's write pass; it only pays while the row stride is short enough
-// not to alias in L1 (the caller decides: src/linalg/wasmBackend.ts, syrkReadsInPlace).
+// not to alias in L1 (the caller decides: src/linalg/wasmKernels.ts, syrkReadsInPlace).
 //
 // Validation rides along: pack (or, in the no-pack path, the diagonal tiles, which read every
 // value of their columns) returns max|a_ij| of what it read, NaN if an entry is NaN and +Infinity
@@ -29,6 +29,7 @@
 // take a range of tile rows [ib0, ib1) (disjoint ranges write disjoint parts of W).
 
 import { tile4x4, tile4x4Diag, tile4x4Strided } from './tile';
+import { vscal } from './vec';
 
 /**
  * Packs chunk rows [r0, r0 + kc) of A (panels p >= p0) into P, scaled by s, and returns max|a_ij|
@@ -209,10 +210,7 @@ export function dsyrkDirectRows(
 
 /** x[0..n) *= s in place (the rare scaled case of the no-pack path). */
 export function dscal(x: usize, n: i32, s: f64): void {
-  for (let i = 0; i < n; i++) {
-    const p = x + (<usize>i << 3);
-    store<f64>(p, load<f64>(p) * s);
-  }
+  vscal(n, s, x);
 }
 
 /**
@@ -253,15 +251,7 @@ export function dsyrkTiles(
  * Returns max|a_ij| over the rows (NaN / +Infinity flag bad entries).
  */
 export function dsyrkRows(
-  A: usize,
-  r0: i32,
-  r1: i32,
-  cols: i32,
-  s: f64,
-  direct: i32,
-  W: usize,
-  P: usize,
-  kc: i32,
+  A: usize, r0: i32, r1: i32, cols: i32, s: f64, direct: i32, W: usize, P: usize, kc: i32,
   ready: usize,
 ): f64 {
   const np = (cols + 3) >> 2;

@@ -23,56 +23,8 @@
  * chunk needs no zero-fill pass over it beforehand.
  */
 // @ts-ignore: decorator
-@inline export function tile4x4Strided(
-  pA: usize,
-  pB: usize,
-  kc: i32,
-  stride: usize,
-  c: usize,
-  ldcBytes: usize,
-  fresh: bool = false,
-): void {
-  const c1 = c + ldcBytes;
-  const c2 = c1 + ldcBytes;
-  const c3 = c2 + ldcBytes;
-  const z = f64x2.splat(0);
-  let c00 = fresh ? z : v128.load(c);
-  let c01 = fresh ? z : v128.load(c, 16);
-  let c10 = fresh ? z : v128.load(c1);
-  let c11 = fresh ? z : v128.load(c1, 16);
-  let c20 = fresh ? z : v128.load(c2);
-  let c21 = fresh ? z : v128.load(c2, 16);
-  let c30 = fresh ? z : v128.load(c3);
-  let c31 = fresh ? z : v128.load(c3, 16);
-  const end = pA + <usize>kc * stride;
-  let a = pA;
-  let b = pB;
-  while (a < end) {
-    const b0 = v128.load(b);
-    const b1 = v128.load(b, 16);
-    let x = v128.load64_splat(a);
-    c00 = f64x2.add(c00, f64x2.mul(x, b0));
-    c01 = f64x2.add(c01, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 8);
-    c10 = f64x2.add(c10, f64x2.mul(x, b0));
-    c11 = f64x2.add(c11, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 16);
-    c20 = f64x2.add(c20, f64x2.mul(x, b0));
-    c21 = f64x2.add(c21, f64x2.mul(x, b1));
-    x = v128.load64_splat(a, 24);
-    c30 = f64x2.add(c30, f64x2.mul(x, b0));
-    c31 = f64x2.add(c31, f64x2.mul(x, b1));
-    a += stride;
-    b += stride;
-  }
-  v128.store(c, c00);
-  v128.store(c, c01, 16);
-  v128.store(c1, c10);
-  v128.store(c1, c11, 16);
-  v128.store(c2, c20);
-  v128.store(c2, c21, 16);
-  v128.store(c3, c30);
-  v128.store(c3, c31, 16);
+@inline export function tile4x4Strided(pA: usize, pB: usize, kc: i32, stride: usize, c: usize, ldcBytes: usize, fresh: bool = false): void {
+  tile4x4Sums(pA, pB, kc, stride, c, ldcBytes, fresh, false, false);
 }
 
 /**
@@ -85,14 +37,18 @@
  * accumulators free the floating-point slots the scan takes. Without `scan` it returns 0.
  */
 // @ts-ignore: decorator
-@inline export function tile4x4Diag(
-  p: usize,
-  kc: i32,
-  stride: usize,
-  c: usize,
-  ldcBytes: usize,
-  fresh: bool,
-  scan: bool,
+@inline export function tile4x4Diag(p: usize, kc: i32, stride: usize, c: usize, ldcBytes: usize, fresh: bool, scan: bool): f64 {
+  return tile4x4Sums(p, p, kc, stride, c, ldcBytes, fresh, true, scan);
+}
+
+/**
+ * The one loop of both tiles. `diag` and `scan` are constants at every call (the callers above),
+ * so after inlining each branch on them folds away: the full tile keeps its 8 accumulators, the
+ * diagonal tile drops c20 and c30 and reads pB through pA.
+ */
+// @ts-ignore: decorator
+@inline function tile4x4Sums(
+  pA: usize, pB: usize, kc: i32, stride: usize, c: usize, ldcBytes: usize, fresh: bool, diag: bool, scan: bool,
 ): f64 {
   const c1 = c + ldcBytes;
   const c2 = c1 + ldcBytes;
@@ -102,15 +58,18 @@
   let c01 = fresh ? z : v128.load(c, 16);
   let c10 = fresh ? z : v128.load(c1);
   let c11 = fresh ? z : v128.load(c1, 16);
+  let c20 = fresh || diag ? z : v128.load(c2);
   let c21 = fresh ? z : v128.load(c2, 16);
+  let c30 = fresh || diag ? z : v128.load(c3);
   let c31 = fresh ? z : v128.load(c3, 16);
   let vm = z;
   let nan = z;
-  const end = p + <usize>kc * stride;
-  let a = p;
+  const end = pA + <usize>kc * stride;
+  let a = pA;
+  let b = pB;
   while (a < end) {
-    const b0 = v128.load(a);
-    const b1 = v128.load(a, 16);
+    const b0 = v128.load(diag ? a : b);
+    const b1 = v128.load(diag ? a : b, 16);
     if (scan) {
       // pmax is one maxpd (wasm's NaN-propagating max is a long sequence on x86); NaN is caught
       // by the x != x mask instead.
@@ -124,16 +83,21 @@
     c10 = f64x2.add(c10, f64x2.mul(x, b0));
     c11 = f64x2.add(c11, f64x2.mul(x, b1));
     x = v128.load64_splat(a, 16);
+    if (!diag) c20 = f64x2.add(c20, f64x2.mul(x, b0));
     c21 = f64x2.add(c21, f64x2.mul(x, b1));
     x = v128.load64_splat(a, 24);
+    if (!diag) c30 = f64x2.add(c30, f64x2.mul(x, b0));
     c31 = f64x2.add(c31, f64x2.mul(x, b1));
     a += stride;
+    if (!diag) b += stride;
   }
   v128.store(c, c00);
   v128.store(c, c01, 16);
   v128.store(c1, c10);
   v128.store(c1, c11, 16);
+  if (!diag) v128.store(c2, c20);
   v128.store(c2, c21, 16);
+  if (!diag) v128.store(c3, c30);
   v128.store(c3, c31, 16);
   if (!scan) return 0;
   if (v128.any_true(nan)) return NaN;

@@ -35,6 +35,17 @@ export function vaxpy(n: i32, a: f64, x: usize, y: usize): void {
   }
 }
 
+/** x ← a·x over n contiguous values. */
+export function vscal(n: i32, a: f64, x: usize): void {
+  const va = f64x2.splat(a);
+  let i = 0;
+  for (; i + 2 <= n; i += 2) {
+    const o = x + (<usize>i << 3);
+    v128.store(o, f64x2.mul(va, v128.load(o)));
+  }
+  if (i < n) store<f64>(x + (<usize>i << 3), a * load<f64>(x + (<usize>i << 3)));
+}
+
 /** Rotation of two rows: x ← c·x − s·y, y ← s·x + c·y (n contiguous values each). */
 export function vrot(n: i32, x: usize, y: usize, c: f64, s: f64): void {
   const vc = f64x2.splat(c);

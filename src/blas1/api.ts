@@ -6,20 +6,16 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { assertFiniteVector, finiteNumber, toFloat64 } from '../util/validate.js';
-import { isInitialized } from '../wasm/module.js';
-import { type Blas1Backend, type Blas1BackendName, referenceBlas1, wasmBlas1 } from './backend.js';
+import { selectBackend, type BackendOption } from '../wasm/backend.js';
+import { type Blas1Backend, referenceBlas1, wasmBlas1 } from './backend.js';
 
-/** Options shared by the BLAS-1 functions. */
-export interface Blas1Options {
-  /** Force an implementation (default: 'wasm' when initialised, else 'reference'). */
-  backend?: Blas1BackendName;
-}
+/** Options shared by the BLAS-1 functions: the backend (default 'wasm' once `init()` has completed). */
+export type Blas1Options = BackendOption;
+
+const BACKENDS = { reference: referenceBlas1, wasm: wasmBlas1 } as const;
 
 function pick(options: Blas1Options | undefined): Blas1Backend {
-  const name = options?.backend ?? (isInitialized() ? 'wasm' : 'reference');
-  if (name === 'wasm') return wasmBlas1;
-  if (name === 'reference') return referenceBlas1;
-  throw new ArgumentError('options.backend', name, "must be 'wasm' or 'reference'");
+  return selectBackend(BACKENDS, options?.backend);
 }
 
 function vec(name: string, x: unknown): Float64Array {

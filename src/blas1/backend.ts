@@ -3,17 +3,15 @@
  * over: `reference` (pure TypeScript) and `wasm` (assembly/blas1 over the arena). Both are
  * unchecked: lengths are assumed to match; use the validating functions in ./api.ts.
  */
+import type { BackendName } from '../wasm/backend.js';
 import { wasm } from '../wasm/module.js';
 import { referenceAxpy } from './daxpy.js';
 import { referenceCopy } from './dcopy.js';
 import { referenceDistance, referenceNorm } from './dnrm2.js';
 
-/** Which implementation runs a kernel. */
-export type Blas1BackendName = 'reference' | 'wasm';
-
 /** The BLAS-1 routines the order-gap needs. */
 export interface Blas1Backend {
-  readonly name: Blas1BackendName;
+  readonly name: BackendName;
   /** ||x||_2 (overflow-safe). */
   norm(x: Float64Array): number;
   /** ||x - y||_2 (overflow-safe). */

@@ -9,10 +9,10 @@
 import type { AbstractMatrix, Matrix } from 'ml-matrix';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';
+import type { BackendOption } from '../wasm/backend.js';
 import { qrBlockRows } from './backend.js';
-import type { Transpose } from './gemm.js';
-import { pickBackend, type BackendOption } from './select.js';
-import type { SyrkAccept } from './backend.js';
+import type { SyrkAccept, ThreadOption, Transpose } from './calls.js';
+import { pickBackend } from './select.js';
 import {
   gramUnscaled,
   isMlMatrix,
@@ -28,7 +28,6 @@ import {
 import type { NullSpaceResult } from './streamingQR.js';
 import { basisFromRows, svdOfR, type SvdOfR } from './svdFromR.js';
 import { EPS, decideRank, resolveTolerance, type RankDecision, type RankToleranceOptions } from './tolerance.js';
-import { gemmThreaded, gramThreaded, type ThreadOption } from './threads.js';
 
 /** Options of {@link gram} and {@link gramAccumulate}. */
 export interface GramOptions extends BackendOption, ThreadOption {}
@@ -67,10 +66,10 @@ function syrkInto(
   options: GramOptions | undefined,
 ): void {
   const backend = pickBackend(options);
+  const { data, rows, cols } = A;
+  const pool = options ?? {};
   const run = (scale: number, accept: SyrkAccept): boolean =>
-    (backend.name === 'wasm'
-      ? gramThreaded(A.data, A.rows, A.cols, scale, weight, G, overwrite, accept, options)
-      : undefined) ?? backend.syrk(A.data, A.rows, A.cols, scale, weight, G, overwrite, accept);
+    backend.syrk({ A: data, rows, cols, scale, weight, G, overwrite, accept, pool });
   let amax = A.amax;
   if (amax === undefined) {
     let seen = NaN;
@@ -110,11 +109,9 @@ function columnScaledSyrk(
   const As = new Float64Array(rows * cols);
   for (let r = 0; r < rows; r++) for (let j = 0; j < cols; j++) As[r * cols + j] = data[r * cols + j]! * d[j]!;
   const T = new Float64Array(cols * cols);
-  const backend = pickBackend(options);
-  const ok =
-    (backend.name === 'wasm'
-      ? gramThreaded(As, rows, cols, 1, 1, T, true, (_m, nf) => nf === 0, options)
-      : undefined) ?? backend.syrk(As, rows, cols, 1, 1, T, true, (_m, nf) => nf === 0);
+  const accept = (_m: number, nf: number): boolean => nf === 0;
+  const call = { A: As, rows, cols, scale: 1, weight: 1, G: T, overwrite: true, accept, pool: options ?? {} };
+  const ok = pickBackend(options).syrk(call);
   if (!ok) throw overflowError(A, amax);
   const next = new Float64Array(cols * cols);
   for (let i = 0; i < cols; i++)
@@ -287,12 +284,9 @@ export function gemm(A: MatrixInput, ...rest: unknown[]): Float64Array | Matrix 
   // Written in place (Cin) or into a new array, and only once the product is known finite: no
   // JavaScript temporary (a fresh M×N array costs page faults — ~12 µs per 4 KiB on this VM).
   const C = Cin ?? new Float64Array(M * N);
-  const backend = pickBackend(opts);
-  const finite = (nonFinite: number): boolean => nonFinite === 0;
-  const written =
-    (backend.name === 'wasm'
-      ? gemmThreaded(tA === 'T', tB === 'T', M, N, K, alpha, Am.data, Bm.data, beta, C, finite, opts)
-      : undefined) ?? backend.gemm(tA, tB, M, N, K, alpha, Am.data, Bm.data, beta, C, finite);
+  const accept = (nonFinite: number): boolean => nonFinite === 0;
+  const call = { transA: tA, transB: tB, M, N, K, alpha, A: Am.data, B: Bm.data, beta, C, accept, pool: opts ?? {} };
+  const written = pickBackend(opts).gemm(call);
   if (!written) throw new ArgumentError('A', Am.data, 'the product overflows f64');
   if (matrixForm) return toMlMatrix(C, M, N);
   return Cin ?? C;
@@ -446,7 +440,7 @@ function parseShapeArgs<O>(args: unknown[]): [number | undefined, number | undef
  * cols < 48, or R's column norms more than 16× apart, one-sided Jacobi on Rᵀ, so small singular
  * values are accurate relative to the column scaling of A (see ./gesvj.ts), not only to σ_max;
  * otherwise Householder bidiagonalisation of R and dqds on the bidiagonal
- * (./bidiag.ts), normwise backward stable: |σ̂_i − σ_i| <= c·cols·eps·σ_max, the LAPACK dgesdd
+ * (assembly/linalg/dgebrd.ts; the reference backend: plain Jacobi), normwise backward stable: |σ̂_i − σ_i| <= c·cols·eps·σ_max, the LAPACK dgesdd
  * class, at most 16× plain Jacobi's bound for such R (see PRECONDITION_MAX_COLUMN_RATIO).
  * Cost 2·rows·cols² (QR) + 8/3·cols³ (bidiagonalisation, one pass over the trailing block per
  * step) + O(cols²) (dqds); on the Jacobi path ~5·cols³ per sweep (5–10 sweeps).

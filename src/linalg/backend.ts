@@ -4,21 +4,19 @@
  * the arena; see ./wasmBackend.ts). Both are UNCHECKED: shapes are assumed consistent and entries
  * finite; the validating functions are in ./api.ts and ./streamingQR.ts.
  */
-import { referenceBidiagSvdvals } from './bidiag.js';
-import { referenceGemm, type Transpose } from './gemm.js';
-import { referenceGesvj } from './gesvj.js';
+import type { BackendName } from '../wasm/backend.js';
+import type { GemmCall, SyrkAccept, SyrkCall } from './calls.js';
+import { referenceGemm } from './gemm.js';
+import { jacobiSvdvals, referenceGesvj } from './gesvj.js';
 import { referenceSyev } from './syev.js';
-import { referenceSyrk, type SyrkAccept } from './syrk.js';
+import { referenceSyrk } from './syrk.js';
 import { referenceTpqrt } from './tpqrt.js';
 
-/** Which implementation runs a kernel. */
-export type LinalgBackendName = 'reference' | 'wasm';
-
-export type { SyrkAccept };
+export type { GemmCall, SyrkAccept, SyrkCall };
 
 /** The dense kernels of the linalg area (row-major, f64). */
 export interface LinalgBackend {
-  readonly name: LinalgBackendName;
+  readonly name: BackendName;
   /**
    * G (cols×cols, full) ← weight·AᵀA (`overwrite`) or G + weight·AᵀA, products formed on scale·A
    * (scale an exact power of two). A may hold NaN/±Infinity: the kernel reports them instead of
@@ -33,36 +31,21 @@ export interface LinalgBackend {
    * entries it read. The result is the full product's bit for bit (the left-out products are ±0,
    * and a sum that starts at +0 is unchanged by adding ±0). The reference kernel computes the
    * full product (it skips zero multipliers anyway).
+   *
+   * `pool` (./calls.ts): the wasm backend runs a full (not triangular) Gramian on the worker pool
+   * when the option allows it (./threads.ts: within the summation bound of one thread, the same
+   * bits on every run); without it, on the calling thread.
+   * @throws {ArgumentError} `pool.threads` invalid, or > 1 without a running pool (wasm backend).
    */
-  syrk(
-    A: Float64Array,
-    rows: number,
-    cols: number,
-    scale: number,
-    weight: number,
-    G: Float64Array,
-    overwrite: boolean,
-    accept: SyrkAccept,
-    upperTriangular?: boolean,
-  ): boolean;
+  syrk(call: SyrkCall): boolean;
   /**
    * C (M×N) = alpha·op(A)·op(B) + beta·C (beta = 0: C is not read), written only if
    * `accept(non-finite entries of the result)` returns true (default: always). Returns whether C
-   * was written.
+   * was written. `pool`: the wasm backend runs a non-transposed A on the worker pool when the
+   * option allows it (bit for bit the one-thread result).
+   * @throws {ArgumentError} `pool.threads` invalid, or > 1 without a running pool (wasm backend).
    */
-  gemm(
-    transA: Transpose,
-    transB: Transpose,
-    M: number,
-    N: number,
-    K: number,
-    alpha: number,
-    A: Float64Array,
-    B: Float64Array,
-    beta: number,
-    C: Float64Array,
-    accept?: (nonFinite: number) => boolean,
-  ): boolean;
+  gemm(call: GemmCall): boolean;
   /**
    * C (M×n) ← A·Rᵀ for A M×n and R n×n upper triangular (BLAS dtrmm with side R, upper,
    * transposed, out of place); C is not read. Entry (i, j) is Σ_{k >= j} a_ik·r_jk; R's entries
@@ -100,12 +83,13 @@ export interface LinalgBackend {
   ): number;
   /**
    * Singular values (descending) of s·A for A m×m row-major (not modified; s an exact power of
-   * two) into `out` (m), by Householder bidiagonalisation and dqds on the bidiagonal (QL on its
-   * Golub–Kahan tridiagonal if dqds fails; ./bidiag.ts: normwise backward stable,
-   * |σ̂_i − σ_i| <= c·m·eps·σ_max). Returns the dqds (or QL) iterations, or −1 if neither
-   * converged (then `out` is not written).
+   * two) into `out` (m), without vectors. wasm: Householder bidiagonalisation and dqds on the
+   * bidiagonal, QL on its Golub–Kahan tridiagonal if dqds fails (assembly/linalg/dgebrd.ts:
+   * normwise backward stable, |σ̂_i − σ_i| <= c·m·eps·σ_max); reference: one-sided Jacobi
+   * (./gesvj.ts jacobiSvdvals: relatively accurate, inside that bound). Returns the dqds, QL or
+   * Jacobi iterations, or −1 if the method did not converge (then `out` is not written).
    */
-  bidiagSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number;
+  squareSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number;
 }
 
 /** Rows per block of the streaming QR: about 512 KiB per block so a block stays in L2. */
@@ -119,7 +103,8 @@ export const referenceLinalg: LinalgBackend = {
   syrk: referenceSyrk,
   gemm: referenceGemm,
   trmmUpperT(M, n, A, R, C) {
-    referenceGemm('N', 'T', M, n, n, 1, A, R, 0, C); // the full product: see LinalgBackend.trmmUpperT
+    // the full product: see LinalgBackend.trmmUpperT
+    referenceGemm({ transA: 'N', transB: 'T', M, N: n, K: n, alpha: 1, A, B: R, beta: 0, C });
   },
   syev(S, n, s, values, vectors) {
     // the arithmetic of assembly/linalg/square.ts: symmetrise and scale, decompose, transpose
@@ -141,5 +126,5 @@ export const referenceLinalg: LinalgBackend = {
     }
   },
   gesvj: referenceGesvj,
-  bidiagSvdvals: referenceBidiagSvdvals,
+  squareSvdvals: jacobiSvdvals,
 };

@@ -1,32 +1,22 @@
 /**
  * General matrix product C = α·op(A)·op(B) + β·C (BLAS dgemm, row-major): the pure-TypeScript
- * reference of assembly/linalg/dgemm.ts. op(X) = X or Xᵀ.
+ * twin of assembly/linalg/dgemm.ts by contract (docs/linalg.md, "Twin policy"): each entry is a
+ * recursive sum in k order from +0, as in the kernel, so for α = 1, β = 0 the two give the same
+ * bits. op(X) = X or Xᵀ.
  *
  * Accuracy: each entry of op(A)op(B) is a sum of K products, error <= K·eps·Σ|a||b|.
  * With β = 0, C is overwritten without being read (NaN in C does not propagate), as in BLAS.
  */
-
-/** How an operand enters the product. */
-export type Transpose = 'N' | 'T';
+import type { GemmCall } from './calls.js';
 
 /**
  * C (M×N) = alpha · op(A) · op(B) + beta · C, where op(A) is M×K and op(B) is K×N.
  * A is stored M×K ('N') or K×M ('T'); B is K×N ('N') or N×K ('T'). Unchecked. Cost 2·M·N·K flops.
- * C is written only if `accept(non-finite entries of the result)` holds (LinalgBackend.gemm).
+ * C is written only if `accept(non-finite entries of the result)` holds (LinalgBackend.gemm);
+ * `pool` is ignored (one thread).
  */
-export function referenceGemm(
-  transA: Transpose,
-  transB: Transpose,
-  M: number,
-  N: number,
-  K: number,
-  alpha: number,
-  A: Float64Array,
-  B: Float64Array,
-  beta: number,
-  C: Float64Array,
-  accept: (nonFinite: number) => boolean = () => true,
-): boolean {
+export function referenceGemm(call: GemmCall): boolean {
+  const { transA, transB, M, N, K, alpha, A, B, beta, C, accept = () => true } = call;
   const T = new Float64Array(M * N);
   for (let i = 0; i < M; i++) {
     for (let j = 0; j < N; j++) {

@@ -1,6 +1,8 @@
 /**
- * One-sided Jacobi SVD on rows (Hestenes; LAPACK dgesvj's method, row variant): the pure-TypeScript
- * reference of assembly/linalg/dgesvj.ts. Used for singular values, rank and null space.
+ * One-sided Jacobi SVD on rows (Hestenes; LAPACK dgesvj's method, row variant): the reference
+ * backend's Jacobi, an independent reference of assembly/linalg/dgesvj.ts (docs/linalg.md, "Twin
+ * policy": the kernel's threshold and sweep order, in scalar code; the two agree to the bound, not
+ * bit for bit). Used for singular values, rank and null space, and by {@link jacobiSvdvals}.
  *
  * Input Y (m×m, row-major). Pairs of rows (i, j) are rotated until every pair is orthogonal to
  * |y_iᵀy_j| <= tol·||y_i||·||y_j|| with tol = JACOBI_TOL_FACTOR·sqrt(m)·eps (dgesvj's threshold);
@@ -27,6 +29,8 @@
  * like any others and the singular values of [[1e-310, 1], [0, 1]] come out to a few ulps of
  * the subnormal spacing. Only exactly zero rows are skipped.
  */
+import { referenceNorm } from '../blas1/dnrm2.js';
+import { safeScale } from './shape.js';
 
 /** Sweep cap; convergence is quadratic and typically takes 5–10 sweeps. */
 export const JACOBI_MAX_SWEEPS = 60;
@@ -61,14 +65,6 @@ export const JACOBI_NEGLIGIBLE = 2 ** -104;
 /** Below this ratio of row norms (2^-400) a rotation is first order: t = cos·(small/large). */
 const FIRST_ORDER_RATIO = 2 ** -400;
 
-/** Exact power of two 2^k with x·2^k in [1, 2) for normal x > 0, clamped to 2^±1022 (subnormal x). */
-function pow2Scale(x: number): number {
-  let e = Math.floor(Math.log2(x));
-  if (2 ** e > x) e -= 1;
-  else if (2 ** (e + 1) <= x) e += 1;
-  return 2 ** Math.max(-1022, Math.min(1022, -e));
-}
-
 /** ||Y[o..o+m)|| without underflow (exact power-of-two scaling, as dnrm2). */
 function rowNorm(Y: Float64Array, o: number, m: number): number {
   let amax = 0;
@@ -79,7 +75,7 @@ function rowNorm(Y: Float64Array, o: number, m: number): number {
     for (let k = 0; k < m; k++) s += Y[o + k]! * Y[o + k]!;
     if (s >= JACOBI_SMALL_NORM * JACOBI_SMALL_NORM) return Math.sqrt(s);
   }
-  const sc = pow2Scale(amax);
+  const sc = safeScale(amax);
   let s = 0;
   for (let k = 0; k < m; k++) {
     const x = Y[o + k]! * sc;
@@ -141,8 +137,8 @@ function jacobiPair(
     return Math.abs(g);
   }
   // a tiny (or huge) row: the cosine on rows scaled by exact powers of two
-  const si = pow2Scale(ni);
-  const sj = pow2Scale(nj);
+  const si = safeScale(ni);
+  const sj = safeScale(nj);
   let c = 0;
   for (let k = 0; k < m; k++) c += Y[oi + k]! * si * (Y[oj + k]! * sj);
   const g = c / (ni * si) / (nj * sj);
@@ -156,7 +152,7 @@ function jacobiPair(
   const ol = large * m;
   if (ns >= FIRST_ORDER_RATIO * nl) {
     // comparable sizes: rotate on a common exact scaling (then undo it)
-    const s = pow2Scale(nl);
+    const s = safeScale(nl);
     for (let k = 0; k < m; k++) {
       Y[oi + k]! *= s;
       Y[oj + k]! *= s;
@@ -247,7 +243,7 @@ export function referenceGesvj(
  */
 export function maxRowCosine(Y: Float64Array, m: number): number {
   const nrm = Array.from({ length: m }, (_, i) => rowNorm(Y, i * m, m));
-  const sc = nrm.map((x) => (x > 0 ? pow2Scale(x) : 1));
+  const sc = nrm.map((x) => (x > 0 ? safeScale(x) : 1));
   let worst = 0;
   for (let i = 0; i < m; i++)
     for (let j = i + 1; j < m; j++) {
@@ -257,4 +253,32 @@ export function maxRowCosine(Y: Float64Array, m: number): number {
       worst = Math.max(worst, Math.abs(c / (nrm[i]! * sc[i]!) / (nrm[j]! * sc[j]!)));
     }
   return worst;
+}
+
+/**
+ * Singular values (descending) of s·A for A m×m row-major (not modified; s an exact power of two)
+ * into `out`, by one-sided Jacobi on (h·A)ᵀ without vectors, h = safeScale(max|a_ij|): the
+ * reference backend's {@link LinalgBackend.squareSvdvals}, a method of its own next to the wasm
+ * kernel's bidiagonalisation and dqds (assembly/linalg/dgebrd.ts), which the tests hold to the
+ * same oracles. h·A has its largest entry in [1, 2) and is exact, so the values of 2^k·A are
+ * 2^k times those of A bit for bit; σ_i = ||y_i||·(s/h), one exact multiplication (rounded only
+ * for a subnormal σ). Accuracy: relative error ~m·eps·κ(column-scaled A) per value
+ * (Demmel–Veselić), inside the normwise bound |σ̂_i − σ_i| <= c·m·eps·σ_max of the wasm path.
+ * Cost ~5·m³ per sweep, 5–10 sweeps. Returns the sweeps, or −1 at the sweep cap (then `out` is
+ * not written). Unchecked: A finite, s·A finite.
+ */
+export function jacobiSvdvals(A: Float64Array, m: number, s: number, out: Float64Array): number {
+  if (m === 0) return 0;
+  let amax = 0;
+  for (let k = 0; k < m * m; k++) amax = Math.max(amax, Math.abs(A[k]!));
+  const h = safeScale(amax);
+  const Y = new Float64Array(m * m);
+  for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) Y[j * m + i] = A[i * m + j]! * h;
+  const sweeps = referenceGesvj(Y, m, new Float64Array(0), new Float64Array(m), false);
+  if (sweeps < 0) return sweeps;
+  const ratio = s / h; // a power of two near max|s·a_ij|: representable, exact
+  const sigma = Float64Array.from({ length: m }, (_, i) => referenceNorm(Y.subarray(i * m, (i + 1) * m)));
+  sigma.sort().reverse();
+  for (let i = 0; i < m; i++) out[i] = sigma[i]! * ratio;
+  return sweeps;
 }

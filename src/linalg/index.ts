@@ -30,7 +30,7 @@ export {
   type RankToleranceOptions,
 } from './tolerance.js';
 export { type MatrixInput, safeScale, gramScale, GRAM_UNSCALED_MIN, GRAM_UNSCALED_MAX } from './shape.js';
-export { type BackendOption } from './select.js';
-export { referenceLinalg, type LinalgBackend, type LinalgBackendName, type SyrkAccept } from './backend.js';
+export type { BackendName, BackendOption } from '../wasm/backend.js';
+export { referenceLinalg, type LinalgBackend, type SyrkAccept, type SyrkCall, type GemmCall } from './backend.js';
 export { wasmLinalg } from './wasmBackend.js';
 export { startThreads, stopThreads, threadCount, lastCallerUnits, type ThreadOption } from './threads.js';

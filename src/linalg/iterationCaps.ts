@@ -27,7 +27,11 @@ export const DEFAULT_ITERATION_CAPS: Readonly<IterationCaps> = Object.freeze({
   qlPerValue: 30,
 });
 
-/** The caps the TypeScript backend reads (the wasm kernels hold theirs: assembly/linalg/caps.ts). */
+/**
+ * The caps the TypeScript backend reads — `qlPerValue` in its QL (./syev.ts tql2); its other
+ * iterative method, Jacobi, has its own sweep cap (./gesvj.ts) — the wasm kernels hold theirs
+ * (assembly/linalg/caps.ts).
+ */
 export const iterationCaps: Readonly<IterationCaps> = { ...DEFAULT_ITERATION_CAPS };
 
 /**

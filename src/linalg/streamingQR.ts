@@ -12,7 +12,8 @@ import type { Matrix } from 'ml-matrix';
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import { qrBlockRows, type LinalgBackend } from './backend.js';
-import { pickBackend, type BackendOption } from './select.js';
+import type { BackendOption } from '../wasm/backend.js';
+import { pickBackend } from './select.js';
 import { isMlMatrix, readMatrix, toMlMatrix, type MatrixInput } from './shape.js';
 import { basisFromRows, svdOfR } from './svdFromR.js';
 import { decideRank, resolveTolerance, type RankDecision, type RankToleranceOptions } from './tolerance.js';
@@ -115,7 +116,8 @@ export class StreamingQR {
   /**
    * Singular values of the stack fed so far, descending (cols values; zeros while rows < cols).
    * Method, accuracy and cost as the library's `svdvals` after its QR: bidiagonalisation of R
-   * (8/3·cols³) for cols >= 48 with column norms within 16× of each other, else Jacobi on Rᵀ.
+   * (8/3·cols³; the reference backend: plain Jacobi) for cols >= 48 with column norms within 16×
+   * of each other, else Jacobi on Rᵀ.
    */
   svdvals(): Float64Array {
     return svdOfR(this.#backend, this.#R, this.cols, false).singularValues;

@@ -18,9 +18,10 @@
  * rows of the accumulated rotation. Sorted descending, vectors permuted along.
  *
  * Without vectors (svdvals, rank), on the same balanced R from the same size, the values come
- * instead from Householder bidiagonalisation of sR and dqds on the bidiagonal
- * (./bidiag.ts, backend.bidiagSvdvals): the same normwise class (|σ̂_i − σ_i| <= c·m·eps·σ_max)
- * at 8/3·m³ flops against the preconditioned path's syrk, eigh with vectors, gemm and sweeps.
+ * instead from backend.squareSvdvals: on wasm Householder bidiagonalisation of sR and dqds on the
+ * bidiagonal (assembly/linalg/dgebrd.ts), the same normwise class (|σ̂_i − σ_i| <= c·m·eps·σ_max)
+ * at 8/3·m³ flops against the preconditioned path's syrk, eigh with vectors, gemm and sweeps; on
+ * the reference backend plain one-sided Jacobi without vectors (./gesvj.ts jacobiSvdvals).
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { LinalgBackend } from './backend.js';
@@ -39,7 +40,7 @@ export interface SvdOfR {
   readonly singularValues: Float64Array;
   /** m×m row-major; row i is the right singular vector of singularValues[i] (empty without vectors). */
   readonly rightVectorsT: Float64Array;
-  /** Jacobi sweeps used (0 when the values came from the bidiagonal, without vectors). */
+  /** Jacobi sweeps used (0 when the values came from backend.squareSvdvals, without vectors). */
   readonly sweeps: number;
 }
 
@@ -120,7 +121,8 @@ export function preconditioned(
 ): { Y: Float64Array; VT: Float64Array } | null {
   const Rs = R.map((x) => x * s);
   const G = new Float64Array(m * m);
-  backend.syrk(Rs, m, m, 1, 1, G, true, () => true, true); // R upper triangular: a third of the flops
+  const call = { A: Rs, rows: m, cols: m, scale: 1, weight: 1, G, overwrite: true, accept: () => true };
+  backend.syrk({ ...call, upperTriangular: true }); // R upper triangular: a third of the flops
   const values = new Float64Array(m);
   const vectors = new Float64Array(m * m);
   if (backend.syev(G, m, 1, values, vectors) < 0) return null;
@@ -240,7 +242,7 @@ export function recheckPairs(
   const YF = new Float64Array(f * m);
   fresh.forEach((k, r) => YF.set(Y.subarray(k * m, (k + 1) * m), r * m));
   const F = new Float64Array(f * m);
-  if (f > 0) backend.gemm('N', 'T', f, m, m, 1, YF, Y, 0, F);
+  if (f > 0) backend.gemm({ transA: 'N', transB: 'T', M: f, N: m, K: m, alpha: 1, A: YF, B: Y, beta: 0, C: F });
   const nn = new Float64Array(m); // current norms: fresh for changed rows
   for (let k = 0; k < m; k++) {
     const r = isFresh[k]!;
@@ -306,7 +308,7 @@ export function gramGuidedJacobi(
     let pairs = fullGram ? recheckPairs(backend, G, Y0, Y, m) : null;
     if (pairs === null) {
       transposeInto(Y, m, Yt);
-      backend.syrk(Yt, m, m, 1, 1, G, true, () => true); // YtᵀYt = Y·Yᵀ
+      backend.syrk({ A: Yt, rows: m, cols: m, scale: 1, weight: 1, G, overwrite: true, accept: () => true }); // YtᵀYt = Y·Yᵀ
       pairs = gramPairs(G, m);
       fullGram = true;
       if (pairs === null) {
@@ -330,8 +332,8 @@ export function gramGuidedJacobi(
 
 /**
  * @param vectors whether the right singular vectors are wanted (rank and svdvals skip them: on
- *   balanced R from PRECONDITION_MIN_SIZE the bidiagonal path runs, elsewhere the rotations are
- *   not accumulated, a third of the Jacobi cost)
+ *   balanced R from PRECONDITION_MIN_SIZE backend.squareSvdvals runs — on wasm the bidiagonal —,
+ *   elsewhere the rotations are not accumulated, a third of the Jacobi cost)
  * @throws Error if the Jacobi iteration does not converge within the sweep cap (never seen; the
  *   message gives the matrix's column-norm range, zero columns and the remaining cosine).
  */
@@ -354,11 +356,11 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
   if (normwise && !vectors) {
     const bs = safeScale(amax);
     const singularValues = new Float64Array(m);
-    if (backend.bidiagSvdvals(R, m, bs, singularValues) >= 0) {
+    if (backend.squareSvdvals(R, m, bs, singularValues) >= 0) {
       for (let i = 0; i < m; i++) singularValues[i]! /= bs;
       return { singularValues, rightVectorsT: new Float64Array(0), sweeps: 0 };
     }
-    // QL did not converge (never seen): the preconditioned Jacobi below decides instead
+    // the method did not converge (never seen): the preconditioned Jacobi below decides instead
   }
   const pre = normwise ? preconditioned(backend, R, m, safeScale(amax)) : null;
   if (pre) {

@@ -1,10 +1,13 @@
 /**
- * Symmetric eigensolver (LAPACK dsyev's method): the pure-TypeScript reference of the unblocked
- * path of assembly/linalg/dsyev.ts (panel width <= 1, method 0 — what the wasm backend runs below
- * n = 96). From n = 96 the wasm kernel reduces in blocks and computes the eigenvectors of T by
- * divide and conquer (assembly/linalg/dstedc.ts) with a blocked back-transformation; that path is held
- * to this one by the property tests of test/linalg/syev.test.ts (eigenvalues within the backward
- * error bound, S = VΛVᵀ, orthogonality), not by bit identity. Used by {@link eigh}.
+ * Symmetric eigensolver (LAPACK dsyev's method): the reference backend's own eigensolver, an
+ * independent reference of assembly/linalg/dsyev.ts (docs/linalg.md, "Twin policy"): the
+ * textbook method of the kernel's unblocked path (panel width <= 1, method 0, what the wasm
+ * backend runs below n = 96) in scalar code at every n, not its operations bit for bit. From
+ * n = 96 the wasm kernel reduces in blocks and computes the eigenvectors of T by divide and
+ * conquer (assembly/linalg/dstedc.ts) with a blocked back-transformation. Both are held by the
+ * tests of test/linalg/syev.test.ts and dstedc.test.ts to the backward-error bounds (S = VΛVᵀ,
+ * orthogonality) and to oracles (Sturm-count bisection, known spectra), not to each other's bits.
+ * Used by {@link eigh}.
  *
  * 1. Householder tridiagonalisation T = QᵀSQ, working on rows (S row-major and symmetric, so row k
  *    right of the diagonal equals column k below it): for k = 0..n-3 the reflector H_k = I − τvvᵀ

@@ -47,21 +47,12 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
-import type { F64Block } from '../wasm/arena.js';
 import { KERNEL_SIGNATURES, wasm, type KernelExports, type KernelName, type KernelValueType } from '../wasm/module.js';
+import type { GemmCall, SyrkCall, ThreadOption } from './calls.js';
 import { countNonFinite, gemmBlocking } from './gemm.js';
-import type { SyrkAccept } from './backend.js';
-import { linalgKernels, residentOffset, syrkChunkRows, syrkReadsInPlace } from './wasmBackend.js';
+import { gemmBuffers, linalgKernels, residentOffset, syrkChunkRows, syrkReadsInPlace } from './wasmKernels.js';
 
-/** Thread option of the Gramian. */
-export interface ThreadOption {
-  /**
-   * Threads for the Gramian: 1 = calling thread only; default = every thread of the running pool
-   * when the problem has at least {@link PARALLEL_MIN_FLOPS} flops. An explicit value > 1 needs a
-   * running pool and is capped at its size.
-   */
-  threads?: number;
-}
+export type { ThreadOption };
 
 /** Below this many flops (rows·cols²) the default stays on one thread: waking workers costs ~50 µs. */
 export const PARALLEL_MIN_FLOPS = 2 ** 22;
@@ -398,26 +389,18 @@ export function unitRows(rows: number, kc: number, threads: number, mp: number):
 }
 
 /**
- * The Gramian of {@link LinalgBackend.syrk} (same arguments and contract) on the pool; returns
- * undefined (doing nothing) when the pool should not be used (one thread, no pool, or A over
- * 1 GiB). Units of row chunks into per-unit accumulators, then their sum and G by blocks (see the
- * module comment): within the summation bound of the one-thread result, the same bits every run.
+ * The Gramian of {@link LinalgBackend.syrk} (same call and contract) on the pool; returns
+ * undefined (doing nothing) when the pool should not be used (no thread option, one thread, no
+ * pool, an upper-triangular call, or A over 1 GiB). Units of row chunks into per-unit
+ * accumulators, then their sum and G by blocks (see the module comment): within the summation
+ * bound of the one-thread result, the same bits every run.
  * @throws {ArgumentError} options.threads invalid or > 1 without a running pool.
  */
-export function gramThreaded(
-  A: Float64Array,
-  rows: number,
-  cols: number,
-  scale: number,
-  weight: number,
-  G: Float64Array,
-  overwrite: boolean,
-  accept: SyrkAccept,
-  options: ThreadOption | undefined,
-): boolean | undefined {
-  const threads = resolveThreads(options, rows * cols * cols);
+export function gramThreaded(call: SyrkCall): boolean | undefined {
+  const { A, rows, cols, scale, weight, G, overwrite, accept } = call;
+  const threads = resolveThreads(call.pool, rows * cols * cols);
   // No rows: no unit would run to write an accumulator; the one-thread path handles it.
-  if (threads <= 1 || cols === 0 || rows === 0 || !pool) return undefined;
+  if (threads <= 1 || cols === 0 || rows === 0 || !pool || call.upperTriangular) return undefined;
   const p = pool;
   const { arena } = wasm();
   const k = linalgKernels();
@@ -504,29 +487,19 @@ export function gramThreaded(
  * C = α·A·op(B) + β·C on the pool (A not transposed, row-major M×K; op(B) K×N), C updated in
  * place only if `accept(non-finite entries of the result)` holds (the contract of
  * LinalgBackend.gemm); returns undefined (doing nothing) when the pool should not be used: no
- * pool, one thread, fewer than {@link PARALLEL_MIN_FLOPS} multiply-adds, transposed A (its row
- * blocks are not contiguous), or fewer than 8 rows; else whether C was written.
+ * thread option, no pool, one thread, fewer than {@link PARALLEL_MIN_FLOPS} multiply-adds,
+ * transposed A (its row blocks are not contiguous), or fewer than 8 rows; else whether C was
+ * written.
  * @throws {ArgumentError} options.threads invalid or > 1 without a running pool.
  */
-export function gemmThreaded(
-  transA: boolean,
-  transB: boolean,
-  M: number,
-  N: number,
-  K: number,
-  alpha: number,
-  A: Float64Array,
-  B: Float64Array,
-  beta: number,
-  C: Float64Array,
-  accept: (nonFinite: number) => boolean,
-  options: ThreadOption | undefined,
-): boolean | undefined {
-  const threads = resolveThreads(options, M * N * K);
-  if (threads <= 1 || !pool || transA || M < 8 || N === 0) return undefined;
+export function gemmThreaded(call: GemmCall): boolean | undefined {
+  const { transB, M, N, K, alpha, A, B, beta, C, accept = () => true } = call;
+  const threads = resolveThreads(call.pool, M * N * K);
+  if (threads <= 1 || !pool || call.transA === 'T' || M < 8 || N === 0) return undefined;
   const p = pool;
   const { arena } = wasm();
-  const { kc, mc, nc } = gemmBlocking(M, N, K);
+  const blocking = gemmBlocking(M, N, K);
+  const { kc, mc, nc } = blocking;
   // Row blocks on multiples of mc (or of 4 when M is small) so each unit sees the same blocking.
   const step = M >= threads * mc ? mc : 4;
   const units = Math.min(threads, Math.ceil(M / step));
@@ -537,16 +510,13 @@ export function gemmThreaded(
     const a = s.from(A);
     const b = s.from(B);
     const c = beta === 0 ? s.alloc(M * N) : s.from(C); // β = 0: C is not read
-    const buffers: [F64Block, F64Block, F64Block][] = [];
-    for (let u = 0; u < units; u++) {
-      buffers.push([s.alloc(Math.ceil(mc / 4) * 4 * kc), s.alloc(kc * Math.ceil(nc / 4) * 4), s.alloc(16)]);
-    }
+    const buffers = Array.from({ length: units }, () => gemmBuffers(s, blocking));
     encodeJob(p.job, 'dgemm', units, (u) => {
       const m0 = bounds[u]!;
-      const [PA, PB, T] = buffers[u]!;
       return {
+        ...buffers[u]!,
         transA: 0,
-        transB: +transB,
+        transB: +(transB === 'T'),
         M: bounds[u + 1]! - m0,
         N,
         K,
@@ -555,9 +525,6 @@ export function gemmThreaded(
         B: b.ptr,
         beta,
         C: c.ptrAt(m0 * N),
-        PA: PA.ptr,
-        PB: PB.ptr,
-        T: T.ptr,
         kc,
         mc,
         nc,
@@ -570,9 +537,13 @@ export function gemmThreaded(
   });
 }
 
-/** Threads to use for a job of `work` multiply-adds under `options` (1 = calling thread only). */
+/**
+ * Threads to use for a job of `work` multiply-adds under the caller's thread option (1 = calling
+ * thread only; so without an option, as for every call from inside linalg).
+ */
 function resolveThreads(options: ThreadOption | undefined, work: number): number {
-  if (options?.threads !== undefined) {
+  if (options === undefined) return 1;
+  if (options.threads !== undefined) {
     const threads = integerInRange('options.threads', options.threads, 1, 64);
     if (threads > 1 && !pool)
       throw new ArgumentError(

@@ -1,6 +1,8 @@
 /**
- * Streaming QR update (LAPACK dtpqrt's triangular-pentagonal step, unblocked): the pure-TypeScript
- * reference of assembly/linalg/dtpqrt.ts. Used by {@link StreamingQR}.
+ * Streaming QR update (LAPACK dtpqrt's triangular-pentagonal step, unblocked): the reference
+ * backend's QR, by the method of assembly/linalg/dtpqrt.ts with sums in another order (the two
+ * agree to the backward error, not bit for bit: docs/linalg.md, "Twin policy"). Used by
+ * {@link StreamingQR}.
  *
  * Given the m×m upper-triangular R of the rows seen so far and a new b×m block B, computes the R
  * of [R; B] with m Householder reflectors: reflector j acts on row j of R and all rows of B
@@ -15,14 +17,7 @@
  * wise): the R returned is the exact R of [R; B] + E with ||E_:,j|| <= O(b·m·eps)·||[R; B]_:,j||.
  * Cost 2·b·m² flops per block (4·b·(m−j) for column j).
  */
-
-/** Exact power of two 2^k with amax·2^k in [1, 2), clamped so that both 2^k and 2^-k are normal. */
-function pow2Scale(amax: number): number {
-  let e = Math.floor(Math.log2(amax));
-  if (2 ** e > amax) e -= 1;
-  else if (2 ** (e + 1) <= amax) e += 1;
-  return 2 ** Math.max(-1022, Math.min(1022, -e));
-}
+import { safeScale } from './shape.js';
 
 /**
  * R (m×m upper triangular, row-major) ← R of [R; B]; B (b×m, row-major) is DESTROYED. Unchecked.
@@ -34,7 +29,7 @@ export function referenceTpqrt(R: Float64Array, m: number, B: Float64Array, b: n
     let amax = Math.abs(alpha);
     for (let r = 0; r < b; r++) amax = Math.max(amax, Math.abs(B[r * m + j]!));
     if (amax === 0) continue;
-    const s = pow2Scale(amax);
+    const s = safeScale(amax);
     let sigma2 = 0;
     for (let r = 0; r < b; r++) {
       const x = B[r * m + j]! * s;

@@ -1,70 +1,15 @@
 /**
  * The wasm implementation of {@link LinalgBackend}: copies operands into the arena, runs the
- * kernels of assembly/linalg, copies results back, and frees every temporary (arena.scope).
+ * kernels of assembly/linalg, copies results back, and frees every temporary (arena.scope). The
+ * Gramian and gemm run on the worker pool (./threads.ts) when the call's thread option allows it,
+ * else on the calling thread (below).
  */
-import { wasm, type KernelExports } from '../wasm/module.js';
+import { wasm } from '../wasm/module.js';
 import type { LinalgBackend } from './backend.js';
+import type { GemmCall, SyrkCall } from './calls.js';
 import { countNonFinite, gemmBlocking } from './gemm.js';
-
-/** The linalg kernels exported by build/ordergap.wasm (pointers are byte offsets). */
-export type LinalgKernels = Pick<
-  KernelExports,
-  | 'dsyrkDirectRows'
-  | 'dscal'
-  | 'dsyrkTiles'
-  | 'dsyrkRows'
-  | 'sumFinishBlocks'
-  | 'dsyrkSumFinish'
-  | 'dsyrkFinish'
-  | 'dgemm'
-  | 'dtrmmUpperT'
-  | 'dsyev'
-  | 'dsyevWork'
-  | 'dsymmetrize'
-  | 'dtranspose'
-  | 'dtpqrt'
-  | 'dgesvj'
-  | 'dgebrdSvdvals'
-  | 'dgebrdWork'
->;
-
-/**
- * The kernels of the loaded module (checked against the generated signatures by `init()`).
- * @throws Error if `init()` has not completed.
- */
-export function linalgKernels(): LinalgKernels {
-  return wasm().exports;
-}
-
-/** Rows per packed chunk of the Gramian: the packed chunk (kc·mp values) stays within ~256 KiB. */
-export function syrkChunkRows(cols: number): number {
-  const mp = Math.ceil(cols / 4) * 4;
-  return Math.max(16, Math.min(512, Math.floor(32768 / Math.max(mp, 1))));
-}
-
-/**
- * Whether the one-thread Gramian reads the staged rows in place instead of packing them: for cols
- * a multiple of 4 (no partial panel) up to 128. The pack pass then disappears (the scan only
- * reads); at larger cols the row stride (>= 2 KiB) makes the 4-column slices of successive rows
- * collide in the same L1 sets, and packing wins (measured: 4096×256 41 vs 43, 2048×512 24 vs 46
- * GFLOP/s; 16384×128 42 vs 40). Both paths give the same result bit for bit.
- */
-export function syrkReadsInPlace(cols: number): boolean {
-  return cols % 4 === 0 && cols <= 128;
-}
-
-/**
- * Where the Gramian can read A in place: A's byte offset when A is a view of a live block of wasm
- * memory (an F64Block passed to gram), unless the no-pack kernel would have to scale it — that
- * kernel scales its rows in place, which it may do to a staged copy but never to the caller's
- * data (the packed kernel scales while it packs). Undefined means: copy A in. Call before
- * allocating (see Arena.offsetOf).
- * @throws {ArgumentError} A is a view onto wasm memory that is not allocated.
- */
-export function residentOffset(A: Float64Array, direct: boolean, scale: number): number | undefined {
-  const at = wasm().arena.offsetOf('A', A);
-  return direct && scale !== 1 ? undefined : at;
-}
+import { gemmThreaded, gramThreaded } from './threads.js';
+import { gemmBuffers, linalgKernels, residentOffset, syrkChunkRows, syrkReadsInPlace } from './wasmKernels.js';
 
 /**
  * Column block of the triangular product (LinalgBackend.trmmUpperT): each block of w columns of C
@@ -112,83 +57,8 @@ export function syevMethod(n: number): { panel: number; method: number } {
 /** WebAssembly implementation. */
 export const wasmLinalg: LinalgBackend = {
   name: 'wasm',
-  syrk(A, rows, cols, scale, weight, G, overwrite, accept, upperTriangular = false) {
-    if (cols === 0) return accept(0, 0);
-    const { arena } = wasm();
-    const k = linalgKernels();
-    const direct = syrkReadsInPlace(cols);
-    const at = residentOffset(A, direct, scale);
-    return arena.scope((s) => {
-      const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
-      const nb = Math.ceil(cols / 4);
-      const mp = nb * 4;
-      const kc = syrkChunkRows(cols);
-      const W = s.alloc(mp * mp, 0).ptr;
-      const P = direct ? 0 : s.alloc(kc * mp).ptr; // the no-pack kernel needs no panels
-      // With a zero lower triangle, rows from r0 are zero in the tiles of columns < 4·⌊r0/4⌋:
-      // each chunk starts at its first row's tile row (rows from `cols` on are all zero).
-      const rowsRead = upperTriangular ? Math.min(rows, cols) : rows;
-      const firstTile = (r0: number): number => (upperTriangular ? r0 >> 2 : 0);
-      let amax = 0;
-      if (at !== undefined && !upperTriangular) {
-        // A is in wasm memory already: read in place (the no-pack kernel's separate scan of
-        // each chunk also pulls it into cache ahead of the tiles' strided reads).
-        amax = direct
-          ? k.dsyrkDirectRows(at, rows, cols, kc, W, 0, nb, 0)
-          : k.dsyrkTiles(at, rows, cols, scale, W, P, kc, 0, nb);
-      } else if (at !== undefined) {
-        // the same, chunk by chunk, each from its first tile row
-        for (let r0 = 0; r0 < rowsRead; r0 += kc) {
-          const n = Math.min(kc, rowsRead - r0);
-          const p = at + r0 * cols * 8;
-          const t = firstTile(r0);
-          const a = direct
-            ? k.dsyrkDirectRows(p, n, cols, n, W, t, nb, 0)
-            : k.dsyrkTiles(p, n, cols, scale, W, P, n, t, nb);
-          amax = Math.max(amax, a);
-        }
-      } else {
-        // A is staged kc rows at a time: the chunk stays in cache for the pack (which also scans
-        // it), and A itself never has to fit in wasm memory.
-        const stage = s.alloc(Math.min(kc, rowsRead) * cols);
-        const view = stage.view;
-        for (let r0 = 0; r0 < rowsRead; r0 += kc) {
-          const n = Math.min(kc, rowsRead - r0);
-          const t = firstTile(r0);
-          view.set(A.subarray(r0 * cols, (r0 + n) * cols));
-          if (!direct) amax = Math.max(amax, k.dsyrkTiles(stage.ptr, n, cols, scale, W, P, n, t, nb));
-          else {
-            if (scale !== 1) k.dscal(stage.ptr, n * cols, scale);
-            amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, t, nb, 1) / scale);
-          }
-        }
-      }
-      const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr, 0, cols);
-      if (!accept(amax, nonFinite)) return false;
-      G.set(g.view);
-      return true;
-    });
-  },
-  gemm(transA, transB, M, N, K, alpha, A, B, beta, C, accept = () => true) {
-    if (M === 0 || N === 0) return accept(0);
-    const { arena } = wasm();
-    const k = linalgKernels();
-    const { kc, mc, nc } = gemmBlocking(M, N, K);
-    return arena.scope((s) => {
-      const a = s.from(A);
-      const b = s.from(B);
-      // β = 0: C is not copied in; the kernel never reads it then, so the arena's old contents
-      // cannot leak (gemm.test.ts runs the kernel on a NaN-filled C to check exactly that).
-      const c = beta === 0 ? s.alloc(M * N) : s.from(C);
-      const PA = s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr;
-      const PB = s.alloc(kc * Math.ceil(nc / 4) * 4).ptr;
-      const T = s.alloc(16).ptr;
-      k.dgemm(+(transA === 'T'), +(transB === 'T'), M, N, K, alpha, a.ptr, b.ptr, beta, c.ptr, PA, PB, T, kc, mc, nc);
-      if (!accept(countNonFinite(c.view))) return false;
-      C.set(c.view);
-      return true;
-    });
-  },
+  syrk: (call) => gramThreaded(call) ?? syrkOneThread(call),
+  gemm: (call) => gemmThreaded(call) ?? gemmOneThread(call),
   trmmUpperT(M, n, A, R, C) {
     if (M === 0 || n === 0) return;
     const { arena } = wasm();
@@ -199,9 +69,7 @@ export const wasmLinalg: LinalgBackend = {
       const a = s.from(A);
       const r = s.from(R);
       const c = s.alloc(M * n);
-      const PA = s.alloc(Math.ceil(mc / 4) * 4 * kc).ptr;
-      const PB = s.alloc(kc * Math.ceil(w / 4) * 4).ptr;
-      const T = s.alloc(16).ptr;
+      const { PA, PB, T } = gemmBuffers(s, { kc, mc, nc: w });
       k.dtrmmUpperT(M, n, a.ptr, n, r.ptr, n, c.ptr, n, PA, PB, T, kc, mc, w);
       C.set(c.view);
     });
@@ -261,7 +129,7 @@ export const wasmLinalg: LinalgBackend = {
       return sweeps;
     });
   },
-  bidiagSvdvals(A, m, scale, out) {
+  squareSvdvals(A, m, scale, out) {
     if (m === 0) return 0;
     const { arena } = wasm();
     const k = linalgKernels();
@@ -274,3 +142,85 @@ export const wasmLinalg: LinalgBackend = {
     });
   },
 };
+
+/** {@link LinalgBackend.syrk} on the calling thread. */
+function syrkOneThread(call: SyrkCall): boolean {
+  const { A, rows, cols, scale, weight, G, overwrite, accept, upperTriangular = false } = call;
+  if (cols === 0) return accept(0, 0);
+  const { arena } = wasm();
+  const k = linalgKernels();
+  const direct = syrkReadsInPlace(cols);
+  const at = residentOffset(A, direct, scale);
+  return arena.scope((s) => {
+    const g = overwrite ? s.alloc(cols * cols, 0) : s.from(G);
+    const nb = Math.ceil(cols / 4);
+    const mp = nb * 4;
+    const kc = syrkChunkRows(cols);
+    const W = s.alloc(mp * mp, 0).ptr;
+    const P = direct ? 0 : s.alloc(kc * mp).ptr; // the no-pack kernel needs no panels
+    // With a zero lower triangle, rows from r0 are zero in the tiles of columns < 4·⌊r0/4⌋:
+    // each chunk starts at its first row's tile row (rows from `cols` on are all zero).
+    const rowsRead = upperTriangular ? Math.min(rows, cols) : rows;
+    const firstTile = (r0: number): number => (upperTriangular ? r0 >> 2 : 0);
+    let amax = 0;
+    if (at !== undefined && !upperTriangular) {
+      // A is in wasm memory already: read in place (the no-pack kernel's separate scan of
+      // each chunk also pulls it into cache ahead of the tiles' strided reads).
+      amax = direct
+        ? k.dsyrkDirectRows(at, rows, cols, kc, W, 0, nb, 0)
+        : k.dsyrkTiles(at, rows, cols, scale, W, P, kc, 0, nb);
+    } else if (at !== undefined) {
+      // the same, chunk by chunk, each from its first tile row
+      for (let r0 = 0; r0 < rowsRead; r0 += kc) {
+        const n = Math.min(kc, rowsRead - r0);
+        const p = at + r0 * cols * 8;
+        const t = firstTile(r0);
+        const a = direct
+          ? k.dsyrkDirectRows(p, n, cols, n, W, t, nb, 0)
+          : k.dsyrkTiles(p, n, cols, scale, W, P, n, t, nb);
+        amax = Math.max(amax, a);
+      }
+    } else {
+      // A is staged kc rows at a time: the chunk stays in cache for the pack (which also scans
+      // it), and A itself never has to fit in wasm memory.
+      const stage = s.alloc(Math.min(kc, rowsRead) * cols);
+      const view = stage.view;
+      for (let r0 = 0; r0 < rowsRead; r0 += kc) {
+        const n = Math.min(kc, rowsRead - r0);
+        const t = firstTile(r0);
+        view.set(A.subarray(r0 * cols, (r0 + n) * cols));
+        if (!direct) amax = Math.max(amax, k.dsyrkTiles(stage.ptr, n, cols, scale, W, P, n, t, nb));
+        else {
+          if (scale !== 1) k.dscal(stage.ptr, n * cols, scale);
+          amax = Math.max(amax, k.dsyrkDirectRows(stage.ptr, n, cols, n, W, t, nb, 1) / scale);
+        }
+      }
+    }
+    const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr, 0, cols);
+    if (!accept(amax, nonFinite)) return false;
+    G.set(g.view);
+    return true;
+  });
+}
+
+/** {@link LinalgBackend.gemm} on the calling thread. */
+function gemmOneThread(call: GemmCall): boolean {
+  const { transA, transB, M, N, K, alpha, A, B, beta, C, accept = () => true } = call;
+  if (M === 0 || N === 0) return accept(0);
+  const { arena } = wasm();
+  const k = linalgKernels();
+  const blocking = gemmBlocking(M, N, K);
+  const { kc, mc, nc } = blocking;
+  return arena.scope((s) => {
+    const a = s.from(A);
+    const b = s.from(B);
+    // β = 0: C is not copied in; the kernel never reads it then, so the arena's old contents
+    // cannot leak (gemm.test.ts runs the kernel on a NaN-filled C to check exactly that).
+    const c = beta === 0 ? s.alloc(M * N) : s.from(C);
+    const { PA, PB, T } = gemmBuffers(s, blocking);
+    k.dgemm(+(transA === 'T'), +(transB === 'T'), M, N, K, alpha, a.ptr, b.ptr, beta, c.ptr, PA, PB, T, kc, mc, nc);
+    if (!accept(countNonFinite(c.view))) return false;
+    C.set(c.view);
+    return true;
+  });
+}

@@ -7,471 +7,76 @@
  * or 1. Each member names its AssemblyScript source and the AssemblyScript type of every
  * parameter and result.
  * `init()` checks the instance against {@link KERNEL_SIGNATURES} before this type is trusted.
+ * One kernel a line (the doc: its source, then each parameter with its AssemblyScript type).
  */
+// prettier-ignore
 export interface KernelExports {
-  /**
-   * assembly/index/heapBase
-   * @returns `usize`
-   */
+  /** assembly/index/heapBase: returns `usize` */
   heapBase(): number;
-  /**
-   * assembly/blas1/dnrm2/dnrm2
-   * @param n `i32`
-   * @param x `usize`
-   * @param incx `i32`
-   * @returns `f64`
-   */
+  /** assembly/blas1/dnrm2/dnrm2: n `i32`, x `usize`, incx `i32`, returns `f64` */
   dnrm2(n: number, x: number, incx: number): number;
-  /**
-   * assembly/blas1/dnrm2/ddist
-   * @param n `i32`
-   * @param x `usize`
-   * @param y `usize`
-   * @returns `f64`
-   */
+  /** assembly/blas1/dnrm2/ddist: n `i32`, x `usize`, y `usize`, returns `f64` */
   ddist(n: number, x: number, y: number): number;
-  /**
-   * assembly/blas1/daxpy/daxpy
-   * @param n `i32`
-   * @param a `f64`
-   * @param x `usize`
-   * @param incx `i32`
-   * @param y `usize`
-   * @param incy `i32`
-   */
+  /** assembly/blas1/daxpy/daxpy: n `i32`, a `f64`, x `usize`, incx `i32`, y `usize`, incy `i32`, returns `void` */
   daxpy(n: number, a: number, x: number, incx: number, y: number, incy: number): void;
-  /**
-   * assembly/blas1/dcopy/dcopy
-   * @param n `i32`
-   * @param x `usize`
-   * @param incx `i32`
-   * @param y `usize`
-   * @param incy `i32`
-   */
+  /** assembly/blas1/dcopy/dcopy: n `i32`, x `usize`, incx `i32`, y `usize`, incy `i32`, returns `void` */
   dcopy(n: number, x: number, incx: number, y: number, incy: number): void;
-  /**
-   * assembly/linalg/dsyrk/dsyrkTiles
-   * @param A `usize`
-   * @param rows `i32`
-   * @param cols `i32`
-   * @param s `f64`
-   * @param W `usize`
-   * @param P `usize`
-   * @param kc `i32`
-   * @param ib0 `i32`
-   * @param ib1 `i32`
-   * @returns `f64`
-   */
-  dsyrkTiles(
-    A: number,
-    rows: number,
-    cols: number,
-    s: number,
-    W: number,
-    P: number,
-    kc: number,
-    ib0: number,
-    ib1: number,
-  ): number;
-  /**
-   * assembly/linalg/dsyrk/dsyrkDirectRows
-   * @param A `usize`
-   * @param rows `i32`
-   * @param cols `i32`
-   * @param kc `i32`
-   * @param W `usize`
-   * @param ib0 `i32`
-   * @param ib1 `i32`
-   * @param cached `i32`
-   * @returns `f64`
-   */
-  dsyrkDirectRows(
-    A: number,
-    rows: number,
-    cols: number,
-    kc: number,
-    W: number,
-    ib0: number,
-    ib1: number,
-    cached: number,
-  ): number;
-  /**
-   * assembly/linalg/dsyrk/dsyrkRows
-   * @param A `usize`
-   * @param r0 `i32`
-   * @param r1 `i32`
-   * @param cols `i32`
-   * @param s `f64`
-   * @param direct `i32`
-   * @param W `usize`
-   * @param P `usize`
-   * @param kc `i32`
-   * @param ready `usize`
-   * @returns `f64`
-   */
-  dsyrkRows(
-    A: number,
-    r0: number,
-    r1: number,
-    cols: number,
-    s: number,
-    direct: number,
-    W: number,
-    P: number,
-    kc: number,
-    ready: number,
-  ): number;
-  /**
-   * assembly/linalg/dsyrk/dsyrkSumFinish
-   * @param W0 `usize`
-   * @param n `i32`
-   * @param cols `i32`
-   * @param weight `f64`
-   * @param f `f64`
-   * @param G `usize`
-   * @param b0 `i32`
-   * @param b1 `i32`
-   * @returns `i32`
-   */
-  dsyrkSumFinish(
-    W0: number,
-    n: number,
-    cols: number,
-    weight: number,
-    f: number,
-    G: number,
-    b0: number,
-    b1: number,
-  ): number;
-  /**
-   * assembly/linalg/dsyrk/sumFinishBlocks
-   * @param cols `i32`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dsyrk/dsyrkTiles: A `usize`, rows `i32`, cols `i32`, s `f64`, W `usize`, P `usize`, kc `i32`, ib0 `i32`, ib1 `i32`, returns `f64` */
+  dsyrkTiles(A: number, rows: number, cols: number, s: number, W: number, P: number, kc: number, ib0: number, ib1: number): number;
+  /** assembly/linalg/dsyrk/dsyrkDirectRows: A `usize`, rows `i32`, cols `i32`, kc `i32`, W `usize`, ib0 `i32`, ib1 `i32`, cached `i32`, returns `f64` */
+  dsyrkDirectRows(A: number, rows: number, cols: number, kc: number, W: number, ib0: number, ib1: number, cached: number): number;
+  /** assembly/linalg/dsyrk/dsyrkRows: A `usize`, r0 `i32`, r1 `i32`, cols `i32`, s `f64`, direct `i32`, W `usize`, P `usize`, kc `i32`, ready `usize`, returns `f64` */
+  dsyrkRows(A: number, r0: number, r1: number, cols: number, s: number, direct: number, W: number, P: number, kc: number, ready: number): number;
+  /** assembly/linalg/dsyrk/dsyrkSumFinish: W0 `usize`, n `i32`, cols `i32`, weight `f64`, f `f64`, G `usize`, b0 `i32`, b1 `i32`, returns `i32` */
+  dsyrkSumFinish(W0: number, n: number, cols: number, weight: number, f: number, G: number, b0: number, b1: number): number;
+  /** assembly/linalg/dsyrk/sumFinishBlocks: cols `i32`, returns `i32` */
   sumFinishBlocks(cols: number): number;
-  /**
-   * assembly/linalg/dsyrk/dscal
-   * @param x `usize`
-   * @param n `i32`
-   * @param s `f64`
-   */
+  /** assembly/linalg/dsyrk/dscal: x `usize`, n `i32`, s `f64`, returns `void` */
   dscal(x: number, n: number, s: number): void;
-  /**
-   * assembly/linalg/dsyrk/dsyrkFinish
-   * @param W `usize`
-   * @param cols `i32`
-   * @param weight `f64`
-   * @param f `f64`
-   * @param G `usize`
-   * @param i0 `i32`
-   * @param i1 `i32`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dsyrk/dsyrkFinish: W `usize`, cols `i32`, weight `f64`, f `f64`, G `usize`, i0 `i32`, i1 `i32`, returns `i32` */
   dsyrkFinish(W: number, cols: number, weight: number, f: number, G: number, i0: number, i1: number): number;
-  /**
-   * assembly/linalg/dgemm/dgemm
-   * @param transA `bool`
-   * @param transB `bool`
-   * @param M `i32`
-   * @param N `i32`
-   * @param K `i32`
-   * @param alpha `f64`
-   * @param A `usize`
-   * @param B `usize`
-   * @param beta `f64`
-   * @param C `usize`
-   * @param PA `usize`
-   * @param PB `usize`
-   * @param T `usize`
-   * @param kc `i32`
-   * @param mc `i32`
-   * @param nc `i32`
-   */
-  dgemm(
-    transA: number,
-    transB: number,
-    M: number,
-    N: number,
-    K: number,
-    alpha: number,
-    A: number,
-    B: number,
-    beta: number,
-    C: number,
-    PA: number,
-    PB: number,
-    T: number,
-    kc: number,
-    mc: number,
-    nc: number,
-  ): void;
-  /**
-   * assembly/linalg/dgemm/dtrmmUpperT
-   * @param M `i32`
-   * @param n `i32`
-   * @param A `usize`
-   * @param lda `i32`
-   * @param R `usize`
-   * @param ldr `i32`
-   * @param C `usize`
-   * @param ldc `i32`
-   * @param PA `usize`
-   * @param PB `usize`
-   * @param T `usize`
-   * @param kc `i32`
-   * @param mc `i32`
-   * @param w `i32`
-   */
-  dtrmmUpperT(
-    M: number,
-    n: number,
-    A: number,
-    lda: number,
-    R: number,
-    ldr: number,
-    C: number,
-    ldc: number,
-    PA: number,
-    PB: number,
-    T: number,
-    kc: number,
-    mc: number,
-    w: number,
-  ): void;
-  /**
-   * assembly/linalg/dsyev/dsyev
-   * @param S `usize`
-   * @param n `i32`
-   * @param values `usize`
-   * @param VT `usize`
-   * @param work `usize`
-   * @param nb `i32`
-   * @param method `i32`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dgemm/dgemm: transA `bool`, transB `bool`, M `i32`, N `i32`, K `i32`, alpha `f64`, A `usize`, B `usize`, beta `f64`, C `usize`, PA `usize`, PB `usize`, T `usize`, kc `i32`, mc `i32`, nc `i32`, returns `void` */
+  dgemm(transA: number, transB: number, M: number, N: number, K: number, alpha: number, A: number, B: number, beta: number, C: number, PA: number, PB: number, T: number, kc: number, mc: number, nc: number): void;
+  /** assembly/linalg/dgemm/dtrmmUpperT: M `i32`, n `i32`, A `usize`, lda `i32`, R `usize`, ldr `i32`, C `usize`, ldc `i32`, PA `usize`, PB `usize`, T `usize`, kc `i32`, mc `i32`, w `i32`, returns `void` */
+  dtrmmUpperT(M: number, n: number, A: number, lda: number, R: number, ldr: number, C: number, ldc: number, PA: number, PB: number, T: number, kc: number, mc: number, w: number): void;
+  /** assembly/linalg/dsyev/dsyev: S `usize`, n `i32`, values `usize`, VT `usize`, work `usize`, nb `i32`, method `i32`, returns `i32` */
   dsyev(S: number, n: number, values: number, VT: number, work: number, nb: number, method: number): number;
-  /**
-   * assembly/linalg/dsyev/dsyevWork
-   * @param n `i32`
-   * @param nb `i32`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dsyev/dsyevWork: n `i32`, nb `i32`, returns `i32` */
   dsyevWork(n: number, nb: number): number;
-  /**
-   * assembly/linalg/dgebrd/dgebrdSvdvals
-   * @param A `usize`
-   * @param m `i32`
-   * @param s `f64`
-   * @param out `usize`
-   * @param work `usize`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dgebrd/dgebrdSvdvals: A `usize`, m `i32`, s `f64`, out `usize`, work `usize`, returns `i32` */
   dgebrdSvdvals(A: number, m: number, s: number, out: number, work: number): number;
-  /**
-   * assembly/linalg/dgebrd/dgebrdWork
-   * @param m `i32`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dgebrd/dgebrdWork: m `i32`, returns `i32` */
   dgebrdWork(m: number): number;
-  /**
-   * assembly/linalg/dgebrd/dbdsvdvals
-   * @param d `usize`
-   * @param e `usize`
-   * @param m `i32`
-   * @param out `usize`
-   * @param work `usize`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dgebrd/dbdsvdvals: d `usize`, e `usize`, m `i32`, out `usize`, work `usize`, returns `i32` */
   dbdsvdvals(d: number, e: number, m: number, out: number, work: number): number;
-  /**
-   * assembly/linalg/dgebrd/dbdsvdvalsWork
-   * @param m `i32`
-   * @returns `i32`
-   */
+  /** assembly/linalg/dgebrd/dbdsvdvalsWork: m `i32`, returns `i32` */
   dbdsvdvalsWork(m: number): number;
-  /**
-   * assembly/linalg/square/dsymmetrize
-   * @param S `usize`
-   * @param n `i32`
-   * @param s `f64`
-   */
+  /** assembly/linalg/square/dsymmetrize: S `usize`, n `i32`, s `f64`, returns `void` */
   dsymmetrize(S: number, n: number, s: number): void;
-  /**
-   * assembly/linalg/square/dtranspose
-   * @param A `usize`
-   * @param n `i32`
-   * @param B `usize`
-   */
+  /** assembly/linalg/square/dtranspose: A `usize`, n `i32`, B `usize`, returns `void` */
   dtranspose(A: number, n: number, B: number): void;
-  /**
-   * assembly/linalg/dtpqrt/dtpqrt
-   * @param R `usize`
-   * @param m `i32`
-   * @param B `usize`
-   * @param b `i32`
-   * @param w `usize`
-   */
+  /** assembly/linalg/dtpqrt/dtpqrt: R `usize`, m `i32`, B `usize`, b `i32`, w `usize`, returns `void` */
   dtpqrt(R: number, m: number, B: number, b: number, w: number): void;
-  /**
-   * assembly/linalg/dgesvj/dgesvj
-   * @param Y `usize`
-   * @param m `i32`
-   * @param V `usize`
-   * @param norms2 `usize`
-   * @param wantV `i32`
-   * @param negligible `f64`
-   * @param pairs `usize`
-   * @param npairs `i32`
-   * @returns `i32`
-   */
-  dgesvj(
-    Y: number,
-    m: number,
-    V: number,
-    norms2: number,
-    wantV: number,
-    negligible: number,
-    pairs: number,
-    npairs: number,
-  ): number;
-  /**
-   * assembly/linalg/caps/setIterationCaps
-   * @param secular `i32`
-   * @param dqdsPerValue `i32`
-   * @param qlPerValue `i32`
-   */
+  /** assembly/linalg/dgesvj/dgesvj: Y `usize`, m `i32`, V `usize`, norms2 `usize`, wantV `i32`, negligible `f64`, pairs `usize`, npairs `i32`, returns `i32` */
+  dgesvj(Y: number, m: number, V: number, norms2: number, wantV: number, negligible: number, pairs: number, npairs: number): number;
+  /** assembly/linalg/caps/setIterationCaps: secular `i32`, dqdsPerValue `i32`, qlPerValue `i32`, returns `void` */
   setIterationCaps(secular: number, dqdsPerValue: number, qlPerValue: number): void;
-  /**
-   * assembly/graph/consolidate/graphStructureSums
-   * @param theta `usize`
-   * @param n `i32`
-   * @param eoff `i32`
-   * @param sums `usize`
-   */
+  /** assembly/graph/consolidate/graphStructureSums: theta `usize`, n `i32`, eoff `i32`, sums `usize`, returns `void` */
   graphStructureSums(theta: number, n: number, eoff: number, sums: number): void;
-  /**
-   * assembly/graph/consolidate/graphWeightedSums
-   * @param theta `usize`
-   * @param n `i32`
-   * @param eoff `i32`
-   * @param c `usize`
-   * @param sums `usize`
-   * @param tau `f64`
-   * @param ws `usize`
-   */
+  /** assembly/graph/consolidate/graphWeightedSums: theta `usize`, n `i32`, eoff `i32`, c `usize`, sums `usize`, tau `f64`, ws `usize`, returns `void` */
   graphWeightedSums(theta: number, n: number, eoff: number, c: number, sums: number, tau: number, ws: number): void;
-  /**
-   * assembly/graph/consolidate/graphStructureSumsCsr
-   * @param n `i32`
-   * @param rows `usize`
-   * @param sums `usize`
-   */
+  /** assembly/graph/consolidate/graphStructureSumsCsr: n `i32`, rows `usize`, sums `usize`, returns `void` */
   graphStructureSumsCsr(n: number, rows: number, sums: number): void;
-  /**
-   * assembly/graph/consolidate/graphWeightedSumsCsr
-   * @param n `i32`
-   * @param rows `usize`
-   * @param c `usize`
-   * @param sums `usize`
-   * @param tau `f64`
-   * @param ws `usize`
-   */
+  /** assembly/graph/consolidate/graphWeightedSumsCsr: n `i32`, rows `usize`, c `usize`, sums `usize`, tau `f64`, ws `usize`, returns `void` */
   graphWeightedSumsCsr(n: number, rows: number, c: number, sums: number, tau: number, ws: number): void;
-  /**
-   * assembly/graph/consolidate/graphConfidenceUpdate
-   * @param n `i32`
-   * @param claims `i32`
-   * @param firstQuestion `i32`
-   * @param c `usize`
-   * @param sums `usize`
-   * @param ws `usize`
-   * @param p `usize`
-   * @param ngroups `i32`
-   * @param gstart `usize`
-   * @param gans `usize`
-   * @param qgroup `usize`
-   * @param scratch `usize`
-   * @param cout `usize`
-   */
-  graphConfidenceUpdate(
-    n: number,
-    claims: number,
-    firstQuestion: number,
-    c: number,
-    sums: number,
-    ws: number,
-    p: number,
-    ngroups: number,
-    gstart: number,
-    gans: number,
-    qgroup: number,
-    scratch: number,
-    cout: number,
-  ): void;
-  /**
-   * assembly/graph/consolidate/graphMergeClaims
-   * @param theta `usize`
-   * @param k1 `i32`
-   * @param claims `i32`
-   * @param md `i32`
-   * @param diag `usize`
-   * @param mu `f64`
-   * @param h2 `f64`
-   * @param pull `usize`
-   * @param out `usize`
-   * @param rows `usize`
-   * @param nrows `i32`
-   */
-  graphMergeClaims(
-    theta: number,
-    k1: number,
-    claims: number,
-    md: number,
-    diag: number,
-    mu: number,
-    h2: number,
-    pull: number,
-    out: number,
-    rows: number,
-    nrows: number,
-  ): void;
-  /**
-   * assembly/graph/expand/graphBlendFootprintInPlace
-   * @param x `usize`
-   * @param footprint `usize`
-   * @param target `usize`
-   * @param rates `usize`
-   * @param m `i32`
-   */
+  /** assembly/graph/consolidate/graphConfidenceUpdate: n `i32`, claims `i32`, firstQuestion `i32`, c `usize`, sums `usize`, ws `usize`, p `usize`, ngroups `i32`, gstart `usize`, gans `usize`, qgroup `usize`, scratch `usize`, cout `usize`, returns `void` */
+  graphConfidenceUpdate(n: number, claims: number, firstQuestion: number, c: number, sums: number, ws: number, p: number, ngroups: number, gstart: number, gans: number, qgroup: number, scratch: number, cout: number): void;
+  /** assembly/graph/consolidate/graphMergeClaims: theta `usize`, k1 `i32`, claims `i32`, md `i32`, diag `usize`, mu `f64`, h2 `f64`, pull `usize`, out `usize`, rows `usize`, nrows `i32`, returns `void` */
+  graphMergeClaims(theta: number, k1: number, claims: number, md: number, diag: number, mu: number, h2: number, pull: number, out: number, rows: number, nrows: number): void;
+  /** assembly/graph/expand/graphBlendFootprintInPlace: x `usize`, footprint `usize`, target `usize`, rates `usize`, m `i32`, returns `void` */
   graphBlendFootprintInPlace(x: number, footprint: number, target: number, rates: number, m: number): void;
-  /**
-   * assembly/graph/quotient/graphNodeQuotient
-   * @param n `i32`
-   * @param k1 `i32`
-   * @param claims `i32`
-   * @param cp `usize`
-   * @param cm `usize`
-   * @param ap `usize`
-   * @param am `usize`
-   * @param withAttr `i32`
-   * @param den `f64`
-   * @param idx `usize`
-   * @param val `usize`
-   * @returns `i32`
-   */
-  graphNodeQuotient(
-    n: number,
-    k1: number,
-    claims: number,
-    cp: number,
-    cm: number,
-    ap: number,
-    am: number,
-    withAttr: number,
-    den: number,
-    idx: number,
-    val: number,
-  ): number;
+  /** assembly/graph/quotient/graphNodeQuotient: n `i32`, k1 `i32`, claims `i32`, cp `usize`, cm `usize`, ap `usize`, am `usize`, withAttr `i32`, den `f64`, idx `usize`, val `usize`, returns `i32` */
+  graphNodeQuotient(n: number, k1: number, claims: number, cp: number, cm: number, ap: number, am: number, withAttr: number, den: number, idx: number, val: number): number;
 }
 
 /** An AssemblyScript type of a kernel parameter or result, as the raw bindings state it. */
@@ -499,351 +104,43 @@ export interface KernelSignature {
 /**
  * Every kernel of {@link KernelExports} with its parameters and result: what `init()` checks
  * the instance against (a function of this name taking this many parameters), and the argument
- * layout of the worker threads' jobs (src/linalg/threads.ts).
+ * layout of the worker threads' jobs (src/linalg/threads.ts). One kernel a line.
  */
+// prettier-ignore
 export const KERNEL_SIGNATURES = {
   heapBase: { params: [], result: 'usize' },
-  dnrm2: {
-    params: [
-      ['n', 'i32'],
-      ['x', 'usize'],
-      ['incx', 'i32'],
-    ],
-    result: 'f64',
-  },
-  ddist: {
-    params: [
-      ['n', 'i32'],
-      ['x', 'usize'],
-      ['y', 'usize'],
-    ],
-    result: 'f64',
-  },
-  daxpy: {
-    params: [
-      ['n', 'i32'],
-      ['a', 'f64'],
-      ['x', 'usize'],
-      ['incx', 'i32'],
-      ['y', 'usize'],
-      ['incy', 'i32'],
-    ],
-    result: 'void',
-  },
-  dcopy: {
-    params: [
-      ['n', 'i32'],
-      ['x', 'usize'],
-      ['incx', 'i32'],
-      ['y', 'usize'],
-      ['incy', 'i32'],
-    ],
-    result: 'void',
-  },
-  dsyrkTiles: {
-    params: [
-      ['A', 'usize'],
-      ['rows', 'i32'],
-      ['cols', 'i32'],
-      ['s', 'f64'],
-      ['W', 'usize'],
-      ['P', 'usize'],
-      ['kc', 'i32'],
-      ['ib0', 'i32'],
-      ['ib1', 'i32'],
-    ],
-    result: 'f64',
-  },
-  dsyrkDirectRows: {
-    params: [
-      ['A', 'usize'],
-      ['rows', 'i32'],
-      ['cols', 'i32'],
-      ['kc', 'i32'],
-      ['W', 'usize'],
-      ['ib0', 'i32'],
-      ['ib1', 'i32'],
-      ['cached', 'i32'],
-    ],
-    result: 'f64',
-  },
-  dsyrkRows: {
-    params: [
-      ['A', 'usize'],
-      ['r0', 'i32'],
-      ['r1', 'i32'],
-      ['cols', 'i32'],
-      ['s', 'f64'],
-      ['direct', 'i32'],
-      ['W', 'usize'],
-      ['P', 'usize'],
-      ['kc', 'i32'],
-      ['ready', 'usize'],
-    ],
-    result: 'f64',
-  },
-  dsyrkSumFinish: {
-    params: [
-      ['W0', 'usize'],
-      ['n', 'i32'],
-      ['cols', 'i32'],
-      ['weight', 'f64'],
-      ['f', 'f64'],
-      ['G', 'usize'],
-      ['b0', 'i32'],
-      ['b1', 'i32'],
-    ],
-    result: 'i32',
-  },
+  dnrm2: { params: [['n', 'i32'], ['x', 'usize'], ['incx', 'i32']], result: 'f64' },
+  ddist: { params: [['n', 'i32'], ['x', 'usize'], ['y', 'usize']], result: 'f64' },
+  daxpy: { params: [['n', 'i32'], ['a', 'f64'], ['x', 'usize'], ['incx', 'i32'], ['y', 'usize'], ['incy', 'i32']], result: 'void' },
+  dcopy: { params: [['n', 'i32'], ['x', 'usize'], ['incx', 'i32'], ['y', 'usize'], ['incy', 'i32']], result: 'void' },
+  dsyrkTiles: { params: [['A', 'usize'], ['rows', 'i32'], ['cols', 'i32'], ['s', 'f64'], ['W', 'usize'], ['P', 'usize'], ['kc', 'i32'], ['ib0', 'i32'], ['ib1', 'i32']], result: 'f64' },
+  dsyrkDirectRows: { params: [['A', 'usize'], ['rows', 'i32'], ['cols', 'i32'], ['kc', 'i32'], ['W', 'usize'], ['ib0', 'i32'], ['ib1', 'i32'], ['cached', 'i32']], result: 'f64' },
+  dsyrkRows: { params: [['A', 'usize'], ['r0', 'i32'], ['r1', 'i32'], ['cols', 'i32'], ['s', 'f64'], ['direct', 'i32'], ['W', 'usize'], ['P', 'usize'], ['kc', 'i32'], ['ready', 'usize']], result: 'f64' },
+  dsyrkSumFinish: { params: [['W0', 'usize'], ['n', 'i32'], ['cols', 'i32'], ['weight', 'f64'], ['f', 'f64'], ['G', 'usize'], ['b0', 'i32'], ['b1', 'i32']], result: 'i32' },
   sumFinishBlocks: { params: [['cols', 'i32']], result: 'i32' },
-  dscal: {
-    params: [
-      ['x', 'usize'],
-      ['n', 'i32'],
-      ['s', 'f64'],
-    ],
-    result: 'void',
-  },
-  dsyrkFinish: {
-    params: [
-      ['W', 'usize'],
-      ['cols', 'i32'],
-      ['weight', 'f64'],
-      ['f', 'f64'],
-      ['G', 'usize'],
-      ['i0', 'i32'],
-      ['i1', 'i32'],
-    ],
-    result: 'i32',
-  },
-  dgemm: {
-    params: [
-      ['transA', 'bool'],
-      ['transB', 'bool'],
-      ['M', 'i32'],
-      ['N', 'i32'],
-      ['K', 'i32'],
-      ['alpha', 'f64'],
-      ['A', 'usize'],
-      ['B', 'usize'],
-      ['beta', 'f64'],
-      ['C', 'usize'],
-      ['PA', 'usize'],
-      ['PB', 'usize'],
-      ['T', 'usize'],
-      ['kc', 'i32'],
-      ['mc', 'i32'],
-      ['nc', 'i32'],
-    ],
-    result: 'void',
-  },
-  dtrmmUpperT: {
-    params: [
-      ['M', 'i32'],
-      ['n', 'i32'],
-      ['A', 'usize'],
-      ['lda', 'i32'],
-      ['R', 'usize'],
-      ['ldr', 'i32'],
-      ['C', 'usize'],
-      ['ldc', 'i32'],
-      ['PA', 'usize'],
-      ['PB', 'usize'],
-      ['T', 'usize'],
-      ['kc', 'i32'],
-      ['mc', 'i32'],
-      ['w', 'i32'],
-    ],
-    result: 'void',
-  },
-  dsyev: {
-    params: [
-      ['S', 'usize'],
-      ['n', 'i32'],
-      ['values', 'usize'],
-      ['VT', 'usize'],
-      ['work', 'usize'],
-      ['nb', 'i32'],
-      ['method', 'i32'],
-    ],
-    result: 'i32',
-  },
-  dsyevWork: {
-    params: [
-      ['n', 'i32'],
-      ['nb', 'i32'],
-    ],
-    result: 'i32',
-  },
-  dgebrdSvdvals: {
-    params: [
-      ['A', 'usize'],
-      ['m', 'i32'],
-      ['s', 'f64'],
-      ['out', 'usize'],
-      ['work', 'usize'],
-    ],
-    result: 'i32',
-  },
+  dscal: { params: [['x', 'usize'], ['n', 'i32'], ['s', 'f64']], result: 'void' },
+  dsyrkFinish: { params: [['W', 'usize'], ['cols', 'i32'], ['weight', 'f64'], ['f', 'f64'], ['G', 'usize'], ['i0', 'i32'], ['i1', 'i32']], result: 'i32' },
+  dgemm: { params: [['transA', 'bool'], ['transB', 'bool'], ['M', 'i32'], ['N', 'i32'], ['K', 'i32'], ['alpha', 'f64'], ['A', 'usize'], ['B', 'usize'], ['beta', 'f64'], ['C', 'usize'], ['PA', 'usize'], ['PB', 'usize'], ['T', 'usize'], ['kc', 'i32'], ['mc', 'i32'], ['nc', 'i32']], result: 'void' },
+  dtrmmUpperT: { params: [['M', 'i32'], ['n', 'i32'], ['A', 'usize'], ['lda', 'i32'], ['R', 'usize'], ['ldr', 'i32'], ['C', 'usize'], ['ldc', 'i32'], ['PA', 'usize'], ['PB', 'usize'], ['T', 'usize'], ['kc', 'i32'], ['mc', 'i32'], ['w', 'i32']], result: 'void' },
+  dsyev: { params: [['S', 'usize'], ['n', 'i32'], ['values', 'usize'], ['VT', 'usize'], ['work', 'usize'], ['nb', 'i32'], ['method', 'i32']], result: 'i32' },
+  dsyevWork: { params: [['n', 'i32'], ['nb', 'i32']], result: 'i32' },
+  dgebrdSvdvals: { params: [['A', 'usize'], ['m', 'i32'], ['s', 'f64'], ['out', 'usize'], ['work', 'usize']], result: 'i32' },
   dgebrdWork: { params: [['m', 'i32']], result: 'i32' },
-  dbdsvdvals: {
-    params: [
-      ['d', 'usize'],
-      ['e', 'usize'],
-      ['m', 'i32'],
-      ['out', 'usize'],
-      ['work', 'usize'],
-    ],
-    result: 'i32',
-  },
+  dbdsvdvals: { params: [['d', 'usize'], ['e', 'usize'], ['m', 'i32'], ['out', 'usize'], ['work', 'usize']], result: 'i32' },
   dbdsvdvalsWork: { params: [['m', 'i32']], result: 'i32' },
-  dsymmetrize: {
-    params: [
-      ['S', 'usize'],
-      ['n', 'i32'],
-      ['s', 'f64'],
-    ],
-    result: 'void',
-  },
-  dtranspose: {
-    params: [
-      ['A', 'usize'],
-      ['n', 'i32'],
-      ['B', 'usize'],
-    ],
-    result: 'void',
-  },
-  dtpqrt: {
-    params: [
-      ['R', 'usize'],
-      ['m', 'i32'],
-      ['B', 'usize'],
-      ['b', 'i32'],
-      ['w', 'usize'],
-    ],
-    result: 'void',
-  },
-  dgesvj: {
-    params: [
-      ['Y', 'usize'],
-      ['m', 'i32'],
-      ['V', 'usize'],
-      ['norms2', 'usize'],
-      ['wantV', 'i32'],
-      ['negligible', 'f64'],
-      ['pairs', 'usize'],
-      ['npairs', 'i32'],
-    ],
-    result: 'i32',
-  },
-  setIterationCaps: {
-    params: [
-      ['secular', 'i32'],
-      ['dqdsPerValue', 'i32'],
-      ['qlPerValue', 'i32'],
-    ],
-    result: 'void',
-  },
-  graphStructureSums: {
-    params: [
-      ['theta', 'usize'],
-      ['n', 'i32'],
-      ['eoff', 'i32'],
-      ['sums', 'usize'],
-    ],
-    result: 'void',
-  },
-  graphWeightedSums: {
-    params: [
-      ['theta', 'usize'],
-      ['n', 'i32'],
-      ['eoff', 'i32'],
-      ['c', 'usize'],
-      ['sums', 'usize'],
-      ['tau', 'f64'],
-      ['ws', 'usize'],
-    ],
-    result: 'void',
-  },
-  graphStructureSumsCsr: {
-    params: [
-      ['n', 'i32'],
-      ['rows', 'usize'],
-      ['sums', 'usize'],
-    ],
-    result: 'void',
-  },
-  graphWeightedSumsCsr: {
-    params: [
-      ['n', 'i32'],
-      ['rows', 'usize'],
-      ['c', 'usize'],
-      ['sums', 'usize'],
-      ['tau', 'f64'],
-      ['ws', 'usize'],
-    ],
-    result: 'void',
-  },
-  graphConfidenceUpdate: {
-    params: [
-      ['n', 'i32'],
-      ['claims', 'i32'],
-      ['firstQuestion', 'i32'],
-      ['c', 'usize'],
-      ['sums', 'usize'],
-      ['ws', 'usize'],
-      ['p', 'usize'],
-      ['ngroups', 'i32'],
-      ['gstart', 'usize'],
-      ['gans', 'usize'],
-      ['qgroup', 'usize'],
-      ['scratch', 'usize'],
-      ['cout', 'usize'],
-    ],
-    result: 'void',
-  },
-  graphMergeClaims: {
-    params: [
-      ['theta', 'usize'],
-      ['k1', 'i32'],
-      ['claims', 'i32'],
-      ['md', 'i32'],
-      ['diag', 'usize'],
-      ['mu', 'f64'],
-      ['h2', 'f64'],
-      ['pull', 'usize'],
-      ['out', 'usize'],
-      ['rows', 'usize'],
-      ['nrows', 'i32'],
-    ],
-    result: 'void',
-  },
-  graphBlendFootprintInPlace: {
-    params: [
-      ['x', 'usize'],
-      ['footprint', 'usize'],
-      ['target', 'usize'],
-      ['rates', 'usize'],
-      ['m', 'i32'],
-    ],
-    result: 'void',
-  },
-  graphNodeQuotient: {
-    params: [
-      ['n', 'i32'],
-      ['k1', 'i32'],
-      ['claims', 'i32'],
-      ['cp', 'usize'],
-      ['cm', 'usize'],
-      ['ap', 'usize'],
-      ['am', 'usize'],
-      ['withAttr', 'i32'],
-      ['den', 'f64'],
-      ['idx', 'usize'],
-      ['val', 'usize'],
-    ],
-    result: 'i32',
-  },
+  dsymmetrize: { params: [['S', 'usize'], ['n', 'i32'], ['s', 'f64']], result: 'void' },
+  dtranspose: { params: [['A', 'usize'], ['n', 'i32'], ['B', 'usize']], result: 'void' },
+  dtpqrt: { params: [['R', 'usize'], ['m', 'i32'], ['B', 'usize'], ['b', 'i32'], ['w', 'usize']], result: 'void' },
+  dgesvj: { params: [['Y', 'usize'], ['m', 'i32'], ['V', 'usize'], ['norms2', 'usize'], ['wantV', 'i32'], ['negligible', 'f64'], ['pairs', 'usize'], ['npairs', 'i32']], result: 'i32' },
+  setIterationCaps: { params: [['secular', 'i32'], ['dqdsPerValue', 'i32'], ['qlPerValue', 'i32']], result: 'void' },
+  graphStructureSums: { params: [['theta', 'usize'], ['n', 'i32'], ['eoff', 'i32'], ['sums', 'usize']], result: 'void' },
+  graphWeightedSums: { params: [['theta', 'usize'], ['n', 'i32'], ['eoff', 'i32'], ['c', 'usize'], ['sums', 'usize'], ['tau', 'f64'], ['ws', 'usize']], result: 'void' },
+  graphStructureSumsCsr: { params: [['n', 'i32'], ['rows', 'usize'], ['sums', 'usize']], result: 'void' },
+  graphWeightedSumsCsr: { params: [['n', 'i32'], ['rows', 'usize'], ['c', 'usize'], ['sums', 'usize'], ['tau', 'f64'], ['ws', 'usize']], result: 'void' },
+  graphConfidenceUpdate: { params: [['n', 'i32'], ['claims', 'i32'], ['firstQuestion', 'i32'], ['c', 'usize'], ['sums', 'usize'], ['ws', 'usize'], ['p', 'usize'], ['ngroups', 'i32'], ['gstart', 'usize'], ['gans', 'usize'], ['qgroup', 'usize'], ['scratch', 'usize'], ['cout', 'usize']], result: 'void' },
+  graphMergeClaims: { params: [['theta', 'usize'], ['k1', 'i32'], ['claims', 'i32'], ['md', 'i32'], ['diag', 'usize'], ['mu', 'f64'], ['h2', 'f64'], ['pull', 'usize'], ['out', 'usize'], ['rows', 'usize'], ['nrows', 'i32']], result: 'void' },
+  graphBlendFootprintInPlace: { params: [['x', 'usize'], ['footprint', 'usize'], ['target', 'usize'], ['rates', 'usize'], ['m', 'i32']], result: 'void' },
+  graphNodeQuotient: { params: [['n', 'i32'], ['k1', 'i32'], ['claims', 'i32'], ['cp', 'usize'], ['cm', 'usize'], ['ap', 'usize'], ['am', 'usize'], ['withAttr', 'i32'], ['den', 'f64'], ['idx', 'usize'], ['val', 'usize']], result: 'i32' },
 } as const satisfies { readonly [K in keyof KernelExports]: KernelSignature };
 
 /** The name of a kernel. */

@@ -1,9 +1,9 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { referenceBlas1, wasmBlas1, type Blas1Backend } from '../../src/blas1/backend.js';
 import { axpy, copy, distance, norm } from '../../src/blas1/api.js';
 import { EPS, expectCloseInEps } from '../util/compare.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { BLAS1_BACKENDS, describeBackends } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -20,10 +20,7 @@ const moderate = fc
   .double({ min: -1e3, max: 1e3, noNaN: true, noDefaultInfinity: true })
   .filter((v) => v === 0 || Math.abs(v) >= 1e-100);
 
-describe.each<[string, Blas1Backend]>([
-  ['reference', referenceBlas1],
-  ['wasm', wasmBlas1],
-])('BLAS-1 (%s)', (_name, B) => {
+describeBackends(BLAS1_BACKENDS, 'BLAS-1 (%s)', (_name, B) => {
   it('norm of the empty vector is 0', () => {
     expect(B.norm(new Float64Array(0))).toBe(0);
     expect(B.distance(new Float64Array(0), new Float64Array(0))).toBe(0);

@@ -17,7 +17,8 @@ import { describe, expect, it } from 'vitest';
 import { eigh, gram } from '../../src/linalg/api.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { SYEV_BLOCKED_MIN, SYEV_METHOD, syevMethod } from '../../src/linalg/wasmBackend.js';
-import { EPS, kernelSyev, orthoError, randn, wilkinsonPlus } from './cases.js';
+import { cases, dependentStack, EPS, kernelSyev, orthoError, randomSymmetric, withSpectrum } from './cases.js';
+import { tridiagonalBisection, tridiagonalOf } from './oracles.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 
 useArenaGuard();
@@ -28,29 +29,6 @@ function frob(S: ArrayLike<number>): number {
   let s = 0;
   for (let k = 0; k < S.length; k++) s += S[k]! * S[k]!;
   return Math.sqrt(s);
-}
-
-function symmetric(seed: number, n: number): Float64Array {
-  const X = randn(seed, n * n);
-  const S = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) S[i * n + j] = X[i * n + j]! + X[j * n + i]!;
-  return S;
-}
-
-/** S = H·diag(λ)·H with H = I − 2uuᵀ/uᵀu for a random u (orthogonal to rounding). */
-function withSpectrum(seed: number, lambda: number[]): Float64Array {
-  const n = lambda.length;
-  const u = randn(seed, n);
-  const uu = u.reduce((a, x) => a + x * x, 0);
-  const Hu = u.map((x) => x * Math.sqrt(2 / uu));
-  // H diag(λ) H = diag(λ) − w·ûᵀ − û·wᵀ + (ûᵀΛû)·ûûᵀ with w = Λû (û = u·sqrt(2/uu))
-  const w = Hu.map((x, i) => lambda[i]! * x);
-  const q = Hu.reduce((a, x, i) => a + x * w[i]!, 0);
-  const S = new Float64Array(n * n);
-  for (let i = 0; i < n; i++)
-    for (let j = 0; j < n; j++)
-      S[i * n + j] = (i === j ? lambda[i]! : 0) - w[i]! * Hu[j]! - Hu[i]! * w[j]! + q * Hu[i]! * Hu[j]!;
-  return S;
 }
 
 /** ||SV − VΛ||_F / (n·eps·||S||_F) (0 for S = 0). */
@@ -84,33 +62,12 @@ function expectValuesAgree(S: Float64Array, n: number, values: ArrayLike<number>
 /** RᵀR/||R||²_max of the R factor of a 2m×m normal stack; with `deps`, two exact column dependencies. */
 function gramOfR(seed: number, m: number, deps: boolean): Float64Array {
   const rows = 2 * m;
-  const A = randn(seed, rows * m);
-  if (deps)
-    for (let r = 0; r < rows; r++) {
-      A[r * m + m - 1] = A[r * m + 1]! + A[r * m + 2]!;
-      A[r * m + m - 2] = 2 * A[r * m + 3]!;
-    }
+  const A = dependentStack(seed, m, deps ? [m - 1, m - 2] : []);
   const R = new StreamingQR(m).push(A, rows).r();
   const G = gram(R, m, m);
   let mx = 0;
   for (const x of G) mx = Math.max(mx, Math.abs(x));
   return G.map((x) => x / mx);
-}
-
-/** k copies of W21+ on the diagonal, consecutive copies glued by off-diagonals δ (LAPACK's tester). */
-function gluedWilkinson(k: number, delta: number): Float64Array {
-  const b = 21;
-  const n = k * b;
-  const W = wilkinsonPlus(b);
-  const S = new Float64Array(n * n);
-  for (let c = 0; c < k; c++)
-    for (let i = 0; i < b; i++) for (let j = 0; j < b; j++) S[(c * b + i) * n + c * b + j] = W[i * b + j]!;
-  for (let c = 1; c < k; c++) {
-    const i = c * b;
-    S[(i - 1) * n + i] = delta;
-    S[i * n + i - 1] = delta;
-  }
-  return S;
 }
 
 describe('eigh takes divide and conquer from SYEV_BLOCKED_MIN', () => {
@@ -122,7 +79,7 @@ describe('eigh takes divide and conquer from SYEV_BLOCKED_MIN', () => {
 
 describe('divide and conquer (dsyev method 1): residual and orthogonality in units of n·eps', () => {
   it.each([1, 2, 3, 25, 26, 27, 51, 100, 300])('random symmetric n = %i (leaf size 25 crossed)', (n) => {
-    const S = symmetric(n, n);
+    const S = randomSymmetric(n, n);
     const r = kernelSyev(S, n, 32, SYEV_METHOD.divideAndConquer);
     expect(r.it).toBeGreaterThanOrEqual(0);
     expectEigenpairs(S, n, r.values, r.V);
@@ -131,7 +88,7 @@ describe('divide and conquer (dsyev method 1): residual and orthogonality in uni
 
   it('the public eigh at n = 100 and 300 (the D&C path): the same bounds', () => {
     for (const n of [100, 300]) {
-      const S = symmetric(7 * n, n);
+      const S = randomSymmetric(7 * n, n);
       const { values, vectors } = eigh(S, n);
       expectEigenpairs(S, n, values, vectors);
       expectValuesAgree(S, n, values);
@@ -163,34 +120,24 @@ describe('divide and conquer (dsyev method 1): residual and orthogonality in uni
       }
   });
 
-  it('evenly spread spectrum λ_i = i/n (gaps 1/n: no deflation), n = 300', () => {
-    const n = 300;
-    const lambda = Array.from({ length: n }, (_, i) => i / n - 0.5);
-    const S = withSpectrum(1, lambda);
-    const { values, vectors } = eigh(S, n);
-    expectEigenpairs(S, n, values, vectors);
-    // S was formed with rounding ~n·eps per entry: the values within C·n·eps·||S||_F of λ
-    for (let j = 0; j < n; j++) expect(Math.abs(values[j]! - lambda[j]!)).toBeLessThanOrEqual(C * n * EPS * frob(S));
-  });
+  // the evenly spread spectrum (gaps 1/n: no deflation) and the heavily clustered one (three
+  // eigenvalues of multiplicity 80, 60, 60 and a cluster 1e-14 wide: deflation), at D&C sizes
+  it.each(cases({ tags: ['symmetric', 'exact-rank'], exclude: ['rank-deficient'] }).map((c) => [c.name, c] as const))(
+    '%s: the eigenpair bounds, and the values within C·n·eps·||S||_F of λ',
+    (_title, c) => {
+      const { A: S, rows: n, lambda } = c.build();
+      const { values, vectors } = eigh(S, n);
+      expectEigenpairs(S, n, values, vectors);
+      // S was formed with rounding ~n·eps per entry: the values within C·n·eps·||S||_F of λ
+      for (let j = 0; j < n; j++) expect(Math.abs(values[j]! - lambda![j]!)).toBeLessThanOrEqual(C * n * EPS * frob(S));
+    },
+  );
 
-  it('heavily clustered: three eigenvalues of multiplicity 80, 60, 60 and a cluster 1e-14 wide (deflation)', () => {
-    const n = 220;
-    const lambda = Array.from({ length: n }, (_, i) =>
-      i < 80 ? -1 : i < 140 ? 0 : i < 200 ? 2 : 3 + (i - 200) * 1e-14,
-    );
-    const S = withSpectrum(2, lambda);
-    const { values, vectors } = eigh(S, n);
-    expectEigenpairs(S, n, values, vectors);
-    for (let j = 0; j < n; j++) expect(Math.abs(values[j]! - lambda[j]!)).toBeLessThanOrEqual(C * n * EPS * frob(S));
-  });
-
-  it('Wilkinson W21+ glued (10 copies, δ = 1e-14, 1e-10, 1e-3): pairs agreeing to ~1e-14 across copies', () => {
-    // δ = 1e-14 is above the split test eps·sqrt(|d_i·d_{i+1}|) = 2.2e-15 at the glue but ρ·|z| below
-    // the deflation tolerance 64·eps·max(|d|, |z|): merges that deflate every component
-    for (const delta of [1e-14, 1e-10, 1e-3]) {
-      const S = gluedWilkinson(10, delta);
-      const n = 210;
-      const r = kernelSyev(S, n, 32, SYEV_METHOD.divideAndConquer);
+  it.each(cases({ tags: ['symmetric', 'tridiagonal', 'clustered'] }).map((c) => [c.name, c] as const))(
+    'Wilkinson %s: pairs agreeing to ~1e-14 (across copies when glued), the bounds and the Sturm oracle',
+    (_title, c) => {
+      const { A: S, rows: n } = c.build();
+      const r = kernelSyev(S, n, n > 41 ? 32 : 8, SYEV_METHOD.divideAndConquer);
       expectEigenpairs(S, n, r.values, r.V);
       expectValuesAgree(S, n, r.values);
       // exact invariants: Σλ = tr S, Σλ² = ||S||_F²
@@ -199,13 +146,12 @@ describe('divide and conquer (dsyev method 1): residual and orthogonality in uni
       const f2 = frob(S) ** 2;
       expect(Math.abs(r.values.reduce((a, b) => a + b, 0) - tr)).toBeLessThanOrEqual(C * n * EPS * frob(S) * n);
       expect(Math.abs(r.values.reduce((a, b) => a + b * b, 0) - f2)).toBeLessThanOrEqual(2 * C * n * EPS * f2 * n);
-    }
-    for (const n of [21, 41]) {
-      const W = wilkinsonPlus(n);
-      const r = kernelSyev(W, n, 8, SYEV_METHOD.divideAndConquer);
-      expectEigenpairs(W, n, r.values, r.V);
-    }
-  });
+      // Sturm-count bisection on the tridiagonal (./oracles.ts): within C·n·eps·||S||_F each
+      const { d, e } = tridiagonalOf(S, n);
+      const want = tridiagonalBisection(d, e, n);
+      for (let j = 0; j < n; j++) expect(Math.abs(r.values[j]! - want[j]!)).toBeLessThanOrEqual(C * n * EPS * frob(S));
+    },
+  );
 
   it('diagonal: the sorted diagonal exactly, the vectors a permutation (|VᵀV − I| = 0)', () => {
     const n = 150;
@@ -232,7 +178,7 @@ describe('divide and conquer (dsyev method 1): residual and orthogonality in uni
 
   it('1e±300 scaled entries: s·λ of the unscaled matrix, orthonormal vectors', () => {
     const n = 140;
-    const S = symmetric(5, n);
+    const S = randomSymmetric(5, n);
     const base = eigh(S, n);
     for (const s of [1e300, 1e-300]) {
       const r = eigh(
@@ -263,7 +209,7 @@ describe('divide and conquer (dsyev method 1): residual and orthogonality in uni
     { numRuns: 30 },
   )('any size, panel width and spectrum: the bounds hold', (n, panel, seed, kind) => {
     let S: Float64Array;
-    if (kind === 'random') S = symmetric(seed, n);
+    if (kind === 'random') S = randomSymmetric(seed, n);
     else {
       const lambda = Array.from({ length: n }, (_, i) =>
         kind === 'spread' ? i / n : kind === 'clustered' ? (i * 7 + seed) % 4 : 2 ** -(i % 40),

@@ -2,27 +2,29 @@
  * The edges of f64 for the rank/SVD/null-space path (streaming QR + one-sided Jacobi) and the
  * Gramian: subnormal and exactly zero columns, entries from 1e-300 to 1e300, columns of wildly
  * different sizes (the edge-block subspaces of certification are made of them). Expected values
- * come from the closed forms in ./cases.ts (edgeCases) or from exact power-of-two relations.
+ * come from the closed forms of the catalogue's 'edge' entries (./cases.ts) or from exact
+ * power-of-two relations.
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { gram, nullSpace, rank, svdvals } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { svdOfR } from '../../src/linalg/svdFromR.js';
-import { EPS, edgeCases, matmul, orthoError, randn, transpose } from './cases.js';
+import { cases, dependentStack, EPS, matmul, orthoError, randn, transpose } from './cases.js';
 import { referenceGesvj } from '../../src/linalg/gesvj.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
 /** The smallest positive subnormal, 2^-1074: the absolute spacing of the subnormal range. */
 const DENORM = 2 ** -1074;
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('f64 edges (%s)', (backend) => {
-  for (const c of edgeCases) {
-    it(`${c.name}: singular values, rank, tolerance and null space`, () => {
+describeBackends(LINALG_BACKENDS, 'f64 edges (%s)', (backend) => {
+  for (const entry of cases({ tags: ['edge'] })) {
+    it(`${entry.name}: singular values, rank, tolerance and null space`, () => {
+      const built = entry.build();
+      const c = { ...built, sigma: built.sigma!, rank: built.rank! };
       const sv = svdvals(c.A, c.rows, c.cols, { backend });
       const smax = c.sigma[0]!;
       // each σ within a small multiple of n·eps relative (Jacobi on Rᵀ: column-scaling
@@ -158,25 +160,21 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('f64 edges (%s)', 
 describe('Jacobi that cannot converge says why', () => {
   it('names the size, the column norms and the remaining cosine (R with a NaN, which the API rejects)', () => {
     const R = Float64Array.of(1, 2, 0, NaN);
-    expect(() => svdOfR(referenceLinalg, R, 2)).toThrow(
+    expect(() => svdOfR(LINALG.reference, R, 2)).toThrow(
       /did not converge in 2×60 sweeps for a 2×2 R factor \(column norms .*zero columns, largest remaining \|cos\|/,
     );
   });
 });
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh-preconditioned Jacobi on R (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'eigh-preconditioned Jacobi on R (%s)', (backend, kernels) => {
   it('balanced columns, m = 64, two exact dependencies: σ normwise equal to plain Jacobi, exact null space, <= 3 sweeps', () => {
     const m = 64;
     const rows = 2 * m;
-    const A = randn(3, rows * m);
-    for (let r = 0; r < rows; r++) {
-      A[r * m + 5] = A[r * m + 1]! + A[r * m + 2]!;
-      A[r * m + 9] = 2 * A[r * m + 3]!;
-    }
+    const A = dependentStack(3, m, [5, 9]);
     const qr = new StreamingQR(m, { backend });
     qr.push(A, rows);
     const R = qr.r();
-    const pre = svdOfR(backend === 'wasm' ? wasmLinalg : referenceLinalg, R, m, true);
+    const pre = svdOfR(kernels, R, m, true);
     expect(pre.sweeps).toBeLessThanOrEqual(3);
     // plain Jacobi on Rᵀ (the reference kernel, from I), the accuracy it is measured against
     const Y = transpose(R, m, m);

@@ -1,15 +1,16 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gemm } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackend, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { gemmBlocking, referenceGemm, type Transpose } from '../../src/linalg/gemm.js';
-import { startThreads, stopThreads } from '../../src/linalg/threads.js';
-import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import type { Transpose } from '../../src/linalg/calls.js';
+import { gemmBlocking, referenceGemm } from '../../src/linalg/gemm.js';
+import { linalgKernels } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { EPS, matmul, randn, rankLoss, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG, LINALG_BACKENDS, usePool } from '../util/backends.js';
+import type { LinalgBackend } from '../../src/linalg/backend.js';
 
 useArenaGuard();
 
@@ -23,7 +24,7 @@ function absProduct(A: Float64Array, B: Float64Array, m: number, k: number, n: n
   );
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gemm (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'gemm (%s)', (backend) => {
   it('size-0 and 1x1', () => {
     expect(gemm(new Float64Array(0), 0, 3, new Float64Array(6), 3, 2, { backend })).toEqual(new Float64Array(0));
     expect(gemm(new Float64Array(0), 2, 0, new Float64Array(0), 0, 2, { backend })).toEqual(new Float64Array(4));
@@ -102,6 +103,20 @@ function stored(X: Float64Array, rows: number, cols: number, t: Transpose): Floa
   return t === 'N' ? X : transpose(X, rows, cols);
 }
 
+/** be.gemm on op(A)·op(B) for op(A) = A (M×K) and op(B) = B (K×N), each stored as tA, tB say. */
+function gemmStored(
+  be: LinalgBackend,
+  [tA, tB]: readonly [Transpose, Transpose],
+  [M, N, K]: readonly [number, number, number],
+  A: Float64Array,
+  B: Float64Array,
+  alpha: number,
+  beta: number,
+  C: Float64Array,
+): void {
+  be.gemm({ transA: tA, transB: tB, M, N, K, alpha, A: stored(A, M, K, tA), B: stored(B, K, N, tB), beta, C });
+}
+
 const TRANSPOSES: [Transpose, Transpose][] = [
   ['N', 'N'],
   ['N', 'T'],
@@ -111,10 +126,7 @@ const TRANSPOSES: [Transpose, Transpose][] = [
 
 // Unchecked backends, straight: the packed wasm kernel (4×4 tiles, edge tiles through a scratch,
 // k-chunks of 256, row blocks of 128) against the same exact/derived expectations as the reference.
-describe.each<[LinalgBackendName, LinalgBackend]>([
-  ['reference', referenceLinalg],
-  ['wasm', wasmLinalg],
-])('gemm backend (%s)', (_name, be) => {
+describeBackends(LINALG_BACKENDS, 'gemm backend (%s)', (_name, be) => {
   it('every M, N, K in 1..9 and all four transpose combinations: exact on small integers', () => {
     // Entries in [-8, 8], K <= 9, α = 1, β ∈ {0, 2}: |sums| <= 9·64 + 2·8, all exact in f64, so the
     // result must equal the integer product bit for bit — any packing/edge/transposition slip shows.
@@ -129,7 +141,7 @@ describe.each<[LinalgBackendName, LinalgBackend]>([
           for (const [tA, tB] of TRANSPOSES) {
             const beta = (M + N + K) % 2 === 0 ? 0 : 2;
             const C = beta === 0 ? new Float64Array(M * N).fill(NaN) : Float64Array.from(C0);
-            be.gemm(tA, tB, M, N, K, 1, stored(A, M, K, tA), stored(B, K, N, tB), beta, C);
+            gemmStored(be, [tA, tB], [M, N, K], A, B, 1, beta, C);
             const expected = P.map((p, i) => p + (beta === 0 ? 0 : beta * C0[i]!));
             expect({ M, N, K, tA, tB, C }).toEqual({ M, N, K, tA, tB, C: expected });
           }
@@ -153,9 +165,9 @@ describe.each<[LinalgBackendName, LinalgBackend]>([
       const S = absProduct(A, B, M, K, N);
       for (const [tA, tB] of TRANSPOSES) {
         const C = Float64Array.from(C0);
-        be.gemm(tA, tB, M, N, K, alpha, stored(A, M, K, tA), stored(B, K, N, tB), beta, C);
+        gemmStored(be, [tA, tB], [M, N, K], A, B, alpha, beta, C);
         const R = Float64Array.from(C0);
-        referenceGemm('N', 'N', M, N, K, alpha, A, B, beta, R);
+        referenceGemm({ transA: 'N', transB: 'N', M, N, K, alpha, A, B, beta, C: R });
         for (let i = 0; i < M * N; i++) {
           const bound = 2 * (K + 3) * EPS * (Math.abs(alpha) * S[i]! + Math.abs(beta) * Math.abs(C0[i]!));
           if (!(Math.abs(C[i]! - R[i]!) <= bound))
@@ -168,10 +180,32 @@ describe.each<[LinalgBackendName, LinalgBackend]>([
   it('K = 0: C ← β·C, and with β = 0 a NaN-filled C becomes exact zeros', () => {
     for (const [tA, tB] of TRANSPOSES) {
       const C = Float64Array.of(1, -2, 3, 4.5, 5, 6);
-      be.gemm(tA, tB, 2, 3, 0, 7, new Float64Array(0), new Float64Array(0), -2, C);
+      be.gemm({
+        transA: tA,
+        transB: tB,
+        M: 2,
+        N: 3,
+        K: 0,
+        alpha: 7,
+        A: new Float64Array(0),
+        B: new Float64Array(0),
+        beta: -2,
+        C,
+      });
       expect(C).toEqual(Float64Array.of(-2, 4, -6, -9, -10, -12));
       const Z = new Float64Array(6).fill(NaN);
-      be.gemm(tA, tB, 3, 2, 0, 7, new Float64Array(0), new Float64Array(0), 0, Z);
+      be.gemm({
+        transA: tA,
+        transB: tB,
+        M: 3,
+        N: 2,
+        K: 0,
+        alpha: 7,
+        A: new Float64Array(0),
+        B: new Float64Array(0),
+        beta: 0,
+        C: Z,
+      });
       expect(Z).toEqual(new Float64Array(6));
     }
   });
@@ -185,7 +219,7 @@ describe.each<[LinalgBackendName, LinalgBackend]>([
     const P = matmul(A, B, M, K, N); // |sums| <= 300·64: exact
     for (const [tA, tB] of TRANSPOSES) {
       const C = new Float64Array(M * N).fill(NaN);
-      be.gemm(tA, tB, M, N, K, 1, stored(A, M, K, tA), stored(B, K, N, tB), 0, C);
+      gemmStored(be, [tA, tB], [M, N, K], A, B, 1, 0, C);
       expect(C).toEqual(P);
     }
   });
@@ -212,19 +246,57 @@ describe.each<[LinalgBackendName, LinalgBackend]>([
 
   it('M = 0 or N = 0: nothing written', () => {
     const C = new Float64Array(0);
-    be.gemm('N', 'N', 0, 4, 3, 1, new Float64Array(0), new Float64Array(12), 0, C);
-    be.gemm('T', 'T', 4, 0, 3, 1, new Float64Array(12), new Float64Array(0), 1, C);
+    be.gemm({
+      transA: 'N',
+      transB: 'N',
+      M: 0,
+      N: 4,
+      K: 3,
+      alpha: 1,
+      A: new Float64Array(0),
+      B: new Float64Array(12),
+      beta: 0,
+      C,
+    });
+    be.gemm({
+      transA: 'T',
+      transB: 'T',
+      M: 4,
+      N: 0,
+      K: 3,
+      alpha: 1,
+      A: new Float64Array(12),
+      B: new Float64Array(0),
+      beta: 1,
+      C,
+    });
     expect(C.length).toBe(0);
   });
 });
 
+describe('gemm: wasm kernel and TypeScript reference are twins by contract', () => {
+  it('the same bits for α = 1, β = 0 (each entry a sum in k order from +0), all transposes, across the blocks', () => {
+    for (const [M, N, K] of [
+      [133, 9, 261],
+      [6, 37, 517],
+      [130, 131, 5],
+    ] as const) {
+      const A = randn(M + 1, M * K);
+      const B = randn(N + 2, K * N);
+      for (const [tA, tB] of TRANSPOSES) {
+        const [ref, wa] = [LINALG.reference, LINALG.wasm].map((be) => {
+          const C = new Float64Array(M * N);
+          gemmStored(be, [tA, tB], [M, N, K], A, B, 1, 0, C);
+          return C;
+        });
+        expect(wa, `${M}×${N}×${K} ${tA}${tB}`).toEqual(ref);
+      }
+    }
+  });
+});
+
 describe('gemm on the worker pool', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   it('equals the one-thread result bit for bit (row blocks on multiples of 4; transB both ways)', () => {
     const cases: Array<[number, number, number, boolean]> = [

@@ -2,11 +2,10 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { nullSpace, rank, svdvals } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
-import { EPS, hadamard, hilbert, invHilbert, matmul, orthoError, randn, rankLoss } from './cases.js';
+import { caseNamed, cases, EPS, matmul, orthoError, randn, withSingularValues } from './cases.js';
 import { eigh } from '../../src/linalg/api.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -16,16 +15,7 @@ function frob(x: ArrayLike<number>): number {
   return Math.sqrt(s);
 }
 
-/** A = H_m(:, :cols)·diag(σ) (rows = m, Hadamard / √m exactly orthogonal for m = 4^k): exact σ. */
-function withSingularValues(m: number, sigma: number[]): Float64Array {
-  const H = hadamard(m);
-  const c = sigma.length;
-  const A = new Float64Array(m * c);
-  for (let i = 0; i < m; i++) for (let j = 0; j < c; j++) A[i * c + j] = H[i * m + j]! * sigma[j]!;
-  return A;
-}
-
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('svdvals / rank / nullSpace (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'svdvals / rank / nullSpace (%s)', (backend) => {
   it('size-0 and 1x1', () => {
     expect(svdvals(new Float64Array(0), 0, 0, { backend }).length).toBe(0);
     expect(svdvals(new Float64Array(0), 0, 4, { backend }).length).toBe(0);
@@ -35,21 +25,21 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('svdvals / rank / 
     expect(rank([0], 1, 1, { backend }).rank).toBe(0);
   });
 
-  it('exact singular values with relative accuracy over 15 orders of magnitude (graded columns)', () => {
-    // Orthogonal columns scaled by σ: one-sided Jacobi after QR is column-scaling invariant, so
-    // every σ comes back with a relative error of a small multiple of m·eps — including 1e-15.
-    const sigma = Array.from({ length: 16 }, (_, j) => 10 ** -j);
-    const sv = svdvals(withSingularValues(16, sigma), 16, 16, { backend });
-    for (let j = 0; j < 16; j++) expect(Math.abs(sv[j]! / sigma[j]! - 1)).toBeLessThanOrEqual(4 * 16 * EPS);
-  });
+  // Orthogonal columns scaled by σ: one-sided Jacobi after QR is column-scaling invariant, so
+  // every σ comes back with a relative error of a small multiple of m·eps — including 1e-15.
+  const graded = cases({ tags: ['graded', 'exact-rank'], exclude: ['edge'] }).filter((c) => c.build().cols < 48);
+  it.each(graded.map((c) => [c.name, c] as const))(
+    '%s: exact singular values with relative accuracy over 15 orders of magnitude (Jacobi path)',
+    (_title, c) => {
+      const { A, rows, cols, sigma } = c.build();
+      const sv = svdvals(A, rows, cols, { backend });
+      for (let j = 0; j < cols; j++) expect(Math.abs(sv[j]! / sigma![j]! - 1)).toBeLessThanOrEqual(4 * cols * EPS);
+    },
+  );
 
   it('Σσ² = ||A||_F² and A·N ≈ 0, NᵀN ≈ I (random, wide and tall)', () => {
-    for (const [rows, cols] of [
-      [30, 10],
-      [10, 30],
-      [17, 17],
-    ] as const) {
-      const A = randn(rows * 100 + cols, rows * cols);
+    for (const c of cases({ tags: ['random'], exclude: ['stack', 'symmetric'] })) {
+      const { A, rows, cols } = c.build();
       const sv = svdvals(A, rows, cols, { backend });
       expect(sv.length).toBe(Math.min(rows, cols));
       const f2 = frob(A) ** 2;
@@ -69,17 +59,15 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('svdvals / rank / 
   });
 
   it('rank-deficient: column = sum of two others (fixed seed) → rank cols−1, null vector ∝ e_a + e_b − e_dep', () => {
-    const rows = 40;
-    const cols = 9;
-    const A = rankLoss(7, rows, cols, 0, 5, 8);
+    const { A, rows, cols, nullVector } = caseNamed('integer 40×9, column 8 = column 0 + column 5').build();
     const r = rank(A, rows, cols, { backend });
     expect(r.rank).toBe(cols - 1);
     expect(r.largestDropped!).toBeLessThan(r.tolerance);
     const ns = nullSpace(A, rows, cols, { backend });
     const v = ns.basis;
-    const k = v[8]! > 0 ? 1 : -1;
-    const inv3 = 1 / Math.sqrt(3);
-    const expected = [-inv3, 0, 0, 0, 0, -inv3, 0, 0, inv3];
+    const expected = nullVector!;
+    const last = expected.findLastIndex((x) => x !== 0);
+    const k = Math.sign(v[last]!) * Math.sign(expected[last]!);
     for (let j = 0; j < cols; j++) expect(Math.abs(k * v[j]! - expected[j]!)).toBeLessThan(1e3 * cols * EPS);
   });
 
@@ -106,13 +94,14 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('svdvals / rank / 
   });
 
   it('ill-conditioned: Hilbert n = 8..12, σ_min within the backward-error bound; fragile decisions show a small margin', () => {
-    for (let n = 8; n <= 12; n++) {
-      const sv = svdvals(hilbert(n), n, n, { backend });
+    for (const c of cases({ tags: ['symmetric', 'ill-conditioned'] })) {
+      const { A: H, rows: n, inverse } = c.build();
+      const sv = svdvals(H, n, n, { backend });
       // H is SPD: σ_min = λ_min = 1/λ_max(H⁻¹) with H⁻¹ exact integers (see cases.ts).
-      const sigmaMin = 1 / eigh(invHilbert(n), n, { backend: 'reference' }).values[n - 1]!;
+      const sigmaMin = 1 / eigh(inverse!, n, { backend: 'reference' }).values[n - 1]!;
       const errBound = 4 * n * EPS * sv[0]!;
       expect(Math.abs(sv[n - 1]! - sigmaMin)).toBeLessThanOrEqual(errBound);
-      const d = rank(hilbert(n), n, n, { backend });
+      const d = rank(H, n, n, { backend });
       if (sigmaMin > d.tolerance + errBound) expect(d.rank).toBe(n);
       if (sigmaMin < d.tolerance - errBound) expect(d.rank).toBeLessThan(n);
       // Near the threshold the report shows it: a kept σ̂_min <= σ_min + errBound < tol + 2·errBound,
@@ -123,7 +112,7 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('svdvals / rank / 
   });
 
   it('scaled: 1e±200 entries give s·σ and the same rank', () => {
-    const A = rankLoss(3, 20, 6, 1, 2, 4);
+    const { A } = caseNamed('integer 20×6, column 4 = column 1 + column 2').build();
     const base = svdvals(A, 20, 6, { backend });
     for (const s of [1e200, 1e-200]) {
       const As = A.map((x) => x * s);
@@ -170,7 +159,7 @@ describe('gesvj kernels: wasm and reference agree', () => {
   it('row norms within 4·m·eps·σ_max, rotations orthogonal, on a 48×48 matrix', () => {
     const m = 48;
     const Y = randn(9, m * m);
-    const out = [referenceLinalg, wasmLinalg].map((b) => {
+    const out = LINALG_BACKENDS.map(([, b]) => {
       const y = Float64Array.from(Y);
       const V = new Float64Array(m * m);
       const n2 = new Float64Array(m);

@@ -4,9 +4,9 @@
  * values, null spaces and sweep counts of the full sweeps on the same preconditioned Y.
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { referenceNorm } from '../../src/blas1/dnrm2.js';
-import { referenceLinalg, type LinalgBackend } from '../../src/linalg/backend.js';
+import type { LinalgBackend } from '../../src/linalg/backend.js';
 import { JACOBI_ROUNDING, JACOBI_SMALL_NORM, JACOBI_TOL_FACTOR } from '../../src/linalg/gesvj.js';
 import { safeScale } from '../../src/linalg/shape.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
@@ -19,9 +19,9 @@ import {
   svdOfR,
 } from '../../src/linalg/svdFromR.js';
 import { decideRank, defaultRtol } from '../../src/linalg/tolerance.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { EPS, randn, transpose } from './cases.js';
+import { describeBackends, LINALG_BACKENDS } from '../util/backends.js';
+import { cases, EPS, randn, transpose } from './cases.js';
 
 useArenaGuard();
 
@@ -31,7 +31,7 @@ const tolOf = (m: number): number => JACOBI_TOL_FACTOR * Math.sqrt(m) * EPS;
 /** Row Gramian Y·Yᵀ as gramGuidedJacobi forms it (Gramian kernel on Yᵀ). */
 function rowGram(b: LinalgBackend, Y: Float64Array, m: number): Float64Array {
   const G = new Float64Array(m * m);
-  b.syrk(transpose(Y, m, m), m, m, 1, 1, G, true, () => true);
+  b.syrk({ A: transpose(Y, m, m), rows: m, cols: m, scale: 1, weight: 1, G, overwrite: true, accept: () => true });
   return G;
 }
 
@@ -67,10 +67,7 @@ function nearlyOrthogonal(seed: number, m: number, noise: number, grade: number)
   return Y;
 }
 
-describe.each<[string, LinalgBackend]>([
-  ['reference', referenceLinalg],
-  ['wasm', wasmLinalg],
-])('Gram-guided Jacobi (%s)', (_name, b) => {
+describeBackends(LINALG_BACKENDS, 'Gram-guided Jacobi (%s)', (name, b) => {
   fcTest.prop(
     [
       fc.integer({ min: 2, max: 40 }),
@@ -171,87 +168,66 @@ describe.each<[string, LinalgBackend]>([
     expect(b.gesvj(y, m, V, n2, true, true, 0, Int32Array.from([2, 5]))).toBe(1);
   });
 
-  /** R factors: random, graded columns (ratio 4, within the preconditioning bound of 16), two exact dependencies. */
-  const factors: [string, (m: number) => { A: Float64Array; rows: number }][] = [
-    ['random', (m) => ({ A: randn(m + 1, 2 * m * m), rows: 2 * m })],
-    [
-      'graded columns (ratio 4)',
-      (m) => {
-        const A = randn(m + 2, 2 * m * m);
-        for (let r = 0; r < 2 * m; r++) for (let c = 0; c < m; c++) A[r * m + c]! *= 4 ** (c / (m - 1));
-        return { A, rows: 2 * m };
-      },
-    ],
-    [
-      'rank-deficient (two exact dependencies)',
-      (m) => {
-        const A = randn(m + 3, 2 * m * m);
-        for (let r = 0; r < 2 * m; r++) {
-          A[r * m + m - 1] = A[r * m + 1]! + A[r * m + 2]!;
-          A[r * m + m - 2] = 2 * A[r * m + 3]!;
-        }
-        return { A, rows: 2 * m };
-      },
-    ],
-  ];
-  for (const [label, make] of factors)
-    for (const m of [64, GRAM_GUIDED_MIN_SIZE])
-      it(`${label}, m = ${m}: σ, rank, null space and sweeps as the full sweeps on the same Y`, () => {
-        const { A, rows } = make(m);
-        const R = new StreamingQR(m, { backend: b === wasmLinalg ? 'wasm' : 'reference' }).push(A, rows).r();
-        let amax = 0;
-        for (const x of R) amax = Math.max(amax, Math.abs(x));
-        const s = safeScale(amax);
-        const pre = preconditioned(b, R, m, s);
-        expect(pre).not.toBeNull();
-        const run = (guided: boolean) => {
-          const Y = Float64Array.from(pre!.Y);
-          const V = Float64Array.from(pre!.VT);
-          const n2 = new Float64Array(m);
-          const sweeps = guided ? gramGuidedJacobi(b, Y, m, V, n2, true) : b.gesvj(Y, m, V, n2, true, true);
-          const sv = Array.from({ length: m }, (_, i) => referenceNorm(Y.subarray(i * m, (i + 1) * m)) / s);
-          const order = sv.map((_, i) => i).sort((p, q) => sv[q]! - sv[p]!);
-          return { sweeps, sv: Float64Array.from(order, (i) => sv[i]!), V, order };
-        };
-        const full = run(false);
-        const guided = run(true);
-        expect(guided.sweeps).toBe(full.sweeps);
-        const smax = full.sv[0]!;
-        // both are one-sided Jacobi on the same nearly orthogonal Y: each σ_i within 4·m·eps of
-        // its own size from the exact σ of Y (rows of D⁻¹Y orthonormal to ~tol, κ(D⁻¹Y) ~ 1), and
-        // the rounding-level σ of the null directions within 4·m·eps·σ_max (normwise)
-        for (let i = 0; i < m; i++)
-          expect(Math.abs(guided.sv[i]! - full.sv[i]!)).toBeLessThanOrEqual(
-            8 * m * EPS * full.sv[i]! + 4 * m * EPS * smax,
-          );
-        const rtol = defaultRtol(rows, m);
-        const dFull = decideRank(full.sv, rtol, 0);
-        const dGuided = decideRank(guided.sv, rtol, 0);
-        expect(dGuided.rank).toBe(dFull.rank);
-        expect(dGuided.rank).toBe(label.startsWith('rank') ? m - 2 : m);
-        // the null spaces: the projector distance sin θ <= (4·m·eps·σ_max)/gap, gap ~ σ_{m−2}
-        const k = m - dFull.rank;
-        if (k > 0) {
-          const gap = full.sv[dFull.rank - 1]!;
-          let worst = 0;
-          for (let c = 0; c < k; c++) {
-            // component of the guided null vector outside the full run's null space
-            const vg = guided.V.subarray(guided.order[m - 1 - c]! * m, (guided.order[m - 1 - c]! + 1) * m);
-            const res = Float64Array.from(vg);
-            for (let d = 0; d < k; d++) {
-              const vf = full.V.subarray(full.order[m - 1 - d]! * m, (full.order[m - 1 - d]! + 1) * m);
-              let dot = 0;
-              for (let t = 0; t < m; t++) dot += vg[t]! * vf[t]!;
-              for (let t = 0; t < m; t++) res[t]! -= dot * vf[t]!;
-            }
-            worst = Math.max(worst, referenceNorm(res));
+  // R factors of stacks (random, columns graded over a factor 4, two exact dependencies) on either
+  // side of GRAM_GUIDED_MIN_SIZE
+  const factors = cases({ tags: ['stack'] }).filter((c) => [64, GRAM_GUIDED_MIN_SIZE].includes(c.build().cols));
+  for (const c of factors)
+    it(`${c.name}: σ, rank, null space and sweeps as the full sweeps on the same Y`, () => {
+      const { A, rows, cols: m, rank: exactRank } = c.build();
+      const R = new StreamingQR(m, { backend: name }).push(A, rows).r();
+      let amax = 0;
+      for (const x of R) amax = Math.max(amax, Math.abs(x));
+      const s = safeScale(amax);
+      const pre = preconditioned(b, R, m, s);
+      expect(pre).not.toBeNull();
+      const run = (guided: boolean) => {
+        const Y = Float64Array.from(pre!.Y);
+        const V = Float64Array.from(pre!.VT);
+        const n2 = new Float64Array(m);
+        const sweeps = guided ? gramGuidedJacobi(b, Y, m, V, n2, true) : b.gesvj(Y, m, V, n2, true, true);
+        const sv = Array.from({ length: m }, (_, i) => referenceNorm(Y.subarray(i * m, (i + 1) * m)) / s);
+        const order = sv.map((_, i) => i).sort((p, q) => sv[q]! - sv[p]!);
+        return { sweeps, sv: Float64Array.from(order, (i) => sv[i]!), V, order };
+      };
+      const full = run(false);
+      const guided = run(true);
+      expect(guided.sweeps).toBe(full.sweeps);
+      const smax = full.sv[0]!;
+      // both are one-sided Jacobi on the same nearly orthogonal Y: each σ_i within 4·m·eps of
+      // its own size from the exact σ of Y (rows of D⁻¹Y orthonormal to ~tol, κ(D⁻¹Y) ~ 1), and
+      // the rounding-level σ of the null directions within 4·m·eps·σ_max (normwise)
+      for (let i = 0; i < m; i++)
+        expect(Math.abs(guided.sv[i]! - full.sv[i]!)).toBeLessThanOrEqual(
+          8 * m * EPS * full.sv[i]! + 4 * m * EPS * smax,
+        );
+      const rtol = defaultRtol(rows, m);
+      const dFull = decideRank(full.sv, rtol, 0);
+      const dGuided = decideRank(guided.sv, rtol, 0);
+      expect(dGuided.rank).toBe(dFull.rank);
+      expect(dGuided.rank).toBe(exactRank);
+      // the null spaces: the projector distance sin θ <= (4·m·eps·σ_max)/gap, gap ~ σ_{m−2}
+      const k = m - dFull.rank;
+      if (k > 0) {
+        const gap = full.sv[dFull.rank - 1]!;
+        let worst = 0;
+        for (let c = 0; c < k; c++) {
+          // component of the guided null vector outside the full run's null space
+          const vg = guided.V.subarray(guided.order[m - 1 - c]! * m, (guided.order[m - 1 - c]! + 1) * m);
+          const res = Float64Array.from(vg);
+          for (let d = 0; d < k; d++) {
+            const vf = full.V.subarray(full.order[m - 1 - d]! * m, (full.order[m - 1 - d]! + 1) * m);
+            let dot = 0;
+            for (let t = 0; t < m; t++) dot += vg[t]! * vf[t]!;
+            for (let t = 0; t < m; t++) res[t]! -= dot * vf[t]!;
           }
-          expect(worst).toBeLessThanOrEqual((8 * m * EPS * smax) / gap);
+          worst = Math.max(worst, referenceNorm(res));
         }
-        // and svdOfR with vectors (the null space's path) is the guided one from GRAM_GUIDED_MIN_SIZE on
-        const lib = svdOfR(b, R, m, true);
-        const taken = m >= GRAM_GUIDED_MIN_SIZE ? guided : full;
-        expect(lib.sweeps).toBe(taken.sweeps);
-        expect(Array.from(lib.singularValues)).toEqual(Array.from(taken.sv));
-      });
+        expect(worst).toBeLessThanOrEqual((8 * m * EPS * smax) / gap);
+      }
+      // and svdOfR with vectors (the null space's path) is the guided one from GRAM_GUIDED_MIN_SIZE on
+      const lib = svdOfR(b, R, m, true);
+      const taken = m >= GRAM_GUIDED_MIN_SIZE ? guided : full;
+      expect(lib.sweeps).toBe(taken.sweeps);
+      expect(Array.from(lib.singularValues)).toEqual(Array.from(taken.sv));
+    });
 });

@@ -2,20 +2,14 @@ import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
 import { eigh, gram } from '../../src/linalg/api.js';
-import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
-import { linalgKernels, wasmLinalg } from '../../src/linalg/wasmBackend.js';
+import { linalgKernels } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
-import { EPS, hilbert, invHilbert, kernelSyev, maxAbs, orthoError, randn, wilkinsonPlus } from './cases.js';
+import { cases, dependentStack, EPS, kernelSyev, maxAbs, orthoError, randn, randomSymmetric } from './cases.js';
+import { tridiagonalBisection, tridiagonalOf } from './oracles.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
-
-function symmetric(seed: number, n: number): Float64Array {
-  const X = randn(seed, n * n);
-  const S = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) S[i * n + j] = X[i * n + j]! + X[j * n + i]!;
-  return S;
-}
 
 /** ||S||_F: an upper bound of ||S||_2 used to scale the backward-error bounds. */
 function frobNorm(S: ArrayLike<number>): number {
@@ -43,7 +37,7 @@ function expectEigenpairs(S: Float64Array, n: number, values: Float64Array, V: F
   for (let j = 1; j < n; j++) expect(values[j]!).toBeGreaterThanOrEqual(values[j - 1]!);
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'eigh (%s)', (backend) => {
   it('size-0 and 1x1', () => {
     const e0 = eigh(new Float64Array(0), 0, { backend });
     expect(e0.values.length).toBe(0);
@@ -59,17 +53,19 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (back
     expect(Array.from(eigh(S, 5, { backend }).values)).toEqual([-1, 0, 2, 3, 5]);
   });
 
-  it('random symmetric n = 1..40: residual and orthogonality in units of n·eps', () => {
-    for (const n of [2, 3, 7, 16, 40]) {
-      const S = symmetric(n, n);
+  it.each(cases({ tags: ['random', 'symmetric'] }).map((c) => [c.name, c] as const))(
+    '%s: residual and orthogonality in units of n·eps',
+    (_title, c) => {
+      const { A: S, rows: n } = c.build();
       const { values, vectors } = eigh(S, n, { backend });
       expectEigenpairs(S, n, values, vectors);
-    }
-  });
+    },
+  );
 
-  it('clustered: Wilkinson W21+ and W41+ (pairs of eigenvalues agreeing to ~1e-14)', () => {
-    for (const n of [21, 41]) {
-      const W = wilkinsonPlus(n);
+  it.each(cases({ tags: ['symmetric', 'tridiagonal', 'clustered', 'integer'] }).map((c) => [c.name, c] as const))(
+    'clustered %s (pairs of eigenvalues agreeing to ~1e-14): bounds, exact invariants, the Sturm oracle',
+    (_title, c) => {
+      const { A: W, rows: n } = c.build();
       const { values, vectors } = eigh(W, n, { backend });
       expectEigenpairs(W, n, values, vectors);
       // Exact invariants: Σλ = tr W and Σλ² = ||W||_F² (integers: 2Σ_{i<=h} i² + 2(n−1)).
@@ -85,26 +81,31 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (back
       // The two largest eigenvalues form the tightest cluster: both resolved, in order.
       expect(values[n - 1]! - values[n - 2]!).toBeLessThan(1e-10);
       expect(values[n - 1]! - values[n - 2]!).toBeGreaterThanOrEqual(0);
-    }
-  });
+      // Sturm-count bisection on the tridiagonal (./oracles.ts: within ~4·eps·||W||_∞ each)
+      const { d, e } = tridiagonalOf(W, n);
+      const want = tridiagonalBisection(d, e, n);
+      for (let j = 0; j < n; j++) expect(Math.abs(values[j]! - want[j]!)).toBeLessThanOrEqual(eBound);
+    },
+  );
 
-  it('ill-conditioned: Hilbert n = 8..12, λ_min within the backward-error bound of the exact value', () => {
-    for (let n = 8; n <= 12; n++) {
-      const H = hilbert(n);
+  it.each(cases({ tags: ['symmetric', 'ill-conditioned'] }).map((c) => [c.name, c] as const))(
+    'ill-conditioned: %s, λ_min within the backward-error bound of the exact value',
+    (_title, c) => {
+      const { A: H, rows: n, inverse } = c.build();
       const { values, vectors } = eigh(H, n, { backend });
       expectEigenpairs(H, n, values, vectors);
       // λ_min(H) = 1/λ_max(H⁻¹); H⁻¹ is exact integers rounded once (relative eps/2 per entry),
       // and the largest eigenvalue of the well-separated top of H⁻¹ is computed to ~n·eps
       // relative, so this reference is good to ~2n·eps relative — far below the bound below.
-      const inv = eigh(invHilbert(n), n, { backend: 'reference' });
+      const inv = eigh(inverse!, n, { backend: 'reference' });
       const lambdaMin = 1 / inv.values[n - 1]!;
       expect(Math.abs(values[0]! - lambdaMin)).toBeLessThanOrEqual(8 * n * EPS * frobNorm(H));
-    }
-  });
+    },
+  );
 
   it('scaled: 1e±200 entries give s·λ (power-of-two scaling, no overflow/underflow)', () => {
     const n = 12;
-    const S = symmetric(99, n);
+    const S = randomSymmetric(99, n);
     const base = eigh(S, n, { backend });
     for (const s of [1e200, 1e-200, 1e300]) {
       const r = eigh(
@@ -141,13 +142,7 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (back
   });
 
   it('ml-matrix in: eigenvectors come back as a Matrix (columns)', () => {
-    const r = eigh(
-      new Matrix([
-        [2, 1],
-        [1, 2],
-      ]),
-      { backend },
-    );
+    const r = eigh(Matrix.from1DArray(2, 2, [2, 1, 1, 2]), { backend });
     expect(r.vectors).toBeInstanceOf(Matrix);
     expect(Array.from(r.values)).toEqual([1, 3]);
   });
@@ -165,10 +160,10 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh (%s)', (back
   });
 });
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh options.out (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'eigh options.out (%s)', (backend) => {
   it('writes into the given arrays and returns them: the bits of a fresh result', () => {
     const n = 40;
-    const S = symmetric(8, n);
+    const S = randomSymmetric(8, n);
     const fresh = eigh(S, n, { backend });
     const out = { values: new Float64Array(n).fill(7), vectors: new Float64Array(n * n).fill(7) };
     const r = eigh(S, n, { backend, out });
@@ -213,13 +208,13 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('eigh options.out 
 describe('syev kernels: wasm and reference agree', () => {
   it('eigenvalues within 8·n·eps·||S||_F on a 64×64 random symmetric matrix', () => {
     const n = 64;
-    const S = symmetric(3, n);
+    const S = randomSymmetric(3, n);
     const norm = frobNorm(S);
     const v1 = new Float64Array(n);
     const v2 = new Float64Array(n);
     const S0 = Float64Array.from(S);
-    expect(referenceLinalg.syev(S, n, 1, v1, new Float64Array(n * n))).toBeGreaterThan(0);
-    expect(wasmLinalg.syev(S, n, 1, v2, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(LINALG.reference.syev(S, n, 1, v1, new Float64Array(n * n))).toBeGreaterThan(0);
+    expect(LINALG.wasm.syev(S, n, 1, v2, new Float64Array(n * n))).toBeGreaterThan(0);
     expect(S).toEqual(S0); // the input is left alone by both
     expect(maxAbs(v1.map((x, i) => x - v2[i]!))).toBeLessThanOrEqual(8 * n * EPS * norm);
   });
@@ -277,23 +272,6 @@ describe('eigh layout kernels (assembly/linalg/square.ts)', () => {
   });
 });
 
-/** S = Q diag(λ) Qᵀ with Q = I − 2uuᵀ/uᵀu (a Householder reflector of a random u: orthogonal to rounding). */
-function withSpectrum(seed: number, lambda: number[]): Float64Array {
-  const n = lambda.length;
-  const u = randn(seed, n);
-  const uu = u.reduce((a, x) => a + x * x, 0);
-  const Q = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) Q[i * n + j] = (i === j ? 1 : 0) - (2 * u[i]! * u[j]!) / uu;
-  const S = new Float64Array(n * n);
-  for (let i = 0; i < n; i++)
-    for (let j = i; j < n; j++) {
-      let s = 0;
-      for (let k = 0; k < n; k++) s += Q[i * n + k]! * lambda[k]! * Q[j * n + k]!;
-      S[i * n + j] = S[j * n + i] = s;
-    }
-  return S;
-}
-
 /** max|S − V diag(λ) Vᵀ| (the reconstruction identity) and |VᵀV − I|. */
 function reconstruction(S: Float64Array, n: number, values: Float64Array, V: Float64Array): number {
   let worst = 0;
@@ -309,7 +287,7 @@ function reconstruction(S: Float64Array, n: number, values: Float64Array, V: Flo
 describe('blocked eigensolver kernel: panels, divide and conquer, WY back-transformation', () => {
   // Panels run while k0 + 2·nb + 2 <= n; the back-transformation groups 64 reflectors (n − 2 of
   // them): sizes on either side of both boundaries, and non-multiples.
-  const cases: [number, number][] = [
+  const shapes: [number, number][] = [
     [4, 9],
     [4, 10],
     [4, 11],
@@ -325,8 +303,8 @@ describe('blocked eigensolver kernel: panels, divide and conquer, WY back-transf
     [32, 97],
     [5, 130],
   ];
-  it.each(cases)('panel %i, n = %i: S = VΛVᵀ, VᵀV = I, values as the unblocked QL path', (panel, n) => {
-    const S = symmetric(1000 + n, n);
+  it.each(shapes)('panel %i, n = %i: S = VΛVᵀ, VᵀV = I, values as the unblocked QL path', (panel, n) => {
+    const S = randomSymmetric(1000 + n, n);
     const norm = frobNorm(S);
     const unblocked = kernelSyev(S, n, 0, 0);
     for (const method of [0, 1]) {
@@ -349,7 +327,7 @@ describe('blocked eigensolver kernel: panels, divide and conquer, WY back-transf
     fc.integer({ min: 1, max: 10_000 }),
     fc.constantFrom(0, 1),
   ])('any size and panel width: S = VΛVᵀ within 8·n·eps·||S||_F', (n, panel, seed, method) => {
-    const S = symmetric(seed, n);
+    const S = randomSymmetric(seed, n);
     const r = kernelSyev(S, n, panel, method);
     expect(r.it).toBeGreaterThanOrEqual(0);
     expect(reconstruction(S, n, r.values, r.V)).toBeLessThanOrEqual(8 * n * EPS * frobNorm(S));
@@ -360,25 +338,20 @@ describe('blocked eigensolver kernel: panels, divide and conquer, WY back-transf
   it('multiple and tight eigenvalues (a 0 of multiplicity 12, a cluster 1e-14 apart, a Gramian with two null directions): orthonormal vectors of each', () => {
     // Shifts of eigenvalues closer than their QL accuracy must be pulled apart, or Gram–Schmidt
     // against the cluster leaves rounding noise (seen: |z_0ᵀz_1| = 0.79 for two eigenvalues ≈ 0).
-    for (const n of [70, 140]) {
-      const lambda = Array.from({ length: n }, (_, i) => (i < 12 ? 0 : i < 20 ? 1 + (i - 12) * 1e-14 : i / n + 2));
-      const S = withSpectrum(n, lambda);
+    for (const c of cases({ tags: ['symmetric', 'clustered', 'rank-deficient'] })) {
+      const { A: S, rows: n, lambda } = c.build();
       const r = kernelSyev(S, n, 8, 1);
       const norm = frobNorm(S);
       expect(reconstruction(S, n, r.values, r.V)).toBeLessThanOrEqual(8 * n * EPS * norm);
       expect(orthoError(r.V, n, n)).toBeLessThanOrEqual(8 * n * EPS);
-      const sorted = [...lambda].sort((a, b) => a - b);
+      const sorted = lambda!;
       // S was formed with rounding ~n·eps·max λ per entry: values within 8·n·eps·||S||_F of λ
       for (let j = 0; j < n; j++) expect(Math.abs(r.values[j]! - sorted[j]!)).toBeLessThanOrEqual(8 * n * EPS * norm);
     }
     // The Gramian of a stack with two exact column dependencies: two eigenvalues within rounding
     // of 0, which QL places 3e-16 apart with errors of that size.
     for (const n of [64, 150]) {
-      const A = randn(3, 2 * n * n);
-      for (let r = 0; r < 2 * n; r++) {
-        A[r * n + 5] = A[r * n + 1]! + A[r * n + 2]!;
-        A[r * n + 9] = 2 * A[r * n + 3]!;
-      }
+      const A = dependentStack(3, n, [5, 9]);
       const G = gram(A, 2 * n, n).map((x) => x / 1024);
       const r = kernelSyev(G, n, 32, 1);
       expect(reconstruction(G, n, r.values, r.V)).toBeLessThanOrEqual(8 * n * EPS * frobNorm(G));
@@ -396,7 +369,7 @@ describe('blocked eigensolver kernel: panels, divide and conquer, WY back-transf
     const dr = eigh(D, n, { backend: 'wasm' });
     expect(Array.from(dr.values)).toEqual(Array.from(D.filter((_, k) => k % (n + 1) === 0)).sort((a, b) => a - b));
     expect(orthoError(dr.vectors, n, n)).toBe(0);
-    const S = symmetric(5, n);
+    const S = randomSymmetric(5, n);
     const base = eigh(S, n, { backend: 'wasm' });
     for (const s of [1e300, 1e-300]) {
       const r = eigh(

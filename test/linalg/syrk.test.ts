@@ -1,8 +1,7 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gram, gramAccumulate } from '../../src/linalg/api.js';
-import type { LinalgBackendName } from '../../src/linalg/backend.js';
 import {
   claimUnit,
   finishJob,
@@ -16,11 +15,20 @@ import {
 } from '../../src/linalg/threads.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
-import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmBackend.js';
+import { describeBackends, LINALG, LINALG_BACKENDS, usePool } from '../util/backends.js';
+import { linalgKernels, syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import type { F64Block } from '../../src/wasm/arena.js';
 
 useArenaGuard();
+
+/** Shapes for both Gramian kernels: cols = 128 (the no-pack kernel) and cols = 70 (packed panels). */
+function bothKernels(rowsNoPack: number, rowsPacked: number): [number, number][] {
+  return [
+    [rowsNoPack, 128],
+    [rowsPacked, 70],
+  ];
+}
 
 /** |A|ᵀ|A|: the scale of the rounding error of each Gramian entry. */
 function absGram(A: Float64Array, rows: number, cols: number): Float64Array {
@@ -53,7 +61,7 @@ function expectGramClose(G: Float64Array, A: Float64Array, rows: number, cols: n
   }
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gram (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'gram (%s)', (backend) => {
   it('size-0: no columns gives an empty G; no rows gives zeros', () => {
     expect(gram(new Float64Array(0), 0, 0, { backend })).toEqual(new Float64Array(0));
     expect(gram(new Float64Array(0), 0, 3, { backend })).toEqual(new Float64Array(9));
@@ -139,10 +147,7 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gram (%s)', (back
   });
 
   it('a NaN or Infinity deep in a tall matrix (several row chunks, both kernels) is named; out untouched', () => {
-    for (const [rows, cols] of [
-      [1000, 128],
-      [700, 70],
-    ] as const) {
+    for (const [rows, cols] of bothKernels(1000, 700)) {
       const A = randn(3, rows * cols);
       const out = new Float64Array(cols * cols).fill(-1);
       A[650 * cols + 5] = NaN;
@@ -274,6 +279,22 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('gram (%s)', (back
 });
 
 describe('gram: wasm kernel and TypeScript reference agree', () => {
+  it('twins by contract: the same bits at weight 1 and scale 1 (each entry a sum in row order from +0), both kernels, chunks and padding', () => {
+    for (const [rows, cols] of [
+      [513, 70], // packed panels, padding, chunks
+      [700, 128], // the no-pack kernel
+      [300, 257],
+    ] as const) {
+      const A = randn(rows + cols, rows * cols);
+      const [ref, wa] = [LINALG.reference, LINALG.wasm].map((b) => {
+        const G = new Float64Array(cols * cols);
+        b.syrk({ A, rows, cols, scale: 1, weight: 1, G, overwrite: true, accept: () => true });
+        return G;
+      });
+      expect(wa).toEqual(ref);
+    }
+  });
+
   it('random 513×70 (tiles, padding, chunks): equal within 2·rows·eps·(|A|ᵀ|A|)', () => {
     const rows = 513;
     const cols = 70;
@@ -317,12 +338,7 @@ describe('the two Gramian kernels (wasm): packed panels and in-place slices', ()
 });
 
 describe('gram on two threads (shared wasm memory)', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   it('the pool runs: two threads', () => {
     expect(threadCount()).toBe(2);
@@ -424,10 +440,7 @@ describe('gram on two threads (shared wasm memory)', () => {
   });
 
   it('entries ~2^300 (outside the unscaled band: the scaled path, both kernels): 4^300 times the unscaled result', () => {
-    for (const [rows, cols] of [
-      [600, 128],
-      [300, 70],
-    ] as const) {
+    for (const [rows, cols] of bothKernels(600, 300)) {
       const A = randn(9, rows * cols);
       const G = gram(A, rows, cols, { backend: 'wasm', threads: 2 });
       const Gs = gram(
@@ -490,12 +503,7 @@ function withBlock(values: Float64Array, fn: (block: F64Block) => void): void {
 }
 
 describe('gram of an F64Block: A already in wasm memory is read in place', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   /** Bytes the arena had to find for the call beyond what was in use before it. */
   function peakOf(call: () => unknown): number {

@@ -3,12 +3,13 @@
  * caller-side work throws must still finish (workers waiting for rows are released), free its
  * blocks and leave the pool usable.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { gram } from '../../src/linalg/api.js';
-import { JOB_KERNELS, encodeJob, newJobArgs, startThreads, stopThreads } from '../../src/linalg/threads.js';
-import { syrkChunkRows } from '../../src/linalg/wasmBackend.js';
+import { JOB_KERNELS, PARALLEL_MIN_FLOPS, encodeJob, newJobArgs } from '../../src/linalg/threads.js';
+import { syrkChunkRows } from '../../src/linalg/wasmKernels.js';
 import { KERNEL_SIGNATURES } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { LINALG, usePool } from '../util/backends.js';
 import { randn } from './cases.js';
 
 useArenaGuard();
@@ -67,12 +68,7 @@ describe('encodeJob: one named, typed row of slots per unit', () => {
 });
 
 describe('a threaded job whose caller-side work throws', () => {
-  beforeAll(async () => {
-    await startThreads(2);
-  });
-  afterAll(async () => {
-    await stopThreads();
-  });
+  usePool(2);
 
   it('releases the workers waiting for rows, frees its blocks, and the pool keeps working', () => {
     const cols = 64;
@@ -99,5 +95,30 @@ describe('a threaded job whose caller-side work throws', () => {
     expect(gram(values, rows, cols, { backend: 'wasm', threads: 2 })).toEqual(
       gram(values, rows, cols, { backend: 'wasm', threads: 2 }),
     );
+  });
+});
+
+describe('the pool is the friendly API’s choice, not the kernels’', () => {
+  usePool(2);
+
+  it('a backend call without a thread option runs on the calling thread; gram passes its option to the pool', () => {
+    // 2000×128: 2^25 flops, above PARALLEL_MIN_FLOPS, so the default of gram takes the pool, whose
+    // grouping of each sum by units changes the last bits of this G (checked: it must, or the
+    // comparison below could not tell the two apart).
+    const [rows, cols] = [2000, 128];
+    expect(rows * cols * cols).toBeGreaterThan(PARALLEL_MIN_FLOPS);
+    const A = randn(17, rows * cols);
+    const one = gram(A, rows, cols, { backend: 'wasm', threads: 1 });
+    const pooled = gram(A, rows, cols, { backend: 'wasm' });
+    expect(pooled).not.toEqual(one);
+    const run = (pool?: { threads?: number }): Float64Array => {
+      const G = new Float64Array(cols * cols);
+      const call = { A, rows, cols, scale: 1, weight: 1, G, overwrite: true, accept: () => true };
+      expect(LINALG.wasm.syrk(pool ? { ...call, pool } : call)).toBe(true);
+      return G;
+    };
+    expect(run()).toEqual(one); // every call from inside linalg (svdFromR's products) is this one
+    expect(run({})).toEqual(pooled);
+    expect(run({ threads: 1 })).toEqual(one);
   });
 });

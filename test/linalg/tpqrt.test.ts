@@ -1,11 +1,10 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { Matrix } from 'ml-matrix';
 import { describe, expect, it } from 'vitest';
-import { referenceLinalg, type LinalgBackendName } from '../../src/linalg/backend.js';
 import { StreamingQR, createStreamingQR } from '../../src/linalg/streamingQR.js';
-import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
-import { EPS, hadamard, matmul, orthoError, randn, rankLoss, transpose } from './cases.js';
+import { caseNamed, EPS, hadamard, matmul, orthoError, randn, transpose } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
+import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
 
 useArenaGuard();
 
@@ -34,7 +33,7 @@ function expectQrOf(R: Float64Array, A: Float64Array, rows: number, m: number): 
     }
 }
 
-describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('StreamingQR (%s)', (backend) => {
+describeBackends(LINALG_BACKENDS, 'StreamingQR (%s)', (backend) => {
   it('size-0: no columns, or no rows yet', () => {
     const q0 = new StreamingQR(0, { backend });
     expect(q0.rank().rank).toBe(0);
@@ -104,9 +103,7 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('StreamingQR (%s)'
   });
 
   it('rank-deficient: a column equal to the sum of two others (fixed seed) gives rank m−1 and that null vector', () => {
-    const rows = 500;
-    const m = 12;
-    const A = rankLoss(2024, rows, m, 3, 7, 10);
+    const { A, rows, cols: m, nullVector } = caseNamed('integer 500×12, column 10 = column 3 + column 7').build();
     const q = new StreamingQR(m, { backend });
     for (let r = 0; r < rows; r += 64) q.push(A.subarray(r * m, Math.min(rows, r + 64) * m));
     const ns = q.nullSpace();
@@ -115,10 +112,7 @@ describe.each<[LinalgBackendName]>([['reference'], ['wasm']])('StreamingQR (%s)'
     // The null vector is ±(e3 + e7 − e10)/√3.
     const v = ns.basis;
     const sgn = Math.sign(v[10]!);
-    const expected = new Float64Array(m);
-    expected[3] = -1 / Math.sqrt(3);
-    expected[7] = -1 / Math.sqrt(3);
-    expected[10] = 1 / Math.sqrt(3);
+    const expected = nullVector!;
     // Perturbation theory: the null vector moves by ~ (backward error)/σ_{m−1}, a few hundred eps here.
     for (let j = 0; j < m; j++) expect(Math.abs(sgn * v[j]! - expected[j]!)).toBeLessThan(1e3 * m * EPS);
     // The decision reports its tolerance and margin: numpy's max(rows, m)·eps·σ_max by default.
@@ -218,8 +212,8 @@ describe('tpqrt kernels: wasm and reference agree', () => {
     const A = randn(77, rows * m);
     const R1 = new Float64Array(m * m);
     const R2 = new Float64Array(m * m);
-    referenceLinalg.qrUpdate(R1, m, A, rows, 128);
-    wasmLinalg.qrUpdate(R2, m, A, rows, 128);
+    LINALG.reference.qrUpdate(R1, m, A, rows, 128);
+    LINALG.wasm.qrUpdate(R2, m, A, rows, 128);
     const cn = colNorms(A, rows, m);
     // Same reflectors in the same order (same signs): only summation order differs.
     for (let i = 0; i < m; i++)
