@@ -2,7 +2,9 @@
 /**
  * Layering of src/ (docs/ARCHITECTURE.md, "Dependency picture"), checked by `npm run check`.
  * Each area may import only the areas listed for it (and itself); there are no import cycles;
- * nothing imports src/cli, and only the public entry src/index.ts re-exports the areas.
+ * nothing imports src/cli; the two entries (src/index.ts, the public surface, and src/internal.ts,
+ * every area's full list) only re-export, nothing imports them, and src/public (the public
+ * namespaces, name by name) is read by src/index.ts alone.
  */
 const allowed = {
   util: [],
@@ -98,10 +100,24 @@ module.exports = {
       to: {},
     },
     {
+      name: 'nothing-imports-the-entries',
+      severity: 'error',
+      comment: 'src/index.ts and src/internal.ts are the package entries: they re-export, nothing in src imports them',
+      from: { path: '^src/' },
+      to: { path: '^src/(index|internal)[.]ts$' },
+    },
+    {
+      name: 'public-namespaces-for-the-entry',
+      severity: 'error',
+      comment: 'src/public holds the public namespaces of src/index.ts; nothing else reads it',
+      from: { path: '^src/', pathNot: ['^src/index[.]ts$', '^src/public/'] },
+      to: { path: '^src/public/' },
+    },
+    {
       name: 'no-unknown-area',
       severity: 'error',
       comment: 'every folder of src/ has a declared layer',
-      from: { path: '^src/[^/]+/', pathNot: [`^src/(${[...areas, 'cli'].join('|')})/`] },
+      from: { path: '^src/[^/]+/', pathNot: [`^src/(${[...areas, 'cli', 'public'].join('|')})/`] },
       to: {},
     },
   ],

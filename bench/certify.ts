@@ -31,7 +31,6 @@ import { availableParallelism, loadavg } from 'node:os';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { certify } from '../src/certify/certify.js';
 import { basisOf, Linearization, measureRedundancy, subspaceColumns } from '../src/certify/index.js';
-import { referenceGraphBackend } from '../src/graph/operators/backend.js';
 import { sparseCombine, sparseNorm } from '../src/linearize/sparse.js';
 import { coordinateArray, coordinateCount } from '../src/system/coordinates.js';
 import { extendSystem } from '../src/system/define.js';
@@ -128,7 +127,7 @@ function growthExponent(xs: number[], ys: number[]): number | null {
 
 /** The TypeScript path for the same scenario: TypeScript Q and P_e, generic engines, footprints only. */
 function typescriptSystem(system: ReturnType<typeof referenceGraphSystem>): OperatorSystem {
-  const ts = referenceGraphSystem(system.scenario, { backend: referenceGraphBackend });
+  const ts = referenceGraphSystem(system.scenario, { backend: 'reference' });
   return extendSystem(ts, { linearization: { footprint: ts.spec.linearization!.footprint! } });
 }
 

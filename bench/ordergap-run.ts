@@ -31,7 +31,6 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
-import { referenceGraphBackend } from '../src/graph/operators/backend.js';
 import { graphOrderGapSparse } from '../src/graph/operators/orderGap.js';
 import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { defaultScenario } from '../src/graph/scenarios/scenario.js';
@@ -282,7 +281,7 @@ function main(): void {
       );
     }
   const sc = defaultScenario();
-  const defaultSystem = referenceGraphSystem(sc, { backend: referenceGraphBackend });
+  const defaultSystem = referenceGraphSystem(sc, { backend: 'reference' });
   const sched = [
     scheduling('default', defaultSystem, sc.run),
     ...[1024, 4096].map((n) =>

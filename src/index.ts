@@ -1,114 +1,106 @@
 /**
- * ordergap — public entry point. This file only re-exports; logic lives in the area folders.
- * Call `await init()` once before anything that runs on the WebAssembly kernels.
+ * ordergap — public entry point. This file only re-exports, name by name; logic lives in the area
+ * folders, and everything below this surface (kernels, backends, the structured state's passes,
+ * scratch builders) is reachable through `ordergap/internal` (src/internal.ts), which promises no
+ * stability. Call `await init()` once before anything that runs on the WebAssembly kernels.
  */
-export { init, isInitialized, wasm, type WasmRuntime, type KernelExports } from './wasm/module.js';
-export { Arena, F64Block, type ArenaScope, WASM32_MAX_BYTES, WASM_PAGE_BYTES } from './wasm/arena.js';
-export * as blas1 from './blas1/index.js';
-export * as linalg from './linalg/index.js';
+export { init, isInitialized } from './wasm/module.js';
 export { ArgumentError, ArgumentTypeError, isArgumentError } from './util/errors.js';
+
+// the operator contract (docs/ARCHITECTURE.md): a system, its capabilities, its run parameters
 export type {
-  EvidenceWeight,
-  EvidenceDistribution,
-  OperatorSystemSpec,
-  OperatorSystem,
-  VectorLike,
-  SystemCapabilities,
-  LinearizationCapability,
+  AnswerSummary,
   CertificationPolicy,
   ConsolidationEngine,
-  LipschitzDeclaration,
-  StateBox,
-  Subspace,
-  DescribeCapability,
-  StateSummary,
-  AnswerSummary,
-  QuestionSummary,
   ContradictionSummary,
-  MergeSummary,
   CoordinateRange,
   CoordinateSet,
-  StateCapability,
-  SparseVector,
-  JacobianOperator,
+  DescribeCapability,
+  EvidenceDistribution,
+  EvidenceWeight,
   JacobianMethod,
+  JacobianOperator,
   JacobianStats,
+  LinearizationCapability,
+  LipschitzDeclaration,
+  MergeSummary,
+  OperatorSystem,
+  OperatorSystemSpec,
+  QuestionSummary,
+  SparseVector,
+  StateBox,
+  StateCapability,
+  StateSummary,
+  Subspace,
+  SystemCapabilities,
   Tf,
   TfConsolidate,
   TfExpand,
+  VectorLike,
 } from './system/types.js';
-export { validateDistribution, uniformExcept, PROBABILITY_SUM_TOLERANCE } from './system/distribution.js';
-export { defineSystem, extendSystem, checkState } from './system/define.js';
-export {
-  coordinateArray,
-  coordinateAt,
-  coordinateCount,
-  coordinateHas,
-  coordinateRange,
-  isCoordinateRange,
-} from './system/coordinates.js';
+export { defineSystem, extendSystem } from './system/define.js';
+export { uniformExcept } from './system/distribution.js';
+export { coordinateRange } from './system/coordinates.js';
 export { registerSystem, getSystem, listSystems, loadSystemModule, type SystemFactory } from './system/registry.js';
+export { DEFAULT_RUN, resolveRunParams, type RunOverrides, type RunParams } from './system/runParams.js';
+
+// the order-gap (Eq. 2), the one loop and Algorithm 1 (Sec. 6), the pool check
 export { orderGap, evaluateOrderGap, type OrderGapEvaluation } from './ordergap/orderGap.js';
-export { windowedMean } from './stopping/window.js';
-export { createRng, sampleIndex, seededNormals, type Rng } from './ordergap/rng.js';
-export { runRecursive, type RunOptions, type AlgorithmRule } from './ordergap/algorithm1.js';
-export { run, type LoopOptions, type RunResult, type RunStep, type RunStop, type BestState } from './ordergap/run.js';
-export {
-  DEFAULT_RUN,
-  checkRunParams,
-  resolveRunParams,
-  type RunParams,
-  type RunOverrides,
-} from './system/runParams.js';
+export { run, type BestState, type LoopOptions, type RunResult, type RunStep, type RunStop } from './ordergap/run.js';
+export { runRecursive, type AlgorithmRule, type RunOptions } from './ordergap/algorithm1.js';
 export { checkPoolAtStop, type PoolCheck, type PoolItemGap } from './ordergap/poolCheck.js';
+
+// the coverage-aware stop (Remark 5.4, Sec. 7.3)
 export {
   checkCoverageAtStop,
-  runCoverageAware,
-  type CoverageAwareRun,
   type CoverageCheck,
+  type CoverageCheckOptions,
+  type MovingItem,
+  type UncoveredQuestion,
+} from './coverageStop/check.js';
+export {
+  type CheckSite,
   type CoveragePolicy,
-  type CoverageRunOptions,
   CoverageStopper,
   type CoverageStopperOptions,
-  type CheckSite,
   type StopReport,
-} from './coverageStop/index.js';
-export * as coverageStop from './coverageStop/index.js';
+} from './coverageStop/stopper.js';
+export {
+  type CandidateStop,
+  type CoverageAwareRun,
+  type CoverageRunOptions,
+  type CoverageStop,
+  runCoverageAware,
+} from './coverageStop/run.js';
+
+// certification (Sec. 3.1, 5.2–5.4, Prop. 5.2)
+export { certify } from './certify/certify.js';
+export type { CertificationReport, CertifyOptions, SubspaceReport } from './certify/types.js';
+export { findFixedPoint, type FixedPointOptions, type FixedPointResult } from './certify/fixedPoint.js';
+export { verifyContraction, type ContractionOptions, type ContractionResult } from './certify/contraction.js';
+
+// the built-in systems
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './closedForm/system.js';
-export * as graph from './graph/index.js';
-export {
-  referenceGraphSystem,
-  syntheticGraphSystem,
-  questionBasis,
-  type ReferenceGraphSystem,
-} from './graph/system.js';
-export * as plot from './plot/index.js';
-export * as stopping from './stopping/index.js';
-export * as lab from './lab/index.js';
-export { renderHtmlReport, renderHtmlTable, escapeHtml, formatCell, inlineSvg } from './report/html.js';
-export type { HtmlReport, HtmlSection, HtmlBlock, HtmlTable } from './report/html.js';
-export {
-  renderCertifyReport,
-  writeCertifyReport,
-  certifySections,
-  type CertifyReportInput,
-} from './report/certifyHtml.js';
-export * as linearize from './linearize/index.js';
-export * as certification from './certify/index.js';
-export { certify, type CertificationReport, type CertifyOptions, type SubspaceReport } from './certify/certify.js';
-export { reportJson } from './report/json.js';
+export { referenceGraphSystem, syntheticGraphSystem } from './graph/system.js';
+
+// the commands' reports, their renderers and pictures
 export { runReport, type RunReport, type RunReportOptions, type RunRow, type RunSetting } from './report/run.js';
 export { renderRunText } from './report/runText.js';
-export { runPlots, writeRunPlots, RUN_PLOT_NAMES } from './report/runPlots.js';
+export { writeRunPlots } from './report/runPlots.js';
 export { demoReport, renderDemoText, type DemoReport, type DemoReportOptions, type DemoRow } from './report/demo.js';
-export { demoPlots, writeDemoPlots, DEMO_PLOT_NAMES } from './report/demoPlots.js';
+export { writeDemoPlots } from './report/demoPlots.js';
 export { certifyReport, renderCertifyText, type CertifyReport, type CertifyRequest } from './report/certify.js';
-export {
-  certifyPlots,
-  writeCertifyPlots,
-  subspaceMarginPoints,
-  coverageMarginPoints,
-  CERTIFY_PLOT_NAMES,
-  type CertifyPlotInput,
-} from './report/certifyPlots.js';
+export { certifyPlots, writeCertifyPlots } from './report/certifyPlots.js';
+export { renderCertifyReport, writeCertifyReport, type CertifyReportInput } from './report/certifyHtml.js';
 export { compareReport, renderCompareText, type CompareReport, type CompareReportOptions } from './report/compare.js';
+export { renderHtmlReport, renderHtmlTable, formatCell, type HtmlReport, type HtmlTable } from './report/html.js';
+export { reportJson } from './report/json.js';
+export type { SystemRequest } from './report/systems.js';
+
+// the areas with many names, each one namespace
+export * as linalg from './public/linalg.js';
+export * as stopping from './public/stopping.js';
+export * as graph from './public/graph.js';
+export * as linearize from './public/linearize.js';
+export * as lab from './public/lab.js';
+export * as plot from './public/plot.js';

@@ -1,16 +1,42 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without declarations
+import { apiLines, MAX_PUBLIC_NAMES, subpaths } from '../scripts/api-report.mjs';
 
-// The built package's runtime export tree must match the committed API report: a change to the
-// public surface is a reviewed edit of api/ordergap.api.txt, not a side effect.
+// Every built subpath's runtime export tree must match its committed API report: a change to a
+// surface is a reviewed edit of api/*.api.txt, not a side effect.
 const script = fileURLToPath(new URL('../scripts/api-report.mjs', import.meta.url));
 
-describe('public API report', () => {
-  it('dist/index.js exports exactly what api/ordergap.api.txt lists', () => {
+describe('API reports', () => {
+  it('every subpath exports exactly what its api/*.api.txt lists', () => {
     const r = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
-    expect(r.stdout).toMatch(/^public API matches api\/ordergap.api.txt \(\d+ names\)/);
+    const names = (subpaths() as { name: string }[]).map((s) => s.name);
+    expect(names).toEqual(['ordergap', 'ordergap/internal', 'ordergap/ai-sdk', 'ordergap/langgraph']);
+    for (const n of names)
+      expect(r.stdout).toMatch(
+        new RegExp(`^${n} matches api/${n.replace('/', '-')}\\.api\\.txt \\(\\d+ names\\)$`, 'm'),
+      );
+  });
+
+  it('the public entry holds at most 150 runtime names and no value under two names', async () => {
+    const main = (subpaths() as { name: string; file: string }[]).find((s) => s.name === 'ordergap')!;
+    const lines = (await apiLines(main.file)) as string[];
+    expect(MAX_PUBLIC_NAMES).toBe(150);
+    expect(lines.length).toBeLessThanOrEqual(MAX_PUBLIC_NAMES);
+    const mod = (await import(main.file)) as Record<string, unknown>;
+    const seen = new Map<unknown, string>();
+    const visit = (name: string, v: unknown) => {
+      if (typeof v !== 'function' && (typeof v !== 'object' || v === null)) return;
+      expect(seen.get(v), `${name} is also ${seen.get(v)}`).toBeUndefined();
+      seen.set(v, name);
+    };
+    for (const [k, v] of Object.entries(mod)) {
+      if (Object.prototype.toString.call(v) === '[object Module]')
+        for (const [inner, w] of Object.entries(v as object)) visit(`${k}.${inner}`, w);
+      else visit(k, v);
+    }
   });
 });

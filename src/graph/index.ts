@@ -116,12 +116,7 @@ export {
 } from './system.js';
 export { describeState, describeStructured } from './state/describe.js';
 export { AgentState, type EvidenceInput, type SaveIo, STATE_FORMAT, type StateDocument } from './agent/agent.js';
-export {
-  type GraphBackend,
-  type GraphBackendName,
-  referenceGraphBackend,
-  wasmGraphBackend,
-} from './operators/backend.js';
+export { type GraphBackend, graphBackends, referenceGraphBackend, wasmGraphBackend } from './operators/backend.js';
 export { consolidateTf, expandTf, type GraphTfMap } from './linearisation/tfjs.js';
 export {
   type CscBlock,

@@ -20,7 +20,8 @@ import type {
   StateCapability,
 } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
-import { referenceGraphBackend, wasmGraphBackend, type GraphBackend } from './operators/backend.js';
+import { graphBackends, referenceGraphBackend, wasmGraphBackend } from './operators/backend.js';
+import { selectBackend, type BackendName } from '../wasm/backend.js';
 import { evidenceDistribution } from './scenarios/evidence.js';
 import { consolidateTf, expandTf, type GraphTfMap } from './linearisation/tfjs.js';
 import { GraphConsolidateJacobian } from './linearisation/consolidateJacobian.js';
@@ -216,7 +217,7 @@ export interface ReferenceGraphOptions {
    * fast there), else the TypeScript reference. The two agree to 1e-12 relative (tested in
    * test/graph/operators/forms.test.ts); a system keeps the form it was built with.
    */
-  backend?: GraphBackend;
+  backend?: BackendName;
 }
 
 /**
@@ -266,7 +267,7 @@ export function referenceGraphSystem(
   options: ReferenceGraphOptions = {},
 ): ReferenceGraphSystem {
   const { layout, shape, params } = scenario;
-  const backend = options.backend ?? (isInitialized() ? wasmGraphBackend : referenceGraphBackend);
+  const backend = selectBackend(graphBackends, options.backend);
   const subspaces: Record<string, CoordinateSet> = {
     confidence: confidenceBlock(layout),
     attributes: attributeIndices(layout),

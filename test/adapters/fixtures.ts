@@ -1,7 +1,6 @@
 /** The default scenario's pool and the evidence sequence Algorithm 1 samples (seed 7), for the adapter tests. */
 import { readFileSync } from 'node:fs';
 import { DEFAULT_SCENARIO_FILES, defaultScenario } from '../../src/graph/scenarios/scenario.js';
-import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { CoverageStopper, type CoveragePolicy } from '../../src/coverageStop/stopper.js';
@@ -13,12 +12,12 @@ export const pool = (
 ).items;
 export const itemDoc = (id: string) => pool.find((i) => i.id === id)!;
 /** Algorithm 1 on the default scenario with its defaults (ε 0.01, w 4, Tmax 120, seed 7) on the TypeScript Q the agent API uses. */
-export const paper = runRecursive(referenceGraphSystem(scenario, { backend: referenceGraphBackend }), {
+export const paper = runRecursive(referenceGraphSystem(scenario, { backend: 'reference' }), {
   ...scenario.run,
   recordStates: false,
 });
 /** The items that run draws, then (past its stop) those the budget run draws. */
-export const sequence = runRecursive(referenceGraphSystem(scenario, { backend: referenceGraphBackend }), {
+export const sequence = runRecursive(referenceGraphSystem(scenario, { backend: 'reference' }), {
   ...scenario.run,
   rule: 'budget',
   recordStates: false,

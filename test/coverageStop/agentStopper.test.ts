@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
 import { AgentState } from '../../src/graph/agent/agent.js';
-import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
 import { agentCheckSite, referenceGraphSystem } from '../../src/graph/system.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from '../adapters/fixtures.js';
 
@@ -11,8 +10,8 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     const s = state.scenarioWith(pool);
     expect(s.layout.dim).toBe(scenario.layout.dim);
     expect(s.theta0).toEqual(scenario.theta0);
-    const a = referenceGraphSystem(s, { backend: referenceGraphBackend }).evidenceAt(s.theta0);
-    const b = referenceGraphSystem(scenario, { backend: referenceGraphBackend }).evidenceAt(scenario.theta0);
+    const a = referenceGraphSystem(s, { backend: 'reference' }).evidenceAt(s.theta0);
+    const b = referenceGraphSystem(scenario, { backend: 'reference' }).evidenceAt(scenario.theta0);
     expect(a).toEqual(b);
   });
 
@@ -27,7 +26,7 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(report!.step).toBe(paper.stop.step);
     expect(report!.reason).toBe('order-gap');
     const direct = await checkCoverageAtStop(
-      referenceGraphSystem(scenario, { backend: referenceGraphBackend }),
+      referenceGraphSystem(scenario, { backend: 'reference' }),
       paper.finalState,
       scenario.run.epsilon,
     );

@@ -1,7 +1,7 @@
 import { coordinateArray } from '../../src/system/coordinates.js';
 import { describe, expect, it } from 'vitest';
 import { basisOf, Linearization, measureRedundancy, subspaceColumns } from '../../src/certify/index.js';
-import { graphBackends } from '../graph/backends.js';
+
 import { GraphConsolidateJacobian } from '../../src/graph/linearisation/consolidateJacobian.js';
 import { GraphExpandJacobian } from '../../src/graph/linearisation/expandJacobian.js';
 import { questionBasis, referenceGraphSystem } from '../../src/graph/system.js';
@@ -28,7 +28,7 @@ const SIGMA_TOL = 4 * COLUMN_TOL;
 async function systems() {
   await init();
   const wasmSystem = referenceGraphSystem();
-  const ts = referenceGraphSystem(wasmSystem.scenario, { backend: graphBackends.reference });
+  const ts = referenceGraphSystem(wasmSystem.scenario, { backend: 'reference' });
   const footprint = ts.spec.linearization!.footprint!;
   // the TypeScript path: no system-specific engine, only the footprints
   const tsSystem = extendSystem(ts, { linearization: { footprint } });

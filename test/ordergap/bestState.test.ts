@@ -8,10 +8,9 @@ import { describe, expect } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
-import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
 import { defaultScenario } from '../../src/graph/scenarios/scenario.js';
 
-const sys = referenceGraphSystem(defaultScenario(), { backend: referenceGraphBackend });
+const sys = referenceGraphSystem(defaultScenario(), { backend: 'reference' });
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
 describe('the best state of a run', () => {

@@ -10,7 +10,6 @@ import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import type { RunResult } from '../../src/ordergap/run.js';
 import { evaluateOrderGap } from '../../src/ordergap/orderGap.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../../src/graph/system.js';
-import { referenceGraphBackend } from '../../src/graph/operators/backend.js';
 import { defaultScenario } from '../../src/graph/scenarios/scenario.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 
@@ -57,7 +56,7 @@ describe('structured state: bit for bit the dense run', () => {
   test.prop([fc.integer({ min: 0, max: 2 ** 32 - 1 })], { numRuns: 4 })(
     'the default scenario, random seeds (reference form of Q)',
     (seed) => {
-      const sys = referenceGraphSystem(defaultScenario(), { backend: referenceGraphBackend });
+      const sys = referenceGraphSystem(defaultScenario(), { backend: 'reference' });
       expectSameRun(sys, { ...sys.capabilities.runDefaults!, seed });
     },
   );
@@ -117,7 +116,7 @@ describe('consolidation scheduling (Sec. 7.3)', () => {
   });
 
   it('saves consolidations on the default scenario and keeps the stop reason', () => {
-    const sys = referenceGraphSystem(defaultScenario(), { backend: referenceGraphBackend });
+    const sys = referenceGraphSystem(defaultScenario(), { backend: 'reference' });
     const o = sys.capabilities.runDefaults!;
     const always = runRecursive(sys, { ...o, recordStates: false });
     const scheduled = runRecursive(sys, { ...o, recordStates: false, schedule: o.epsilon });

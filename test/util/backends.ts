@@ -1,10 +1,12 @@
 /**
- * The one list of backends the blas1 and linalg suites run over (STYLE.md, "Same suite over both
- * implementations"): rows `[name, backend]` for `describe.each`, and {@link describeBackends},
- * which runs a block once per backend with the wasm kernels loaded before its tests.
+ * The one list of backends the blas1, linalg and graph suites run over (STYLE.md, "Same suite
+ * over both implementations"): each area's backends by name, rows `[name, backend]` for
+ * `describe.each`, and {@link describeBackends}, which runs a block once per backend with the
+ * wasm kernels loaded before its tests.
  */
 import { afterAll, beforeAll, describe } from 'vitest';
 import { referenceBlas1, wasmBlas1, type Blas1Backend } from '../../src/blas1/backend.js';
+import { graphBackends, type GraphBackend } from '../../src/graph/operators/backend.js';
 import { referenceLinalg, type LinalgBackend } from '../../src/linalg/backend.js';
 import { startThreads, stopThreads } from '../../src/linalg/threads.js';
 import { wasmLinalg } from '../../src/linalg/wasmBackend.js';
@@ -19,6 +21,9 @@ export const LINALG: Backends<LinalgBackend> = { reference: referenceLinalg, was
 
 /** The BLAS-1 kernels by name. */
 export const BLAS1: Backends<Blas1Backend> = { reference: referenceBlas1, wasm: wasmBlas1 };
+
+/** The f64 forms of the reference graph's operators by name. */
+export const GRAPH: Backends<GraphBackend> = graphBackends;
 
 /** The linalg backends as `describe.each` rows: reference, then wasm. */
 export const LINALG_BACKENDS: BackendRows<LinalgBackend> = [

@@ -5,6 +5,7 @@
  * was compiled for this layout).
  * The tfjs form (float32, for autodiff) is in ../linearisation/tfjs.ts.
  */
+import type { BackendName, Backends } from '../../wasm/backend.js';
 import { wasm } from '../../wasm/module.js';
 import { referenceConsolidate } from './consolidate.js';
 import { referenceExpand, type CompiledItem } from './expand.js';
@@ -12,12 +13,9 @@ import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from '../model/shape.js';
 import { graphKernels, wasmConsolidateNodeBlock } from './wasmConsolidate.js';
 
-/** Which implementation runs the operators. */
-export type GraphBackendName = 'reference' | 'wasm';
-
 /** Q and P_e on the embedded graph. */
 export interface GraphBackend {
-  readonly name: GraphBackendName;
+  readonly name: BackendName;
   /** Q(θ) into `out` (a new array when omitted); `out` must not alias θ. */
   consolidate(shape: OperatorShape, params: GraphOperatorParams, theta: Float64Array, out?: Float64Array): Float64Array;
   /** P_e(θ) into `out` (a new array when omitted; may alias θ). */
@@ -57,3 +55,9 @@ export const wasmGraphBackend: GraphBackend = {
     return out;
   },
 };
+
+/** Both forms by name, for the package's one backend selector (src/wasm/backend.ts). */
+export const graphBackends: Backends<GraphBackend> = Object.freeze({
+  reference: referenceGraphBackend,
+  wasm: wasmGraphBackend,
+});

@@ -8,7 +8,6 @@ import { OrderGapRule } from '../../../src/stopping/orderGapRule.js';
 import type { StopDecision } from '../../../src/stopping/rule.js';
 import { defaultScenario, DEFAULT_SCENARIO_FILES } from '../../../src/graph/scenarios/scenario.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
-import { graphBackends } from '../backends.js';
 import { ConsolidationSchedule } from '../../../src/graph/scenarios/evidence.js';
 import { runRecursive } from '../../../src/ordergap/algorithm1.js';
 import { GraphFormatError } from '../../../src/graph/model/schema.js';
@@ -31,7 +30,7 @@ describe('agent-loop API', () => {
   });
 
   it("the structured state against the dense oracle: the same Ω_t and θ_t as the dense run, and the exported document entry for entry the dense vector's non-zeros", () => {
-    const sys = referenceGraphSystem(sc, { backend: graphBackends.reference });
+    const sys = referenceGraphSystem(sc, { backend: 'reference' });
     const dense = runRecursive(sys, { epsilon: 1e-12, window: 1, maxSteps: 10, sequence, representation: 'dense' });
     const state = AgentState.fromScenario(sc);
     sequence.forEach((id, t) => {

@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { graphBackends } from '../backends.js';
+import { GRAPH as graphBackends } from '../../util/backends.js';
 import { consolidatedState } from './fixtures.js';
 import { centralStep } from '../../../src/linearize/finiteDifference.js';
 import { GraphConsolidateJacobian } from '../../../src/graph/linearisation/consolidateJacobian.js';

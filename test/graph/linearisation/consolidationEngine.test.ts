@@ -1,6 +1,6 @@
 import { fc, test } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { graphBackends } from '../backends.js';
+import { GRAPH as graphBackends } from '../../util/backends.js';
 import { consolidatedState } from './fixtures.js';
 import { graphConsolidationEngine } from '../../../src/graph/linearisation/consolidationEngine.js';
 import { findFixedPoint } from '../../../src/certify/fixedPoint.js';

@@ -7,7 +7,7 @@ import { init, wasm } from '../../../src/wasm/module.js';
 import { loadTf, type Tf } from '../../../src/linearize/autodiff.js';
 import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
 import type { GraphBackend } from '../../../src/graph/operators/backend.js';
-import { graphBackends } from '../backends.js';
+import { GRAPH as graphBackends } from '../../util/backends.js';
 import { consolidateTf, expandTf } from '../../../src/graph/linearisation/tfjs.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
 import { referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
@@ -126,7 +126,7 @@ describe('reference-graph system on the wasm form', () => {
     const { referenceGraphSystem } = await import('../../../src/graph/system.js');
     const { runRecursive } = await import('../../../src/ordergap/algorithm1.js');
     const a = runRecursive(referenceGraphSystem(sc), { ...sc.run, recordStates: false });
-    const sys = referenceGraphSystem(sc, { backend: graphBackends.wasm });
+    const sys = referenceGraphSystem(sc, { backend: 'wasm' });
     expect(sys.backend).toBe('wasm');
     const b = runRecursive(sys, { ...sc.run, recordStates: false });
     expect(b.stop.step).toBe(a.stop.step);
