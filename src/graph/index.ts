@@ -1,6 +1,6 @@
 /**
  * The epistemic state graph (Def. 2.1), its embedding (Def. 2.2), the reference operators
- * (MATH.md §6), the evidence pool, scenarios and the reference-graph operator system.
+ * (docs/graph.md; the paper fixes their semantics, Sec. 3.1 and 7.2), the evidence pool, scenarios and the reference-graph operator system.
  * Re-exports only.
  */
 export {

@@ -6,7 +6,7 @@
  * Subspaces: `confidence` (Nmax), `attributes` (k·Nmax), `edges:Supports|Requires|Contradicts`
  * (Nmax² each), `footprint` (the union of all items' footprints). Questions: for each question
  * some item writes, the coordinates of q written by items (Supports edges into q's answers,
- * Requires edges into q); MATH.md §4 recommends the item-direction basis instead — see
+ * Requires edges into q); the certification uses the item-direction basis instead (Remark 5.4; docs/certify.md) — see
  * {@link questionBasis}.
  */
 import { defineSystem } from '../system/define.js';
@@ -95,7 +95,7 @@ export interface QuestionDirection {
 }
 
 /**
- * W_q of MATH.md §4 for the question `questionId`: one unit vector per pool item that writes q's
+ * W_q (Remark 5.4; docs/certify.md, per-question coverage) for the question `questionId`: one unit vector per pool item that writes q's
  * coordinates — that item's displacement target − θ on them. The vectors span W_q; they are
  * not orthogonalised (the certification takes an orthonormal basis). Cost O(|pool| · d).
  * @throws {ArgumentError} unknown question or θ of the wrong length.
@@ -387,12 +387,16 @@ export interface ReferenceGraphFactoryParams extends ScenarioOptions {
   evidence?: unknown;
 }
 
-registerSystem('reference-graph', 'reference graph operators (MATH.md §6) on the default multi-hop scenario', (p) => {
-  const o = (p ?? {}) as ReferenceGraphFactoryParams;
-  if ((o.graph === undefined) !== (o.evidence === undefined))
-    throw new ArgumentError('params', p, 'give both graph and evidence documents, or neither');
-  return referenceGraphSystem(o.graph === undefined ? defaultScenario(o) : createScenario(o.graph, o.evidence, o));
-});
+registerSystem(
+  'reference-graph',
+  'reference graph operators (Sec. 3.1; docs/graph.md) on the default multi-hop scenario',
+  (p) => {
+    const o = (p ?? {}) as ReferenceGraphFactoryParams;
+    if ((o.graph === undefined) !== (o.evidence === undefined))
+      throw new ArgumentError('params', p, 'give both graph and evidence documents, or neither');
+    return referenceGraphSystem(o.graph === undefined ? defaultScenario(o) : createScenario(o.graph, o.evidence, o));
+  },
+);
 
 /** Largest d for which a synthetic system also carries its dense θ0 (the oracle): 2^24 doubles. */
 export const SYNTHETIC_DENSE_LIMIT = 2 ** 24;

@@ -1,5 +1,5 @@
 /**
- * Budget-preserving admission (seed 002, Theorem "Budget-preserving layer admission"): a
+ * Budget-preserving admission ("Archives and stopping rules", Theorem "Budget-preserving layer admission"): a
  * candidate of cost c >= 0 is admitted only if c <= b, the remaining budget; then b' = b − c.
  * Hence b' >= 0 always and the total admitted cost never exceeds the initial budget.
  *

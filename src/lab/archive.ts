@@ -1,5 +1,5 @@
 /**
- * Archives of stopping-rule configurations (seed 002, "Archives and stopping rules"), over a
+ * Archives of stopping-rule configurations ("Archives and stopping rules"), over a
  * finite task set T = {t_1..t_N} and one declared evaluation law:
  * - each entry a (a rule + parameters) stores its per-task scores s_i(a) and its cost;
  * - whole-chain mean J(a) = N^−1 Σ_i s_i(a) (Definition "Archive score envelope");
@@ -60,7 +60,7 @@ export interface SelectionReport {
  * A.add({ id: 'a', spec: { name: 'beta', params: {} }, scores: [1, 0], costs: { meanSamples: 5 } }, 'law-1');
  * A.add({ id: 'b', spec: { name: 'beta', params: {} }, scores: [0, 1], costs: { meanSamples: 9 } }, 'law-1');
  * A.envelope().value; // 0.5
- * A.perTaskOracle();  // 1 (seed 002, Example "Whole-chain maximum and per-task oracle")
+ * A.perTaskOracle();  // 1 ("Archives and stopping rules", Example "Whole-chain maximum and per-task oracle")
  * ```
  */
 export class ConfigurationArchive {

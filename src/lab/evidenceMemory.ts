@@ -1,5 +1,5 @@
 /**
- * Evidence memory (seed 003, "Reasoning Graphs"): verdicts are stored per evidence item, keyed
+ * Evidence memory (Penaroza, "Reasoning Graphs"): verdicts are stored per evidence item, keyed
  * by the sha256 of the item's content (exact-text identity, as in the paper), not per query.
  * - history: every verdict (used / rejected) with the query type, the run and the run's outcome
  *   (correct / incorrect), and an optional reason;

@@ -1,6 +1,6 @@
 /**
  * Answer extractors: turn a sampled completion into a normalised answer key, or say why there
- * is none. Two outcomes are kept apart from a wrong answer (seed 004): `empty` (the completion is
+ * is none. Two outcomes are kept apart from a wrong answer (Zhang et al., "Recursive Agentic Reasoning"): `empty` (the completion is
  * blank — nothing was emitted) and `unparseable` (text was emitted but no answer could be read).
  * The same extractor normalises the gold answer, so gold and samples are compared as keys.
  */

@@ -1,5 +1,5 @@
 /**
- * Paired scoring (seed 004): every comparison uses the intersection of the (item, repeat) units
+ * Paired scoring (Zhang et al., "Recursive Agentic Reasoning"): every comparison uses the intersection of the (item, repeat) units
  * that every rule resolved — a unit that any rule could not finish (a transport failure, an
  * unusable gold answer) is dropped for all of them, so no rule is compared on a different item
  * set. Outcomes are kept apart: correct, wrong, no answer (only empty/unparseable samples seen);
@@ -267,7 +267,7 @@ export function summarizeReplay(result: ReplayResult): PairedSummary {
 
 /**
  * Per-item scores over the paired units: for each rule, item → mean correctness over its paired
- * repeats (the s_i(a) of an archive, seed 002), and the mean samples used (its cost).
+ * repeats (the s_i(a) of an archive, "Archives and stopping rules"), and the mean samples used (its cost).
  */
 export function perItemScores(rules: ReadonlyArray<{ label: string; units: readonly UnitRecord[] }>): {
   items: number[];

@@ -1,5 +1,5 @@
 /**
- * Run records (seed 002, Definition "Recursive run record"): what a replay ran on and produced —
+ * Run records ("Archives and stopping rules", Definition "Recursive run record"): what a replay ran on and produced —
  * task set (source and sha256 of the exact file), rules and parameters, seed, repeats, budget,
  * extractor, λ, package version, the per-unit records (scores) and the paired summary (scores
  * and costs). Saved as JSON with an atomic write. A record is replayable relative to these

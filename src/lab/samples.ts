@@ -2,7 +2,7 @@
  * Recorded samples: JSONL with one object per item,
  * `{"question": str, "answer": str, "generated_answer": [str | null, ...]}` — the question, the
  * gold answer, and the sampled completions in sampling order. A `null` completion is a sample
- * that never arrived (a transport failure, seed 004): a rule that needs it leaves the item
+ * that never arrived (a transport failure, as in Zhang et al., "Recursive Agentic Reasoning"): a rule that needs it leaves the item
  * unresolved, and paired scoring drops the item for every rule. Validation errors name the line
  * number and the field.
  */

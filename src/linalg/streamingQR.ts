@@ -1,7 +1,7 @@
 /**
  * Streaming tall-skinny QR: feed row blocks of a tall matrix with m columns, keep only the m×m
  * upper-triangular R. The stack is never held and its Gramian is never formed, so a rank decision
- * on [√p_e Σ_e B]_e (MATH.md §4, Prop. 5.2: G_W > 0 on W iff the stack has full column rank)
+ * on [√p_e Σ_e B]_e (Prop. 5.2: G_W > 0 on W iff the stack has full column rank)
  * works on singular values σ_i = sqrt(λ_i(G_W)) computed from R directly — without squaring the
  * condition number as an eigen-decomposition of G_W would.
  *

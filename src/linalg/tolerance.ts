@@ -1,5 +1,5 @@
 /**
- * The one place where rank tolerances are defined (MATH.md §4, "Tolerances").
+ * The one place where rank tolerances are defined (Sec. 5.3–5.4; docs/linalg.md, "Tolerances").
  *
  * A singular value σ counts toward the rank iff σ > tol, where
  *
@@ -13,7 +13,7 @@
  * - entries from central differences carry a relative error ~ eps^(2/3) ≈ 4e-11 → pass
  *   `rtol` of that order (times a safety factor);
  * - float32 sources (tfjs autodiff) → `rtol` ~ 1e-6;
- * - a decision that must be taken against a GLOBAL scale (MATH.md §4 (iv): a subspace whose own
+ * - a decision that must be taken against a GLOBAL scale (Prop. 5.2 decided per subspace: a subspace whose own
  *   σ_max is tiny must not look full rank) → pass `atol` = rtol · (global scale), which a purely
  *   relative tolerance cannot express.
  * Relative (`rtol`) and absolute (`atol`) parts are kept separate and both are reported.

@@ -1,5 +1,5 @@
 /**
- * The pool diagnostic of MATH.md §5 (needs no linearisation): at a stopping state θ_T,
+ * The pool diagnostic of the coverage failure of Sec. 9.2 (needs no linearisation): at a stopping state θ_T,
  * evaluate Ω(θ_T; e) for every item of the evidence pool, sampled or not. An item with zero
  * probability whose order-gap exceeds ε means the stop was blind (pertinent evidence was never
  * reachable — the Sec. 9.2 coverage failure), not converged.

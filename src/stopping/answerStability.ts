@@ -1,5 +1,5 @@
 /**
- * Answer stability (GROW in seed 004): stop when the last k normalised answers are equal (k = 2
+ * Answer stability (GROW in Zhang et al., "Recursive Agentic Reasoning"): stop when the last k normalised answers are equal (k = 2
  * is GROW's "consecutive normalised answers match"; GROW caps at 3 rounds). Empty or
  * unparseable answers never count as agreeing.
  */

@@ -1,6 +1,6 @@
 /**
  * Tail probabilities of a Beta distribution with integer parameters, used by the Beta stopping
- * rule (Adaptive-Consistency) and by the evidence planner (seed 003).
+ * rule (Adaptive-Consistency) and by the evidence planner (src/lab/evidenceMemory.ts).
  *
  * ## The identity
  * For integers a, b >= 1 and x ∈ [0, 1], the regularised incomplete Beta function equals a

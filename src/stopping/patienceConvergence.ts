@@ -1,5 +1,5 @@
 /**
- * The convergence stopping rule of seed 002 (Definition "Convergence stopping rule"): with
+ * The convergence stopping rule of "Archives and stopping rules" (Definition "Convergence stopping rule"): with
  * tolerance ε > 0, score range R > 0, patience P >= 1 and maximum depth D, stop when no step
  * improved the best score so far by more than ε·R for P consecutive steps, or when a step
  * emitted an empty output, or when depth D is reached. A step that lowers the score is not an
@@ -26,7 +26,7 @@ export interface PatienceConvergenceParams {
   patience?: number;
   /** D >= 1: maximum depth (step cap; default 40). */
   maxDepth?: number;
-  /** Stop when a step's output is empty (default true, as in seed 002). */
+  /** Stop when a step's output is empty (default true, as in the rule's definition). */
   stopOnEmpty?: boolean;
 }
 

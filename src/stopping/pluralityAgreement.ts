@@ -1,5 +1,5 @@
 /**
- * Plurality agreement (BRANCH with early stopping, seed 004), with two criteria that can be used
+ * Plurality agreement (BRANCH with early stopping, Zhang et al., "Recursive Agentic Reasoning"), with two criteria that can be used
  * alone or together:
  * - agreement ratio: after at least `minSamples` answered samples, stop when the plurality
  *   answer holds a share >= `ratio` of the answered samples (BRANCH's control signal);

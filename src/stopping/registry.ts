@@ -99,7 +99,8 @@ const RULES: ReadonlyArray<{
   },
   {
     name: 'patience',
-    summary: 'seed 002: no improvement of the best score by more than ε·R for P steps, an empty output, or depth D',
+    summary:
+      'convergence (Archives and stopping rules): no improvement of the best score by more than ε·R for P steps, an empty output, or depth D',
     params: [
       { name: 'epsilon', default: PATIENCE_DEFAULTS.epsilon, text: 'ε > 0' },
       { name: 'range', default: 1, text: 'score range R > 0' },

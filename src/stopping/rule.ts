@@ -14,13 +14,13 @@ export interface StepObservation {
   readonly t: number;
   /** Normalised answer emitted at this step; null when the step's output was empty or unparseable. */
   readonly answer?: string | null;
-  /** True when the step emitted nothing at all (a blank output; seed 002's "empty code"). */
+  /** True when the step emitted nothing at all (a blank output: the "empty code" of the convergence rule). */
   readonly empty?: boolean;
   /** Ω(θ_{t−1}; e_t) of Eq. (2) for this step (needed by the order-gap rule). */
   readonly omega?: number;
   /** A confidence in [0, 1] for the current best answer (needed by the confidence rule). */
   readonly confidence?: number;
-  /** A score whose improvement the patience rule tracks (seed 002: the mean score). */
+  /** A score whose improvement the patience rule tracks (the convergence rule's mean score). */
   readonly score?: number;
 }
 
@@ -30,7 +30,7 @@ export interface StepObservation {
  * - `'criterion'`: another rule's own test fired (agreement, confidence, patience, ...);
  * - `'budget'`: a step cap (the rule's `maxSteps`, Tmax, or the fixed budget itself);
  * - `'evidence-exhausted'`: a fixed evidence sequence, or an item's recorded samples, ran out;
- * - `'empty-output'`: the patience rule's stop on an empty output (seed 002);
+ * - `'empty-output'`: the patience rule's stop on an empty output;
  * - `'transport-failure'`: a recorded sample stream failed to deliver (replays).
  */
 export type StopReason =

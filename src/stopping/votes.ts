@@ -2,7 +2,7 @@
  * Vote tallies for repeated sampling: counts per normalised answer, the plurality answer (ties
  * broken by which answer was seen first, so the result is a function of the sample order only),
  * and the two leading counts used by the Beta rule. Empty or unparseable samples (null) are
- * counted apart and never win (BRANCH in seed 004 discards them from winning votes).
+ * counted apart and never win (BRANCH in Zhang et al., "Recursive Agentic Reasoning" discards them from winning votes).
  */
 
 /** Counts of answers in arrival order. */

@@ -32,9 +32,9 @@ const build = (rows: Array<{ scores: number[]; cost: number }>): ConfigurationAr
   return A;
 };
 
-describe('archive (seed 002)', () => {
+describe('archive (Archives and stopping rules)', () => {
   it('the whole-chain maximum and the per-task oracle of the seed example', () => {
-    // seed 002, Example "Whole-chain maximum and per-task oracle": (1, 0) and (0, 1)
+    // "Archives and stopping rules", Example "Whole-chain maximum and per-task oracle": (1, 0) and (0, 1)
     const A = new ConfigurationArchive(['t1', 't2'], 'law');
     A.add(entry('a', [1, 0]), 'law');
     A.add(entry('b', [0, 1]), 'law');

@@ -25,7 +25,7 @@ const add = (
     });
 };
 
-describe('evidence memory (seed 003)', () => {
+describe('evidence memory (Reasoning Graphs)', () => {
   it('keys items by the sha256 of their content and keeps the history', () => {
     const m = new EvidenceMemory();
     const h = m.record({ content: 'passage A', runId: 'r1', queryType: 'who', verdict: 'used', outcome: 'correct' });

@@ -96,7 +96,7 @@ describe('confidence threshold', () => {
   });
 });
 
-describe('patience convergence (seed 002)', () => {
+describe('patience convergence (Archives and stopping rules)', () => {
   it('hand case: improvements 0.2 then 0.02, 0.03 (<= ε·R = 0.05) exhaust patience 2 at t = 4', () => {
     const r = drive(
       new PatienceConvergenceRule({ epsilon: 0.05, patience: 2, maxDepth: 10 }),

@@ -1,5 +1,5 @@
 /**
- * The reference consolidation operator Q on the embedded graph (MATH.md §6), pure TypeScript,
+ * The reference consolidation operator Q on the embedded graph (docs/graph.md, "Reference operators"; Sec. 3.1), pure TypeScript,
  * f64. Q derives confidences from structure, merges near-duplicate claims and sharpens each
  * question's answers; it leaves every edge weight unchanged. Empty slots (all zeros) stay
  * exactly zero. Formulas (S, R, X the Supports, Requires, Contradicts blocks; c confidences):
@@ -594,7 +594,7 @@ export function consolidateNodes(
 }
 
 /**
- * Q(θ) (reference form, MATH.md §6): node block from {@link consolidateNodes} over the dense
+ * Q(θ) (reference form, docs/graph.md): node block from {@link consolidateNodes} over the dense
  * edges of θ, edge block copied. `out` must not alias θ. Cost O(d + C² · mergeDims).
  */
 export function referenceConsolidate(

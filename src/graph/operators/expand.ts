@@ -1,5 +1,5 @@
 /**
- * The reference expansion operator P_e (MATH.md §6): an affine blend on e's footprint F_e,
+ * The reference expansion operator P_e (docs/graph.md, "Reference operators"; Sec. 3.1): an affine blend on e's footprint F_e,
  *   P_e(θ)_F = θ_F + A_e (t_e − θ_F),   P_e(θ)_i = θ_i for i ∉ F_e,
  * with A_e = diag of per-coordinate rates: the strength a_e ∈ (0, 1] on structure weights and
  * the pool's attribute strength (default 1: a claim's text embedding is copied, not graded, so

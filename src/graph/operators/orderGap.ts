@@ -1,6 +1,6 @@
 /**
  * The order-gap Ω(θ; e) = ‖Q(P_e(θ)) − P_e(Q(θ))‖₂ (Eq. 2) and the step θ' = Q(P_e(θ)) of the
- * reference graph operators, structure-aware: neither composition is materialised (MATH.md §6).
+ * reference graph operators, structure-aware: neither composition is materialised (Eq. 2).
  *
  * - Q leaves every edge unchanged and P_e writes the same edge values in both orders, so the
  *   edge block contributes exactly 0; only the node block is compared.

@@ -28,7 +28,7 @@ function saturated(times: number): Float64Array {
 
 const norm = (x: ArrayLike<number>) => Math.sqrt(Array.from(x).reduce((a, v) => a + v * v, 0));
 
-describe('P_e: affine blend on the footprint (MATH.md §6)', () => {
+describe('P_e: affine blend on the footprint (docs/graph.md)', () => {
   test.prop([fc.nat(sc.items.length - 1), fc.integer({ min: 0, max: 3 })])(
     'writes only its footprint, exactly the blend there, and never a confidence',
     (i, times) => {
@@ -57,7 +57,7 @@ describe('P_e: affine blend on the footprint (MATH.md §6)', () => {
   });
 });
 
-describe('Q: consolidation (MATH.md §6)', () => {
+describe('Q: consolidation (docs/graph.md)', () => {
   const theta = Q(saturated(2));
 
   it('leaves every edge weight unchanged and keeps empty slots exactly zero', () => {
