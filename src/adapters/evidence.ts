@@ -1,6 +1,6 @@
 /**
  * What the adapters share: recognising evidence items among tool results, and feeding them to an
- * `AgentState` and an `OrderGapStopper` one step at a time.
+ * `AgentState` and a `CoverageStopper` one step at a time.
  */
 import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
@@ -20,7 +20,7 @@ export function isEvidenceItem(x: unknown): x is Record<string, unknown> {
 }
 
 /**
- * Checks what both adapters take: an AgentState, an OrderGapStopper and the optional callbacks
+ * Checks what both adapters take: an AgentState, a CoverageStopper and the optional callbacks
  * `evidenceOf` and `candidates`.
  * @throws {ArgumentTypeError} naming the option of the wrong type.
  */

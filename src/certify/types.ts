@@ -109,7 +109,7 @@ export interface SubspaceGramian {
   kernelDim: number;
   /** Kernel basis (eigenvalues <= kernelThreshold), first 8 vectors, in named coordinates. */
   kernel: NamedComponent[][];
-  /** G_W (m×m row-major) when m <= 64, else null (any size: `certification.commutatorGramian`). */
+  /** G_W (m×m row-major) when m <= 64, else null (any size: `commutatorGramian`, src/certify/commutator.ts). */
   matrix: Float64Array | null;
 }
 
