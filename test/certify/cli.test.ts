@@ -4,11 +4,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../util/builtCli.js';
 
-// The real built CLI (npm install runs the build through `prepare`).
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const example = fileURLToPath(new URL('../../examples/systems/linear.mjs', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, 'certify', ...args], { encoding: 'utf8' });
+const run = (...args: string[]) => spawnSync(process.execPath, [BIN, 'certify', ...args], { encoding: 'utf8' });
 
 describe('ordergap certify (built CLI)', () => {
   it('closed-form --json: the ARCHITECTURE.md fields; Q is not a contraction; exit 0', () => {

@@ -1,12 +1,10 @@
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../util/builtCli.js';
 import { VERSION } from '../../src/cli/program.js';
 
-// The real built CLI (npm install runs the build through `prepare`).
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const run = runCli;
 
 describe('ordergap demo (built CLI)', () => {
   it('prints the Sec. 9.2 table, the stop at step 4, the budget run and the coverage failure', () => {

@@ -1,12 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runCli } from '../util/builtCli.js';
 
 // `ordergap run` on every kind of system the operator contract allows, through the real built
 // CLI: the contract reaches the run path, not only certify.
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const example = fileURLToPath(new URL('../../examples/systems/linear.mjs', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const run = runCli;
 const json = (...args: string[]) => {
   const r = run(...args, '--json');
   expect(r.stderr).toBe('');

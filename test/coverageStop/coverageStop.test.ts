@@ -1,7 +1,8 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+
 import { beforeAll, describe, expect, it } from 'vitest';
+import { BIN } from '../util/builtCli.js';
 import { certify } from '../../src/certify/certify.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
@@ -15,8 +16,6 @@ import { run } from '../../src/ordergap/run.js';
 import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
 import { ArgumentError } from '../../src/util/errors.js';
 import { init } from '../../src/wasm/module.js';
-
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 describe("the loop's sampleWeights hook", () => {
   const sys = closedFormSystem();
@@ -153,7 +152,7 @@ describe('a synthetic scenario whose truth is only in rarely drawn items', () =>
 
 describe('ordergap run --coverage (built CLI)', () => {
   it('shows the blind paper stop and the coverage-aware stop side by side; --json carries both', () => {
-    const r = spawnSync(process.execPath, [bin, 'run', '--coverage', 'redirect', '--json'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'redirect', '--json'], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     const doc = JSON.parse(r.stdout) as {
       stop: { step: number };
@@ -163,14 +162,14 @@ describe('ordergap run --coverage (built CLI)', () => {
     expect(doc.coverage.paper.kind).toBe('blind');
     expect(doc.coverage.aware.policy).toBe('redirect');
     expect(doc.coverage.aware.step).toBeGreaterThan(doc.coverage.paper.step);
-    const text = spawnSync(process.execPath, [bin, 'run', '--coverage', 'continue', '--max-steps', '70'], {
+    const text = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'continue', '--max-steps', '70'], {
       encoding: 'utf8',
     });
     expect(text.stdout).toMatch(/paper's rule \(stop\)\s+\d+\s+blind/);
     expect(text.stdout).toMatch(/coverage-aware \(continue\)/);
   });
   it('a bad policy exits 2 naming --coverage', () => {
-    const r = spawnSync(process.execPath, [bin, 'run', '--coverage', 'sometimes'], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'sometimes'], { encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/--coverage/);
     expect(r.stdout).toBe('');

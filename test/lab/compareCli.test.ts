@@ -1,17 +1,15 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
+import { runCli as runBuiltCli } from '../util/builtCli.js';
 import { runCli } from '../../src/cli/program.js';
 import { loadRunRecord, replayRunRecord } from '../../src/lab/runRecord.js';
 import { loadSamples } from '../../src/lab/samples.js';
 
-// The real built CLI (npm install runs the build through `prepare`).
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const EXAMPLE = fileURLToPath(new URL('../../examples/samples/synthetic.jsonl', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const run = runBuiltCli;
 
 describe('ordergap compare (built CLI)', () => {
   it('runs on the example file: the table against the full budget', () => {

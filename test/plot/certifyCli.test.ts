@@ -1,19 +1,16 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, tempFolder } from '../util/builtCli.js';
 import { decodePng, inkStats } from './png.js';
 import { groupOf, svgItems } from './svg.js';
 
-// The real built CLI (`npm run build:ts`; npm ci builds it through `prepare`).
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const run = runCli;
 
 describe('ordergap certify --plot DIR (built CLI, closed form with e2, e3 at probability 0)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ordergap-certify-plot-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempFolder('certify-plot');
 
   it('writes both margin plots; each λ_min sits on the side of the line its --json verdict says', () => {
     const dir = join(root, 'plots');
@@ -41,9 +38,9 @@ describe('ordergap certify --plot DIR (built CLI, closed form with e2, e3 at pro
   });
 
   it('a --plot path that is a file exits 2 before certifying, naming --plot', () => {
-    const r = run('certify', '--plot', bin);
+    const r = run('certify', '--plot', BIN);
     expect(r.status).toBe(2);
-    expect(r.stderr.trim()).toBe(`ordergap: error: --plot = ${JSON.stringify(bin)}: exists and is not a folder`);
+    expect(r.stderr.trim()).toBe(`ordergap: error: --plot = ${JSON.stringify(BIN)}: exists and is not a folder`);
     expect(r.stdout).toBe('');
   });
 });

@@ -1,21 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { absentMessage, ESC_LAST_LETTERS, sharedDataFile } from '../../bench/_data.js';
+import { runCli, tempFolder } from '../util/builtCli.js';
 import { decodePng, inkStats } from './png.js';
 import { groupOf, svgItems } from './svg.js';
 
-// The real built CLI (`npm run build:ts`; npm ci builds it through `prepare`).
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const samples = fileURLToPath(new URL('../../examples/samples/synthetic.jsonl', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const run = runCli;
 
 describe('ordergap compare --plot DIR (built CLI)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ordergap-compare-plot-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempFolder('compare-plot');
 
   it('writes compare-accuracy.svg and .png with one point per rule of the --json summary', () => {
     const dir = join(root, 'plots');

@@ -1,21 +1,18 @@
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
+import { runCli, tempFolder } from '../util/builtCli.js';
 import { DEMO_PLOT_NAMES } from '../../src/report/demoPlots.js';
 import { STOP_COLOR, THRESHOLD_COLOR } from '../../src/plot/theme.js';
 import { countColor, decodePng, inkStats } from './png.js';
 import { svgTexts } from './svg.js';
 
-// The real built CLI (`npm run build:ts`; npm ci builds it through `prepare`).
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const run = runCli;
 
 describe('ordergap demo --plot DIR (built CLI)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ordergap-demo-plot-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempFolder('demo-plot');
 
   it('writes both trajectory plots as SVG and PNG, lists them on stderr, stdout unchanged', () => {
     const dir = join(root, 'plots');

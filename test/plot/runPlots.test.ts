@@ -1,20 +1,17 @@
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
+
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+
+import { describe, expect, it } from 'vitest';
+import { BIN, runCli, tempFolder } from '../util/builtCli.js';
 import { STOP_COLOR, THRESHOLD_COLOR } from '../../src/plot/theme.js';
 import { countColor, decodePng, inkStats } from './png.js';
 import { groupOf, svgItems, svgTexts } from './svg.js';
 
-// The real built CLI (`npm run build:ts`; npm ci builds it through `prepare`).
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
-const run = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const run = runCli;
 
 describe('ordergap run --plot DIR (built CLI, default scenario)', () => {
-  const root = mkdtempSync(join(tmpdir(), 'ordergap-run-plot-'));
-  afterAll(() => rmSync(root, { recursive: true, force: true }));
+  const root = tempFolder('run-plot');
 
   it('writes the trajectory plot whose points, ε and stop match the --json report of the same run', () => {
     const dir = join(root, 'plots');
@@ -40,7 +37,7 @@ describe('ordergap run --plot DIR (built CLI, default scenario)', () => {
   });
 
   it('a bad --plot folder exits 2 naming --plot', () => {
-    const r = run('run', '--plot', bin);
+    const r = run('run', '--plot', BIN);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/^ordergap: error: --plot = ".*": exists and is not a folder/);
   });

@@ -2,13 +2,13 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+
 import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from '../util/builtCli.js';
 import { expectCleanPage, expectInkedScreenshot, visit } from './browser.js';
 
 // The issue's end-to-end check: `ordergap certify --report FILE.html` on the default scenario
 // (the real built CLI), the page opened in Debian's headless Chromium.
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 
 describe('ordergap certify --report FILE.html (built CLI, default scenario) in headless Chromium', () => {
   const dir = mkdtempSync(join(tmpdir(), 'ordergap-certify-report-'));
@@ -16,7 +16,7 @@ describe('ordergap certify --report FILE.html (built CLI, default scenario) in h
 
   it('renders: no console errors, no requests, a verdict per check as in --json, two plots, non-blank', async () => {
     const file = join(dir, 'certify.html');
-    const r = spawnSync(process.execPath, [bin, 'certify', '--json', '--no-progress', '--report', file], {
+    const r = spawnSync(process.execPath, [BIN, 'certify', '--json', '--no-progress', '--report', file], {
       encoding: 'utf8',
     });
     expect(r.status, r.stderr).toBe(0);

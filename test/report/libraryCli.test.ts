@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { BIN } from '../util/builtCli.js';
 import { certify } from '../../src/certify/certify.js';
 import { referenceGraphSystem } from '../../src/graph/system.js';
 import { certifyReport } from '../../src/report/certify.js';
@@ -10,10 +11,9 @@ import { runReport } from '../../src/report/run.js';
 
 // The real built CLI (npm install runs the build through `prepare`) against the library the
 // package exports: the command prints the library's report, nothing computed on the side.
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 const example = fileURLToPath(new URL('../../examples/systems/linear.mjs', import.meta.url));
 const cli = (...args: string[]): unknown => {
-  const r = spawnSync(process.execPath, [bin, ...args, '--json'], { encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [BIN, ...args, '--json'], { encoding: 'utf8' });
   expect(r.stderr).toBe('');
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout);

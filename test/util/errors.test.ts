@@ -2,11 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
-import { ArgumentError, describeValue, MAX_SHOWN_STRING } from '../../src/util/errors.js';
 
-const bin = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
+import { afterAll, describe, expect, it } from 'vitest';
+import { BIN } from '../util/builtCli.js';
+import { ArgumentError, describeValue, MAX_SHOWN_STRING } from '../../src/util/errors.js';
 
 describe('describeValue shows paths whole', () => {
   it('a string up to MAX_SHOWN_STRING characters appears in full, JSON-quoted', () => {
@@ -30,7 +29,7 @@ describe('a CLI error names a file in a deep folder by its whole path (built CLI
     const file = join(deep, 'not-a-folder.txt');
     writeFileSync(file, 'x');
     expect(file.length).toBeGreaterThan(300);
-    const r = spawnSync(process.execPath, [bin, 'certify', '--plot', file], { encoding: 'utf8' });
+    const r = spawnSync(process.execPath, [BIN, 'certify', '--plot', file], { encoding: 'utf8' });
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toBe(`ordergap: error: --plot = ${JSON.stringify(file)}: exists and is not a folder`);
   });
