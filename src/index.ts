@@ -1,8 +1,9 @@
 /**
  * ordergap — public entry point. This file only re-exports, name by name; logic lives in the area
- * folders, and everything below this surface (kernels, backends, the structured state's passes,
- * scratch builders) is reachable through `ordergap/internal` (src/internal.ts), which promises no
- * stability. Call `await init()` once before anything that runs on the WebAssembly kernels.
+ * folders, and the namespaces are the areas' index files (each lists its public names). Every
+ * other name (kernels, backends, the structured state's passes, scratch builders) is in its
+ * area's internal.ts, reachable through `ordergap/internal` (src/internal.ts), which promises no
+ * stability; no name is in both. Call `await init()` once before anything that runs on the WebAssembly kernels.
  */
 export { init, isInitialized } from './wasm/module.js';
 export { ArgumentError, ArgumentTypeError, isArgumentError } from './util/errors.js';
@@ -98,9 +99,9 @@ export { reportJson } from './report/json.js';
 export type { SystemRequest } from './report/systems.js';
 
 // the areas with many names, each one namespace
-export * as linalg from './public/linalg.js';
-export * as stopping from './public/stopping.js';
-export * as graph from './public/graph.js';
-export * as linearize from './public/linearize.js';
-export * as lab from './public/lab.js';
-export * as plot from './public/plot.js';
+export * as linalg from './linalg/index.js';
+export * as stopping from './stopping/index.js';
+export * as graph from './graph/index.js';
+export * as linearize from './linearize/index.js';
+export * as lab from './lab/index.js';
+export * as plot from './plot/index.js';

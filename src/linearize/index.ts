@@ -1,41 +1,8 @@
 /**
- * Linearisation: Jacobians of the operators by central differences (f64) or tfjs autodiff
- * (float32), matrix-free, and their cross-check. Re-exports only.
+ * The public `linearize` namespace: a system's Jacobians DQ and DP_e (Sec. 5.3) by central
+ * differences in f64 or tfjs autodiff in float32 (or the system's own engines), their stated
+ * accuracy, and the cross-check of the two. Re-exports only.
  */
-export {
-  SparseAccumulator,
-  sparseCombine,
-  sparseDot,
-  sparseFromDense,
-  sparseMaxAbs,
-  sparseNorm,
-  sparseScaledDifference,
-  toDense,
-  unitVector,
-} from './sparse.js';
-export { AUTODIFF_F32_RELATIVE_ACCURACY, FD_RELATIVE_ACCURACY, FD_RELATIVE_STEP } from './operator.js';
-export {
-  type BatchedVectorMap,
-  centralStep,
-  type DenseJacobian,
-  directionalStep,
-  FdJacobian,
-  type FdJacobianOptions,
-  finiteCopy,
-  jacobianCentral,
-  type JacobianCentralOptions,
-  jvpCentral,
-  type JvpResult,
-  takenStep,
-  type VectorMap,
-} from './finiteDifference.js';
-export { jacobianByVjp, jvpBatch, loadTf, type TfBatchMap, TfJacobian, type TfRuntime, vjpBatch } from './autodiff.js';
-export { type ColumnDisagreement, type CrossCheck, crossCheckJacobians } from './crossCheck.js';
-export {
-  consolidateJacobian,
-  type EngineChoice,
-  expandJacobian,
-  footprintOf,
-  rawOperators,
-  type RawOperators,
-} from './systemJacobians.js';
+export { AUTODIFF_F32_RELATIVE_ACCURACY, FD_RELATIVE_ACCURACY } from './operator.js';
+export { type CrossCheck, crossCheckJacobians } from './crossCheck.js';
+export { consolidateJacobian, expandJacobian, type EngineChoice } from './systemJacobians.js';

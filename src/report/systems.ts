@@ -7,7 +7,7 @@
  */
 import { existsSync } from 'node:fs';
 import { referenceGraphSystem, syntheticGraphSystem } from '../graph/system.js';
-import { DEFAULT_SCENARIO_FILES, defaultScenario, loadScenarioFiles } from '../graph/index.js';
+import { DEFAULT_SCENARIO_FILES, defaultScenario, loadScenarioFiles } from '../graph/scenarios/scenario.js';
 import { getSystem, listSystems, loadSystemModule } from '../system/registry.js';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';

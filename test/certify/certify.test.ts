@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { findFixedPoint, ratioSlack, verifyContraction } from '../../src/certify/index.js';
+import { findFixedPoint } from '../../src/certify/fixedPoint.js';
+import { ratioSlack, verifyContraction } from '../../src/certify/contraction.js';
 import { certify } from '../../src/certify/certify.js';
-import { FdJacobian } from '../../src/linearize/index.js';
+import { FdJacobian } from '../../src/linearize/finiteDifference.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { ArgumentError } from '../../src/util/errors.js';

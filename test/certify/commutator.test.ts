@@ -5,14 +5,14 @@ import {
   commutatorColumns,
   commutatorGramian,
   consolidateImages,
-  coordinateBasis,
-  decideNonDegeneracy,
-  nondegeneracyTolerance,
   measureRedundancy,
   subspaceColumns,
-} from '../../src/certify/index.js';
+} from '../../src/certify/commutator.js';
+import { coordinateBasis } from '../../src/certify/subspace.js';
+import { decideNonDegeneracy, nondegeneracyTolerance } from '../../src/certify/nondegeneracy.js';
 import { certify } from '../../src/certify/certify.js';
-import { FD_RELATIVE_ACCURACY, sparseDot, toDense } from '../../src/linearize/index.js';
+import { FD_RELATIVE_ACCURACY } from '../../src/linearize/operator.js';
+import { sparseDot, toDense } from '../../src/linearize/sparse.js';
 import { reportJson } from '../../src/report/json.js';
 import type { SparseVector } from '../../src/system/types.js';
 import type { OperatorSystem } from '../../src/system/types.js';

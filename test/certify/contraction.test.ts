@@ -6,8 +6,9 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { certify } from '../../src/certify/certify.js';
-import { basisOf, verifyContraction } from '../../src/certify/index.js';
-import { FdJacobian } from '../../src/linearize/index.js';
+import { basisOf } from '../../src/certify/subspace.js';
+import { verifyContraction } from '../../src/certify/contraction.js';
+import { FdJacobian } from '../../src/linearize/finiteDifference.js';
 import { defineSystem } from '../../src/system/define.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 import { linearSystem, randomOrthogonal, transpose, type Mat } from './linearSystems.js';

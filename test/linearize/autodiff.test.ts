@@ -1,16 +1,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type * as TfCore from '@tensorflow/tfjs-core';
-import {
-  AUTODIFF_F32_RELATIVE_ACCURACY,
-  FdJacobian,
-  TfJacobian,
-  crossCheckJacobians,
-  jacobianByVjp,
-  loadTf,
-  sparseFromDense,
-  toDense,
-  vjpBatch,
-} from '../../src/linearize/index.js';
+import { AUTODIFF_F32_RELATIVE_ACCURACY } from '../../src/linearize/operator.js';
+import { FdJacobian } from '../../src/linearize/finiteDifference.js';
+import { TfJacobian, jacobianByVjp, loadTf, vjpBatch } from '../../src/linearize/autodiff.js';
+import { crossCheckJacobians } from '../../src/linearize/crossCheck.js';
+import { sparseFromDense, toDense } from '../../src/linearize/sparse.js';
 import type { Tf } from '../../src/system/types.js';
 import { createRng } from '../../src/ordergap/rng.js';
 

@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
-import {
-  FD_RELATIVE_ACCURACY,
-  FdJacobian,
-  jacobianCentral,
-  jvpCentral,
-  sparseFromDense,
-  toDense,
-  unitVector,
-} from '../../src/linearize/index.js';
+import { FD_RELATIVE_ACCURACY } from '../../src/linearize/operator.js';
+import { FdJacobian, jacobianCentral, jvpCentral } from '../../src/linearize/finiteDifference.js';
+import { sparseFromDense, toDense, unitVector } from '../../src/linearize/sparse.js';
 import { ArgumentError } from '../../src/util/errors.js';
 
 /** A smooth test map R^3 -> R^3 and its analytic Jacobian. */

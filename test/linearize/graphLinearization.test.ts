@@ -1,11 +1,14 @@
 import { coordinateArray } from '../../src/system/coordinates.js';
 import { describe, expect, it } from 'vitest';
-import { basisOf, Linearization, measureRedundancy, subspaceColumns } from '../../src/certify/index.js';
+import { basisOf } from '../../src/certify/subspace.js';
+import { Linearization, measureRedundancy, subspaceColumns } from '../../src/certify/commutator.js';
 
 import { GraphConsolidateJacobian } from '../../src/graph/linearisation/consolidateJacobian.js';
 import { GraphExpandJacobian } from '../../src/graph/linearisation/expandJacobian.js';
 import { questionBasis, referenceGraphSystem } from '../../src/graph/system.js';
-import { FD_RELATIVE_ACCURACY, FdJacobian, sparseCombine, sparseNorm } from '../../src/linearize/index.js';
+import { FD_RELATIVE_ACCURACY } from '../../src/linearize/operator.js';
+import { FdJacobian } from '../../src/linearize/finiteDifference.js';
+import { sparseCombine, sparseNorm } from '../../src/linearize/sparse.js';
 import { extendSystem } from '../../src/system/define.js';
 import { init, wasm } from '../../src/wasm/module.js';
 

@@ -15,7 +15,7 @@ import {
   requireMemory,
 } from '../../src/util/resources.js';
 import { embeddingDimension } from '../../src/graph/model/layout.js';
-import { nullSpace } from '../../src/linalg/index.js';
+import { nullSpace } from '../../src/linalg/api.js';
 import {
   checkOutputFile,
   checkOutputFolder,

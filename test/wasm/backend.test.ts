@@ -1,7 +1,8 @@
 /** The one backend selector (src/wasm/backend.ts) and the areas that choose through it. */
 import { describe, expect, it } from 'vitest';
 import { norm } from '../../src/blas1/api.js';
-import { gram, StreamingQR } from '../../src/linalg/index.js';
+import { gram } from '../../src/linalg/api.js';
+import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { selectBackend } from '../../src/wasm/backend.js';
 import { isInitialized } from '../../src/wasm/module.js';
 import { useArenaGuard } from '../util/arenaGuard.js';

@@ -6,13 +6,9 @@ import { centralStep } from '../../../src/linearize/finiteDifference.js';
 import { GraphConsolidateJacobian } from '../../../src/graph/linearisation/consolidateJacobian.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
-import {
-  FD_RELATIVE_ACCURACY,
-  FdJacobian,
-  sparseCombine,
-  sparseFromDense,
-  sparseNorm,
-} from '../../../src/linearize/index.js';
+import { FD_RELATIVE_ACCURACY } from '../../../src/linearize/operator.js';
+import { FdJacobian } from '../../../src/linearize/finiteDifference.js';
+import { sparseCombine, sparseFromDense, sparseNorm } from '../../../src/linearize/sparse.js';
 import { F64Block } from '../../../src/wasm/arena.js';
 import { init, wasm } from '../../../src/wasm/module.js';
 import { coordinateArray } from '../../../src/system/coordinates.js';

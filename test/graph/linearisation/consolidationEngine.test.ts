@@ -7,7 +7,7 @@ import { findFixedPoint } from '../../../src/certify/fixedPoint.js';
 import { verifyContraction } from '../../../src/certify/contraction.js';
 import { extendSystem } from '../../../src/system/define.js';
 import { coordinateArray } from '../../../src/system/coordinates.js';
-import { FdJacobian } from '../../../src/linearize/index.js';
+import { FdJacobian } from '../../../src/linearize/finiteDifference.js';
 import { wasm } from '../../../src/wasm/module.js';
 
 describe('graphConsolidationEngine (Q near a base, edges by rows in wasm)', () => {

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { GraphExpandJacobian } from '../../../src/graph/linearisation/expandJacobian.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { referenceExpand } from '../../../src/graph/operators/expand.js';
-import { FdJacobian, sparseFromDense, toDense } from '../../../src/linearize/index.js';
+import { FdJacobian } from '../../../src/linearize/finiteDifference.js';
+import { sparseFromDense, toDense } from '../../../src/linearize/sparse.js';
 import { expandJacobian } from '../../../src/linearize/systemJacobians.js';
 import { init, wasm } from '../../../src/wasm/module.js';
 

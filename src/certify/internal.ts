@@ -1,17 +1,8 @@
 /**
- * Certification of an operator system: fixed point, contractivity, redundancy, the linearised
- * commutator Σ_e (Eq. 4) and non-degeneracy of its Gramian (Eq. 5, Prop. 5.2) on subspaces,
- * per-question coverage (Remark 5.4). Re-exports only.
+ * The certify names below the public surface, for `ordergap/internal` (src/internal.ts): no stability
+ * is promised. Re-exports only.
  */
-export { findFixedPoint, type FixedPointOptions, type FixedPointResult } from './fixedPoint.js';
-export {
-  type ContractionOptions,
-  type ContractionResult,
-  type ContractionVerdict,
-  type CounterexamplePair,
-  ratioSlack,
-  verifyContraction,
-} from './contraction.js';
+export { type ContractionVerdict, type CounterexamplePair, ratioSlack } from './contraction.js';
 export { spectralLowerBoundJvp, spectralNormDense } from './spectralNorm.js';
 export { formatComponents, type NamedComponent, namedComponents } from './describe.js';
 export { basisOf, coordinateBasis, type NamedBasis, orthonormalBasis } from './subspace.js';
