@@ -27,7 +27,11 @@ export function subpaths() {
     .filter(([, target]) => typeof target === 'object' && target.default?.endsWith('.js'))
     .map(([path, target]) => {
       const name = path === '.' ? 'ordergap' : `ordergap/${path.slice(2)}`;
-      return { name, file: resolve(root, target.default), report: resolve(root, `api/${name.replace('/', '-')}.api.txt`) };
+      return {
+        name,
+        file: resolve(root, target.default),
+        report: resolve(root, `api/${name.replace('/', '-')}.api.txt`),
+      };
     });
 }
 
