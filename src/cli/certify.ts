@@ -14,9 +14,9 @@ import {
   checkInputPaths,
   parseIntAtLeast,
   parsePositive,
-  parseProbabilities,
-  parseSeed,
   printJson,
+  runParamOptions,
+  systemOptions,
 } from './options.js';
 
 /** Options of `ordergap certify` (after parsing). */
@@ -40,14 +40,17 @@ const collect = (v: string, prev: string[] = []): string[] => [...prev, v];
 
 /** Registers `ordergap certify` on the program. */
 export function registerCertifyCommand(program: Command): void {
-  program
+  const command = program
     .command('certify')
     .description(
       'verify Q (fixed point, contraction), redundancy, and non-degeneracy of the linearised order-gap on subspaces and per question (Prop. 5.2)',
-    )
-    .option('--system <name|FILE.mjs>', 'built-in system (reference-graph, closed-form) or an operator module file')
-    .option('--graph <file>', 'graph JSON for the reference graph (with --evidence)')
-    .option('--evidence <file>', 'evidence JSON for the reference graph (with --graph)')
+    );
+  runParamOptions(systemOptions(command), {
+    epsilon: 'ε of the run used by --at stop / --from stop',
+    window: 'w of that run',
+    maxSteps: 'Tmax of that run',
+    seed: 'seed of the run and of the Lipschitz search',
+  })
     .option('--subspace <name>', 'subspace W to decide (repeatable; default: the system’s declared ones)', collect)
     .option('--question <name>', 'question W_q to check (repeatable; default: all declared)', collect)
     .option(
@@ -62,15 +65,6 @@ export function registerCertifyCommand(program: Command): void {
     )
     .option('--at <state>', "linearise at 'stop' (where Algorithm 1 stops) or at comma-separated coordinates")
     .option('--from <start>', "start of the fixed-point iteration: 'theta0' or 'stop' (default: stop for the graph)")
-    .option(
-      '--probabilities <list>',
-      'P(e) overrides for closed-form, e.g. e2=0,e3=0 (the Sec. 9.2 variant)',
-      parseProbabilities,
-    )
-    .option('--epsilon <number>', 'ε of the run used by --at stop / --from stop', parsePositive)
-    .option('--window <n>', 'w of that run', parseIntAtLeast(1))
-    .option('--max-steps <n>', 'Tmax of that run', parseIntAtLeast(1))
-    .option('--seed <n>', 'seed of the run and of the Lipschitz search', parseSeed)
     .option('--samples <n>', 'random pairs for the empirical Lipschitz bound', parseIntAtLeast(0))
     .option('--radius <number>', 'relative half-width of the box for the Lipschitz search', parsePositive)
     .option('--json', 'print one JSON document')

@@ -2,7 +2,7 @@
  * Parsers for CLI option values. Each throws commander's InvalidArgumentError, which the
  * program turns into a one-line message and exit status 2.
  */
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, type Command } from 'commander';
 import { reportJson } from '../report/json.js';
 import { checkDestinations } from '../util/destinations.js';
 import { ArgumentError } from '../util/errors.js';
@@ -93,4 +93,35 @@ export function checkCommandDestinations(d: CommandDestinations, options: { svgF
 export function checkInputPaths(inputs: Readonly<Record<string, string | undefined>>): void {
   for (const [flag, path] of Object.entries(inputs))
     if (path !== undefined && path.trim() === '') throw new ArgumentError(flag, path, 'must be a file path');
+}
+
+/**
+ * The options that name a system, the same for every command that runs one (src/report/systems.ts
+ * resolves them): `--system`, `--graph`/`--evidence` and `--probabilities`.
+ */
+export function systemOptions(command: Command): Command {
+  return command
+    .option('--system <name|FILE.mjs>', 'built-in system (reference-graph, closed-form) or an operator module file')
+    .option('--graph <file>', 'graph JSON file of the reference graph (with --evidence)')
+    .option('--evidence <file>', 'evidence pool JSON file of the reference graph (with --graph)')
+    .option(
+      '--probabilities <list>',
+      'P(e) overrides for closed-form, e.g. e2=0,e3=0 (the Sec. 9.2 variant)',
+      parseProbabilities,
+    );
+}
+
+/**
+ * Algorithm 1's parameters as options (src/system/runParams.ts): `--epsilon`, `--window`,
+ * `--max-steps`, `--seed`, each with the command's words for what it sets.
+ */
+export function runParamOptions(
+  command: Command,
+  words: { epsilon: string; window: string; maxSteps: string; seed: string },
+): Command {
+  return command
+    .option('--epsilon <number>', words.epsilon, parsePositive)
+    .option('--window <n>', words.window, parseIntAtLeast(1))
+    .option('--max-steps <n>', words.maxSteps, parseIntAtLeast(1))
+    .option('--seed <n>', words.seed, parseSeed);
 }

@@ -6,7 +6,7 @@
 import { Command, CommanderError } from 'commander';
 import { isArgumentError } from '../util/errors.js';
 import { demoReport, renderDemoText, type DemoReportOptions } from '../report/demo.js';
-import { checkCommandDestinations, parseIntAtLeast, parsePositive, parseSeed, printJson } from './options.js';
+import { checkCommandDestinations, printJson, runParamOptions } from './options.js';
 import { destinationFlagOf, resetDestinations } from '../util/destinations.js';
 import { registerCompareCommand } from './compare.js';
 import { registerRunCommand } from './run.js';
@@ -40,15 +40,17 @@ export function createProgram(): Command {
       outputError: (str, write) => write(str.split('\n')[0]!.trim() + '\n'),
     });
 
-  program
+  const demo = program
     .command('demo')
     .description(
       'the closed-form illustration of Sec. 9.2: trajectory, where Algorithm 1 stops, budget run, coverage failure',
-    )
-    .option('--epsilon <number>', 'stopping threshold ε', parsePositive)
-    .option('--window <n>', 'window length w', parseIntAtLeast(1))
-    .option('--max-steps <n>', 'step budget Tmax', parseIntAtLeast(1))
-    .option('--seed <n>', 'seed of the evidence sampler (coverage-failure variant)', parseSeed)
+    );
+  runParamOptions(demo, {
+    epsilon: 'stopping threshold ε',
+    window: 'window length w',
+    maxSteps: 'step budget Tmax',
+    seed: 'seed of the evidence sampler (coverage-failure variant)',
+  })
     .option('--json', 'print one JSON document (numbers unrounded)')
     .option('--plot <dir>', 'also write the trajectory plots to DIR as SVG and PNG (paths on stderr)')
     .action(async (opts: DemoReportOptions & { json?: boolean; plot?: string }) => {

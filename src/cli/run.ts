@@ -18,9 +18,9 @@ import {
   checkInputPaths,
   parseIntAtLeast,
   parsePositive,
-  parseProbabilities,
-  parseSeed,
   printJson,
+  runParamOptions,
+  systemOptions,
 } from './options.js';
 
 function parseUnitOpen(value: string): number {
@@ -57,30 +57,27 @@ const PROGRESS_AFTER_MS = 500;
 
 /** Registers `ordergap run` on the program. */
 export function registerRunCommand(program: Command): void {
-  program
+  const command = program
     .command('run')
     .description(
       'Algorithm 1 on a system — the reference graph on the default scenario (or --graph/--evidence, or --synthetic NMAX), a built-in system or an operator module (--system) — under its own test or any registered rule (--rule): trajectory, stop, final state in words',
-    )
-    .option('--system <name|FILE.mjs>', 'built-in system (reference-graph, closed-form) or an operator module file')
-    .option('--graph <file>', 'graph JSON file (with --evidence)')
-    .option('--evidence <file>', 'evidence pool JSON file (with --graph)')
-    .option('--synthetic <nmax>', 'a synthetic scenario with NMAX slots (k = 8) instead', parseIntAtLeast(20))
-    .option('--edges-per-node <k>', 'edges per node of the synthetic scenario (default 10)', parseIntAtLeast(4))
-    .option(
-      '--probabilities <list>',
-      'P(e) overrides for closed-form, e.g. e2=0,e3=0 (the Sec. 9.2 variant)',
-      parseProbabilities,
-    )
-    .option(
-      '--rule <spec>',
-      "a registered stopping rule NAME[:k=v,...] (see 'ordergap compare --help') instead of Algorithm 1's own test",
-      parseRule,
-    )
-    .option('--epsilon <number>', 'stopping threshold ε', parsePositive)
-    .option('--window <n>', 'window length w', parseIntAtLeast(1))
-    .option('--max-steps <n>', 'step budget Tmax', parseIntAtLeast(1))
-    .option('--seed <n>', 'seed of the evidence sampler', parseSeed)
+    );
+  runParamOptions(
+    systemOptions(command)
+      .option('--synthetic <nmax>', 'a synthetic scenario with NMAX slots (k = 8) instead', parseIntAtLeast(20))
+      .option('--edges-per-node <k>', 'edges per node of the synthetic scenario (default 10)', parseIntAtLeast(4))
+      .option(
+        '--rule <spec>',
+        "a registered stopping rule NAME[:k=v,...] (see 'ordergap compare --help') instead of Algorithm 1's own test",
+        parseRule,
+      ),
+    {
+      epsilon: 'stopping threshold ε',
+      window: 'window length w',
+      maxSteps: 'step budget Tmax',
+      seed: 'seed of the evidence sampler (a system whose defaults fix a sequence then samples instead)',
+    },
+  )
     .option('--delta <number>', 'consistency / openness threshold δ in (0, 1) (default 0.5)', parseUnitOpen)
     .option(
       '--coverage <policy>',

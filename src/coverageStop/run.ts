@@ -12,11 +12,11 @@
  * (seed ⊕ j·0x9E3779B9) mod 2^32, so a run is a function of its seed.
  */
 import { run, type BestState, type RunResult, type RunStep } from '../ordergap/run.js';
-import { RUN_FIELDS, checkRunParams } from '../system/runParams.js';
+import { runParamsOf } from '../system/runParams.js';
 import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
 import { OrderGapRule } from '../stopping/orderGapRule.js';
 import type { StoppingRule } from '../stopping/rule.js';
-import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { ArgumentError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';
 import type { CoverageCheck, CoverageCheckOptions } from './check.js';
 import { COVERAGE_POLICIES, CoverageStopper, type CoveragePolicy } from './stopper.js';
@@ -91,13 +91,7 @@ export function redirectWeights(
 
 /** The options, checked before anything runs. */
 function checkOptions(options: CoverageRunOptions) {
-  if (typeof options !== 'object' || options === null)
-    throw new ArgumentTypeError('options', options, 'must be an object');
-  const p = checkRunParams(
-    { epsilon: options.epsilon, window: options.window, maxSteps: options.maxSteps, seed: options.seed ?? 0 },
-    '',
-    RUN_FIELDS,
-  );
+  const p = runParamsOf(options);
   const policy = options.policy ?? 'stop';
   if (!COVERAGE_POLICIES.includes(policy))
     throw new ArgumentError('policy', policy, "must be 'stop', 'continue' or 'redirect'");

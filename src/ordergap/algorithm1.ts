@@ -11,8 +11,8 @@
  * return (θ_Tmax, Tmax)
  * ```
  */
-import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { RUN_FIELDS, checkRunParams } from '../system/runParams.js';
+import { ArgumentError } from '../util/errors.js';
+import { runParamsOf } from '../system/runParams.js';
 import type { OperatorSystem } from '../system/types.js';
 import { OrderGapRule } from '../stopping/orderGapRule.js';
 import { observeOnly } from '../stopping/rule.js';
@@ -60,13 +60,7 @@ export interface RunOptions
  * ```
  */
 export function runRecursive(system: OperatorSystem, options: RunOptions): RunResult {
-  if (typeof options !== 'object' || options === null)
-    throw new ArgumentTypeError('options', options, 'must be an object');
-  const p = checkRunParams(
-    { epsilon: options.epsilon, window: options.window, maxSteps: options.maxSteps, seed: options.seed ?? 0 },
-    '',
-    RUN_FIELDS,
-  );
+  const p = runParamsOf(options);
   const rule = options.rule ?? 'order-gap';
   if (rule !== 'order-gap' && rule !== 'budget')
     throw new ArgumentError('rule', rule, "must be 'order-gap' or 'budget'");

@@ -77,6 +77,23 @@ export function checkRunParams(value: unknown, prefix = '', required: readonly R
   return Object.freeze(out);
 }
 
+/**
+ * Algorithm 1's parameters read off an options object that holds them — `epsilon`, `window`,
+ * `maxSteps` required, `seed` default 0; other fields of `options` are not looked at — checked.
+ * @throws {ArgumentError|ArgumentTypeError} options not an object, or a bad or missing field.
+ */
+export function runParamsOf(options: unknown): RunParams {
+  if (typeof options !== 'object' || options === null)
+    throw new ArgumentTypeError('options', options, 'must be an object');
+  const o = options as Record<string, unknown>;
+  const seed = o['seed'] ?? 0;
+  return checkRunParams(
+    { epsilon: o['epsilon'], window: o['window'], maxSteps: o['maxSteps'], seed },
+    '',
+    RUN_FIELDS,
+  ) as RunParams;
+}
+
 /** Run parameters given explicitly: any subset; `sequence: null` asks for sampling. */
 export type RunOverrides = { readonly [K in Exclude<keyof RunParams, 'sequence'>]?: RunParams[K] } & {
   readonly sequence?: readonly string[] | null;

@@ -5,6 +5,7 @@ import {
   DEFAULT_RUN,
   resolveRunParams,
   RUN_FIELDS,
+  runParamsOf,
   type RunParams,
 } from '../../src/system/runParams.js';
 
@@ -56,5 +57,16 @@ describe('run parameters: one validator, one default', () => {
     );
     expect(() => resolveRunParams(system, { window: 0 })).toThrow(/^window = 0/);
     expect(checkRunParams({ epsilon: 0.5, seed: undefined })).toEqual({ epsilon: 0.5 });
+  });
+
+  it('runParamsOf reads the four fields of an options object, seed 0 by default, and nothing else', () => {
+    expect(runParamsOf({ epsilon: 0.1, window: 3, maxSteps: 9, policy: 'stop' })).toEqual({
+      epsilon: 0.1,
+      window: 3,
+      maxSteps: 9,
+      seed: 0,
+    });
+    expect(() => runParamsOf({ window: 3, maxSteps: 9 })).toThrow(/^epsilon = undefined: must be a number/);
+    expect(() => runParamsOf(undefined)).toThrow(/^options = undefined: must be an object/);
   });
 });
