@@ -1,16 +1,14 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runScript } from './util/builtCli.js';
 // @ts-expect-error: a plain ES module script without declarations
 import { apiLines, MAX_PUBLIC_NAMES, subpaths } from '../scripts/api-report.mjs';
 
 // Every built subpath's runtime export tree must match its committed API report: a change to a
 // surface is a reviewed edit of api/*.api.txt, not a side effect.
-const script = fileURLToPath(new URL('../scripts/api-report.mjs', import.meta.url));
 
 describe('API reports', () => {
   it('every subpath exports exactly what its api/*.api.txt lists', () => {
-    const r = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    const r = runScript('api-report.mjs', '--check');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const names = (subpaths() as { name: string }[]).map((s) => s.name);

@@ -2,7 +2,7 @@ import { generateText, stepCountIs, tool } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { orderGapStopWhen } from '../../src/adapters/aiSdk.js';
+import { orderGapStopWhen, type OrderGapStopCondition } from '../../src/adapters/aiSdk.js';
 import { AgentState } from '../../src/graph/agent/agent.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from './fixtures.js';
 
@@ -40,16 +40,20 @@ const retrieve = tool({
   execute: async ({ id }) => itemDoc(id),
 });
 
+/** The retrieving model's generateText loop on the default scenario, stopped by `stop` or at 200 steps. */
+const research = (stop: OrderGapStopCondition) =>
+  generateText({
+    model: retrievingModel(),
+    tools: { retrieve },
+    prompt: 'research',
+    stopWhen: [stop, stepCountIs(200)],
+  });
+
 describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageModelV3)', () => {
   it("without the coverage check it stops where Algorithm 1 does (the paper's rule), not at the step cap", async () => {
     const state = AgentState.fromScenario(scenario);
     const stop = orderGapStopWhen({ state, stopper: scenarioStopper(false) });
-    const r = await generateText({
-      model: retrievingModel(),
-      tools: { retrieve },
-      prompt: 'research',
-      stopWhen: [stop, stepCountIs(200)],
-    });
+    const r = await research(stop);
     expect(paper.stop.reason).toBe('order-gap');
     expect(r.steps).toHaveLength(paper.stop.step);
     expect(stop.report).toMatchObject({ stop: true, reason: 'order-gap', step: paper.stop.step, verdict: null });
@@ -60,12 +64,7 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
     const state = AgentState.fromScenario(scenario);
     const stopper = scenarioStopper('stop');
     const stop = orderGapStopWhen({ state, stopper, candidates: () => pool });
-    const r = await generateText({
-      model: retrievingModel(),
-      tools: { retrieve },
-      prompt: 'research',
-      stopWhen: [stop, stepCountIs(200)],
-    });
+    const r = await research(stop);
     expect(r.steps).toHaveLength(paper.stop.step);
     expect(stop.report!.verdict).toBe('blind');
     expect(stop.report!.check!.movingItems.length).toBeGreaterThan(0);
@@ -76,12 +75,7 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
     const state = AgentState.fromScenario(scenario);
     const stopper = scenarioStopper('continue', 75);
     const stop = orderGapStopWhen({ state, stopper, candidates: () => pool });
-    const r = await generateText({
-      model: retrievingModel(),
-      tools: { retrieve },
-      prompt: 'research',
-      stopWhen: [stop, stepCountIs(200)],
-    });
+    const r = await research(stop);
     expect(r.steps.length).toBeGreaterThan(paper.stop.step);
     expect(stopper.checks[0]!.verdict).toBe('blind');
     expect(stop.report!.stop).toBe(true);

@@ -1,15 +1,13 @@
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { runScript } from '../util/builtCli.js';
 // @ts-expect-error: a plain ES module script without declarations
 import { regenerate } from '../../scripts/doc-samples.mjs';
 
 // The sample outputs in README.md and docs/ are the built CLI's output (scripts/doc-samples.mjs).
-const script = fileURLToPath(new URL('../../scripts/doc-samples.mjs', import.meta.url));
 
 describe('sample outputs in the docs', () => {
   it('every marked sample equals what the command prints (npm run docs:samples regenerates them)', () => {
-    const r = spawnSync(process.execPath, [script, '--check'], { encoding: 'utf8' });
+    const r = runScript('doc-samples.mjs', '--check');
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
   }, 120_000);
