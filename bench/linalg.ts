@@ -1,5 +1,5 @@
 /**
- * Benchmarks of the linalg area (issue 3). Run: `node --import tsx bench/linalg.ts`
+ * Benchmarks of the linalg area. Run: `node --import tsx bench/linalg.ts`
  * (or `npm run bench -- linalg`). Writes bench/results/linalg.json; every ratio is computed from
  * timings taken in this same run.
  *
@@ -714,7 +714,7 @@ async function main(): Promise<void> {
       }),
     };
     console.log('native', JSON.stringify(out.nativeNumpyOneThread));
-    // the decision-step target (issue 18): eigh and the SVD of R within 1.5× of numpy at m = 512, 1024
+    // the decision-step target: eigh and the SVD of R within 1.5× of numpy at m = 512, 1024
     const nn = out.nativeNumpyOneThread as {
       eigh: { m: number; oursOverDsyevdWall: number }[];
       svdOfR: { m: number; oursNullSpaceOverDgesdd: number; oursSvdvalsOverDgesddValues: number }[];
