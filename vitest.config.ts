@@ -1,8 +1,15 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * The suites that take minutes rather than seconds, run by `npm run test:slow` (and by .ci/run
+ * after `npm test`), not by `npm test`: the published package installed into a fresh consumer
+ * and type-checked, the order-gap default re-derived on 1000 synthetic items, and the fuzz
+ * properties on their long budget (test/fuzz/budget.ts; `npm test` runs them on the short one).
+ */
+const SLOW = ['test/package/**/*.test.ts', 'test/lab/calibrate.test.ts'];
+
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     // The machine has 2 cores; forks isolate wasm memories between files.
     pool: 'forks',
     maxWorkers: 2,
@@ -11,5 +18,16 @@ export default defineConfig({
     // reads memory it never wrote then fails instead of passing on leftover zeros.
     env: { ORDERGAP_POISON_ARENA: '1' },
     hookTimeout: 60_000,
+    projects: [
+      { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
+      {
+        extends: true,
+        test: {
+          name: 'slow',
+          include: [...SLOW, 'test/fuzz/**/*.test.ts'],
+          env: { ORDERGAP_POISON_ARENA: '1', FUZZ_BUDGET: 'long' },
+        },
+      },
+    ],
   },
 });
