@@ -26,6 +26,12 @@ function oneLine(message: string): string {
   return message.split('\n')[0]!.trim();
 }
 
+/** Commander's message on one line: its first line, and its suggestion "(Did you mean …?)" where it makes one. */
+function commanderLine(message: string): string {
+  const suggestion = message.split('\n').find((l) => /^\(Did you mean .*\?\)$/.test(l.trim()));
+  return suggestion === undefined ? oneLine(message) : `${oneLine(message)} ${suggestion.trim()}`;
+}
+
 /** Builds the program (exported for tests; `main.ts` runs it). */
 export function createProgram(): Command {
   const program = new Command();
@@ -37,7 +43,7 @@ export function createProgram(): Command {
     .showHelpAfterError(false)
     .exitOverride()
     .configureOutput({
-      outputError: (str, write) => write(str.split('\n')[0]!.trim() + '\n'),
+      outputError: (str, write) => write(commanderLine(str) + '\n'),
     });
 
   const demo = program
@@ -68,21 +74,36 @@ export function createProgram(): Command {
 }
 
 /**
+ * The arguments commander is to parse. The program's own options take no value, so its first
+ * operand is the command (the second after `help`); when that names no command, only it is kept,
+ * so that commander reports the unknown command (exit 2) instead of printing the general help
+ * for a `--help` after it, or for `help NOSUCH`.
+ */
+function commandLine(program: Command, argv: readonly string[]): string[] {
+  const operands = argv.slice(2).filter((a) => !a.startsWith('-'));
+  const named = operands[0] === 'help' ? operands[1] : operands[0];
+  const known = named === undefined || program.commands.some((c) => c.name() === named || c.aliases().includes(named));
+  return known ? [...argv] : [...argv.slice(0, 2), named];
+}
+
+/**
  * Parses `argv` (as process.argv) and runs the command; returns the exit status instead of
- * exiting, so tests can call it.
+ * exiting, so tests can call it. `--help`, `help` and `help COMMAND` print the help on stdout
+ * (exit 0); no command at all prints it on stderr as a usage error (exit 2).
  */
 export async function runCli(argv: readonly string[]): Promise<number> {
   const program = createProgram();
   const debug = argv.includes('--debug');
   resetDestinations();
   try {
-    await program.parseAsync([...argv]);
+    await program.parseAsync(commandLine(program, argv));
     return 0;
   } catch (e) {
     if (e instanceof CommanderError) {
-      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help')
-        return 0;
-      // commander already printed its one-line message
+      // the help asked for, or the version: exit 0; the help shown for a missing command: a usage error
+      const shown = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(e.code);
+      if (shown && e.exitCode === 0) return 0;
+      // commander already printed its message (one line) or the help
       return EXIT_USAGE;
     }
     if (isArgumentError(e)) {

@@ -17,7 +17,7 @@
  * (for example the reference graph system's pool): p'_e ∝ p_e · reliability_e, excluded items 0.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+import { readInputText } from '../util/resources.js';
 import { writeFileAtomic } from '../util/atomicWrite.js';
 import { validateDistribution } from '../system/distribution.js';
 import { defineSystem } from '../system/define.js';
@@ -346,12 +346,7 @@ export async function saveEvidenceMemory(path: string, memory: EvidenceMemory): 
  * @throws {ArgumentError} unreadable file, bad JSON, or a malformed verdict (named).
  */
 export async function loadEvidenceMemory(path: string): Promise<EvidenceMemory> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ArgumentError('memory', path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
+  const text = await readInputText('memory', path);
   let data: unknown;
   try {
     data = JSON.parse(text);

@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { ArgumentError } from '../util/errors.js';
 import { answerIsExtractor, getExtractor, type AnswerExtractor } from './extractors.js';
 import { writeFileAtomic } from '../util/atomicWrite.js';
+import { readInputText } from '../util/resources.js';
 import { pairedSummary, type PairedSummary } from './pairedScoring.js';
 import { replaySamples, type ReplayConfig, type ReplayResult, type UnitRecord } from './replay.js';
 import type { SampleSet } from './samples.js';
@@ -74,12 +75,7 @@ export async function saveRunRecord(path: string, record: RunRecord): Promise<vo
  *   field (named).
  */
 export async function loadRunRecord(path: string): Promise<RunRecord> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ArgumentError('record', path, `cannot be read (${(e as NodeJS.ErrnoException).code ?? String(e)})`);
-  }
+  const text = await readInputText('record', path);
   let obj: unknown;
   try {
     obj = JSON.parse(text);

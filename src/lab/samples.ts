@@ -7,9 +7,8 @@
  * number and the field.
  */
 import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
 import { ArgumentError } from '../util/errors.js';
-import { checkInputFile } from '../util/resources.js';
+import { readInputText } from '../util/resources.js';
 
 /** One recorded item. */
 export interface SampleItem {
@@ -108,16 +107,6 @@ export function parseSamples(text: string, source = 'samples'): SampleSet {
  * @throws {ArgumentError} the file cannot be read; {@link SampleFileError} as {@link parseSamples}.
  */
 export async function loadSamples(path: string): Promise<SampleSet> {
-  checkInputFile('samples', path); // not a folder or a never-ending device; its size fits
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (e) {
-    throw new ArgumentError(
-      'samples',
-      path,
-      `cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
-    );
-  }
-  return parseSamples(text, path);
+  // not a folder or a never-ending device, its size fits; a leading byte-order mark is dropped
+  return parseSamples(await readInputText('samples', path), path);
 }

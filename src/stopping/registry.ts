@@ -231,8 +231,8 @@ export function createRule(spec: RuleSpec): StoppingRule {
 }
 
 /**
- * Parses `name` or `name:key=value,key=value` (values: numbers, `true`, `false`).
- * @throws {ArgumentError} malformed text, naming the spec and the offending part.
+ * Parses `name` or `name:key=value,key=value` (values: numbers, `true`, `false`; each key once).
+ * @throws {ArgumentError} malformed text or a key given twice, naming the spec and the offending part.
  * @example
  * ```ts
  * parseRuleSpec('order-gap:epsilon=0.05,window=3'); // { name: 'order-gap', params: { epsilon: 0.05, window: 3 } }
@@ -249,6 +249,12 @@ export function parseRuleSpec(text: string): RuleSpec {
       const m = /^\s*([A-Za-z][A-Za-z0-9]*)\s*=\s*(\S+)\s*$/.exec(part);
       if (!m) throw new ArgumentError(`rule spec ${JSON.stringify(text)}`, part, 'expected key=value');
       const [, key, raw] = m as unknown as [string, string, string];
+      if (Object.hasOwn(params, key))
+        throw new ArgumentError(
+          `rule spec ${JSON.stringify(text)}: ${key}`,
+          raw,
+          `is given twice (${key}=${String(params[key])} before); give each parameter once`,
+        );
       if (raw === 'true' || raw === 'false') params[key] = raw === 'true';
       else {
         const v = Number(raw);

@@ -5,25 +5,56 @@
  */
 
 /**
- * The longest string {@link describeValue} shows whole: Linux's PATH_MAX, so every path the
- * operating system accepts (a file argument in a deep checkout included) appears in full.
+ * The longest string {@link describeValue} shows whole as the value of a named argument: Linux's
+ * PATH_MAX, so every path the operating system accepts (a file argument in a deep checkout
+ * included) appears in full.
  */
 export const MAX_SHOWN_STRING = 4096;
 
 /**
+ * The characters of a value found inside an input (a line of a samples file, a field of a graph
+ * document) that an error message shows: enough to recognise the line or field, short enough
+ * that the message stays one readable line whatever the input holds.
+ */
+export const MAX_SHOWN_EXCERPT = 80;
+
+/** How {@link describeValue} shows a string. */
+export interface DescribeOptions {
+  /**
+   * The value was found inside an input: show at most {@link MAX_SHOWN_EXCERPT} characters and
+   * "…" (default false: whole up to {@link MAX_SHOWN_STRING}).
+   */
+  excerpt?: boolean;
+}
+
+/**
+ * Whether an argument names a position inside an input rather than an argument itself: a JSON
+ * path (`graph.nodes[3].label`), an element (`p[3]`) or a line of a file (`x.jsonl:3: line`).
+ * Flags, parameters and file arguments (`--graph`, `samples`, `epsilon`), whose values include
+ * every path, have plain names.
+ */
+function namesPositionInInput(argument: string): boolean {
+  return /[.[:]/.test(argument);
+}
+
+/**
  * Short, safe rendering of a value for an error message (never throws, never huge). Strings are
- * JSON-quoted and shown whole up to {@link MAX_SHOWN_STRING} characters; a longer one keeps its
+ * JSON-quoted: with `excerpt`, their first {@link MAX_SHOWN_EXCERPT} characters and "…" when
+ * longer; otherwise whole up to {@link MAX_SHOWN_STRING} characters, and a longer one keeps its
  * first and last 2000 characters around "…".
  */
-export function describeValue(value: unknown): string {
+export function describeValue(value: unknown, options: DescribeOptions = {}): string {
   if (typeof value === 'number') {
     if (Number.isNaN(value)) return 'NaN';
     return Object.is(value, -0) ? '-0' : String(value);
   }
-  if (typeof value === 'string')
+  if (typeof value === 'string') {
+    if (options.excerpt === true)
+      return JSON.stringify(value.length > MAX_SHOWN_EXCERPT ? `${value.slice(0, MAX_SHOWN_EXCERPT)}…` : value);
     return JSON.stringify(
       value.length > MAX_SHOWN_STRING ? `${value.slice(0, 2000)}…${value.slice(value.length - 2000)}` : value,
     );
+  }
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'bigint' || typeof value === 'boolean') return String(value);
   if (typeof value === 'function') return 'a function';
@@ -37,6 +68,15 @@ export function describeValue(value: unknown): string {
   return 'an object';
 }
 
+/**
+ * The message of an argument error: `argument = value: problem`. A value found inside an input
+ * (its argument names a position in it) is shown as an excerpt, any other whole
+ * ({@link describeValue}).
+ */
+function argumentMessage(argument: string, value: unknown, problem: string): string {
+  return `${argument} = ${describeValue(value, { excerpt: namesPositionInInput(argument) })}: ${problem}`;
+}
+
 /** A value is out of range or malformed (NaN, wrong length, bad probability, …). */
 export class ArgumentError extends RangeError {
   /** Name of the offending argument, with a path into it where useful (`p[3]`). */
@@ -44,7 +84,7 @@ export class ArgumentError extends RangeError {
   /** The offending value. */
   readonly value: unknown;
   constructor(argument: string, value: unknown, problem: string) {
-    super(`${argument} = ${describeValue(value)}: ${problem}`);
+    super(argumentMessage(argument, value, problem));
     this.name = 'ArgumentError';
     this.argument = argument;
     this.value = value;
@@ -58,7 +98,7 @@ export class ArgumentTypeError extends TypeError {
   /** The offending value. */
   readonly value: unknown;
   constructor(argument: string, value: unknown, problem: string) {
-    super(`${argument} = ${describeValue(value)}: ${problem}`);
+    super(argumentMessage(argument, value, problem));
     this.name = 'ArgumentTypeError';
     this.argument = argument;
     this.value = value;

@@ -14,6 +14,7 @@
  * take: one line, exit status 2 on the CLI, before anything is allocated.
  */
 import { statSync, type Stats } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { totalmem } from 'node:os';
 import { ArgumentError } from './errors.js';
 
@@ -254,6 +255,11 @@ export function checkReplayMemory(items: number, repeats: number, rules: number,
   );
 }
 
+/** The error of an input file the system would not stat or read, naming its error code. */
+function cannotRead(argument: string, file: string, e: unknown): ArgumentError {
+  return new ArgumentError(argument, file, `cannot be read (${(e as NodeJS.ErrnoException)?.code ?? 'error'})`);
+}
+
 /**
  * Checks an input file before it is read: it exists, is not a folder, a device or a socket (a
  * device such as /dev/zero never ends: reading it would only stop at V8's string limit), and its
@@ -265,10 +271,30 @@ export function checkInputFile(argument: string, file: string, limit?: MemoryLim
   try {
     st = statSync(file);
   } catch (e) {
-    throw new ArgumentError(argument, file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
+    throw cannotRead(argument, file, e);
   }
   if (st.isDirectory()) throw new ArgumentError(argument, file, 'is a folder, not a file');
   if (st.isCharacterDevice() || st.isBlockDevice() || st.isSocket())
     throw new ArgumentError(argument, file, 'is a device or socket, not a file');
   checkJsonFileSize(argument, file, st.size, limit);
+}
+
+/** The byte-order mark U+FEFF, which editors on Windows put at the start of UTF-8 files. */
+const BYTE_ORDER_MARK = 0xfeff;
+
+/**
+ * The one reader of input files (graph, evidence, samples, run records, evidence memories):
+ * checks the file first ({@link checkInputFile}), reads it as UTF-8 and drops a leading
+ * byte-order mark, which JSON parsers refuse although it is no part of the text.
+ * @throws {ArgumentError} named `argument` with the path: the checks, or the read failed.
+ */
+export async function readInputText(argument: string, file: string, limit?: MemoryLimit): Promise<string> {
+  checkInputFile(argument, file, limit);
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw cannotRead(argument, file, e);
+  }
+  return text.charCodeAt(0) === BYTE_ORDER_MARK ? text.slice(1) : text;
 }

@@ -1,7 +1,9 @@
 // The fuzz budget and its bookkeeping. `npm test` runs the short budget with a fixed seed (the
 // same cases every time); `npm run fuzz` (FUZZ_BUDGET=long) runs many more cases from a fresh
-// seed. Every property prints its seed; a failure prints fast-check's seed and path, and
-// FUZZ_SEED=<seed> FUZZ_PATH=<path> replays exactly that case.
+// seed. Every property prints one line with its seed when it ends, passed or failed
+// (`fuzz: {"property", "seed", "cases", "failed", "budget"}`): FUZZ_SEED=<seed> replays the
+// property; a failure also prints fast-check's path, and FUZZ_SEED=<seed> FUZZ_PATH=<path>
+// replays exactly the failing case.
 import { appendFileSync } from 'node:fs';
 import type { Parameters } from 'fast-check';
 
@@ -22,7 +24,8 @@ export const LIMITS = {
 } as const;
 
 const fixedSeed = 20261201;
-const seed =
+/** The seed of every property of this run: FUZZ_SEED, else fixed (short budget) or fresh (long). */
+export const seed =
   process.env['FUZZ_SEED'] !== undefined ? Number(process.env['FUZZ_SEED']) : LONG ? Date.now() % 2 ** 31 : fixedSeed;
 
 /** Tally of cases per property (printed, and appended to FUZZ_REPORT as JSON lines if set). */
@@ -47,6 +50,7 @@ export function budget(name: string, short: number, long: number): Parameters<un
         failed: details.failed,
         budget: LONG ? 'long' : 'short',
       };
+      console.log(`fuzz: ${JSON.stringify(line)}`);
       if (process.env['FUZZ_REPORT']) appendFileSync(process.env['FUZZ_REPORT'], JSON.stringify(line) + '\n');
       if (details.failed) {
         throw new Error(

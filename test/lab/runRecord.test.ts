@@ -35,6 +35,10 @@ describe('run records', () => {
     const again = await replayRunRecord(loaded, samples);
     expect(again.differences).toEqual([]);
     expect(again.identical).toBe(true);
+    // the same record saved by an editor that writes a UTF-8 byte-order mark loads the same
+    const bom = join(dir, 'bom.json');
+    await writeFile(bom, '\uFEFF' + (await readFile(path, 'utf8')));
+    expect(await loadRunRecord(bom)).toEqual(loaded);
   });
 
   it('a tampered record is reported as different, not silently accepted', async () => {

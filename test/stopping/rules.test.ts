@@ -210,6 +210,11 @@ describe('registry', () => {
     expect(() => parseRuleSpec('beta:threshold')).toThrow(/expected key=value/);
     expect(() => parseRuleSpec('beta:threshold=abc')).toThrow(/is not a finite number/);
     expect(() => parseRuleSpec('order-gap:epsilon=-1,window=3')).toThrow(/^epsilon = -1/);
+    // a key given twice is refused naming it (the later value used to win without a word)
+    expect(() => parseRuleSpec('order-gap:epsilon=0.1,epsilon=0.2')).toThrow(
+      /^rule spec "order-gap:epsilon=0\.1,epsilon=0\.2": epsilon = "0\.2": is given twice \(epsilon=0\.1 before\)/,
+    );
+    expect(() => parseRuleSpec('beta:threshold=0.9,minSamples=2,threshold=0.9')).toThrow(/: threshold = .*given twice/);
     expect(listRules().map((r) => r.name)).toEqual([
       'order-gap',
       'fixed-budget',

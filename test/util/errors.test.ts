@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from '../util/builtCli.js';
-import { ArgumentError, describeValue, MAX_SHOWN_STRING } from '../../src/util/errors.js';
+import { ArgumentError, describeValue, MAX_SHOWN_EXCERPT, MAX_SHOWN_STRING } from '../../src/util/errors.js';
 
 describe('describeValue shows paths whole', () => {
   it('a string up to MAX_SHOWN_STRING characters appears in full, JSON-quoted', () => {
@@ -17,6 +17,22 @@ describe('describeValue shows paths whole', () => {
     const s = 'h'.repeat(3000) + 'm'.repeat(100) + 't'.repeat(3000);
     const d = JSON.parse(describeValue(s)) as string;
     expect(d).toBe('h'.repeat(2000) + '…' + 't'.repeat(2000));
+  });
+});
+
+describe('a value found inside an input is shown as a short excerpt', () => {
+  it('an argument naming a position in an input (a line, a JSON path) shows MAX_SHOWN_EXCERPT characters and "…"', () => {
+    const line = '{"question": "' + 'q'.repeat(4000) + '"}';
+    for (const argument of ['samples.jsonl:3: line', 'graph.nodes[3].label', 'p[2]']) {
+      const message = new ArgumentError(argument, line, 'is not valid JSON').message;
+      expect(message).toBe(
+        `${argument} = ${JSON.stringify(line.slice(0, MAX_SHOWN_EXCERPT) + '…')}: is not valid JSON`,
+      );
+    }
+    expect(describeValue(line, { excerpt: true })).toBe(JSON.stringify(line.slice(0, MAX_SHOWN_EXCERPT) + '…'));
+    // short values are shown whole either way
+    expect(describeValue('abc', { excerpt: true })).toBe('"abc"');
+    expect(new ArgumentError('graph.nodes[0].id', 'n0', 'x').message).toBe('graph.nodes[0].id = "n0": x');
   });
 });
 

@@ -17,8 +17,7 @@
  * question sum to at most 1 (they are competing alternatives; consolidation keeps this
  * invariant, see ./operators.ts); attribute vectors have length k.
  */
-import { readFile } from 'node:fs/promises';
-import { checkGraphMemory, checkInputFile } from '../../util/resources.js';
+import { checkGraphMemory, readInputText } from '../../util/resources.js';
 import { z } from 'zod';
 import { ArgumentError } from '../../util/errors.js';
 import {
@@ -255,13 +254,7 @@ export async function loadGraphFile(file: string): Promise<EpistemicGraph> {
  * is refused.
  */
 export async function readJsonFile(argument: string, file: string): Promise<unknown> {
-  let text: string;
-  checkInputFile(argument, file);
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw new ArgumentError(argument, file, `cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'})`);
-  }
+  const text = await readInputText(argument, file);
   if (text.trim() === '') throw new ArgumentError(argument, file, 'is empty; expected a JSON document');
   try {
     return JSON.parse(text) as unknown;
