@@ -97,13 +97,16 @@ export function renderCoverageText(c: CoverageComparison): string {
     { name: "paper's rule (stop)", s: c.paper },
     { name: `coverage-aware (${c.aware.policy})`, s: c.aware },
   ];
-  out.push('Coverage-aware stop (Remark 5.4: per-question coverage as certify computes it + the pool check):');
+  out.push(
+    'Coverage-aware stop: the coverage check at each candidate stop (Remark 5.4) calls it blind when a question is ' +
+      'uncovered (per-question coverage as certify computes it) or a pool item would still move the state (Ω > ε), else converged:',
+  );
   out.push(
     renderTable(
       [
         { header: 'stop' },
         { header: 'step', align: 'right' },
-        { header: 'verdict' },
+        { header: 'coverage check' },
         { header: 'evidence used', align: 'right' },
         { header: 'checks', align: 'right' },
         { header: 'answers (confidence)' },

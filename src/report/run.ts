@@ -10,7 +10,7 @@
  * facts and its states in words (`describe`).
  */
 import { runRecursive } from '../ordergap/algorithm1.js';
-import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
+import { checkPoolAtStop, poolCheckOf, type PoolCheck } from '../ordergap/poolCheck.js';
 import { run, type RunResult } from '../ordergap/run.js';
 import type { CoveragePolicy } from '../coverageStop/stopper.js';
 import { createRule, parseRuleSpec, ruleReads } from '../stopping/registry.js';
@@ -212,15 +212,10 @@ function factsOf(system: OperatorSystem, pool: number): Record<string, number | 
 }
 
 /** The pool check at the final state: on the structured state where there is one (exact Ω), else on θ_T. */
-function poolCheckOf(system: OperatorSystem, r: RunResult, epsilon: number): PoolCheck {
+function poolCheckAtEnd(system: OperatorSystem, r: RunResult, epsilon: number): PoolCheck {
   const st = system.capabilities.state;
   if (!st || r.state === undefined) return checkPoolAtStop(system, r.finalState, epsilon);
-  const items = st.evidenceAt(r.state).map(({ id, p }) => {
-    const omega = st.orderGap(r.state, id);
-    return { evidence: id, p, omega, blind: p === 0 && omega > epsilon };
-  });
-  const blindItems = items.filter((i) => i.blind).map((i) => i.evidence);
-  return { epsilon, items, blindItems, verdict: blindItems.length ? 'blind' : 'not-blind' };
+  return poolCheckOf(st.evidenceAt(r.state), (id) => st.orderGap(r.state, id), epsilon);
 }
 
 /**
@@ -279,7 +274,7 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       schedule: opts.schedule ?? null,
     },
     neverDrawn: pool.filter((id) => !seen.has(id)),
-    poolCheck: poolCheckOf(system, r, params.epsilon),
+    poolCheck: poolCheckAtEnd(system, r, params.epsilon),
     initialState: describe?.summary ? describe.summary(initial, delta) : null,
     finalState: describe?.summary ? describe.summary(final, delta) : null,
     ...(opts.coverage !== undefined

@@ -73,3 +73,23 @@ describe('ordergap run --system and --rule (built CLI)', () => {
     }
   });
 });
+
+describe('ordergap run: the pool check and the coverage check in their own words', () => {
+  it('only the coverage check calls a stop blind; the pool check names the moving and the unreachable items', () => {
+    const r = run('run', '--coverage', 'stop', '--no-progress');
+    expect(r.status, r.stderr).toBe(0);
+    const [before, coverage] = r.stdout.split(/^Coverage-aware stop: /m);
+    // the paper's stop is blind by the coverage check ...
+    expect(coverage).toMatch(/^paper's rule \(stop\)\s+62\s+blind /m);
+    // ... and nothing else in the output says otherwise of the same stop
+    expect(r.stdout).not.toMatch(/not blind|BLIND STOP/i);
+    const pool = before!.split('\n').find((l) => l.startsWith('Pool check at the stop'));
+    expect(pool).toMatch(/ — all reachable \(P > 0\); the coverage check \(--coverage\) calls a stop with such items blind\.$/);
+    const doc = json('run', '--coverage', 'stop');
+    expect(doc.coverage.paper.kind).toBe('blind');
+    expect(doc.poolCheck.verdict).toBe('reachable');
+    expect(doc.poolCheck.unreachableItems).toEqual([]);
+    expect(JSON.stringify(doc.poolCheck)).not.toMatch(/blind/i);
+  }, 60_000);
+
+});
