@@ -123,6 +123,7 @@ export function renderCoverageText(c: CoverageComparison): string {
   );
   for (const { name, s } of sides) {
     out.push(`  ${name}: ${s.detail}.`);
+    if (s.openQuestions.length) out.push(`    Warning: this stop leaves open ${s.openQuestions.join(', ')}.`);
     for (const k of s.candidates.slice(0, 8))
       out.push(
         `    step ${k.step}: ${k.verdict} -> ${k.action}${k.targets.length ? ` toward ${k.targets.join(', ')}` : ''}`,

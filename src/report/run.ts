@@ -22,6 +22,7 @@ import { ArgumentError } from '../util/errors.js';
 import { openInterval } from '../util/validate.js';
 import { init } from '../wasm/module.js';
 import { coverageComparison, type CoverageComparison } from './coverage.js';
+import { openQuestionsAtStop, type OpenQuestionsWarning } from './openQuestions.js';
 import { resolveSystem, type SystemRequest } from './systems.js';
 import { fixed } from './table.js';
 
@@ -99,6 +100,8 @@ export interface RunReport {
   /** The states in words (null when the system declares no `describe.summary`). */
   initialState: StateSummary | null;
   finalState: StateSummary | null;
+  /** Present when the stop leaves questions open, as far as the system can say (./openQuestions.ts). */
+  openAtStop?: OpenQuestionsWarning;
   /** With `coverage`: the paper's stop and the coverage-aware stop side by side. */
   coverage?: CoverageComparison;
 }
@@ -254,6 +257,8 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
   const pool = (st ? st.evidenceAt(initial) : system.evidenceAt(system.theta0!)).map((e) => e.id);
   const seen = new Set(trajectory.map((x) => x.evidence));
   const describe = system.capabilities.describe;
+  const finalState = describe?.summary ? describe.summary(final, delta) : null;
+  const openAtStop = openQuestionsAtStop(system, finalState, r.finalState);
   return {
     scenario: { source, dim: system.dim, ...factsOf(system, pool.length) } as RunReport['scenario'],
     setting,
@@ -276,7 +281,8 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
     neverDrawn: pool.filter((id) => !seen.has(id)),
     poolCheck: poolCheckAtEnd(system, r, params.epsilon),
     initialState: describe?.summary ? describe.summary(initial, delta) : null,
-    finalState: describe?.summary ? describe.summary(final, delta) : null,
+    finalState,
+    ...(openAtStop ? { openAtStop } : {}),
     ...(opts.coverage !== undefined
       ? { coverage: await coverageComparison(system, { ...params, delta }, opts.coverage, rule) }
       : {}),

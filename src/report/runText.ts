@@ -93,6 +93,7 @@ function stopLines(r: RunReport): string[] {
   out.push(
     `${stopped ? 'Algorithm 1 stops' : 'Algorithm 1 did not stop'} at step ${r.stop.step} of the budget ${r.stop.budget}: ${r.stop.explanation}.`,
   );
+  if (r.openAtStop) out.push(`Warning: ${r.openAtStop.warning}.`);
   if (r.best !== null && r.best.step !== r.stop.step)
     out.push(`Smallest Ω̂ of the run: ${fixed(r.best.windowed, 4)} at step ${r.best.step}.`);
   if (r.neverDrawn.length) out.push(`Never drawn: ${r.neverDrawn.join(', ')}.`);

@@ -74,7 +74,7 @@ describe('ordergap run --system and --rule (built CLI)', () => {
   });
 });
 
-describe('ordergap run: the pool check and the coverage check in their own words', () => {
+describe('ordergap run: the pool check and the coverage check in their own words; open questions at the stop', () => {
   it('only the coverage check calls a stop blind; the pool check names the moving and the unreachable items', () => {
     const r = run('run', '--coverage', 'stop', '--no-progress');
     expect(r.status, r.stderr).toBe(0);
@@ -92,4 +92,21 @@ describe('ordergap run: the pool check and the coverage check in their own words
     expect(JSON.stringify(doc.poolCheck)).not.toMatch(/blind/i);
   }, 60_000);
 
+  it('warns, in text and JSON, when the stop leaves questions open, naming them', () => {
+    const doc = json('run', '--seed', '5');
+    const questions = doc.finalState.questions as Array<{ question: string; open: boolean }>;
+    const open = questions.filter((q) => q.open).map((q) => q.question);
+    expect(open.length).toBeGreaterThan(0);
+    expect(doc.stop.reason).toBe('order-gap');
+    expect(doc.openAtStop).toMatchObject({ questions: open, declared: questions.length, source: 'summary' });
+    const text = run('run', '--seed', '5', '--no-progress').stdout;
+    const warning = text.split('\n').find((l) => l.startsWith('Warning: '));
+    expect(warning).toBe(`Warning: ${doc.openAtStop.warning}.`);
+    for (const q of open) expect(warning).toContain(q);
+    // every question answered (the default seed): no warning, and the JSON has no such field
+    const answered = json('run');
+    expect(answered.finalState.openQuestions).toEqual([]);
+    expect(answered).not.toHaveProperty('openAtStop');
+    expect(run('run', '--no-progress').stdout).not.toMatch(/^Warning/m);
+  });
 });
