@@ -120,7 +120,8 @@ export function orderGapStopWhen<TOOLS extends ToolSet = AnyTools>(
       toolErrors.push(...toolErrorsOf(step, processed));
       decided = (await feed.feed(evidenceOf(step))) ?? decided;
     }
-    if (decided && !report?.stop) report = Object.freeze({ ...decided, sdkSteps: processed, toolErrors: [...toolErrors] });
+    if (decided && !report?.stop)
+      report = Object.freeze({ ...decided, sdkSteps: processed, toolErrors: [...toolErrors] });
     processed = steps.length;
     return decided?.stop ?? false;
   };

@@ -84,7 +84,9 @@ describe('ordergap run: the pool check and the coverage check in their own words
     // ... and nothing else in the output says otherwise of the same stop
     expect(r.stdout).not.toMatch(/not blind|BLIND STOP/i);
     const pool = before!.split('\n').find((l) => l.startsWith('Pool check at the stop'));
-    expect(pool).toMatch(/ — all reachable \(P > 0\); the coverage check \(--coverage\) calls a stop with such items blind\.$/);
+    expect(pool).toMatch(
+      / — all reachable \(P > 0\); the coverage check \(--coverage\) calls a stop with such items blind\.$/,
+    );
     const doc = json('run', '--coverage', 'stop');
     expect(doc.coverage.paper.kind).toBe('blind');
     expect(doc.poolCheck.verdict).toBe('reachable');

@@ -37,7 +37,9 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
 
   it('without candidates the check runs over every item the state has applied, never skipped', async () => {
     const state = AgentState.fromScenario(scenario);
-    expect(() => agentCheckSite(state)).toThrow(/^candidates = undefined: default to the evidence items the state has applied/);
+    expect(() => agentCheckSite(state)).toThrow(
+      /^candidates = undefined: default to the evidence items the state has applied/,
+    );
     expect(() => agentCheckSite(state, [])).toThrow(/^candidates = an array of length 0: must name at least one/);
     const stopper = scenarioStopper('stop');
     const applied = new Map<string, unknown>();

@@ -83,7 +83,9 @@ describe('CoverageStopper: the policy on a candidate stop', () => {
     let error: unknown = null;
     for (let i = 0; i < trajectory.length && error === null; i++)
       await none.observe({ omega: trajectory[i]!.omega }, () => null).catch((e: unknown) => (error = e));
-    expect(String(error)).toMatch(new RegExp(`site = null: gave none for the candidate stop at step ${paper.stop.step}`));
+    expect(String(error)).toMatch(
+      new RegExp(`site = null: gave none for the candidate stop at step ${paper.stop.step}`),
+    );
     const off = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }), {
       policy: false,
     });
