@@ -55,7 +55,7 @@ const result = await generateText({
 });
 const r = stop.report;
 console.log(
-  `steps: ${result.steps.length}; stop: ${r.reason} at step ${r.step} (verdict ${r.verdict}); Ω̂ = ${r.windowed?.toFixed(4)}`,
+  `SDK steps: ${result.steps.length}; stop: ${r.reason} at step ${r.step} (verdict ${r.verdict}); Ω̂ = ${r.statistic?.toFixed(4)}; tool errors: ${r.toolErrors.length}`,
 );
 for (const c of stopper.checks) console.log(`  candidate stop: ${c.verdict} — ${c.detail}`);
 console.log(r.detail);

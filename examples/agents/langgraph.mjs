@@ -51,7 +51,7 @@ const out = await app.invoke(
 );
 const r = out.orderGap;
 console.log(
-  `evidence items: ${out.messages.filter((m) => m.getType() === 'tool').length}; stop: ${r.reason} at step ${r.step} (verdict ${r.verdict}); Ω̂ = ${r.windowed?.toFixed(4)}`,
+  `evidence items: ${out.messages.filter((m) => m.getType() === 'tool').length}; stop: ${r.reason} at step ${r.step} (verdict ${r.verdict}); Ω̂ = ${r.statistic?.toFixed(4)}`,
 );
 for (const c of stopper.checks) console.log(`  candidate stop: ${c.verdict} — ${c.detail}`);
 console.log(r.detail);

@@ -12,8 +12,13 @@
  * const stopper = new CoverageStopper(null, new OrderGapRule({ epsilon: 0.01, window: 4 }));
  * const stop = orderGapStopWhen({ state, stopper });
  * await generateText({ model, tools: { retrieve }, prompt, stopWhen: [stop, stepCountIs(200)] });
- * stop.report; // { stop: true, reason: 'order-gap', verdict: 'converged' | 'blind', ... }
+ * stop.report; // { stop: true, reason: 'order-gap', verdict: 'converged' | 'blind', sdkSteps, toolErrors, ... }
  * ```
+ * Two step counts, named apart: the report's `step` counts the evidence items applied (the
+ * rule's t, over which Ω̂ is windowed), `sdkSteps` the AI SDK's steps read. They differ when a
+ * step brings no evidence item (a tool call that threw, a text-only step) or several. A tool
+ * call that throws leaves the SDK a `tool-error` part and no tool result: it brings no evidence,
+ * and the report lists it (`toolErrors`: step, tool name, message) instead of dropping it.
  */
 import type { StepResult, StopCondition, ToolSet } from 'ai';
 import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
@@ -38,19 +43,55 @@ export interface OrderGapStopWhenOptions<TOOLS extends ToolSet = AnyTools> {
    * item, {@link isEvidenceItem}).
    */
   evidenceOf?: (step: StepResult<TOOLS>) => readonly EvidenceInput[];
-  /** Candidates for the coverage check (default: every evidence item seen so far). */
+  /** Candidates for the coverage check (default: every evidence item the state has applied, `AgentState.evidence`). */
   candidates?: () => readonly EvidenceInput[];
   /** Adaptive gain of P(·|θ) over the candidates in the coverage check (default 2, see `AgentState.scenarioWith`). */
   adaptiveGain?: number;
 }
 
-/** A stop condition that also exposes the stopper's latest report and the Ω of every applied item. */
+/** A tool call that threw: the AI SDK keeps a `tool-error` part for it in its step and no tool result. */
+export interface ToolCallError {
+  /** Index of the AI SDK step in `steps` (zero-based, the step's `stepNumber`). */
+  readonly sdkStep: number;
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The error's message (its text when the error is not an Error). */
+  readonly message: string;
+}
+
+/** The stop report of {@link orderGapStopWhen}: the stopper's, with the loop's own step count and tool errors. */
+export interface AiSdkStopReport extends StopReport {
+  /**
+   * The AI SDK steps read up to this report (`steps.length` when the condition runs after every
+   * step, as `generateText` does): the SDK's count. `step` counts the evidence items applied
+   * (module comment).
+   */
+  readonly sdkSteps: number;
+  /** Every tool call that threw in the steps read, in order: their count is its length. */
+  readonly toolErrors: readonly ToolCallError[];
+}
+
+/** A stop condition that also exposes the latest report, the tool errors and the Ω of every applied item. */
 export type OrderGapStopCondition<TOOLS extends ToolSet = AnyTools> = StopCondition<TOOLS> & {
   /** The latest stop report (null before the first evidence item). */
-  readonly report: StopReport | null;
+  readonly report: AiSdkStopReport | null;
+  /** Every tool call that threw so far, also before the first evidence item. */
+  readonly toolErrors: readonly ToolCallError[];
   /** Ω(θ; e) of each applied item, in order. */
   readonly omegas: readonly number[];
 };
+
+/** The `tool-error` parts of one step. */
+function toolErrorsOf<TOOLS extends ToolSet>(step: StepResult<TOOLS>, index: number): ToolCallError[] {
+  return step.content
+    .filter((part) => part.type === 'tool-error')
+    .map((part) => ({
+      sdkStep: index,
+      toolName: part.toolName,
+      toolCallId: part.toolCallId,
+      message: part.error instanceof Error ? part.error.message : String(part.error),
+    }));
+}
 
 /** The default `evidenceOf`: tool outputs that are evidence items. */
 export function evidenceFromToolResults<TOOLS extends ToolSet>(step: StepResult<TOOLS>): EvidenceInput[] {
@@ -69,18 +110,24 @@ export function orderGapStopWhen<TOOLS extends ToolSet = AnyTools>(
   const { state, stopper } = options;
   const evidenceOf = options.evidenceOf ?? evidenceFromToolResults;
   const feed = new EvidenceFeed(state, stopper, options.candidates, options.adaptiveGain);
+  const toolErrors: ToolCallError[] = [];
   let processed = 0;
-  let report: StopReport | null = null;
+  let decided: StopReport | null = null;
+  let report: AiSdkStopReport | null = null;
   const condition = async ({ steps }: { steps: Array<StepResult<TOOLS>> }): Promise<boolean> => {
-    for (; processed < steps.length && !report?.stop; processed++) {
-      const r = await feed.feed(evidenceOf(steps[processed]!));
-      if (r) report = r;
+    for (; processed < steps.length && !decided?.stop; processed++) {
+      const step = steps[processed]!;
+      toolErrors.push(...toolErrorsOf(step, processed));
+      decided = (await feed.feed(evidenceOf(step))) ?? decided;
     }
+    if (decided && !report?.stop)
+      report = Object.freeze({ ...decided, sdkSteps: processed, toolErrors: [...toolErrors] });
     processed = steps.length;
-    return report?.stop ?? false;
+    return decided?.stop ?? false;
   };
   Object.defineProperties(condition, {
     report: { get: () => report, enumerable: true },
+    toolErrors: { get: () => toolErrors, enumerable: true },
     omegas: { get: () => feed.omegas, enumerable: true },
   });
   return condition as unknown as OrderGapStopCondition<TOOLS>;

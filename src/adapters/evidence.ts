@@ -51,7 +51,6 @@ export class EvidenceFeed {
   readonly #stopper: CoverageStopper;
   readonly #candidates: (() => readonly EvidenceInput[]) | undefined;
   readonly #gain: number | undefined;
-  readonly #seen = new Map<string, EvidenceInput>();
   readonly omegas: number[] = [];
 
   constructor(
@@ -66,26 +65,20 @@ export class EvidenceFeed {
     this.#gain = adaptiveGain;
   }
 
-  /** The candidates of the coverage check: the given ones, else every evidence item seen so far. */
-  candidates(): readonly EvidenceInput[] {
-    return this.#candidates ? this.#candidates() : [...this.#seen.values()];
-  }
-
   /**
    * One step per item: Ω = state.step(item), then the stopper's decision. Stops at the first
    * report that says stop (later items of the same batch are not applied).
-   * @throws as `AgentState.step` for an invalid item (the state is unchanged).
+   * @throws as `AgentState.step` for an invalid item (the state is unchanged); as
+   *   `agentCheckSite` when the candidates are empty at a candidate stop.
    */
   async feed(items: readonly EvidenceInput[]): Promise<StopReport | null> {
     let last: StopReport | null = null;
     for (const item of items) {
       const omega = this.#state.step(item);
       this.omegas.push(omega);
-      const id = (item as { id?: unknown }).id;
-      if (typeof id === 'string') this.#seen.set(id, item);
       const gain = this.#gain;
       last = await this.#stopper.observe({ omega }, () =>
-        agentCheckSite(this.#state, this.candidates(), gain === undefined ? {} : { adaptiveGain: gain }),
+        agentCheckSite(this.#state, this.#candidates?.(), gain === undefined ? {} : { adaptiveGain: gain }),
       );
       if (last.stop) break;
     }

@@ -48,7 +48,7 @@ export interface OrderGapNodeOptions<S> {
    * JSON string or an object, or their `artifact` — is an evidence item).
    */
   evidenceOf?: (graphState: S, processed: number) => { items: readonly EvidenceInput[]; processed: number };
-  /** Candidates for the coverage check (default: every evidence item seen so far). */
+  /** Candidates for the coverage check (default: every evidence item the state has applied, `AgentState.evidence`). */
   candidates?: () => readonly EvidenceInput[];
   /** Adaptive gain of P(·|θ) over the candidates in the coverage check (default 2, see `AgentState.scenarioWith`). */
   adaptiveGain?: number;

@@ -7,10 +7,13 @@
  *   P(·|θ_T), with certify's derived tolerance) — a question whose commutator Gramian is
  *   degenerate under P is uncovered: evidence that could still move it is not being drawn;
  * - the pool check (src/ordergap/poolCheck): every pool item whose Ω(θ_T; e) exceeds ε would
- *   still move the state by more than the threshold the stop was taken at.
+ *   still move the state by more than the threshold the stop was taken at, reachable or not.
  *
  * The verdict is 'converged' when every question is covered and no pool item has Ω > ε, else
- * 'blind' with the uncovered questions and the items that would still move the state.
+ * 'blind' with the uncovered questions and the items that would still move the state. "Blind" is
+ * this check's word for a stop; the pool check's own verdict is narrower ('unreachable' when an
+ * item of probability zero would still move the state, else 'reachable') and never calls a stop
+ * blind or converged.
  */
 import { certify, type CertifyOptions } from '../certify/certify.js';
 import type { QuestionCoverage } from '../certify/coverage.js';

@@ -18,8 +18,8 @@
  * ```ts
  * const stopper = new CoverageStopper(null, new OrderGapRule({ epsilon: 0.01, window: 4 }), { policy: 'continue', maxSteps: 100 });
  * for await (const item of retrieve()) {
- *   const report = await stopper.observe({ omega: state.step(item) }, () => state.checkSite(candidates));
- *   if (report.stop) break; // report.verdict: 'converged' | 'blind' | null
+ *   const report = await stopper.observe({ omega: state.step(item) }, () => graph.agentCheckSite(state));
+ *   if (report.stop) break; // report.verdict: 'converged' | 'blind' (null: no check ran, e.g. the budget)
  * }
  * ```
  */
@@ -59,7 +59,11 @@ export interface CoverageStopperOptions extends CoverageCheckOptions {
 export interface StopReport {
   /** Stop the loop now. */
   readonly stop: boolean;
-  /** Steps so far. */
+  /**
+   * Steps so far: the observations the stopper has seen (the rule's t; in an agent loop one per
+   * evidence item applied), not a framework's own step count (an AI SDK step may carry no
+   * evidence item, or several).
+   */
   readonly step: number;
   /** 'continue', the rule's stop reason when it is accepted ('order-gap', 'criterion'), or 'budget'. */
   readonly reason: 'continue' | 'order-gap' | 'criterion' | 'budget';
@@ -105,8 +109,8 @@ export class CoverageStopper {
   #checks: CoverageCheck[] = [];
 
   /**
-   * `system`: where candidate stops are checked unless a call names another site (null: every
-   * call that can stop names one).
+   * `system`: where {@link candidate} checks a candidate stop (null: only {@link observe}, which
+   * names its site, can be used).
    * @throws {ArgumentError} bad policy, maxSteps or epsilon; a rule that is not a StoppingRule.
    */
   constructor(system: OperatorSystem | null, rule: StoppingRule, options: CoverageStopperOptions = {}) {
@@ -138,7 +142,7 @@ export class CoverageStopper {
   get checks(): readonly CoverageCheck[] {
     return this.#checks;
   }
-  /** Steps so far. */
+  /** Steps so far (observations; see {@link StopReport.step}). */
   get steps(): number {
     return this.#step;
   }
@@ -150,14 +154,24 @@ export class CoverageStopper {
   /**
    * Observes one step (`obs` as a rule sees it, without `t`: the stopper numbers the steps) and
    * decides. When the rule stops, the candidate is checked at `site` — a site, or a function
-   * giving one, called only then; without a site no check can run (verdict null: the rule's
-   * stop stands).
-   * @throws {ArgumentError} what the rule throws for a bad observation (e.g. Ω not finite).
+   * giving one, called only then. The check is never skipped silently: unless the policy is
+   * `false` (the rule alone), a missing site is an error — at once when `site` is absent, at the
+   * candidate stop when the function gives none (the observation is then counted already).
+   * @throws {ArgumentError} what the rule throws for a bad observation (e.g. Ω not finite); no
+   *   site while the policy checks coverage.
    */
   async observe(
     obs: Omit<StepObservation, 't'>,
     site?: CheckSite | (() => CheckSite | null) | null,
   ): Promise<StopReport> {
+    const needSite = (value: unknown, when: string) =>
+      new ArgumentError(
+        'site',
+        value,
+        `${when}: the coverage check of a candidate stop needs a CheckSite or a function giving one ` +
+          '(an agent loop: () => graph.agentCheckSite(state)); to stop on the rule alone, give the stopper policy: false',
+      );
+    if (this.policy !== false && (site === undefined || site === null)) throw needSite(site, 'is missing');
     const d = this.rule.observe({ ...obs, t: ++this.#window });
     this.#step++;
     const statistic = d.statistic ?? null;
@@ -170,17 +184,18 @@ export class CoverageStopper {
             statistic,
           )
         : this.#report({ stop: false, reason: 'continue', detail: d.detail, ...none }, statistic);
-    const at = typeof site === 'function' ? site() : site;
-    if (d.reason === 'budget' || d.reason === 'empty-output' || this.policy === false || !at)
+    if (d.reason === 'budget' || d.reason === 'empty-output' || this.policy === false)
       return this.#report(
         {
           stop: true,
           reason: d.reason === 'empty-output' ? 'criterion' : d.reason,
-          detail: `${d.detail}${this.policy === false || d.reason === 'budget' ? '' : '; no site to check: coverage not checked'}`,
+          detail: `${d.detail}${d.reason === 'empty-output' && this.policy !== false ? '; an empty output ends the loop: coverage not checked' : ''}`,
           ...none,
         },
         statistic,
       );
+    const at = typeof site === 'function' ? site() : site;
+    if (!at) throw needSite(at, `gave none for the candidate stop at step ${this.#step}`);
     return this.#decide(d.reason, at, budget, statistic);
   }
 

@@ -366,17 +366,33 @@ export function referenceGraphSystem(
  * Where the coverage check of an agent's candidate stop runs (the `CheckSite` of a
  * `CoverageStopper`): the reference-graph system of the agent's current state with `candidates`
  * as its pool ({@link AgentState.scenarioWith}: P(·|θ) the adaptive distribution with gain
- * `adaptiveGain`, default 2), at the current θ; null without candidates (nothing to check).
+ * `adaptiveGain`, default 2), at the current θ. `candidates` defaults to every evidence item the
+ * state has applied so far (`state.evidence`), as the adapters' default; pass the items the loop
+ * could still draw (retrieved but not yet read) to let the check see them too.
  * Cost: a scenario of the state and the candidates (O(d) for θ).
+ * @throws {ArgumentError} no candidates (an empty list, or the default before any item was
+ *   applied): the check would have no pool, and is never skipped silently.
  * @throws {GraphFormatError} an invalid candidate.
+ * @example
+ * ```ts
+ * await stopper.observe({ omega: state.step(item) }, () => agentCheckSite(state));
+ * ```
  */
 export function agentCheckSite(
   state: AgentState,
-  candidates: readonly EvidenceInput[],
+  candidates?: readonly EvidenceInput[],
   options: { adaptiveGain?: number } = {},
-): { readonly system: ReferenceGraphSystem; readonly theta: Float64Array } | null {
-  if (candidates.length === 0) return null;
-  const scenario = state.scenarioWith(candidates, options);
+): { readonly system: ReferenceGraphSystem; readonly theta: Float64Array } {
+  const pool = candidates ?? state.evidence;
+  if (pool.length === 0)
+    throw new ArgumentError(
+      'candidates',
+      candidates,
+      candidates === undefined
+        ? 'default to the evidence items the state has applied, and it has applied none: step the state first or pass the items the loop could draw'
+        : 'must name at least one evidence item: the coverage check needs a pool (to stop on the rule alone, give the CoverageStopper policy: false)',
+    );
+  const scenario = state.scenarioWith(pool, options);
   return { system: referenceGraphSystem(scenario), theta: scenario.theta0 };
 }
 

@@ -97,13 +97,16 @@ export function renderCoverageText(c: CoverageComparison): string {
     { name: "paper's rule (stop)", s: c.paper },
     { name: `coverage-aware (${c.aware.policy})`, s: c.aware },
   ];
-  out.push('Coverage-aware stop (Remark 5.4: per-question coverage as certify computes it + the pool check):');
+  out.push(
+    'Coverage-aware stop: the coverage check at each candidate stop (Remark 5.4) calls it blind when a question is ' +
+      'uncovered (per-question coverage as certify computes it) or a pool item would still move the state (Ω > ε), else converged:',
+  );
   out.push(
     renderTable(
       [
         { header: 'stop' },
         { header: 'step', align: 'right' },
-        { header: 'verdict' },
+        { header: 'coverage check' },
         { header: 'evidence used', align: 'right' },
         { header: 'checks', align: 'right' },
         { header: 'answers (confidence)' },
@@ -120,6 +123,7 @@ export function renderCoverageText(c: CoverageComparison): string {
   );
   for (const { name, s } of sides) {
     out.push(`  ${name}: ${s.detail}.`);
+    if (s.openQuestions.length) out.push(`    Warning: this stop leaves open ${s.openQuestions.join(', ')}.`);
     for (const k of s.candidates.slice(0, 8))
       out.push(
         `    step ${k.step}: ${k.verdict} -> ${k.action}${k.targets.length ? ` toward ${k.targets.join(', ')}` : ''}`,

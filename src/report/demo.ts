@@ -53,8 +53,8 @@ export interface DemoReport {
     trajectory: DemoRow[];
     stop: { step: number; reason: string; windowed: number | null; c: number; u: number };
     poolCheck: PoolCheck;
-    /** The pool check found no blind item (not a claim of convergence). */
-    notBlind: boolean;
+    /** The pool check found no unreachable item that would still move the state (not a claim of convergence). */
+    allReachable: boolean;
     message: string;
   };
 }
@@ -104,10 +104,10 @@ export function demoReport(options: DemoReportOptions = {}): DemoReport {
   const blindSystem = closedFormSystem({ probabilities });
   const blindRun = runRecursive(blindSystem, { ...run, seed, rule: 'order-gap' });
   const poolCheck = checkPoolAtStop(blindSystem, blindRun.finalState, epsilon);
-  const notBlind = poolCheck.verdict === 'not-blind';
+  const allReachable = poolCheck.verdict === 'reachable';
   const st = stopRun.finalState;
   const bt = budgetRun.finalState;
-  const blindNames = poolCheck.blindItems.join(', ');
+  const unreachableNames = poolCheck.unreachableItems.join(', ');
   return {
     setting: { rho: SEC92.rho, alphas: [...SEC92.alphas], theta0: [...SEC92.theta0], epsilon, window, maxSteps, seed },
     trajectory: rows(budgetRun),
@@ -131,10 +131,10 @@ export function demoReport(options: DemoReportOptions = {}): DemoReport {
         u: blindRun.finalState[1]!,
       },
       poolCheck,
-      notBlind,
-      message: notBlind
-        ? 'no unreachable item would still move the state: the stop is not blind'
-        : `NOT CONVERGENCE: the order-gap is small only because ${blindNames} (probability 0) were never sampled; ` +
+      allReachable,
+      message: allReachable
+        ? 'no unreachable item would still move the state (the pool check; not a claim of convergence)'
+        : `NOT CONVERGENCE: the order-gap is small only because ${unreachableNames} (probability 0) were never sampled; ` +
           `at the stopping state they would still move the state by more than ε`,
     },
   };
@@ -201,7 +201,7 @@ export function renderDemoText(r: DemoReport): string {
         i.evidence,
         fixed(i.p, 3),
         fixed(i.omega, 4),
-        i.blind ? `> ε, never sampled` : '',
+        i.unreachable ? `> ε, never sampled` : '',
       ]),
     ),
     cf.message,

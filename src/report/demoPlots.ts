@@ -24,7 +24,7 @@ export async function demoPlots(report: DemoReport): Promise<NamedPlot[]> {
   const s = report.setting;
   const main = report.orderGapStop;
   const cf = report.coverageFailure;
-  const blind = cf.poolCheck.blindItems;
+  const unreachable = cf.poolCheck.unreachableItems;
   const trajectory = await plotTrajectory(report.trajectory, {
     epsilon: s.epsilon,
     window: s.window,
@@ -39,9 +39,9 @@ export async function demoPlots(report: DemoReport): Promise<NamedPlot[]> {
     window: s.window,
     stopStep: cf.stop.reason === 'order-gap' ? cf.stop.step : null,
     title: 'Coverage failure: pertinent items never sampled',
-    subtitle: cf.notBlind
+    subtitle: cf.allReachable
       ? 'the pool check finds no unreachable item that would move the state'
-      : `NOT convergence: ${blind.join(', ')} (probability 0) would still move the state by more than ε`,
+      : `NOT convergence: ${unreachable.join(', ')} (probability 0) would still move the state by more than ε`,
   });
   return [
     { name: DEMO_PLOT_NAMES[0], svg: trajectory.svg },

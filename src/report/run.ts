@@ -10,7 +10,7 @@
  * facts and its states in words (`describe`).
  */
 import { runRecursive } from '../ordergap/algorithm1.js';
-import { checkPoolAtStop, type PoolCheck } from '../ordergap/poolCheck.js';
+import { checkPoolAtStop, poolCheckOf, type PoolCheck } from '../ordergap/poolCheck.js';
 import { run, type RunResult } from '../ordergap/run.js';
 import type { CoveragePolicy } from '../coverageStop/stopper.js';
 import { createRule, parseRuleSpec, ruleReads } from '../stopping/registry.js';
@@ -22,6 +22,7 @@ import { ArgumentError } from '../util/errors.js';
 import { openInterval } from '../util/validate.js';
 import { init } from '../wasm/module.js';
 import { coverageComparison, type CoverageComparison } from './coverage.js';
+import { openQuestionsAtStop, type OpenQuestionsWarning } from './openQuestions.js';
 import { resolveSystem, type SystemRequest } from './systems.js';
 import { fixed } from './table.js';
 
@@ -99,6 +100,8 @@ export interface RunReport {
   /** The states in words (null when the system declares no `describe.summary`). */
   initialState: StateSummary | null;
   finalState: StateSummary | null;
+  /** Present when the stop leaves questions open, as far as the system can say (./openQuestions.ts). */
+  openAtStop?: OpenQuestionsWarning;
   /** With `coverage`: the paper's stop and the coverage-aware stop side by side. */
   coverage?: CoverageComparison;
 }
@@ -212,15 +215,10 @@ function factsOf(system: OperatorSystem, pool: number): Record<string, number | 
 }
 
 /** The pool check at the final state: on the structured state where there is one (exact Ω), else on θ_T. */
-function poolCheckOf(system: OperatorSystem, r: RunResult, epsilon: number): PoolCheck {
+function poolCheckAtEnd(system: OperatorSystem, r: RunResult, epsilon: number): PoolCheck {
   const st = system.capabilities.state;
   if (!st || r.state === undefined) return checkPoolAtStop(system, r.finalState, epsilon);
-  const items = st.evidenceAt(r.state).map(({ id, p }) => {
-    const omega = st.orderGap(r.state, id);
-    return { evidence: id, p, omega, blind: p === 0 && omega > epsilon };
-  });
-  const blindItems = items.filter((i) => i.blind).map((i) => i.evidence);
-  return { epsilon, items, blindItems, verdict: blindItems.length ? 'blind' : 'not-blind' };
+  return poolCheckOf(st.evidenceAt(r.state), (id) => st.orderGap(r.state, id), epsilon);
 }
 
 /**
@@ -259,6 +257,8 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
   const pool = (st ? st.evidenceAt(initial) : system.evidenceAt(system.theta0!)).map((e) => e.id);
   const seen = new Set(trajectory.map((x) => x.evidence));
   const describe = system.capabilities.describe;
+  const finalState = describe?.summary ? describe.summary(final, delta) : null;
+  const openAtStop = openQuestionsAtStop(system, finalState, r.finalState);
   return {
     scenario: { source, dim: system.dim, ...factsOf(system, pool.length) } as RunReport['scenario'],
     setting,
@@ -279,9 +279,10 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       schedule: opts.schedule ?? null,
     },
     neverDrawn: pool.filter((id) => !seen.has(id)),
-    poolCheck: poolCheckOf(system, r, params.epsilon),
+    poolCheck: poolCheckAtEnd(system, r, params.epsilon),
     initialState: describe?.summary ? describe.summary(initial, delta) : null,
-    finalState: describe?.summary ? describe.summary(final, delta) : null,
+    finalState,
+    ...(openAtStop ? { openAtStop } : {}),
     ...(opts.coverage !== undefined
       ? { coverage: await coverageComparison(system, { ...params, delta }, opts.coverage, rule) }
       : {}),

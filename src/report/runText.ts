@@ -68,6 +68,24 @@ function trajectoryTable(r: RunReport): string {
   );
 }
 
+/**
+ * The pool check in its own words: the items that would still move the state and the unreachable
+ * ones among them. "Blind" is the coverage check's verdict (src/coverageStop), named as such.
+ */
+function poolCheckLine(r: RunReport): string {
+  const moving = r.poolCheck.items.filter((i) => i.omega > r.setting.epsilon);
+  if (!moving.length) return 'Pool check at the stop: every pool item has Ω <= ε.';
+  const unreachable = r.poolCheck.unreachableItems;
+  return (
+    `Pool check at the stop: ${moving.length} item(s) would still move the state by more than ε: ` +
+    moving.map((i) => `${i.evidence} (Ω = ${fixed(i.omega, 3)}, P = ${fixed(i.p, 3)})`).join(', ') +
+    (unreachable.length
+      ? ` — ${unreachable.length} of them unreachable (P = 0): ${unreachable.join(', ')} (Sec. 9.2's coverage failure)`
+      : ' — all reachable (P > 0)') +
+    '; the coverage check (--coverage) calls a stop with such items blind.'
+  );
+}
+
 /** The stop, the best state, the items never drawn, the pool check and the state's counts. */
 function stopLines(r: RunReport): string[] {
   const out: string[] = [];
@@ -75,17 +93,11 @@ function stopLines(r: RunReport): string[] {
   out.push(
     `${stopped ? 'Algorithm 1 stops' : 'Algorithm 1 did not stop'} at step ${r.stop.step} of the budget ${r.stop.budget}: ${r.stop.explanation}.`,
   );
+  if (r.openAtStop) out.push(`Warning: ${r.openAtStop.warning}.`);
   if (r.best !== null && r.best.step !== r.stop.step)
     out.push(`Smallest Ω̂ of the run: ${fixed(r.best.windowed, 4)} at step ${r.best.step}.`);
   if (r.neverDrawn.length) out.push(`Never drawn: ${r.neverDrawn.join(', ')}.`);
-  const moving = r.poolCheck.items.filter((i) => i.omega > r.setting.epsilon);
-  out.push(
-    moving.length
-      ? `Pool check at the stop: ${moving.length} item(s) would still move the state by more than ε: ` +
-          moving.map((i) => `${i.evidence} (Ω = ${fixed(i.omega, 3)}, P = ${fixed(i.p, 3)})`).join(', ') +
-          (r.poolCheck.verdict === 'blind' ? ' — BLIND STOP.' : ' (all have P > 0: reachable, not blind).')
-      : 'Pool check at the stop: every pool item has Ω <= ε.',
-  );
+  out.push(poolCheckLine(r));
   const { representation, bytes, consolidations, schedule, ...counts } = r.state;
   const countText = Object.entries(counts)
     .filter(([, v]) => v !== null)

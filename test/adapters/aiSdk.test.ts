@@ -81,4 +81,43 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
     expect(stop.report!.stop).toBe(true);
     expect(['order-gap', 'budget']).toContain(stop.report!.reason);
   });
+
+  it('a tool call that throws is reported (step, tool, message), and the SDK steps are counted apart from the evidence steps', async () => {
+    let calls = 0;
+    const thrown: string[] = [];
+    const flaky = tool({
+      description: 'retrieve one evidence item; the index fails on every fifth call',
+      inputSchema: z.object({ id: z.string() }),
+      execute: async ({ id }) => {
+        if (++calls % 5 === 0) {
+          thrown.push(id);
+          throw new Error(`index unavailable for ${id}`);
+        }
+        return itemDoc(id);
+      },
+    });
+    const state = AgentState.fromScenario(scenario);
+    const stop = orderGapStopWhen({ state, stopper: scenarioStopper(false) });
+    const r = await generateText({
+      model: retrievingModel(),
+      tools: { retrieve: flaky },
+      prompt: 'research',
+      stopWhen: [stop, stepCountIs(200)],
+    });
+    const report = stop.report!;
+    expect(report.stop).toBe(true);
+    expect(thrown.length).toBeGreaterThan(0);
+    // the SDK's count and the evidence count, each what it names
+    expect(report.sdkSteps).toBe(r.steps.length);
+    expect(report.step).toBe(r.steps.length - thrown.length);
+    expect(report.toolErrors).toHaveLength(thrown.length);
+    expect(stop.toolErrors).toEqual(report.toolErrors);
+    const errorSteps = r.steps.flatMap((s, i) => (s.content.some((p) => p.type === 'tool-error') ? [i] : []));
+    expect(report.toolErrors.map((e) => e.sdkStep)).toEqual(errorSteps);
+    report.toolErrors.forEach((e, i) => {
+      expect(e.toolName).toBe('retrieve');
+      expect(e.message).toBe(`index unavailable for ${thrown[i]}`);
+      expect(e.toolCallId).toBe(`call-${e.sdkStep}`);
+    });
+  });
 });

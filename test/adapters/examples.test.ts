@@ -15,11 +15,13 @@ describe('examples/agents run offline with the frameworks’ test models', () =>
   it('ai-sdk.mjs: exits 0 and prints the stop, each candidate stop and the answers', () => {
     expect(ai.status, ai.stderr).toBe(0);
     expect(ai.stdout).toMatch(stopLine);
+    expect(ai.stdout).toMatch(/^SDK steps: \d+; .*; Ω̂ = \d\.\d{4}; tool errors: 0$/m);
     expect(ai.stdout).toMatch(/candidate stop: (converged|blind)/);
     expect(ai.stdout).toMatch(/q:author: /);
   });
   it('langgraph.mjs: exits 0; same outputs in the same order, so the same stop as the AI SDK loop', () => {
     expect(lg.status, lg.stderr).toBe(0);
     expect(lg.stdout.match(stopLine)!.slice(1)).toEqual(ai.stdout.match(stopLine)!.slice(1));
+    expect(lg.stdout).toMatch(/Ω̂ = \d\.\d{4}$/m);
   });
 });

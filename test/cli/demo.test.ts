@@ -23,8 +23,8 @@ describe('ordergap demo (built CLI)', () => {
     expect(doc.orderGapStop.step).toBe(4);
     expect(doc.trajectory).toHaveLength(5);
     expect(doc.trajectory[0].omega).toBeCloseTo(0.0288, 15);
-    expect(doc.coverageFailure.notBlind).toBe(false);
-    expect(doc.coverageFailure.poolCheck.blindItems).toEqual(['e2', 'e3']);
+    expect(doc.coverageFailure.allReachable).toBe(false);
+    expect(doc.coverageFailure.poolCheck.unreachableItems).toEqual(['e2', 'e3']);
   });
 
   it('flags override the defaults', () => {

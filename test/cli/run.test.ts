@@ -73,3 +73,42 @@ describe('ordergap run --system and --rule (built CLI)', () => {
     }
   });
 });
+
+describe('ordergap run: the pool check and the coverage check in their own words; open questions at the stop', () => {
+  it('only the coverage check calls a stop blind; the pool check names the moving and the unreachable items', () => {
+    const r = run('run', '--coverage', 'stop', '--no-progress');
+    expect(r.status, r.stderr).toBe(0);
+    const [before, coverage] = r.stdout.split(/^Coverage-aware stop: /m);
+    // the paper's stop is blind by the coverage check ...
+    expect(coverage).toMatch(/^paper's rule \(stop\)\s+62\s+blind /m);
+    // ... and nothing else in the output says otherwise of the same stop
+    expect(r.stdout).not.toMatch(/not blind|BLIND STOP/i);
+    const pool = before!.split('\n').find((l) => l.startsWith('Pool check at the stop'));
+    expect(pool).toMatch(
+      / — all reachable \(P > 0\); the coverage check \(--coverage\) calls a stop with such items blind\.$/,
+    );
+    const doc = json('run', '--coverage', 'stop');
+    expect(doc.coverage.paper.kind).toBe('blind');
+    expect(doc.poolCheck.verdict).toBe('reachable');
+    expect(doc.poolCheck.unreachableItems).toEqual([]);
+    expect(JSON.stringify(doc.poolCheck)).not.toMatch(/blind/i);
+  }, 60_000);
+
+  it('warns, in text and JSON, when the stop leaves questions open, naming them', () => {
+    const doc = json('run', '--seed', '5');
+    const questions = doc.finalState.questions as Array<{ question: string; open: boolean }>;
+    const open = questions.filter((q) => q.open).map((q) => q.question);
+    expect(open.length).toBeGreaterThan(0);
+    expect(doc.stop.reason).toBe('order-gap');
+    expect(doc.openAtStop).toMatchObject({ questions: open, declared: questions.length, source: 'summary' });
+    const text = run('run', '--seed', '5', '--no-progress').stdout;
+    const warning = text.split('\n').find((l) => l.startsWith('Warning: '));
+    expect(warning).toBe(`Warning: ${doc.openAtStop.warning}.`);
+    for (const q of open) expect(warning).toContain(q);
+    // every question answered (the default seed): no warning, and the JSON has no such field
+    const answered = json('run');
+    expect(answered.finalState.openQuestions).toEqual([]);
+    expect(answered).not.toHaveProperty('openAtStop');
+    expect(run('run', '--no-progress').stdout).not.toMatch(/^Warning/m);
+  });
+});

@@ -35,10 +35,41 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(report!.check!.uncoveredQuestions).toEqual(direct.uncoveredQuestions);
   });
 
-  it('bad options and Ω are refused naming them', async () => {
+  it('without candidates the check runs over every item the state has applied, never skipped', async () => {
+    const state = AgentState.fromScenario(scenario);
+    expect(() => agentCheckSite(state)).toThrow(
+      /^candidates = undefined: default to the evidence items the state has applied/,
+    );
+    expect(() => agentCheckSite(state, [])).toThrow(/^candidates = an array of length 0: must name at least one/);
+    const stopper = scenarioStopper('stop');
+    const applied = new Map<string, unknown>();
+    let report = null;
+    let site = null;
+    for (const id of sequence) {
+      applied.set(id, itemDoc(id));
+      report = await stopper.observe({ omega: state.step(itemDoc(id)) }, () => (site = agentCheckSite(state)));
+      if (report.stop) break;
+    }
+    expect(state.evidence).toEqual([...applied.values()]);
+    expect(report!.step).toBe(paper.stop.step);
+    expect(report!.verdict).not.toBeNull();
+    // the default site is the one over the items applied, given explicitly
+    const explicit = agentCheckSite(state, [...applied.values()]);
+    expect(site!.system.evidenceAt(site!.theta)).toEqual(explicit.system.evidenceAt(explicit.theta));
+    const direct = await checkCoverageAtStop(explicit.system, explicit.theta, scenario.run.epsilon);
+    expect(report!.verdict).toBe(direct.verdict);
+    expect(report!.check!.movingItems).toEqual(direct.movingItems);
+  });
+
+  it('bad options and Ω are refused naming them; a missing site is refused unless the policy is false', async () => {
     expect(() => scenarioStopper('often' as never)).toThrow(/^policy = "often"/);
     expect(() => scenarioStopper('stop', 0)).toThrow(/^maxSteps = 0/);
+    const state = AgentState.fromScenario(scenario);
     const s = scenarioStopper('stop');
-    await expect(s.observe({ omega: Number.NaN }, null)).rejects.toThrow(/omega/);
+    await expect(s.observe({ omega: Number.NaN }, () => agentCheckSite(state))).rejects.toThrow(/omega/);
+    await expect(s.observe({ omega: 0.5 })).rejects.toThrow(/^site = undefined: is missing/);
+    await expect(s.observe({ omega: 0.5 }, null)).rejects.toThrow(/^site = null: is missing/);
+    expect(s.steps).toBe(0);
+    expect((await scenarioStopper(false).observe({ omega: 0.5 })).stop).toBe(false);
   });
 });

@@ -98,8 +98,9 @@ describe('coverage check and policies on the default scenario', () => {
     expect(c.movingItems.map((m) => m.evidence).sort()).toEqual(moving);
     expect(moving.length).toBeGreaterThan(0);
     expect(c.verdict).toBe('blind');
-    // the pool check alone calls this stop not blind: every moving item is reachable (p > 0)
-    expect(pool.verdict).toBe('not-blind');
+    // the pool check's narrower verdict: every moving item is reachable (p > 0)
+    expect(pool.verdict).toBe('reachable');
+    expect(pool.unreachableItems).toEqual([]);
   });
 
   it("'continue' refuses every blind stop; 'redirect' weights toward the named items; each stop is converged or the budget", async () => {

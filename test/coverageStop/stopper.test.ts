@@ -73,18 +73,19 @@ describe('CoverageStopper: the policy on a candidate stop', () => {
     }
   });
 
-  it('the budget, a missing site and policy false end the loop without a check', async () => {
+  it('the budget and policy false end the loop without a check; a site that gives none is refused at the candidate stop', async () => {
     const budget = new CoverageStopper(null, new OrderGapRule({ epsilon: 1e-12, window: 2 }), { maxSteps: 3 });
     const b = (await feed(budget)).at(-1)!;
     expect(b).toMatchObject({ stop: true, step: 3, reason: 'budget', verdict: null, check: null });
-    const noSite = (
-      await feed(
-        new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window })),
-        false,
-      )
-    ).at(-1)!;
-    expect(noSite).toMatchObject({ stop: true, reason: 'order-gap', verdict: null });
-    expect(noSite.detail).toMatch(/coverage not checked/);
+    const noSite = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }));
+    await expect(feed(noSite, false)).rejects.toThrow(/^site = null: is missing/);
+    const none = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }));
+    let error: unknown = null;
+    for (let i = 0; i < trajectory.length && error === null; i++)
+      await none.observe({ omega: trajectory[i]!.omega }, () => null).catch((e: unknown) => (error = e));
+    expect(String(error)).toMatch(
+      new RegExp(`site = null: gave none for the candidate stop at step ${paper.stop.step}`),
+    );
     const off = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }), {
       policy: false,
     });
@@ -118,6 +119,6 @@ describe('CoverageStopper: the policy on a candidate stop', () => {
     await expect(new CoverageStopper(null, rule).candidate(1, 'order-gap', [0, 0], null)).rejects.toThrow(
       /^system = null/,
     );
-    await expect(new CoverageStopper(null, rule).observe({ omega: -1 })).rejects.toThrow(/omega/);
+    await expect(new CoverageStopper(null, rule).observe({ omega: -1 }, () => siteAt(0))).rejects.toThrow(/omega/);
   });
 });

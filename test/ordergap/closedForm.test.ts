@@ -97,7 +97,7 @@ describe('Sec. 9.2 trajectory: the numbers the paper states (rounded to 3 decima
       prev = s.theta!;
     });
   });
-  it('coverage failure: with e2, e3 at probability 0 the run stops blind and the pool check says so', () => {
+  it('coverage failure: with e2, e3 at probability 0 the run stops blind and the pool check names them unreachable', () => {
     const blindSys = closedFormSystem({ probabilities: { e2: 0, e3: 0 } });
     for (const seed of [0, 1, 2, 17]) {
       const blind = runRecursive(blindSys, { epsilon: 0.025, window: 2, maxSteps: 5, seed });
@@ -106,11 +106,11 @@ describe('Sec. 9.2 trajectory: the numbers the paper states (rounded to 3 decima
       // Far from the paper's c4 = 0.718: the stop is not convergence.
       expect(blind.finalState[0]!).toBeLessThan(0.3);
       const pool = checkPoolAtStop(blindSys, blind.finalState, 0.025);
-      expect(pool.verdict).toBe('blind');
-      expect(pool.blindItems).toEqual(['e2', 'e3']);
+      expect(pool.verdict).toBe('unreachable');
+      expect(pool.unreachableItems).toEqual(['e2', 'e3']);
     }
-    // At the true stopping state of the full run nothing blind remains.
-    expect(checkPoolAtStop(sys, run.finalState, 0.025).verdict).toBe('not-blind');
+    // At the true stopping state of the full run no unreachable item would still move the state.
+    expect(checkPoolAtStop(sys, run.finalState, 0.025).verdict).toBe('reachable');
   });
 });
 

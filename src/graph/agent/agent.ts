@@ -94,6 +94,8 @@ export class AgentState {
   #state: StructuredGraphState;
   #attributeStrength: number;
   #steps = 0;
+  /** The evidence items applied so far by id, each in its latest form, in first-application order. */
+  readonly #applied = new Map<string, EvidenceInput>();
 
   private constructor(
     graph: EpistemicGraph,
@@ -189,6 +191,15 @@ export class AgentState {
   /** Steps taken by {@link step}. */
   get steps(): number {
     return this.#steps;
+  }
+  /**
+   * Every evidence item applied so far ({@link step}, {@link expand}, {@link expandScheduled}),
+   * one per id (the form it was last applied in), in the order of first application: what the
+   * loop has seen, and the default candidates of the coverage check (`agentCheckSite`). A state
+   * restored by {@link fromJSON} starts with none.
+   */
+  get evidence(): readonly EvidenceInput[] {
+    return [...this.#applied.values()];
   }
   /** The analytic Lipschitz bound of Q's confidence update for this state's parameters. */
   get confidenceBound(): LipschitzBound {
@@ -287,6 +298,7 @@ export class AgentState {
     const p = this.#prepare(evidence);
     this.#commitLayout(p);
     structuredExpand(this.#shape, this.#params, this.#state, p.item);
+    this.#applied.set(p.item.id, evidence);
   }
 
   /** θ ← Q(θ): two passes over the present edges and the merge. */
@@ -315,6 +327,7 @@ export class AgentState {
     this.#commitLayout(p);
     const omega = structuredStep(this.#shape, this.#params, this.#state, p.item);
     this.#steps++;
+    this.#applied.set(p.item.id, evidence);
     return omega;
   }
 
