@@ -1,9 +1,14 @@
 /**
  * Accuracy against cost: one point per stopping rule (or configuration), accuracy on the y axis
  * and the mean number of samples it drew on the x axis, each point labelled with its rule. The
- * upper-left is better: the same accuracy for fewer samples.
+ * upper-left is better: the same accuracy for fewer samples. The accuracy axis spans at least
+ * the 95% interval of one accuracy ({@link accuracyMinSpan}), so differences the data cannot
+ * tell apart stay close on the page, and its percentages carry as many decimals as its tick
+ * step needs (src/plot/axis.ts).
  */
 import { ArgumentError } from '../util/errors.js';
+import { accuracyMinSpan, linearAxis } from './axis.js';
+import { integerInRange } from '../util/validate.js';
 import { finiteField, recordArray, stringField } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
 import { frame, type PlotFrameOptions } from './theme.js';
@@ -28,6 +33,11 @@ export interface AccuracyPlotOptions extends PlotFrameOptions {
    * {@link ACCURACY_TEXT_LABEL_LIMIT} points, else a legend.
    */
   labels?: 'auto' | 'text' | 'legend';
+  /**
+   * How many independent items each accuracy is measured on (an integer ≥ 1): sets the smallest
+   * span of the accuracy axis ({@link accuracyMinSpan}); default: one percentage point.
+   */
+  items?: number;
 }
 
 /** Up to this many points, 'auto' labels write the rule next to each point. */
@@ -36,7 +46,7 @@ export const ACCURACY_TEXT_LABEL_LIMIT = 5;
 /**
  * Builds the Vega-Lite specification of an accuracy-versus-samples scatter plot.
  * @throws {ArgumentError | ArgumentTypeError} empty or malformed points, accuracy outside [0, 1],
- *   negative mean samples.
+ *   negative mean samples, `options.items` not an integer ≥ 1.
  * Cost: O(number of points).
  * @example
  * ```ts
@@ -59,12 +69,18 @@ export function accuracySpec(points: readonly AccuracyPoint[], options: Accuracy
     title: options.xTitle ?? 'mean samples per question',
     scale: { zero: true },
   };
+  const accuracies = values.map((v) => v.accuracy);
+  const minSpan = accuracyMinSpan(
+    options.items === undefined ? undefined : integerInRange('options.items', options.items, 1),
+  );
+  const axis = linearAxis(Math.min(...accuracies), Math.max(...accuracies), { minSpan, bounds: [0, 1] });
   const y = {
     field: 'accuracy',
     type: 'quantitative',
     title: 'accuracy',
-    scale: { zero: false, padding: 24 },
-    axis: { format: '.1%' },
+    scale: { domain: axis.domain, nice: false, zero: false },
+    // percentages: two decimals fewer than the fraction's
+    axis: { values: axis.ticks, format: `.${Math.max(0, axis.decimals - 2)}%` },
   };
   const mode = options.labels ?? 'auto';
   if (mode !== 'auto' && mode !== 'text' && mode !== 'legend')

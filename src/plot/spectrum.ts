@@ -8,7 +8,7 @@ import { ArgumentError } from '../util/errors.js';
 import { positiveNumber } from '../util/validate.js';
 import { finiteField, formatNumber, recordArray } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
-import { frame, THRESHOLD_COLOR, type PlotFrameOptions } from './theme.js';
+import { frame, horizontalThreshold, type PlotFrameOptions } from './theme.js';
 
 /** One eigenvalue; `group` separates several spectra (one per question, say). */
 export interface SpectrumPoint {
@@ -105,25 +105,13 @@ export function spectrumSpec(values: readonly SpectrumPoint[], options: Spectrum
               legend: { orient: 'top', labelLimit: 0 },
             },
             shape: multi
-              ? { field: 'group', type: 'nominal', title: null, legend: { orient: 'right', labelLimit: 0 } }
+              ? { field: 'group', type: 'nominal', title: null, legend: { orient: 'top', labelLimit: 0 } }
               : { value: 'circle' },
           },
         },
       ],
     },
-    {
-      data: { values: [{ tolerance, label: `tolerance = ${formatNumber(tolerance)}` }] },
-      layer: [
-        {
-          mark: { type: 'rule', color: THRESHOLD_COLOR, strokeDash: [4, 4] },
-          encoding: { y: { field: 'tolerance', type: 'quantitative' } },
-        },
-        {
-          mark: { type: 'text', color: THRESHOLD_COLOR, align: 'right', baseline: 'bottom', dy: -3, x: 'width' },
-          encoding: { y: { field: 'tolerance', type: 'quantitative' }, text: { field: 'label' } },
-        },
-      ],
-    },
+    horizontalThreshold('tolerance', tolerance, `tolerance = ${formatNumber(tolerance)}`),
   ];
   return frame(options, { layer });
 }

@@ -49,3 +49,27 @@ export function frame(options: PlotFrameOptions, body: Record<string, unknown>):
     ...body,
   } as unknown as VegaLiteSpec;
 }
+
+/**
+ * A horizontal threshold (ε, a tolerance) as a layer: a dashed line at y = `value` across the
+ * plot, and its label right of the plot area, level with the line's end. Outside the data's x
+ * range, the label never covers a data mark, whatever the data's shape. The datum carries
+ * `value` under `field`, so the line's aria label reads `field: value`.
+ * @example
+ * ```ts
+ * horizontalThreshold('epsilon', 0.025, 'ε = 0.025'); // one layer of a line and its label
+ * ```
+ */
+export function horizontalThreshold(field: string, value: number, label: string): Record<string, unknown> {
+  const y = { field, type: 'quantitative' };
+  return {
+    data: { values: [{ [field]: value, label }] },
+    layer: [
+      { mark: { type: 'rule', color: THRESHOLD_COLOR, strokeDash: [4, 4] }, encoding: { y } },
+      {
+        mark: { type: 'text', color: THRESHOLD_COLOR, align: 'left', baseline: 'middle', dx: 4, x: 'width' },
+        encoding: { y, text: { field: 'label' } },
+      },
+    ],
+  };
+}

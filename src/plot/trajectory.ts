@@ -1,13 +1,13 @@
 /**
  * Trajectory plot: the order-gap Ω_t (Eq. 2) and its windowed mean Ω̂_{t,w} (Eq. 3) against the
- * step t, the threshold ε as a horizontal line, and the step where Algorithm 1 stopped as a
- * vertical marker. Takes plain records, so any command that records a run can draw it.
+ * step t, the threshold ε as a horizontal line labelled in the right margin (off the data), and
+ * the step where Algorithm 1 stopped as a vertical marker. Takes plain records, so any command that records a run can draw it.
  */
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange, positiveNumber } from '../util/validate.js';
 import { finiteField, formatNumber, optionalFiniteField, recordArray } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
-import { frame, STOP_COLOR, THRESHOLD_COLOR, type PlotFrameOptions } from './theme.js';
+import { frame, horizontalThreshold, STOP_COLOR, type PlotFrameOptions } from './theme.js';
 
 /** One step of a run. */
 export interface TrajectoryPoint {
@@ -110,19 +110,7 @@ export function trajectorySpec(points: readonly TrajectoryPoint[], options: Traj
         },
       },
     },
-    {
-      data: { values: [{ epsilon, label: `ε = ${formatNumber(epsilon)}` }] },
-      layer: [
-        {
-          mark: { type: 'rule', color: THRESHOLD_COLOR, strokeDash: [4, 4] },
-          encoding: { y: { field: 'epsilon', type: 'quantitative' } },
-        },
-        {
-          mark: { type: 'text', color: THRESHOLD_COLOR, align: 'right', baseline: 'bottom', dy: -3, x: 'width' },
-          encoding: { y: { field: 'epsilon', type: 'quantitative' }, text: { field: 'label' } },
-        },
-      ],
-    },
+    horizontalThreshold('epsilon', epsilon, `ε = ${formatNumber(epsilon)}`),
   ];
   if (stop !== null) {
     // The label goes right of the marker, or left of it when the marker is the last step.

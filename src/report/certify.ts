@@ -5,6 +5,7 @@
  * result; {@link certify} is the same computation on a system object.
  */
 import { certify, type CertificationReport, type CertifyOptions } from '../certify/certify.js';
+import type { ContractionResult } from '../certify/contraction.js';
 import { formatComponents } from '../certify/describe.js';
 import type { OperatorSystem } from '../system/types.js';
 import { resolveSystem } from './systems.js';
@@ -116,6 +117,26 @@ const cols = (...h: string[]) =>
 const g = (x: number): string =>
   x === 0 ? '0' : Math.abs(x) >= 1e-3 && Math.abs(x) < 1e4 ? fixed(x, 4) : x.toExponential(3);
 
+/**
+ * A contraction block's declared analytic bound as the reports show it: '—' when none is
+ * declared, the bound, or — when the search found a pair whose ratio exceeds it — the bound
+ * marked REFUTED with that ratio, the evidence against it.
+ * @example
+ * ```ts
+ * analyticBoundText({ analyticBound: 0.2, analyticBoundRefuted: true, empiricalLowerBound: 0.9 }, String);
+ * // '0.2 REFUTED by ratio 0.9'
+ * ```
+ */
+export function analyticBoundText(
+  c: Pick<ContractionResult, 'analyticBound' | 'analyticBoundRefuted' | 'empiricalLowerBound'>,
+  format: (x: number) => string,
+): string {
+  if (c.analyticBound === null) return '—';
+  return c.analyticBoundRefuted
+    ? `${format(c.analyticBound)} REFUTED by ratio ${format(c.empiricalLowerBound)}`
+    : format(c.analyticBound);
+}
+
 /** What was certified, where, and with which Jacobians. */
 function headerLines(r: CertifyReport): string[] {
   const out = [
@@ -155,7 +176,7 @@ function contractionLines(r: CertifyReport): string[] {
         c.verdict,
         g(c.empiricalLowerBound),
         `${g(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
-        c.analyticBound === null ? '—' : `${g(c.analyticBound)}${c.analyticBoundRefuted ? ' REFUTED' : ''}`,
+        analyticBoundText(c, g),
         c.verdict === 'certified' ? '' : formatComponents(c.failingDirections.slice(0, 3)),
       ]),
     ),

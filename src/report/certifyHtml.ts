@@ -8,6 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomicWrite.js';
 import { dirname } from 'node:path';
 import type { CertificationReport } from '../certify/certify.js';
+import { analyticBoundText } from './certify.js';
 import { certifyPlots } from './certifyPlots.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection, type HtmlTable } from './html.js';
@@ -67,7 +68,34 @@ function tableSection(
 const contractionRows = (report: CertifyReportInput) =>
   report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
 
-/** What was certified and how, then one PASS/FAIL verdict per check. */
+/**
+ * A block's contraction verdict: PASS certified, FAIL not contractive, UNVERIFIED when neither
+ * was shown; a declared bound the search refuted is its own FAIL, with the ratio that refutes it.
+ */
+function contractionVerdicts(c: ReturnType<typeof contractionRows>[number]): HtmlBlock[] {
+  const why =
+    c.contractive !== null
+      ? ''
+      : c.evaluations === 0
+        ? ' — no contraction search ran'
+        : ` — the search found no pair with ratio ≥ 1 (largest ${formatCell(c.empiricalLowerBound)}), and no ` +
+          'declared bound below 1 stands to certify it';
+  const out: HtmlBlock[] = [
+    { kind: 'verdict', ok: c.contractive, text: `contraction on ${c.subspace} (dim ${c.dim}): ${c.verdict}${why}` },
+  ];
+  if (c.analyticBoundRefuted && c.analyticBound !== null)
+    out.push({
+      kind: 'verdict',
+      ok: false,
+      text:
+        `declared Lipschitz bound of Q on ${c.subspace}: ${formatCell(c.analyticBound)} is REFUTED — a pair of ` +
+        `states has ratio ‖Q(x) − Q(y)‖/‖x − y‖ = ${formatCell(c.empiricalLowerBound)} > ${formatCell(c.analyticBound)}; ` +
+        'the verdict does not use it',
+    });
+  return out;
+}
+
+/** What was certified and how, then one verdict per check (PASS, FAIL or UNVERIFIED). */
 function verdictsSection(report: CertifyReportInput): HtmlSection {
   const fp = report.fixedPoint;
   const verdict = (ok: boolean, text: string): HtmlBlock => ({ kind: 'verdict', ok, text });
@@ -90,9 +118,7 @@ function verdictsSection(report: CertifyReportInput): HtmlSection {
           ? `fixed point of Q found in ${fp.iterations} iterations (residual ${formatCell(fp.residual)})`
           : `fixed-point iteration did not converge (${fp.iterations} iterations, residual ${formatCell(fp.residual)})`,
       ),
-      ...contractionRows(report).map((c) =>
-        verdict(c.contractive === true, `contraction on ${c.subspace} (dim ${c.dim}): ${c.verdict}`),
-      ),
+      ...contractionRows(report).flatMap(contractionVerdicts),
       ...report.subspaces.map((s) =>
         verdict(
           s.nonDegenerate,
@@ -137,7 +163,7 @@ function contractionSection(report: CertifyReportInput): HtmlSection {
       c.verdict,
       c.empiricalLowerBound,
       `${formatCell(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
-      num(c.analyticBound),
+      c.analyticBound === null ? null : c.analyticBoundRefuted ? analyticBoundText(c, formatCell) : c.analyticBound,
       names(c.failingDirections),
     ]),
   );

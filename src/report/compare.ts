@@ -135,7 +135,11 @@ export async function compareReport(opts: CompareReportOptions): Promise<Compare
             meanSamples: x.meanSamples,
             accuracy: x.accuracy,
           })),
-          { title: `Accuracy against mean samples (${samples.items.length} items, ${report.repeats} repeats, paired)` },
+          {
+            title: `Accuracy against mean samples (${samples.items.length} items, ${report.repeats} repeats, paired)`,
+            // the accuracy axis spans at least one accuracy's 95% interval over the paired items
+            ...(report.summary.pairedItems > 0 ? { items: report.summary.pairedItems } : {}),
+          },
         )
       ).svg
     : undefined;

@@ -20,7 +20,12 @@ export type HtmlBlock =
   | { kind: 'text'; text: string }
   | { kind: 'table'; table: HtmlTable }
   | { kind: 'figure'; svg: string; caption?: string }
-  | { kind: 'verdict'; ok: boolean; text: string };
+  | {
+      kind: 'verdict';
+      /** true: PASS (green); false: FAIL (red), the check failed; null: UNVERIFIED (amber), neither shown nor refuted. */
+      ok: boolean | null;
+      text: string;
+    };
 
 /** A section: a heading and its blocks. */
 export interface HtmlSection {
@@ -143,12 +148,16 @@ function renderBlock(block: HtmlBlock, name: string): string {
       const caption = block.caption === undefined ? '' : `<figcaption>${escapeHtml(block.caption)}</figcaption>`;
       return `<figure>${svg}${caption}</figure>`;
     }
-    case 'verdict':
-      if (typeof block.ok !== 'boolean') throw new ArgumentTypeError(`${name}.ok`, block.ok, 'must be a boolean');
+    case 'verdict': {
+      if (typeof block.ok !== 'boolean' && block.ok !== null)
+        throw new ArgumentTypeError(`${name}.ok`, block.ok, 'must be a boolean or null');
+      const [cls, mark] =
+        block.ok === null ? ['unverified', 'UNVERIFIED'] : block.ok ? ['ok', 'PASS'] : ['bad', 'FAIL'];
       return (
-        `<p class="verdict ${block.ok ? 'ok' : 'bad'}"><span class="mark">${block.ok ? 'PASS' : 'FAIL'}</span> ` +
+        `<p class="verdict ${cls}"><span class="mark">${mark}</span> ` +
         `${escapeHtml(nonEmptyString(`${name}.text`, block.text))}</p>`
       );
+    }
     default:
       throw new ArgumentError(
         `${name}.kind`,
@@ -174,9 +183,9 @@ figure { margin: 1rem 0; }
 figure svg { max-width: 100%; height: auto; }
 figcaption { color: #57606a; font-size: 0.9rem; }
 .verdict { padding: 0.4rem 0.7rem; border-radius: 4px; }
-.verdict.ok { background: #dafbe1; } .verdict.bad { background: #ffebe9; }
+.verdict.ok { background: #dafbe1; } .verdict.bad { background: #ffebe9; } .verdict.unverified { background: #fff8c5; }
 .verdict .mark { font-weight: bold; }
-.verdict.ok .mark { color: #1a7f37; } .verdict.bad .mark { color: #cf222e; }
+.verdict.ok .mark { color: #1a7f37; } .verdict.bad .mark { color: #cf222e; } .verdict.unverified .mark { color: #9a6700; }
 `;
 
 /**

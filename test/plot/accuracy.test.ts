@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ACCURACY_TEXT_LABEL_LIMIT, accuracySpec, plotAccuracy } from '../../src/plot/accuracy.js';
-import { groupOf, svgItems, svgTexts } from './svg.js';
+import { accuracyMinSpan } from '../../src/plot/axis.js';
+import { PLOT_HEIGHT } from '../../src/plot/theme.js';
+import { axisLabels, groupOf, svgItems, svgTexts } from './svg.js';
 
 describe('accuracy plot', () => {
   const points = [
@@ -35,6 +37,29 @@ describe('accuracy plot', () => {
     const few = await plotAccuracy(many.slice(0, 2));
     expect(groupOf(few.svg, 'mark-group role-legend')).toBe('');
     expect(() => accuracySpec(many, { labels: 'side' as 'text' })).toThrow(/^options\.labels = "side"/);
+  });
+
+  it('accuracies 1 in 5,000 apart: distinct tick labels, and the points drawn almost level', async () => {
+    // three rules over 500 items × 10 repeats whose accuracies differ by one unit in 5,000
+    const close = [
+      { rule: 'fixed-budget', meanSamples: 40, accuracy: 4160 / 5000 },
+      { rule: 'anytime', meanSamples: 10.5, accuracy: 4160 / 5000 },
+      { rule: 'order-gap', meanSamples: 4.8, accuracy: 4159 / 5000 },
+    ];
+    const p = await plotAccuracy(close, { items: 500 });
+    const labels = axisLabels(p.svg, 'Y');
+    expect(labels.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(labels.map((l) => l.text)).size).toBe(labels.length);
+    const values = labels.map((l) => Number(l.text.replace('%', '')));
+    for (let k = 1; k < values.length; k++) expect(values[k]!).toBeGreaterThan(values[k - 1]!);
+    // the axis spans at least one accuracy's 95% interval over 500 items (8.8 points), so the
+    // 0.02-point difference takes at most 0.02/8.8 of the 280-px height: under 1 px (+1 px for
+    // vega's float placement)
+    const span = (values.at(-1)! - values[0]!) / 100;
+    expect(span).toBeGreaterThanOrEqual(accuracyMinSpan(500));
+    const sym = svgItems(groupOf(p.svg, 'mark-symbol role-mark')).filter((i) => i.aria?.includes('accuracy'));
+    const ys = sym.map((i) => i.y);
+    expect(Math.max(...ys) - Math.min(...ys)).toBeLessThan((1 / 5000 / accuracyMinSpan(500)) * PLOT_HEIGHT + 1);
   });
 
   it('rejects accuracy outside [0, 1] and negative samples', () => {

@@ -6,7 +6,9 @@ import { describe, expect, it } from 'vitest';
 import { absentMessage, ESC_LAST_LETTERS, sharedDataFile } from '../../bench/_data.js';
 import { runCli, tempFolder } from '../util/builtCli.js';
 import { decodePng, inkStats } from './png.js';
-import { groupOf, svgItems } from './svg.js';
+import { accuracyMinSpan } from '../../src/plot/axis.js';
+import { PLOT_HEIGHT } from '../../src/plot/theme.js';
+import { axisLabels, groupOf, svgItems } from './svg.js';
 
 const samples = fileURLToPath(new URL('../../examples/samples/synthetic.jsonl', import.meta.url));
 const run = runCli;
@@ -50,6 +52,44 @@ describe('ordergap compare --plot DIR (built CLI)', () => {
       // the two ESC-family configurations stay apart: the default window and the agreement ratio
       expect(svg).toContain('4 plurality');
       expect(svg).toContain('5 plurality(ratio=0.7, minSamples=5)');
+    },
+  );
+  it.skipIf(real === null)(
+    'on the real ESC samples, rules 1 in 5,000 apart: distinct accuracy labels, the points almost level',
+    () => {
+      const dir = join(root, 'close');
+      const r = run(
+        'compare',
+        '--samples',
+        real!,
+        '--rules',
+        'anytime',
+        '--rules',
+        'order-gap',
+        '--json',
+        '--plot',
+        dir,
+      );
+      expect(r.status, r.stderr).toBe(0);
+      const summary = JSON.parse(r.stdout).summary as { pairedItems: number; rules: { accuracy: number }[] };
+      const acc = summary.rules.map((x) => x.accuracy);
+      const spread = Math.max(...acc) - Math.min(...acc);
+      expect(spread).toBeGreaterThan(0);
+      expect(spread).toBeLessThan(0.001);
+      const svg = readFileSync(join(dir, 'compare-accuracy.svg'), 'utf8');
+      const labels = axisLabels(svg, 'Y').map((l) => l.text);
+      expect(new Set(labels).size, labels.join(' ')).toBe(labels.length);
+      const values = labels.map((l) => Number(l.replace('%', '')));
+      for (let k = 1; k < values.length; k++) expect(values[k]!).toBeGreaterThan(values[k - 1]!);
+      // the axis spans at least one accuracy's 95% interval over the paired items, so the spread
+      // takes at most spread / span of the plot height (+1 px for vega's float placement)
+      const minSpan = accuracyMinSpan(summary.pairedItems);
+      expect((values.at(-1)! - values[0]!) / 100).toBeGreaterThanOrEqual(minSpan);
+      const ys = svgItems(groupOf(svg, 'mark-symbol role-mark'))
+        .filter((i) => i.aria?.includes('accuracy'))
+        .map((i) => i.y);
+      expect(ys).toHaveLength(acc.length);
+      expect(Math.max(...ys) - Math.min(...ys)).toBeLessThan((spread / minSpan) * PLOT_HEIGHT + 1);
     },
   );
 });

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { BIN, runCli, tempFolder } from '../util/builtCli.js';
 import { STOP_COLOR, THRESHOLD_COLOR } from '../../src/plot/theme.js';
 import { countColor, decodePng, inkStats } from './png.js';
-import { groupOf, svgItems, svgTexts } from './svg.js';
+import { groupOf, seriesUnder, svgItems, svgTexts, textBox } from './svg.js';
 
 const run = runCli;
 
@@ -30,6 +30,8 @@ describe('ordergap run --plot DIR (built CLI, default scenario)', () => {
       0,
     );
     expect(points).toHaveLength(expected);
+    // the ε label covers no point and no segment of Ω_t or Ω̂_t,w
+    expect(seriesUnder(svg, textBox(svg, `ε = ${report.setting.epsilon}`))).toEqual({ points: 0, segments: 0 });
     const png = decodePng(readFileSync(join(dir, 'run-trajectory.png')));
     expect(inkStats(png.rgba).inkFraction).toBeGreaterThan(0.02);
     expect(countColor(png.rgba, THRESHOLD_COLOR)).toBeGreaterThan(200);

@@ -3,7 +3,7 @@ import { svgToPng } from '../../src/plot/render.js';
 import { plotSpectrum, SPECTRUM_CLASSES, spectrumFloor, spectrumSpec } from '../../src/plot/spectrum.js';
 import { THRESHOLD_COLOR } from '../../src/plot/theme.js';
 import { countColor, inkStats } from './png.js';
-import { groupOf, svgItems, svgTexts } from './svg.js';
+import { groupOf, seriesUnder, svgItems, svgTexts, textBox } from './svg.js';
 
 const symbolsOf = (svg: string) =>
   svgItems(groupOf(svg, 'mark-symbol role-mark')).filter((i) => i.aria?.includes('rank (largest first)'));
@@ -42,6 +42,15 @@ describe('spectrum plot', () => {
     expect(spectrumFloor([2, 3e-13, -1], 1e-10)).toBeCloseTo(3e-14, 28);
     expect(spectrumFloor([2, 0.5], 1e-10)).toBeCloseTo(1e-11, 26);
     expect(spectrumFloor([0, -1], 1e-6)).toBeCloseTo(1e-7, 22);
+  });
+
+  it('the tolerance label covers no eigenvalue, even when the smallest sit just above the line', async () => {
+    for (const group of [undefined, 'q1']) {
+      const near = [1, 0.1, 1.5e-10, 1.2e-10].map((value) => ({ value, ...(group ? { group } : {}) }));
+      const p = await plotSpectrum(near, { tolerance: 1e-10 });
+      const box = textBox(p.svg, 'tolerance = 1.00e-10');
+      expect(seriesUnder(p.svg, box, 'rank (largest first):').points).toBe(0);
+    }
   });
 
   it('groups draw one sequence per group, each ranked from 1', async () => {

@@ -4,7 +4,7 @@ import { svgToPng } from '../../src/plot/render.js';
 import { STOP_COLOR, THRESHOLD_COLOR } from '../../src/plot/theme.js';
 import { OMEGA_LABEL, plotTrajectory, trajectorySpec, windowedLabel } from '../../src/plot/trajectory.js';
 import { countColor, inkStats } from './png.js';
-import { axisLabels, groupOf, svgItems, svgTexts } from './svg.js';
+import { axisLabels, groupOf, seriesGeometry, seriesUnder, svgItems, svgTexts, textBox } from './svg.js';
 
 // Positions are compared in SVG pixels; vega places marks at float coordinates and the axis
 // group sits half a pixel off the plot area (crisp lines), so 1 px is the tolerance.
@@ -70,6 +70,11 @@ describe('trajectory plot on the Sec. 9.2 run (computed by demoReport)', async (
     expect(countColor(img.pixels, THRESHOLD_COLOR)).toBeGreaterThan(200);
   });
 
+  it('the ε label covers no point and no segment of either series', () => {
+    const box = textBox(plot.svg, 'ε = 0.025');
+    expect(seriesUnder(plot.svg, box)).toEqual({ points: 0, segments: 0 });
+  });
+
   it('the coverage-failure run (stops on Ω̂ without converging) plots with its own stop', async () => {
     const cf = report.coverageFailure;
     expect(cf.stop.reason).toBe('order-gap');
@@ -105,6 +110,32 @@ describe('trajectorySpec', () => {
       .map((i) => i.y);
     expect(ys).toHaveLength(3);
     expect(Math.abs(ys[1]! - ys[0]! - (ys[2]! - ys[1]!))).toBeLessThan(PX);
+  });
+
+  describe('the ε label covers no point and no segment, whatever the shape of the run', () => {
+    const steps = (f: (t: number) => number, n = 12) =>
+      Array.from({ length: n }, (_, k) => ({ t: k + 1, omega: f(k + 1), windowed: k > 0 ? f(k + 0.5) : null }));
+    const shapes: [string, { t: number; omega: number; windowed?: number | null }[], number, boolean][] = [
+      ['settling just above ε at the right end', steps((t) => 0.01 * (1.08 + 2 * 0.6 ** t)), 0.01, false],
+      ['falling through ε at the last steps', steps((t) => 0.2 * 0.7 ** t), 0.01, false],
+      ['flat on ε', steps(() => 0.05), 0.05, false],
+      ['rising through ε at the right edge', steps((t) => 0.001 * 1.8 ** t), 0.2, false],
+      ['oscillating about ε, log scale', steps((t) => 0.01 * 10 ** Math.sin(t)), 0.01, true],
+      ['a single step at ε', [{ t: 1, omega: 0.3 }], 0.3, false],
+    ];
+    it.each(shapes)('%s', async (_name, points, epsilon, logScale) => {
+      const p = await plotTrajectory(points, { epsilon, window: 2, logScale, stopStep: points.at(-1)!.t });
+      const box = textBox(p.svg, `ε = ${epsilon}`);
+      // the check itself sees the series: a box around the first point covers it
+      const first = seriesGeometry(p.svg).points[0]!;
+      const around = { left: first.x - 1, right: first.x + 1, top: first.y - 1, bottom: first.y + 1 };
+      expect(seriesUnder(p.svg, around).points).toBeGreaterThan(0);
+      expect(seriesUnder(p.svg, box)).toEqual({ points: 0, segments: 0 });
+      // and it stays level with the ε line: the line's height lies within the label's box
+      const line = svgItems(p.svg).find((i) => i.tag === 'line' && i.aria === `epsilon: ${epsilon}`)!;
+      expect(line.y).toBeGreaterThan(box.top);
+      expect(line.y).toBeLessThan(box.bottom);
+    });
   });
 
   it('rejects bad data and options, naming the argument, index and field', () => {

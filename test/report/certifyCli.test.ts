@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { BIN } from '../util/builtCli.js';
 import { expectCleanPage, expectInkedScreenshot, visit } from './browser.js';
+import { expectedVerdictMarks } from './verdicts.js';
 
 // The issue's end-to-end check: `ordergap certify --report FILE.html` on the default scenario
 // (the real built CLI), the page opened in Debian's headless Chromium.
@@ -21,13 +22,7 @@ describe('ordergap certify --report FILE.html (built CLI, default scenario) in h
     });
     expect(r.status, r.stderr).toBe(0);
     const report = JSON.parse(r.stdout);
-    const contraction = report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
-    const expected = [
-      report.fixedPoint.converged,
-      ...contraction.map((c: { contractive: boolean | null }) => c.contractive === true),
-      ...report.subspaces.map((s: { nonDegenerate: boolean }) => s.nonDegenerate),
-      ...report.coverage.map((q: { covered: boolean }) => q.covered),
-    ].map((ok) => (ok ? 'PASS' : 'FAIL'));
+    const expected = expectedVerdictMarks(report);
     const v = await visit(file, () => ({
       title: document.title,
       verdicts: [...document.querySelectorAll('.verdict .mark')].map((e) => e.textContent),
