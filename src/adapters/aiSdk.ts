@@ -21,11 +21,12 @@
  * and the report lists it (`toolErrors`: step, tool name, message) instead of dropping it.
  */
 import type { StepResult, StopCondition, ToolSet } from 'ai';
-import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
+import type { CoverageStopper } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
-import { checkAdapterOptions, EvidenceFeed, isEvidenceItem } from './evidence.js';
+import { checkAdapterOptions, errorMessage, EvidenceFeed, isEvidenceItem } from './evidence.js';
+import type { ToolCallError, ToolErrorsReport } from './evidence.js';
 
-export { isEvidenceItem } from './evidence.js';
+export { isEvidenceItem, type ToolCallError } from './evidence.js';
 
 /**
  * Any tool set: like the AI SDK's own `stepCountIs` (a `StopCondition<any>`), the condition fits
@@ -50,25 +51,22 @@ export interface OrderGapStopWhenOptions<TOOLS extends ToolSet = AnyTools> {
 }
 
 /** A tool call that threw: the AI SDK keeps a `tool-error` part for it in its step and no tool result. */
-export interface ToolCallError {
+export interface AiSdkToolCallError extends ToolCallError {
   /** Index of the AI SDK step in `steps` (zero-based, the step's `stepNumber`). */
   readonly sdkStep: number;
-  readonly toolName: string;
-  readonly toolCallId: string;
-  /** The error's message (its text when the error is not an Error). */
-  readonly message: string;
 }
 
-/** The stop report of {@link orderGapStopWhen}: the stopper's, with the loop's own step count and tool errors. */
-export interface AiSdkStopReport extends StopReport {
+/**
+ * The stop report of {@link orderGapStopWhen}: the stopper's, with the loop's own step count and
+ * every tool call that threw in the steps read (`toolErrors`).
+ */
+export interface AiSdkStopReport extends ToolErrorsReport<AiSdkToolCallError> {
   /**
    * The AI SDK steps read up to this report (`steps.length` when the condition runs after every
    * step, as `generateText` does): the SDK's count. `step` counts the evidence items applied
    * (module comment).
    */
   readonly sdkSteps: number;
-  /** Every tool call that threw in the steps read, in order: their count is its length. */
-  readonly toolErrors: readonly ToolCallError[];
 }
 
 /** A stop condition that also exposes the latest report, the tool errors and the Ω of every applied item. */
@@ -76,20 +74,20 @@ export type OrderGapStopCondition<TOOLS extends ToolSet = AnyTools> = StopCondit
   /** The latest stop report (null before the first evidence item). */
   readonly report: AiSdkStopReport | null;
   /** Every tool call that threw so far, also before the first evidence item. */
-  readonly toolErrors: readonly ToolCallError[];
+  readonly toolErrors: readonly AiSdkToolCallError[];
   /** Ω(θ; e) of each applied item, in order. */
   readonly omegas: readonly number[];
 };
 
 /** The `tool-error` parts of one step. */
-function toolErrorsOf<TOOLS extends ToolSet>(step: StepResult<TOOLS>, index: number): ToolCallError[] {
+function toolErrorsOf<TOOLS extends ToolSet>(step: StepResult<TOOLS>, index: number): AiSdkToolCallError[] {
   return step.content
     .filter((part) => part.type === 'tool-error')
     .map((part) => ({
       sdkStep: index,
       toolName: part.toolName,
       toolCallId: part.toolCallId,
-      message: part.error instanceof Error ? part.error.message : String(part.error),
+      message: errorMessage(part.error),
     }));
 }
 
@@ -109,25 +107,22 @@ export function orderGapStopWhen<TOOLS extends ToolSet = AnyTools>(
   checkAdapterOptions(options);
   const { state, stopper } = options;
   const evidenceOf = options.evidenceOf ?? evidenceFromToolResults;
-  const feed = new EvidenceFeed(state, stopper, options.candidates, options.adaptiveGain);
-  const toolErrors: ToolCallError[] = [];
+  const feed = new EvidenceFeed<AiSdkToolCallError>(state, stopper, options.candidates, options.adaptiveGain);
   let processed = 0;
-  let decided: StopReport | null = null;
   let report: AiSdkStopReport | null = null;
   const condition = async ({ steps }: { steps: Array<StepResult<TOOLS>> }): Promise<boolean> => {
-    for (; processed < steps.length && !decided?.stop; processed++) {
+    for (; processed < steps.length && !feed.stopped; processed++) {
       const step = steps[processed]!;
-      toolErrors.push(...toolErrorsOf(step, processed));
-      decided = (await feed.feed(evidenceOf(step))) ?? decided;
+      feed.toolErrors.push(...toolErrorsOf(step, processed));
+      await feed.feed(evidenceOf(step));
     }
-    if (decided && !report?.stop)
-      report = Object.freeze({ ...decided, sdkSteps: processed, toolErrors: [...toolErrors] });
+    if (!report?.stop) report = feed.report({ sdkSteps: processed });
     processed = steps.length;
-    return decided?.stop ?? false;
+    return feed.stopped;
   };
   Object.defineProperties(condition, {
     report: { get: () => report, enumerable: true },
-    toolErrors: { get: () => toolErrors, enumerable: true },
+    toolErrors: { get: () => feed.toolErrors, enumerable: true },
     omegas: { get: () => feed.omegas, enumerable: true },
   });
   return condition as unknown as OrderGapStopCondition<TOOLS>;

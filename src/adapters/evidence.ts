@@ -1,6 +1,7 @@
 /**
- * What the adapters share: recognising evidence items among tool results, and feeding them to an
- * `AgentState` and a `CoverageStopper` one step at a time.
+ * What the adapters share: recognising evidence items among tool results, feeding them to an
+ * `AgentState` and a `CoverageStopper` one step at a time, and the failed tool calls their stop
+ * reports list (a failed call brings no evidence; it is reported, not dropped).
  */
 import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
@@ -45,13 +46,38 @@ export function checkAdapterOptions(options: {
   }
 }
 
-/** Feeds evidence items to the state and the stopper (module comment). */
-export class EvidenceFeed {
+/**
+ * A tool call that failed, as both adapters report it; each adapter adds where in its loop the
+ * call was (the AI SDK's step, the LangGraph message).
+ */
+export interface ToolCallError {
+  readonly toolName: string;
+  readonly toolCallId: string;
+  /** The error's message (its text when the error is not an Error). */
+  readonly message: string;
+}
+
+/** A stop report with the failed tool calls read up to it. */
+export interface ToolErrorsReport<E extends ToolCallError = ToolCallError> extends StopReport {
+  /** Every failed tool call read up to this report, in order: their count is its length. */
+  readonly toolErrors: readonly E[];
+}
+
+/** The message of a thrown value: an Error's `message`, else its text. */
+export function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** Feeds evidence items to the state and the stopper, and keeps the failed tool calls read (module comment). */
+export class EvidenceFeed<E extends ToolCallError = ToolCallError> {
   readonly #state: AgentState;
   readonly #stopper: CoverageStopper;
   readonly #candidates: (() => readonly EvidenceInput[]) | undefined;
   readonly #gain: number | undefined;
+  #decided: StopReport | null = null;
   readonly omegas: number[] = [];
+  /** Every failed tool call the adapter has read, in order (the adapter appends them). */
+  readonly toolErrors: E[] = [];
 
   constructor(
     state: AgentState,
@@ -82,6 +108,20 @@ export class EvidenceFeed {
       );
       if (last.stop) break;
     }
+    this.#decided = last ?? this.#decided;
     return last;
+  }
+
+  /** True once a report has said stop (nothing is fed after it). */
+  get stopped(): boolean {
+    return this.#decided?.stop ?? false;
+  }
+
+  /**
+   * The stopper's latest report with `extra` and the failed tool calls read so far, frozen; null
+   * before the first evidence item.
+   */
+  report<X extends object>(extra: X): (ToolErrorsReport<E> & X) | null {
+    return this.#decided && Object.freeze({ ...this.#decided, ...extra, toolErrors: [...this.toolErrors] });
   }
 }

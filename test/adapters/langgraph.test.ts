@@ -1,7 +1,8 @@
-import { ToolMessage } from '@langchain/core/messages';
+import { AIMessage, ToolMessage } from '@langchain/core/messages';
 import { tool } from '@langchain/core/tools';
 import { FakeListChatModel } from '@langchain/core/utils/testing';
 import { Annotation, GraphRecursionError, MessagesAnnotation, START, StateGraph } from '@langchain/langgraph';
+import { ToolNode } from '@langchain/langgraph/prebuilt';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderGapChannel, orderGapNode, routeOnOrderGap } from '../../src/adapters/langgraph.js';
@@ -59,5 +60,89 @@ describe('ordergap/langgraph: a conditional edge to END on the order-gap stop (F
       .addConditionalEdges('agent', routeOnOrderGap('agent'))
       .compile();
     await expect(capped.invoke({ messages: [] }, { recursionLimit: 10 })).rejects.toThrow(GraphRecursionError);
+  });
+});
+
+describe('ordergap/langgraph: failed tool calls are reported, not dropped', () => {
+  it("a tool that throws inside LangGraph's ToolNode is listed in the stop report (message index, tool, call id, message)", async () => {
+    let calls = 0;
+    const thrown: string[] = [];
+    const flaky = tool(
+      async ({ id }: { id: string }) => {
+        if (++calls % 5 === 0) {
+          thrown.push(id);
+          throw new Error(`index unavailable for ${id}`);
+        }
+        return JSON.stringify(itemDoc(id));
+      },
+      {
+        name: 'retrieve',
+        description: 'retrieve one evidence item; the index fails on every fifth call',
+        schema: z.object({ id: z.string() }),
+      },
+    );
+    const model = new FakeListChatModel({ responses: [...sequence] });
+    const node = orderGapNode({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper(false) });
+    const g = new StateGraph(State)
+      .addNode('agent', async (s) => {
+        const id = String((await model.invoke(s.messages)).content);
+        const call = { id: `call-${s.messages.length}`, name: 'retrieve', args: { id } };
+        return { messages: [new AIMessage({ content: '', tool_calls: [call] })] };
+      })
+      .addNode('tools', new ToolNode([flaky]))
+      .addNode('checkStop', node)
+      .addEdge(START, 'agent')
+      .addEdge('agent', 'tools')
+      .addEdge('tools', 'checkStop')
+      .addConditionalEdges('checkStop', routeOnOrderGap('agent'))
+      .compile();
+    const out = await g.invoke({ messages: [{ role: 'user', content: 'research' }] }, { recursionLimit: 1000 });
+    const report = out.orderGap!;
+    const failed = out.messages.flatMap((m, i) =>
+      m instanceof ToolMessage && m.status === 'error' ? [{ i, id: m.tool_call_id }] : [],
+    );
+    expect(report.stop).toBe(true);
+    expect(thrown.length).toBeGreaterThan(0);
+    expect(failed).toHaveLength(thrown.length);
+    // the evidence count and the failed calls, each what it names
+    expect(report.step).toBe(out.messages.filter((m) => m instanceof ToolMessage && m.status === 'success').length);
+    expect(report.toolErrors).toHaveLength(thrown.length);
+    expect(node.toolErrors).toEqual(report.toolErrors);
+    expect(report.toolErrors.map((e) => [e.messageIndex, e.toolCallId])).toEqual(failed.map((f) => [f.i, f.id]));
+    report.toolErrors.forEach((e, i) => {
+      expect(e.toolName).toBe('retrieve');
+      expect(e.message).toBe(`index unavailable for ${thrown[i]}`);
+    });
+  });
+
+  it("a tool message without a status whose content is an error counts too (the tool's name from the call); status 'success' never does", async () => {
+    const node = orderGapNode({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper(false) });
+    const calls = [
+      { id: 'a', name: 'retrieve', args: { id: sequence[0] } },
+      { id: 'b', name: 'retrieve', args: { id: sequence[1] } },
+      { id: 'c', name: 'lookup', args: {} },
+    ];
+    const messages = [
+      new AIMessage({ content: '', tool_calls: calls }),
+      new ToolMessage({ content: JSON.stringify(itemDoc(sequence[0]!)), tool_call_id: 'a', name: 'retrieve' }),
+      new ToolMessage({ content: 'Error: timeout after 30 s', tool_call_id: 'b' }),
+      new ToolMessage({
+        content: 'Error: is what the page says',
+        tool_call_id: 'c',
+        name: 'lookup',
+        status: 'success',
+      }),
+    ];
+    const r = await node({ messages });
+    expect(r.orderGap!.step).toBe(1);
+    expect(r.orderGap!.toolErrors).toEqual([
+      { messageIndex: 2, toolName: 'retrieve', toolCallId: 'b', message: 'timeout after 30 s' },
+    ]);
+    // errors read before any evidence item: on the node, the report still null
+    const early = orderGapNode({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper(false) });
+    expect((await early({ messages: messages.slice(2, 3) })).orderGap).toBeNull();
+    expect(early.toolErrors).toEqual([
+      { messageIndex: 0, toolName: '', toolCallId: 'b', message: 'timeout after 30 s' },
+    ]);
   });
 });

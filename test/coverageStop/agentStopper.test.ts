@@ -61,6 +61,28 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(report!.check!.movingItems).toEqual(direct.movingItems);
   });
 
+  it('a state saved and restored has the same default pool and the same coverage verdict, before and after further steps', async () => {
+    const stop = paper.stop.step;
+    const original = AgentState.fromScenario(scenario);
+    for (const id of sequence.slice(0, stop - 2)) original.step(itemDoc(id));
+    const restored = AgentState.fromJSON(JSON.parse(JSON.stringify(original.toJSON())));
+    for (const id of sequence.slice(stop - 2, stop)) {
+      original.step(itemDoc(id));
+      restored.step(itemDoc(id));
+    }
+    const a = agentCheckSite(original);
+    const b = agentCheckSite(restored);
+    expect(b.theta).toEqual(a.theta);
+    expect(b.system.evidenceAt(b.theta)).toEqual(a.system.evidenceAt(a.theta));
+    const [ca, cb] = await Promise.all(
+      [a, b].map((site) => checkCoverageAtStop(site.system, site.theta, scenario.run.epsilon)),
+    );
+    expect(cb!.verdict).toBe(ca!.verdict);
+    expect(cb!.movingItems).toEqual(ca!.movingItems);
+    expect(cb!.uncoveredQuestions).toEqual(ca!.uncoveredQuestions);
+    expect(restored.evidence).toEqual(original.evidence);
+  });
+
   it('bad options and Ω are refused naming them; a missing site is refused unless the policy is false', async () => {
     expect(() => scenarioStopper('often' as never)).toThrow(/^policy = "often"/);
     expect(() => scenarioStopper('stop', 0)).toThrow(/^maxSteps = 0/);

@@ -70,11 +70,42 @@ export interface StateDocument {
   theta: Array<[number, number]>;
   dim: number;
   steps: number;
+  /**
+   * The evidence items applied ({@link AgentState.evidence}): one per id, each in the form it was
+   * last applied in, in the order of first application. A document without the field restores
+   * a state that has applied none: the coverage check's default pool then holds only the items
+   * applied after the restore, so pass the candidates to `agentCheckSite` for such a state.
+   */
+  evidence?: EvidenceInput[];
   summary: StateSummary;
 }
 
 /** An evidence item for {@link AgentState.expand}: the JSON form of one pool item. */
 export type EvidenceInput = unknown;
+
+/**
+ * The applied items of a state document by id (`state.evidence`; a missing field is an empty
+ * list).
+ * @throws {ArgumentError} not an array, an entry that is not an object with a string id, or an id
+ *   given twice.
+ */
+function appliedOf(evidence: unknown): Map<string, EvidenceInput> {
+  const out = new Map<string, EvidenceInput>();
+  if (evidence === undefined) return out;
+  if (!Array.isArray(evidence))
+    throw new ArgumentError('state.evidence', evidence, 'must be an array of evidence items');
+  const first = new Map<string, number>();
+  evidence.forEach((item: unknown, i) => {
+    const id = (item as { id?: unknown } | null)?.id;
+    if (item === null || typeof item !== 'object' || Array.isArray(item) || typeof id !== 'string')
+      throw new ArgumentError(`state.evidence[${i}]`, item, 'must be an evidence item (an object with a string id)');
+    if (first.has(id))
+      throw new ArgumentError(`state.evidence[${i}].id`, id, `is the id of state.evidence[${first.get(id)}]`);
+    first.set(id, i);
+    out.set(id, item);
+  });
+  return out;
+}
 
 /** File operations used by {@link AgentState.save} (replaceable in tests to simulate crashes). */
 export type SaveIo = AtomicWriteIo;
@@ -150,8 +181,12 @@ export class AgentState {
   }
 
   /**
-   * Restores a state exported by {@link toJSON}.
-   * @throws {ArgumentError} not a state document, or θ does not fit the layout.
+   * Restores a state exported by {@link toJSON}, with the evidence items it had applied (none
+   * when the document has no `evidence`, see {@link StateDocument.evidence}). The items are
+   * checked for form here (objects with distinct string ids); their content is checked where it
+   * is used, as that of candidates given to `agentCheckSite`.
+   * @throws {ArgumentError} not a state document, θ does not fit the layout, or `evidence` is not
+   *   a list of items with distinct ids.
    */
   static fromJSON(doc: unknown): AgentState {
     const d = doc as Partial<StateDocument> | null;
@@ -173,6 +208,7 @@ export class AgentState {
     });
     st.#state = structuredFromEntries(st.#shape, st.#params, pairs, 'state.theta');
     st.#steps = typeof d.steps === 'number' ? d.steps : 0;
+    for (const [id, item] of appliedOf(d.evidence)) st.#applied.set(id, item);
     return st;
   }
 
@@ -195,8 +231,8 @@ export class AgentState {
   /**
    * Every evidence item applied so far ({@link step}, {@link expand}, {@link expandScheduled}),
    * one per id (the form it was last applied in), in the order of first application: what the
-   * loop has seen, and the default candidates of the coverage check (`agentCheckSite`). A state
-   * restored by {@link fromJSON} starts with none.
+   * loop has seen, and the default candidates of the coverage check (`agentCheckSite`). Saved by
+   * {@link toJSON} and restored by {@link fromJSON}.
    */
   get evidence(): readonly EvidenceInput[] {
     return [...this.#applied.values()];
@@ -452,6 +488,8 @@ export class AgentState {
       theta,
       dim: this.#layout.dim,
       steps: this.#steps,
+      // a JSON copy: what save() writes, and a document independent of the state
+      evidence: JSON.parse(JSON.stringify(this.evidence)) as EvidenceInput[],
       summary: this.describe(),
     };
   }

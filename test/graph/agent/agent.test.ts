@@ -105,6 +105,20 @@ describe('agent-loop API', () => {
     expect(r.theta).toEqual(s.theta);
     expect(r.steps).toBe(10);
     expect(r.orderGap(itemDoc('e05'))).toBe(s.orderGap(itemDoc('e05')));
+    // the items applied, each in its latest form: a JSON round trip loses nothing
+    expect(doc.evidence).toEqual(s.evidence);
+    expect(r.evidence).toEqual(s.evidence);
+    expect(JSON.stringify(r.toJSON())).toBe(JSON.stringify(doc));
+    // a document without the field (older) restores a state that has applied nothing
+    const { evidence: _, ...older } = doc;
+    expect(AgentState.fromJSON(older).evidence).toEqual([]);
+    expect(() => AgentState.fromJSON({ ...doc, evidence: {} })).toThrow(
+      /^state\.evidence = an object: must be an array/,
+    );
+    expect(() => AgentState.fromJSON({ ...doc, evidence: [null] })).toThrow(/^state\.evidence\[0\] = null: must be/);
+    expect(() => AgentState.fromJSON({ ...doc, evidence: [doc.evidence[0], doc.evidence[0]] })).toThrow(
+      /^state\.evidence\[1\]\.id = "e01": is the id of state\.evidence\[0\]/,
+    );
     expect(() => AgentState.fromJSON({ ...doc, format: 'x' })).toThrow(/state\.format = "x"/);
     expect(() => AgentState.fromJSON({ ...doc, theta: [[1e9, 1]] })).toThrow(/state\.theta\[0\]\[0\] = 1000000000/);
   });
