@@ -16,6 +16,7 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';
+import { maxOf } from '../util/arrays.js';
 import { BudgetLedger, type AdmissionDecision } from './admission.js';
 import type { RuleSpec } from '../stopping/registry.js';
 import { createHash } from 'node:crypto';
@@ -167,7 +168,7 @@ export class ConfigurationArchive {
     const set = target ? this.eligible(target) : this.entries;
     if (set.length === 0) return null;
     let s = 0;
-    for (let i = 0; i < this.tasks.length; i++) s += Math.max(...set.map((e) => e.scores[i]!));
+    for (let i = 0; i < this.tasks.length; i++) s += maxOf(set.map((e) => e.scores[i]!));
     return s / this.tasks.length;
   }
 

@@ -18,6 +18,7 @@ import { betaTailIntUnchecked } from '../stopping/betaTail.js';
 import { createRule, type RuleSpec } from '../stopping/registry.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
+import { maxOf } from '../util/arrays.js';
 import { answerIsExtractor } from './extractors.js';
 import { buildStream } from './observations.js';
 
@@ -118,7 +119,7 @@ export function falseStopTrial(
       texts.push(drawn === EMPTY_ANSWER ? '' : `the answer is ${drawn}`);
       if (drawn !== EMPTY_ANSWER) counts.set(drawn, (counts.get(drawn) ?? 0) + 1);
     }
-    const top = Math.max(0, ...counts.values());
+    const top = maxOf(counts.values(), 0);
     const item = { line: s + 1, question: distribution.name, answer: mode, samples: texts };
     const stream = buildStream(item, answerIsExtractor, {
       seed,

@@ -6,6 +6,7 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { positiveNumber } from '../util/validate.js';
+import { minOf } from '../util/arrays.js';
 import { finiteField, formatNumber, recordArray, stringField } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
 import { frame, THRESHOLD_COLOR, type PlotFrameOptions } from './theme.js';
@@ -50,7 +51,7 @@ export function marginSpec(points: readonly MarginPoint[], options: MarginPlotOp
     value: finiteField('points', i, p, 'value'),
   }));
   const positive = parsed.filter((p) => p.value > 0).map((p) => p.value);
-  const floor = Math.min(threshold, ...positive) / 10;
+  const floor = minOf(positive, threshold) / 10;
   const values = parsed.map((p) => ({
     ...p,
     shown: p.value > 0 ? p.value : floor,

@@ -4,6 +4,7 @@
  * in the legend. Reads the plain rows a benchmark's JSON holds.
  */
 import { ArgumentError } from '../util/errors.js';
+import { maxOf, minOf } from '../util/arrays.js';
 import { finiteField, recordArray, stringField } from './data.js';
 import { fitPowerLaw, type PowerLawFit } from './powerLaw.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
@@ -77,7 +78,7 @@ export function scalingSpec(points: readonly ScalingPoint[], options: ScalingPlo
   const measured = points.map((p) => ({ n: p.n, y: p.y, label: labelOf.get(p.series)! }));
   const fitted = fits.flatMap((f) => {
     const ns = points.filter((p) => p.series === f.series).map((p) => p.n);
-    return [Math.min(...ns), Math.max(...ns)].map((n) => ({ n, y: f.coefficient * n ** f.exponent, label: f.label }));
+    return [minOf(ns), maxOf(ns)].map((n) => ({ n, y: f.coefficient * n ** f.exponent, label: f.label }));
   });
   // the data's own extent (not widened to whole decades), with a few pixels of padding
   const scale = { type: 'log', nice: false, padding: 12 };

@@ -6,6 +6,7 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { positiveNumber } from '../util/validate.js';
+import { minOf } from '../util/arrays.js';
 import { finiteField, formatNumber, recordArray } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
 import { frame, horizontalThreshold, type PlotFrameOptions } from './theme.js';
@@ -33,7 +34,7 @@ export const SPECTRUM_CLASSES = ['above tolerance', 'at or below tolerance', 'â‰
  */
 export function spectrumFloor(values: readonly number[], tolerance: number): number {
   const positive = values.filter((v) => v > 0);
-  return Math.min(tolerance, ...positive) / 10;
+  return minOf(positive, tolerance) / 10;
 }
 
 /**

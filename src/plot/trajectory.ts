@@ -5,6 +5,7 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange, positiveNumber } from '../util/validate.js';
+import { maxOf } from '../util/arrays.js';
 import { finiteField, formatNumber, optionalFiniteField, recordArray } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
 import { frame, horizontalThreshold, STOP_COLOR, type PlotFrameOptions } from './theme.js';
@@ -114,7 +115,7 @@ export function trajectorySpec(points: readonly TrajectoryPoint[], options: Traj
   ];
   if (stop !== null) {
     // The label goes right of the marker, or left of it when the marker is the last step.
-    const atEnd = stop === Math.max(...steps);
+    const atEnd = stop === maxOf(steps);
     layer.push({
       data: { values: [{ t: stop, label: `stop at t = ${stop}` }] },
       layer: [

@@ -20,6 +20,7 @@ import { resolveRunParams, type RunParams } from '../system/runParams.js';
 import type { OperatorSystem, StateSummary } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { openInterval } from '../util/validate.js';
+import { maxOf } from '../util/arrays.js';
 import { init } from '../wasm/module.js';
 import { coverageComparison, type CoverageComparison } from './coverage.js';
 import { openQuestionsAtStop, type OpenQuestionsWarning } from './openQuestions.js';
@@ -198,7 +199,7 @@ function explanationOf(r: RunResult, trajectory: RunRow[], setting: RunSetting):
       `the last ${setting.window} order-gaps (${last.map((x) => `${x.evidence}: ${fixed(x.omega, 4)}`).join(', ')}) ` +
       `average ${fixed(windowed, 4)} <= ε = ${setting.epsilon}; ${repeats} of these ${last.length} items had been drawn before ` +
       `and were already represented` +
-      (residuals.length ? ` (largest unrepresented part ‖P_e(θ) − θ‖ = ${fixed(Math.max(...residuals), 4)})` : '')
+      (residuals.length ? ` (largest unrepresented part ‖P_e(θ) − θ‖ = ${fixed(maxOf(residuals), 4)})` : '')
     );
   }
   if (r.stop.reason === 'criterion') return `${setting.rule} stopped: ${r.stop.detail}`;

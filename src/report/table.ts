@@ -1,4 +1,5 @@
 /** Plain-text tables for the CLI (right-aligned numbers, left-aligned text). */
+import { maxOf } from '../util/arrays.js';
 
 /** A column: header and alignment. */
 export interface Column {
@@ -15,7 +16,12 @@ export interface Column {
  * ```
  */
 export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {
-  const widths = columns.map((c, j) => Math.max(c.header.length, ...rows.map((r) => (r[j] ?? '').length)));
+  const widths = columns.map((c, j) =>
+    maxOf(
+      rows.map((r) => (r[j] ?? '').length),
+      c.header.length,
+    ),
+  );
   const fmt = (cells: readonly string[]): string =>
     cells
       .map((cell, j) => (columns[j]?.align === 'right' ? cell.padStart(widths[j]!) : cell.padEnd(widths[j]!)))

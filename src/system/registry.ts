@@ -8,6 +8,7 @@ import { resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
 import { checkInputFile, checkSystemMemory } from '../util/resources.js';
+import { maxOf } from '../util/arrays.js';
 import { coordinateCount } from './coordinates.js';
 import { defineSystem } from './define.js';
 import type { OperatorSystem, OperatorSystemSpec } from './types.js';
@@ -194,7 +195,10 @@ export async function loadSystemModule(file: string): Promise<OperatorSystem> {
     );
   }
   const system = defineSystem(guardedSpec(mod.default));
-  const largest = Math.max(0, ...Object.values(system.subspaces).map((s) => coordinateCount(s)));
+  const largest = maxOf(
+    Object.values(system.subspaces).map((s) => coordinateCount(s)),
+    0,
+  );
   // certify decides the declared subspaces, and the whole space 'all' only while d <= 2048
   checkSystemMemory(system.dim, Math.max(largest, Math.min(system.dim, 2048)));
   probeAtTheta0(system);

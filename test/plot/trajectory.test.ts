@@ -96,6 +96,14 @@ describe('trajectorySpec', () => {
     expect(svgTexts(p.svg)).toContain('ε = 0.2');
   });
 
+  it('a 250 000-step run (more steps than a spread call holds) gets its stop label left of a final stop', () => {
+    const long = Array.from({ length: 250_000 }, (_, i) => ({ t: i + 1, omega: 1 / (i + 1) }));
+    const labelOf = (spec: unknown) =>
+      JSON.stringify(spec).includes('"align":"right","baseline":"top","dx":-4') ? 'left' : 'right';
+    expect(labelOf(trajectorySpec(long, { epsilon: 0.1, stopStep: 250_000 }))).toBe('left');
+    expect(labelOf(trajectorySpec(long, { epsilon: 0.1, stopStep: 1000 }))).toBe('right');
+  });
+
   it('a log scale puts decades at equal distances', async () => {
     const p = await plotTrajectory(
       [

@@ -16,6 +16,7 @@ import type { Arena, ArenaBlock, ArenaScope, F64Block, I32Block } from '../../wa
 import { wasm, type KernelExports } from '../../wasm/module.js';
 import { ArgumentError } from '../../util/errors.js';
 import { firstNonFinite } from '../../util/validate.js';
+import { pushAll } from '../../util/arrays.js';
 import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from '../model/shape.js';
 
@@ -65,7 +66,7 @@ export function groupTables(shape: OperatorShape): { gstart: Int32Array; gans: I
   const list: number[] = [];
   shape.groups.forEach((g, i) => {
     gstart[i] = list.length;
-    list.push(...g.answers);
+    pushAll(list, g.answers);
   });
   gstart[shape.groups.length] = list.length;
   return { gstart, gans: Int32Array.from(list), qgroup: shape.questionGroup };

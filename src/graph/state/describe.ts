@@ -13,6 +13,7 @@ import type {
   StateSummary,
 } from '../../system/types.js';
 import { openInterval } from '../../util/validate.js';
+import { maxOf } from '../../util/arrays.js';
 import type { EdgeBlockIndex } from '../operators/consolidate.js';
 import { confidenceIndex, edgeIndex, edgeTypeIndex, nodeOffset } from '../model/layout.js';
 import type { Scenario } from '../scenarios/scenario.js';
@@ -92,7 +93,7 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
   const answers: AnswerSummary[] = [];
   for (const g of shape.groups) {
     const cs = Array.from(g.answers, (a) => conf(a));
-    const bestC = Math.max(...cs);
+    const bestC = maxOf(cs);
     g.answers.forEach((a, t) =>
       answers.push({
         question: idOf(g.question),
