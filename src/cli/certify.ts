@@ -4,7 +4,7 @@
  * verdicts (they are in the output); 2 for a bad flag or value.
  */
 import { InvalidArgumentError, type Command } from 'commander';
-import { SingleBar } from 'cli-progress';
+import { ProgressBar } from './progress.js';
 import { certifyReport, renderCertifyText, type CertifyRequest } from '../report/certify.js';
 import { ArgumentError } from '../util/errors.js';
 import { writeCertifyReport } from '../report/certifyHtml.js';
@@ -74,19 +74,18 @@ export function registerCertifyCommand(program: Command): void {
     .option('--no-progress', 'no progress bar')
     .action(async (opts: CertifyCommandOptions) => {
       const showBar = !opts.json && opts.progress !== false && process.stderr.isTTY === true;
-      let bar: SingleBar | undefined;
+      // one bar per phase; certify reports `done` before each item, so a phase is complete (its
+      // bar full) when the next one starts or certify returns
+      let bar: ProgressBar | undefined;
       let phase = '';
       const onProgress = showBar
         ? (p: string, done: number, total: number) => {
             if (p !== phase) {
-              bar?.stop();
+              bar?.finish();
               phase = p;
-              bar = new SingleBar(
-                { format: `${p.padEnd(28).slice(0, 28)} [{bar}] {value}/{total}`, stream: process.stderr },
-                undefined,
-              );
-              bar.start(total, done);
-            } else bar?.update(done);
+              bar = new ProgressBar(`${p.padEnd(28).slice(0, 28)} [{bar}] {value}/{total}`);
+            }
+            bar!.update(done, total);
           }
         : undefined;
       checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence, '--system': opts.system });
@@ -95,7 +94,7 @@ export function registerCertifyCommand(program: Command): void {
         if (opts.from !== undefined && opts.from !== 'stop' && opts.from !== 'theta0')
           throw new ArgumentError('--from', opts.from, "must be 'stop' or 'theta0'");
         const report = await certifyReport(opts as CertifyRequest, onProgress);
-        bar?.stop();
+        bar?.finish();
         if (opts.plot !== undefined) await writeCertifyPlots(opts.plot, report, process.stderr);
         if (opts.json) printJson(report);
         else process.stdout.write(renderCertifyText(report) + '\n');
