@@ -86,6 +86,7 @@ export { referenceGraphSystem, syntheticGraphSystem } from './graph/system.js';
 
 // the commands' reports, their renderers and pictures
 export { runReport, type RunReport, type RunReportOptions, type RunRow, type RunSetting } from './report/run.js';
+export type { RunProgress } from './report/runCost.js';
 export { renderRunText } from './report/runText.js';
 export { writeRunPlots } from './report/runPlots.js';
 export { demoReport, renderDemoText, type DemoReport, type DemoReportOptions, type DemoRow } from './report/demo.js';

@@ -6,13 +6,14 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { SingleBar } from 'cli-progress';
 import { runReport, type RunReportOptions } from '../report/run.js';
+import { checkRunSize, runProgressText, type RunProgress } from '../report/runCost.js';
 import { renderRunText } from '../report/runText.js';
 import { writeRunPlots } from '../report/runPlots.js';
 import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/stopper.js';
 import { parseRuleSpec } from '../stopping/registry.js';
 import { removeStaleTemporaries, temporaryPathFor } from '../util/atomicWrite.js';
+import { ProgressBar } from './progress.js';
 import {
   checkCommandDestinations,
   checkInputPaths,
@@ -45,15 +46,21 @@ function parseCoveragePolicy(value: string): CoveragePolicy {
   return value as CoveragePolicy;
 }
 
-type RunCommandOptions = Omit<RunReportOptions, 'onStep' | 'onState'> & {
+type RunCommandOptions = Omit<RunReportOptions, 'onStep' | 'onState' | 'onProgress'> & {
   json?: boolean;
   plot?: string;
   progress?: boolean;
   recordStates?: string;
 };
 
-/** Steps after which a run shows its progress bar (shorter runs finish before it would help). */
+/**
+ * Milliseconds after which a run shows its progress bar, or that its estimated time must exceed
+ * for the bar to show at once (shorter runs finish before it would help).
+ */
 const PROGRESS_AFTER_MS = 500;
+
+/** The bar: `what` and `left` come from {@link runProgressText}. */
+const PROGRESS_FORMAT = 'Algorithm 1 [{bar}] {what}, {duration_formatted}{left}';
 
 /** Registers `ordergap run` on the program. */
 export function registerRunCommand(program: Command): void {
@@ -93,11 +100,16 @@ export function registerRunCommand(program: Command): void {
     .option('--json', 'print one JSON document (numbers unrounded)')
     .option('--plot <dir>', 'also write the trajectory plot to DIR as SVG and PNG (paths on stderr)')
     .option('--no-progress', 'no progress bar')
+    .option(
+      '--no-size-limit',
+      'run a --synthetic size even when its estimated time or memory exceeds the limits (docs/cli.md)',
+    )
     .action(async (opts: RunCommandOptions) => {
       let recordFd: number | undefined;
       let recordTmp: string | undefined;
       let target: string | undefined;
       checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence, '--system': opts.system });
+      checkRunSize(opts);
       // every destination is checked before any work
       checkCommandDestinations({
         plot: opts.plot,
@@ -110,24 +122,25 @@ export function registerRunCommand(program: Command): void {
         recordTmp = temporaryPathFor(target);
       }
       const showBar = !opts.json && opts.progress !== false && process.stderr.isTTY === true;
-      let bar: SingleBar | undefined;
+      const bar = showBar ? new ProgressBar(PROGRESS_FORMAT) : undefined;
       const started = Date.now();
-      const onStep = showBar
-        ? (t: number, total: number) => {
-            if (!bar && Date.now() - started > PROGRESS_AFTER_MS) {
-              bar = new SingleBar(
-                { format: 'Algorithm 1 [{bar}] {value}/{total} steps, {duration_formatted}', stream: process.stderr },
-                undefined,
-              );
-              bar.start(total, t);
-            } else bar?.update(t);
+      // the bar counts thousandths of the run's estimated work; its text says the steps and the time left
+      const onProgress = bar
+        ? (p: RunProgress) => {
+            if (p.done) bar.finish(undefined, runProgressText(p));
+            else if (
+              bar.started ||
+              Date.now() - started > PROGRESS_AFTER_MS ||
+              (p.remainingMs ?? 0) > PROGRESS_AFTER_MS
+            )
+              bar.update(Math.round(1000 * p.fraction), 1000, runProgressText(p));
           }
         : undefined;
       try {
         if (recordTmp !== undefined) recordFd = openSync(recordTmp, 'w');
         const report = await runReport({
           ...opts,
-          ...(onStep ? { onStep } : {}),
+          ...(onProgress ? { onProgress } : {}),
           ...(recordFd !== undefined
             ? {
                 onState: (t: number, theta: Array<[number, number]>) =>
@@ -135,8 +148,6 @@ export function registerRunCommand(program: Command): void {
               }
             : {}),
         });
-        bar?.stop();
-        bar = undefined;
         if (recordFd !== undefined) {
           closeSync(recordFd);
           recordFd = undefined;

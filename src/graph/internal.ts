@@ -121,6 +121,12 @@ export {
   type SyntheticScenarioOptions,
 } from './scenarios/synthetic.js';
 export {
+  COST_MARGIN,
+  syntheticRunCost,
+  type SyntheticCostOptions,
+  type SyntheticRunCost,
+} from './scenarios/syntheticCost.js';
+export {
   copyStructured,
   copyStructuredInto,
   decodeStructured,
@@ -133,6 +139,7 @@ export {
   structuredFromDense,
   structuredFromEntries,
   structuredFromSparse,
+  type BuildProgress,
   structuredOrderGap,
   structuredResidual,
   structuredStep,

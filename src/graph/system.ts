@@ -35,7 +35,7 @@ import type { LipschitzBound } from './operators/params.js';
 import { confidenceLipschitzBound, DEFAULT_PARAMS } from './operators/params.js';
 import { referenceConsolidate } from './operators/consolidate.js';
 import { referenceExpand } from './operators/expand.js';
-import { structuredFromSparse } from './state/state.js';
+import { structuredFromSparse, type BuildProgress } from './state/state.js';
 import { densify } from './operators/orderGap.js';
 import { syntheticScenario, type SyntheticScenario, type SyntheticScenarioOptions } from './scenarios/synthetic.js';
 import { describeCoordinate as describeIn } from './model/layout.js';
@@ -421,6 +421,8 @@ export const SYNTHETIC_DENSE_LIMIT = 2 ** 24;
 export interface SyntheticSystemOptions extends SyntheticScenarioOptions {
   /** Operator parameters (default {@link DEFAULT_PARAMS}). */
   params?: GraphOperatorParams;
+  /** Follows every build of the structured state (`state.initial()`): claims indexed of all. */
+  onStateBuild?: BuildProgress;
 }
 
 /** A synthetic reference-graph system: the operator contract plus its synthetic scenario. */
@@ -488,7 +490,7 @@ export function syntheticGraphSystem(nmax: number, options: SyntheticSystemOptio
         params,
         item,
         () => uniform,
-        () => structuredFromSparse(shape, params, sc.state),
+        () => structuredFromSparse(shape, params, sc.state, options.onStateBuild),
       ),
       runDefaults: GRAPH_RUN_DEFAULTS,
       describe: graphDescribe(

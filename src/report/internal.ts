@@ -12,6 +12,17 @@ export { DEMO_PLOT_NAMES, demoPlots } from './demoPlots.js';
 export { escapeHtml, inlineSvg } from './html.js';
 export { jsonNumber } from './json.js';
 export { plotWriter } from './plotWriter.js';
+export {
+  checkRunSize,
+  formatDuration,
+  RUN_TIME_LIMIT_MS,
+  runCostEstimate,
+  RunProgressMeter,
+  runProgressText,
+  runSizeLimits,
+  type RunSizeLimits,
+  type RunSizeRequest,
+} from './runCost.js';
 export { RUN_PLOT_NAMES, runPlots } from './runPlots.js';
 export { renderStateSummary } from './runText.js';
 export { resolveSystem } from './systems.js';

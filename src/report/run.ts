@@ -24,6 +24,7 @@ import { maxOf } from '../util/arrays.js';
 import { init } from '../wasm/module.js';
 import { coverageComparison, type CoverageComparison } from './coverage.js';
 import { openQuestionsAtStop, type OpenQuestionsWarning } from './openQuestions.js';
+import { checkRunSize, RunProgressMeter, type RunProgress } from './runCost.js';
 import { resolveSystem, type SystemRequest } from './systems.js';
 import { fixed } from './table.js';
 
@@ -46,6 +47,16 @@ export interface RunReportOptions extends SystemRequest {
   schedule?: number;
   /** Called after every step with t and the budget (for a progress display). */
   onStep?: (t: number, maxSteps: number) => void;
+  /**
+   * Called as the run gets on: building a synthetic graph's states, after the steps, at the end;
+   * with the share of work done and the time left estimated (./runCost.ts).
+   */
+  onProgress?: (progress: RunProgress) => void;
+  /**
+   * false: run a synthetic scenario whatever its estimated time and memory; default true, which
+   * refuses one whose estimate exceeds the limits of `runSizeLimits` ({@link checkRunSize}).
+   */
+  sizeLimit?: boolean;
   /**
    * Called after every step with θ_t's non-zero coordinates [index, value] in ascending order,
    * when given (O(non-zeros) per step: opt-in, for recording full states; needs a structured
@@ -128,7 +139,13 @@ function ruleOf(spec: string | undefined, params: RunParams, system: OperatorSys
 }
 
 /** Runs the system: Algorithm 1, or the loop under `rule`; residuals recorded where the state can give them. */
-function trajectoryRun(system: OperatorSystem, setting: RunParams, rule: StoppingRule | null, opts: RunReportOptions) {
+function trajectoryRun(
+  system: OperatorSystem,
+  setting: RunParams,
+  rule: StoppingRule | null,
+  opts: RunReportOptions,
+  meter: RunProgressMeter | null,
+) {
   const st = system.capabilities.state;
   const recordResiduals = st === undefined || st.residual !== undefined;
   const omegas: number[] = [];
@@ -143,6 +160,7 @@ function trajectoryRun(system: OperatorSystem, setting: RunParams, rule: Stoppin
       omegas.push(step.omega);
       if (opts.onState) opts.onState(step.t, st ? st.entries(state) : denseEntries(head));
       opts.onStep?.(step.t, setting.maxSteps);
+      meter?.step(step.t, setting.maxSteps);
     },
   };
   if (rule === null) return runRecursive(system, { ...common, epsilon: setting.epsilon, window: setting.window });
@@ -224,7 +242,9 @@ function poolCheckAtEnd(system: OperatorSystem, r: RunResult, epsilon: number): 
 
 /**
  * Runs Algorithm 1 (or `rule`) on the requested system and builds the report (no printing).
- * @throws {ArgumentError} bad options, unreadable or invalid files (errors name the file and the JSON path).
+ * @throws {ArgumentError} bad options, unreadable or invalid files (errors name the file and the
+ *   JSON path), a synthetic size whose estimated time or memory exceeds the limits
+ *   ({@link checkRunSize}; not with `sizeLimit: false`).
  */
 export async function runReport(opts: RunReportOptions = {}): Promise<RunReport> {
   const delta = openInterval('--delta', opts.delta ?? 0.5, 0, 1);
@@ -234,8 +254,10 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       opts.coverage,
       'needs a named scenario (the coverage check certifies on it), not --synthetic',
     );
+  const cost = checkRunSize(opts);
   await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
-  const { system, source } = await resolveSystem(opts);
+  const meter = opts.onProgress ? new RunProgressMeter(cost, opts.onProgress) : null;
+  const { system, source } = await resolveSystem(opts, meter ? (done, total) => meter.build(done, total) : undefined);
   const params = resolveRunParams(system.capabilities.runDefaults, {
     epsilon: opts.epsilon,
     window: opts.window,
@@ -252,7 +274,7 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
   };
   const st = system.capabilities.state;
   const initial: unknown = st ? st.initial() : system.theta0;
-  const r = trajectoryRun(system, params, rule, opts);
+  const r = trajectoryRun(system, params, rule, opts, meter);
   const trajectory = rowsOf(r, params.window);
   const final: unknown = r.state ?? r.finalState;
   const pool = (st ? st.evidenceAt(initial) : system.evidenceAt(system.theta0!)).map((e) => e.id);
@@ -260,7 +282,7 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
   const describe = system.capabilities.describe;
   const finalState = describe?.summary ? describe.summary(final, delta) : null;
   const openAtStop = openQuestionsAtStop(system, finalState, r.finalState);
-  return {
+  const report: RunReport = {
     scenario: { source, dim: system.dim, ...factsOf(system, pool.length) } as RunReport['scenario'],
     setting,
     trajectory,
@@ -288,4 +310,6 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       ? { coverage: await coverageComparison(system, { ...params, delta }, opts.coverage, rule) }
       : {}),
   };
+  meter?.end(r.stop.step);
+  return report;
 }

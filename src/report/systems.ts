@@ -8,6 +8,7 @@
 import { existsSync } from 'node:fs';
 import { referenceGraphSystem, syntheticGraphSystem } from '../graph/system.js';
 import { DEFAULT_SCENARIO_FILES, defaultScenario, loadScenarioFiles } from '../graph/scenarios/scenario.js';
+import type { BuildProgress } from '../graph/state/state.js';
 import { getSystem, listSystems, loadSystemModule } from '../system/registry.js';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
@@ -131,11 +132,15 @@ function checkRequest(r: SystemRequest): string {
 }
 
 /** The system of a checked request named `name`, and where it came from. */
-async function buildSystem(name: string, request: SystemRequest): Promise<ResolvedSystem> {
+async function buildSystem(
+  name: string,
+  request: SystemRequest,
+  onStateBuild?: BuildProgress,
+): Promise<ResolvedSystem> {
   if (request.synthetic !== undefined) {
     const k = request.edgesPerNode ?? 10;
     return {
-      system: syntheticGraphSystem(request.synthetic, { edgesPerNode: k }),
+      system: syntheticGraphSystem(request.synthetic, { edgesPerNode: k, ...(onStateBuild ? { onStateBuild } : {}) }),
       origin: 'synthetic',
       source: `synthetic (Nmax = ${request.synthetic}, ~${k} edges per node, src/graph/synthetic.ts)`,
     };
@@ -161,15 +166,16 @@ async function buildSystem(name: string, request: SystemRequest): Promise<Resolv
 
 /**
  * The system a request names. Call after `init()` so the reference graph's Q runs on the wasm
- * kernels. An option that does not apply to the named system (`--graph`/`--evidence` and
+ * kernels; `onStateBuild` follows every build of a synthetic graph's structured state. An option
+ * that does not apply to the named system (`--graph`/`--evidence` and
  * `--synthetic` other than on reference-graph, `--probabilities` other than on closed-form,
  * `--delta` and `--schedule` on a system without the capability they need) is refused naming
  * the option and the system, rather than ignored.
  * @throws {ArgumentError} conflicting fields, an unknown name, an option of another system, an
  *   unreadable or invalid file (errors name the file and the JSON path).
  */
-export async function resolveSystem(request: SystemRequest): Promise<ResolvedSystem> {
-  const resolved = await buildSystem(checkRequest(request), request);
+export async function resolveSystem(request: SystemRequest, onStateBuild?: BuildProgress): Promise<ResolvedSystem> {
+  const resolved = await buildSystem(checkRequest(request), request, onStateBuild);
   checkCapabilities(resolved.system, request);
   return resolved;
 }

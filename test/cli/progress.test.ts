@@ -72,4 +72,14 @@ describe('the commands end their bars full on a terminal', () => {
       expect(done, `${phase}: ${last}`).toBe(total);
     }
   }, 120_000);
+
+  it('run: the bar ends full at the steps the run took, past the time it took to build the state', async () => {
+    process.stderr.isTTY = true;
+    const r = await cli('run', '--synthetic', '4096');
+    expect(r.code, r.stderr).toBe(0);
+    const stop = Number(/Algorithm 1 stops at step (\d+)/.exec(r.stdout)![1]);
+    const shown = frames(r.stderr);
+    expect(shown.some((f) => f.includes('building the graph and its state'))).toBe(true);
+    expect(shown.at(-1)).toMatch(new RegExp(`^Algorithm 1 \\[=+\\] ${stop}/${stop} steps, \\d+s$`));
+  }, 120_000);
 });

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../util/builtCli.js';
+import { BIN, runCli, tempFolder } from '../util/builtCli.js';
 
 // `ordergap run` on every kind of system the operator contract allows, through the real built
 // CLI: the contract reaches the run path, not only certify.
@@ -110,5 +113,40 @@ describe('ordergap run: the pool check and the coverage check in their own words
     expect(answered.finalState.openQuestions).toEqual([]);
     expect(answered).not.toHaveProperty('openAtStop');
     expect(run('run', '--no-progress').stdout).not.toMatch(/^Warning/m);
+  });
+});
+
+describe('ordergap run --synthetic: sizes estimated beyond the limits (built CLI)', () => {
+  const dir = tempFolder('run-size');
+
+  it('Nmax = 2^20 is refused up front: exit 2, the estimate in one line, nothing printed or written', () => {
+    const states = join(dir, 'states.jsonl');
+    const plots = join(dir, 'plots');
+    const r = run('run', '--synthetic', String(2 ** 20), '--record-states', states, '--plot', plots);
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    const lines = r.stderr.trimEnd().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(
+      /^ordergap: error: --synthetic = 1048576: estimated to take up to \d+ h( \d+ min)? \(building .+ \+ 100 steps × .+\) and [\d.]+ GiB, more than the 10 min time limit.*; --no-size-limit runs it anyway$/,
+    );
+    expect(existsSync(states) || existsSync(plots)).toBe(false);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('--no-size-limit runs a size the limit refuses (here a memory limit of 1 MB), with the same report', () => {
+    const limited = (...args: string[]) =>
+      spawnSync(process.execPath, [BIN, 'run', '--synthetic', '100', '--json', ...args], {
+        encoding: 'utf8',
+        env: { ...process.env, ORDERGAP_MEMORY_LIMIT: '1000000' },
+      });
+    const refused = limited();
+    expect(refused.status).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/--synthetic = 100: estimated .* MiB, more than ORDERGAP_MEMORY_LIMIT \(977 KiB\)/);
+    const insisted = limited('--no-size-limit');
+    expect(insisted.stderr).toBe('');
+    expect(insisted.status).toBe(0);
+    expect(JSON.parse(insisted.stdout)).toEqual(json('run', '--synthetic', '100'));
   });
 });

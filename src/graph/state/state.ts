@@ -328,16 +328,34 @@ function refreshNear(
 }
 
 /** All neighbour lists and the grid from scratch. O(C · claims around each). */
-function buildNear(shape: OperatorShape, p: GraphOperatorParams, state: StructuredGraphState): void {
+/**
+ * Called while a state is built with the claims whose neighbour lists are done and all claims
+ * (the merge index is the part of the build that grows fastest with Nmax: ../scenarios/syntheticCost.ts).
+ */
+export type BuildProgress = (done: number, total: number) => void;
+
+function buildNear(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  state: StructuredGraphState,
+  onProgress?: BuildProgress,
+): void {
   const k1 = shape.k + 1;
   const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
   const nodes = state.nodes;
   const grid = new MergeGrid(shape, p);
   state.grid = grid;
-  for (let i = 0; i < shape.claims; i++) if (live(state, i)) grid.place(nodes, k1, i, true);
+  let placed = 0;
+  for (let i = 0; i < shape.claims; i++)
+    if (live(state, i)) {
+      grid.place(nodes, k1, i, true);
+      placed++;
+    }
   state.near.fill(null);
   state.nearClaims.clear();
+  let done = 0;
+  onProgress?.(0, placed);
   for (const members of grid.bins.values()) {
     const cand = grid.around(nodes, k1, members[0]!);
     for (const i of members) {
@@ -346,6 +364,8 @@ function buildNear(shape: OperatorShape, p: GraphOperatorParams, state: Structur
       list.sort((a, b) => a - b);
       setNear(state, i, list);
     }
+    done += members.length;
+    onProgress?.(done, placed);
   }
 }
 
@@ -380,11 +400,15 @@ function mergeIndexOf(state: StructuredGraphState): MergeIndex {
 // ---------------------------------------------------------------------------------------------
 // building and converting
 
-/** A structured state from a node block and CSR edge blocks (copied). O(nnz + Nmax + C·candidates). */
+/**
+ * A structured state from a node block and CSR edge blocks (copied). O(nnz + Nmax + C·candidates).
+ * `onProgress` follows the build of the merge index (see {@link BuildProgress}).
+ */
 export function structuredFromSparse(
   shape: OperatorShape,
   params: GraphOperatorParams,
   sparse: SparseGraphState,
+  onProgress?: BuildProgress,
 ): StructuredGraphState {
   if (sparse.nodes.length !== shape.edgeOffset)
     throw new ArgumentError('state.nodes', sparse.nodes.length, `must have (k+1)·Nmax = ${shape.edgeOffset} entries`);
@@ -393,7 +417,7 @@ export function structuredFromSparse(
     sparse.edges.map((b) => blockOf(b, shape.nmax)) as [Block, Block, Block],
     shape.claims,
   );
-  buildNear(shape, params, st);
+  buildNear(shape, params, st, onProgress);
   return st;
 }
 
