@@ -20,6 +20,7 @@
  * call that throws leaves the SDK a `tool-error` part and no tool result: it brings no evidence,
  * and the report lists it (`toolErrors`: step, tool name, message) instead of dropping it.
  */
+import { pushAll } from '../util/arrays.js';
 import type { StepResult, StopCondition, ToolSet } from 'ai';
 import type { CoverageStopper } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
@@ -113,7 +114,7 @@ export function orderGapStopWhen<TOOLS extends ToolSet = AnyTools>(
   const condition = async ({ steps }: { steps: Array<StepResult<TOOLS>> }): Promise<boolean> => {
     for (; processed < steps.length && !feed.stopped; processed++) {
       const step = steps[processed]!;
-      feed.toolErrors.push(...toolErrorsOf(step, processed));
+      pushAll(feed.toolErrors, toolErrorsOf(step, processed));
       await feed.feed(evidenceOf(step));
     }
     if (!report?.stop) report = feed.report({ sdkSteps: processed });

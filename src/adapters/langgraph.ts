@@ -31,6 +31,7 @@ import { Annotation, END } from '@langchain/langgraph';
 import type { CoverageStopper } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { ArgumentTypeError } from '../util/errors.js';
+import { pushAll } from '../util/arrays.js';
 import { checkAdapterOptions, errorMessage, EvidenceFeed, isEvidenceItem } from './evidence.js';
 import type { ToolCallError, ToolErrorsReport } from './evidence.js';
 
@@ -199,7 +200,7 @@ export function orderGapNode<S extends OrderGapGraphState = OrderGapGraphState>(
     const prev = graphState.orderGap ?? null;
     if (prev?.stop) return { orderGap: prev };
     const next = evidenceOf(graphState, processed);
-    feed.toolErrors.push(...toolErrorsIn(graphState.messages ?? [], processed, next.processed));
+    pushAll(feed.toolErrors, toolErrorsIn(graphState.messages ?? [], processed, next.processed));
     processed = next.processed;
     await feed.feed(next.items);
     return { orderGap: feed.report({}) ?? prev };

@@ -9,6 +9,7 @@
 import { ArgumentError } from '../util/errors.js';
 import { accuracyMinSpan, linearAxis } from './axis.js';
 import { integerInRange } from '../util/validate.js';
+import { maxOf, minOf } from '../util/arrays.js';
 import { finiteField, recordArray, stringField } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
 import { frame, type PlotFrameOptions } from './theme.js';
@@ -73,7 +74,7 @@ export function accuracySpec(points: readonly AccuracyPoint[], options: Accuracy
   const minSpan = accuracyMinSpan(
     options.items === undefined ? undefined : integerInRange('options.items', options.items, 1),
   );
-  const axis = linearAxis(Math.min(...accuracies), Math.max(...accuracies), { minSpan, bounds: [0, 1] });
+  const axis = linearAxis(minOf(accuracies), maxOf(accuracies), { minSpan, bounds: [0, 1] });
   const y = {
     field: 'accuracy',
     type: 'quantitative',

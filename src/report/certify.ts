@@ -11,6 +11,7 @@ import type { OperatorSystem } from '../system/types.js';
 import { resolveSystem } from './systems.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
+import { pushAll } from '../util/arrays.js';
 import { init } from '../wasm/module.js';
 
 /** A certification request in the command's terms (every field optional). */
@@ -279,6 +280,6 @@ export function renderCertifyText(r: CertifyReport): string {
     '',
     ...coverageLines(r),
   ];
-  if (r.notes.length) out.push('', 'Notes:', ...r.notes.map((n) => `  - ${n}`));
+  if (r.notes.length) pushAll(out, ['', 'Notes:', ...r.notes.map((n) => `  - ${n}`)]);
   return out.join('\n');
 }

@@ -3,6 +3,7 @@
  * setting, the trajectory table, why and when the run stopped, the pool check, the state and,
  * where the system describes its states, the final state in words.
  */
+import { pushAll } from '../util/arrays.js';
 import type { StateSummary } from '../system/types.js';
 import { renderCoverageText } from './coverage.js';
 import type { RunReport } from './run.js';
@@ -144,7 +145,7 @@ export function renderStateSummary(f: StateSummary, title: string): string[] {
 /** Renders the report as text. */
 export function renderRunText(r: RunReport): string {
   const out = [...headerLines(r), '', trajectoryTable(r), '', ...stopLines(r)];
-  if (r.finalState) out.push('', ...renderStateSummary(r.finalState, 'Final state'));
+  if (r.finalState) pushAll(out, ['', ...renderStateSummary(r.finalState, 'Final state')]);
   if (r.coverage) out.push('', renderCoverageText(r.coverage));
   return out.join('\n');
 }

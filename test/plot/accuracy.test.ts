@@ -62,6 +62,17 @@ describe('accuracy plot', () => {
     expect(Math.max(...ys) - Math.min(...ys)).toBeLessThan((1 / 5000 / accuracyMinSpan(500)) * PLOT_HEIGHT + 1);
   });
 
+  it('200 000 points (more than a spread call holds) get an axis over their accuracies', () => {
+    const many = Array.from({ length: 200_000 }, (_, i) => ({
+      rule: `r${i}`,
+      meanSamples: i,
+      accuracy: 0.25 + (0.5 * i) / 199_999,
+    }));
+    // the accuracy axis spans the extremes: the same as for the two extreme points alone
+    const domain = (pts: typeof many) => /"domain":(\[[\d.]+,[\d.]+\])/.exec(JSON.stringify(accuracySpec(pts)))![1];
+    expect(domain(many)).toBe(domain([many[0]!, many.at(-1)!]));
+  });
+
   it('rejects accuracy outside [0, 1] and negative samples', () => {
     expect(() => accuracySpec([{ rule: 'a', meanSamples: 1, accuracy: 1.5 }])).toThrow(
       /^points\[0\]\.accuracy = 1\.5: must lie in \[0, 1\]/,
