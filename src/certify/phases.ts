@@ -418,13 +418,19 @@ export function fixedPointBand(
     };
   if (!(distance > 0)) return { fpError: null, notes: [] };
   const theta = lin.theta;
-  const dir = Float64Array.from(lin.consolidated, (x, i) => x - theta[i]!);
+  const q0 = lin.consolidated;
+  const n = theta.length;
+  // plain indexed loops: Float64Array.from with a map function walks an iterator per entry,
+  // which costs a second per few million entries at the graph's dimensions
+  const dir = new Float64Array(n);
+  for (let i = 0; i < n; i++) dir[i] = q0[i]! - theta[i]!;
   const dn = referenceNorm(dir);
   if (!(dn > 0)) return { fpError: null, notes: [] };
   let tmax = 1;
-  for (const x of theta) tmax = Math.max(tmax, Math.abs(x));
+  for (let i = 0; i < n; i++) tmax = Math.max(tmax, Math.abs(theta[i]!));
   const h = 1e-5 * tmax;
-  const x = Float64Array.from(theta, (t, i) => t - (h * dir[i]!) / dn);
+  const x = new Float64Array(n);
+  for (let i = 0; i < n; i++) x[i] = theta[i]! - (h * dir[i]!) / dn;
   const shifted = new Linearization(system, x, engine);
   const distanceKind = bound !== null ? 'a-posteriori bound' : 'estimate from the observed rate';
   return { fpError: { distance, distanceKind, shifted, step: h }, notes: [] };
