@@ -3,10 +3,10 @@ import { defineConfig } from 'vitest/config';
 /**
  * The suites that take minutes rather than seconds, run by `npm run test:slow` (and by .ci/run
  * after `npm test`), not by `npm test`: the published package installed into a fresh consumer
- * and type-checked, the order-gap default re-derived on 1000 synthetic items, and the fuzz
- * properties on their long budget (test/fuzz/budget.ts; `npm test` runs them on the short one).
+ * and type-checked, the order-gap default re-derived on 1000 synthetic items, a run report at
+ * Nmax = 65536, and the fuzz properties on their long budget (test/fuzz/budget.ts; `npm test` runs them on the short one).
  */
-const SLOW = ['test/package/**/*.test.ts', 'test/lab/calibrate.test.ts'];
+const SLOW = ['test/package/**/*.test.ts', 'test/lab/calibrate.test.ts', 'test/report/largeRun.test.ts'];
 
 export default defineConfig({
   test: {

@@ -22,12 +22,14 @@ export interface OpenQuestionsWarning {
 
 /**
  * The open questions of the final state, or null when none is open or the system cannot say.
- * `summary` is the final state in words (null without `describe.summary`), `head` its dense head.
+ * `summary` is the final state in words (null without `describe.summary`); `head` gives its dense
+ * head, read only when the warning needs `describe.answer` (on a structured state the dense θ
+ * may be far too large to build: 3·Nmax² edge coordinates).
  */
 export function openQuestionsAtStop(
   system: OperatorSystem,
   summary: StateSummary | null,
-  head: Float64Array,
+  head: () => Float64Array,
 ): OpenQuestionsWarning | null {
   if (summary) {
     const open = summary.questions.filter((q) => q.open);
@@ -42,7 +44,7 @@ export function openQuestionsAtStop(
     };
   }
   const answer = system.capabilities.describe?.answer;
-  if (!answer || answer(head).answer !== null) return null;
+  if (!answer || answer(head()).answer !== null) return null;
   const question = Object.keys(system.questions)[0] ?? 'the leading question';
   return {
     questions: [question],

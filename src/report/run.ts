@@ -281,7 +281,9 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
   const seen = new Set(trajectory.map((x) => x.evidence));
   const describe = system.capabilities.describe;
   const finalState = describe?.summary ? describe.summary(final, delta) : null;
-  const openAtStop = openQuestionsAtStop(system, finalState, r.finalState);
+  const openAtStop = openQuestionsAtStop(system, finalState, () =>
+    st && r.state !== undefined ? st.head(r.state) : r.finalState,
+  );
   const report: RunReport = {
     scenario: { source, dim: system.dim, ...factsOf(system, pool.length) } as RunReport['scenario'],
     setting,

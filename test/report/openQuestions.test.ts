@@ -18,13 +18,13 @@ const answering = (answer: string | null) =>
 
 describe('openQuestionsAtStop', () => {
   it('from describe.answer: no leading answer leaves the declared question open', () => {
-    const w = openQuestionsAtStop(answering(null), null, new Float64Array(2));
+    const w = openQuestionsAtStop(answering(null), null, () => new Float64Array(2));
     expect(w).toMatchObject({ questions: ['q:which'], declared: 1, source: 'answer' });
     expect(w!.warning).toMatch(/^the stop leaves q:which open: two gives no leading answer/);
-    expect(openQuestionsAtStop(answering('yes'), null, new Float64Array(2))).toBeNull();
+    expect(openQuestionsAtStop(answering('yes'), null, () => new Float64Array(2))).toBeNull();
   });
 
   it('a system that describes nothing cannot say: no warning', () => {
-    expect(openQuestionsAtStop(base, null, new Float64Array(2))).toBeNull();
+    expect(openQuestionsAtStop(base, null, () => new Float64Array(2))).toBeNull();
   });
 });
