@@ -22,7 +22,7 @@ export interface SystemRequest {
   graph?: string;
   /** Evidence pool JSON file of the reference graph (with `graph`). */
   evidence?: string;
-  /** A synthetic reference graph with this Nmax instead (src/graph/synthetic.ts). */
+  /** A synthetic reference graph with this Nmax instead (src/graph/scenarios/synthetic.ts). */
   synthetic?: number;
   /** Edges per node of the synthetic graph (default 10). */
   edgesPerNode?: number;
@@ -142,7 +142,7 @@ async function buildSystem(
     return {
       system: syntheticGraphSystem(request.synthetic, { edgesPerNode: k, ...(onStateBuild ? { onStateBuild } : {}) }),
       origin: 'synthetic',
-      source: `synthetic (Nmax = ${request.synthetic}, ~${k} edges per node, src/graph/synthetic.ts)`,
+      source: `synthetic (Nmax = ${request.synthetic}, ~${k} edges per node)`,
     };
   }
   if (name === 'reference-graph' && request.graph !== undefined)
