@@ -36,7 +36,7 @@ import { sparseCombine, sparseNorm } from '../src/linearize/sparse.js';
 import { coordinateArray, coordinateCount } from '../src/system/coordinates.js';
 import { extendSystem } from '../src/system/define.js';
 import type { OperatorSystem, Subspace } from '../src/system/types.js';
-import { createScenario } from '../src/graph/scenarios/scenario.js';
+import { syntheticScenario } from './_scenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import * as linalg from '../src/linalg/index.js';
 import { jacobianByVjp, loadTf } from '../src/linearize/autodiff.js';
@@ -57,53 +57,6 @@ function median(fn: () => number, reps: number): { medianMs: number; bestMs: num
   }
   ts.sort((a, b) => a - b);
   return { medianMs: round(ts[Math.floor(ts.length / 2)]!), bestMs: round(ts[0]!), reps, sink };
-}
-
-/** A synthetic scenario: nQ questions with 2 answers each, `items` items each adding one claim. */
-function syntheticScenario(nmax: number, items: number, k = 8, seed = 1) {
-  const rng = createRng(seed);
-  const nQ = 8;
-  const caps = { questions: nQ, answers: 2 * nQ, claims: nmax - 3 * nQ };
-  const attrs = () => Array.from({ length: k }, () => round(rng.next(), 6));
-  const nodes: unknown[] = [];
-  const edges: unknown[] = [];
-  for (let q = 0; q < nQ; q++) {
-    nodes.push({ id: `q${q}`, type: 'question', text: `question ${q}`, attributes: attrs(), confidence: 1 });
-    for (let a = 0; a < 2; a++)
-      nodes.push({
-        id: `a${q}_${a}`,
-        type: 'answer',
-        question: `q${q}`,
-        text: `answer ${q}.${a}`,
-        attributes: attrs(),
-        confidence: 0.05,
-      });
-  }
-  const pool = Array.from({ length: items }, (_, i) => {
-    const q = i % nQ;
-    const a = Math.floor(i / nQ) % 2;
-    const claim = `c${i}`;
-    return {
-      id: `e${String(i).padStart(2, '0')}`,
-      text: `item ${i}`,
-      strength: 0.7,
-      weight: 1,
-      claims: [
-        {
-          id: claim,
-          text: `claim ${i}`,
-          source: `s${i % 5}`,
-          support: round(0.5 + 0.4 * rng.next(), 4),
-          attributes: attrs(),
-        },
-      ],
-      edges: [
-        { type: 'Supports', source: claim, target: `a${q}_${a}`, weight: round(0.5 + 0.4 * rng.next(), 4) },
-        { type: 'Requires', source: `a${q}_${a}`, target: `q${q}`, weight: 0 },
-      ],
-    };
-  });
-  return createScenario({ k, capacities: caps, nodes, edges }, { adaptiveGain: 2, items: pool });
 }
 
 /**
@@ -197,7 +150,7 @@ async function graphRows(save: (rows: unknown[]) => void) {
       wasmPart = linearizeAll(system, theta, specs, COMPARE_ITEMS);
       tsLin = linearizeAll(typescriptSystem(system), theta, specs, COMPARE_ITEMS);
     }
-    const conf = r.contractionBySubspace.find((c) => c.subspace === 'confidence');
+    const conf = r.contraction.find((c) => c.subspace === 'confidence');
     const phasesMs = Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, round(v)]));
     const row = {
       nmax,
@@ -210,16 +163,17 @@ async function graphRows(save: (rows: unknown[]) => void) {
       phasesMs,
       state: r.state.note ?? r.state.kind,
       fixedPoint: { iterations: r.fixedPoint.iterations, residual: r.fixedPoint.residual },
-      wholeSpaceContraction: r.contraction.verdict,
+      wholeSpaceContraction: r.contraction[0]!.verdict,
       confidenceContraction: conf
         ? {
             verdict: conf.verdict,
+            upperBound: conf.upperBound,
             empiricalLowerBound: round(conf.empiricalLowerBound, 4),
             localNorm: round(conf.localNorm, 4),
             analyticBound: conf.analyticBound,
           }
         : null,
-      contractionBlocks: r.contractionBySubspace.map((c) => ({
+      contractionBlocks: r.contraction.map((c) => ({
         subspace: c.subspace,
         dim: c.dim,
         verdict: c.verdict,

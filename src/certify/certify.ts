@@ -92,8 +92,7 @@ function reportOf(system: OperatorSystem, plan: CertifyPlan, r: PhaseResults): C
       norm: referenceNorm(theta),
     },
     fixedPoint: r.contraction.fixedPoint,
-    contraction: r.contraction.whole,
-    contractionBySubspace: r.contraction.bySubspace,
+    contraction: r.contraction.bySubspace,
     redundancy: r.red.redundancy,
     subspaces: r.subspaces,
     subspaceChoice: plan.subspaceChoice,
@@ -125,7 +124,7 @@ function reportOf(system: OperatorSystem, plan: CertifyPlan, r: PhaseResults): C
  * @example
  * ```ts
  * const r = await certify(closedFormSystem());
- * r.contraction.verdict;         // 'not contractive' (Q fixes every (c, 0))
+ * r.contraction[0].verdict;      // 'refuted' (Q fixes every (c, 0))
  * r.subspaces.find((s) => s.name === 'confidence')!.nonDegenerate; // false: all Σ_e vanish at (c, 0)
  * ```
  */

@@ -16,9 +16,14 @@
  * - the local norm ‖Dg(θ)‖₂ = ‖J_{W,W}‖₂, or ‖Bᵀ DQ B‖₂ on a span (`localNorm`): exact (power
  *   iteration on the block's Jacobian columns) when dim W <= `exactColumns`, else a lower bound
  *   from JVP power iteration on the block;
- * - the verdict (`contractionVerdict`) with an analytic UPPER bound declared by the system
- *   (`lipschitz[name]`), the only way to certify: 'not contractive' (a counterexample pair,
- *   reported), 'certified' (analytic bound < 1 and no counterexample), else 'unverified'.
+ * - the proof (./contractionProof.ts), on a coordinate block when the system has an interval
+ *   or tfjs form of Q and the search found no counterexample: outward-rounded enclosures of g and
+ *   of Dg over a box B around the base prove g(B) ⊆ B and ‖Dg‖₂ <= L < 1 on B, hence a unique
+ *   fixed point in B (Banach) with an enclosure of it;
+ * - the verdict (`contractionVerdict`): 'refuted' (a counterexample pair, reported, or diverging
+ *   fixed-point iterates), 'proved' (the proof above: bound, box, enclosure), else 'undecided'
+ *   (what was tried). A declared analytic bound (`lipschitz[name]`) is compared with the proved
+ *   one and checked against the search's pairs; it is never taken as a proof.
  * A bound < 1 on a span W says nothing about the components of Q(x) − Q(y) orthogonal to W; a
  * local norm < 1 proves nothing away from θ. On large states (d > 4096) the search ends at its
  * first counterexample by default: the verdict is decided there, and the reported lower bound is
@@ -42,11 +47,19 @@ import {
   type SearchBox,
 } from './contractionSearch.js';
 import { blockNorm, powerStepsLowerBound, spectralNormDense, type PowerIteration } from './spectralNorm.js';
+import {
+  proveContraction,
+  type ContractionProof,
+  type ContractionProofOptions,
+  type Encloser,
+  type ProofAttempt,
+} from './contractionProof.js';
+import { recordProof } from './certificate.js';
 
 export { ratioSlack } from './contractionSearch.js';
 
 /** Verdict of {@link verifyContraction}. */
-export type ContractionVerdict = 'certified' | 'not contractive' | 'unverified';
+export type ContractionVerdict = 'proved' | 'refuted' | 'undecided';
 
 /** A pair of points of the block and the ratio they give. */
 export interface CounterexamplePair {
@@ -111,6 +124,15 @@ export interface ContractionOptions {
   exactColumns?: number;
   /** DQ at the base state (shared with the rest of the certification). */
   jacobian: JacobianOperator;
+  /**
+   * Enclosures of Q over boxes (./enclosure.ts), for the proof on a coordinate block; null or
+   * absent: no proof is attempted (the verdict is then 'refuted' or 'undecided').
+   */
+  enclose?: Encloser | null;
+  /** Options of the proof (boxes, budget); its box defaults to the search box's `lower`/`upper` when given. */
+  proof?: ContractionProofOptions;
+  /** Blocks larger than this are not proved (each enclosure carries |W|² Jacobian entries; default 1024). */
+  maxProofDim?: number;
 }
 
 /** Result of {@link verifyContraction}. */
@@ -118,8 +140,20 @@ export interface ContractionResult {
   subspace: string;
   dim: number;
   verdict: ContractionVerdict;
-  /** true certified, false not contractive, null unverified. */
+  /** true proved, false refuted, null undecided. */
   contractive: boolean | null;
+  /** A rigorous upper bound on ‖Dg‖₂ over {@link box} (Euclidean norm on W's coordinates), when proved. */
+  upperBound: number | null;
+  /** The largest ratio ‖g(x) − g(y)‖/‖x − y‖ the search found: Lip(g) >= it on the search box (floating point). */
+  lowerBound: number;
+  /** The box B the proof holds on (W's coordinates, ascending as W lists them), when proved. */
+  box: { lo: number[]; hi: number[] } | null;
+  /** An enclosure of g's unique fixed point in {@link box}, when proved. */
+  fixedPointEnclosure: { lo: number[]; hi: number[] } | null;
+  /** How the coordinates outside W are held and in which norm the bound holds (words). */
+  proofStatement: string;
+  /** What the proof tried (boxes, enclosures, why each failed), or null when none was attempted and why in `notes`. */
+  proof: { attempts: ProofAttempt[]; evaluations: number; enclosureWidth: number | null } | null;
   empiricalLowerBound: number;
   localNorm: number;
   localNormKind: 'exact' | 'lower-bound';
@@ -129,7 +163,7 @@ export interface ContractionResult {
   /** What the empirical search spent: random pairs, coordinate probes, ascent starts and steps, Q evaluations. */
   budget: { samples: number; probes: number; starts: number; ascentSteps: number; evaluations: number };
   /** The box searched, in words. */
-  box: string;
+  searchBox: string;
   /** Norms of the diverging fixed-point iterates when the iteration from the base ran away, else null. */
   divergingIterates: number[] | null;
   /** The best pair found (a counterexample when its ratio >= 1 − slack). */
@@ -357,28 +391,33 @@ function contractionVerdict(
   local: PowerIteration,
   analyticBound: number | null,
   divergingIterates: readonly number[] | undefined,
+  proof: ContractionProof | null,
 ) {
   const notes: string[] = [];
   const empiricalLowerBound = worstPair?.ratio ?? 0;
   const counterexample = worstPair !== null && worstPair.ratio >= 1 - worstPair.slack;
   const diverging = divergingIterates ? Array.from(divergingIterates) : null;
   let verdict: ContractionVerdict;
-  if (counterexample || diverging) verdict = 'not contractive';
-  else if (analyticBound !== null && analyticBound < 1) verdict = 'certified';
-  else verdict = 'unverified';
+  if (counterexample || diverging) verdict = 'refuted';
+  else if (proof?.verdict === 'proved') verdict = 'proved';
+  else verdict = 'undecided';
   if (diverging)
     notes.push(
       `the fixed-point iteration from the base diverges (‖θ_n‖ = ${diverging.map((x) => x.toPrecision(3)).join(', ')}): Q expands`,
     );
   const analyticBoundRefuted =
     analyticBound !== null && empiricalLowerBound > analyticBound * (1 + 1e-12) + (worstPair?.slack ?? 0);
-  if (analyticBoundRefuted) {
+  if (analyticBoundRefuted)
     notes.push(
       `the declared analytic bound ${analyticBound} is VIOLATED by a pair with ratio ${empiricalLowerBound}: the bound is wrong`,
     );
-    if (verdict === 'certified') verdict = 'unverified';
-  }
-  if (verdict === 'unverified' && local.norm >= 1)
+  else if (analyticBound !== null)
+    notes.push(
+      proof?.verdict === 'proved'
+        ? `the declared analytic bound ${analyticBound} against the proved ${proof.upperBound!.toPrecision(6)} (on the proved box): ${proof.upperBound! <= analyticBound ? 'consistent, the proved bound is the tighter' : 'the proved bound is the looser (it holds on the proved box; the declared one is not proved)'}`
+        : `the declared analytic bound ${analyticBound} is not a proof and was not used for the verdict`,
+    );
+  if (verdict === 'undecided' && local.norm >= 1)
     notes.push(
       `‖Dg‖₂ = ${local.norm.toPrecision(4)} >= 1 at the base state: not contractive in the Euclidean norm there`,
     );
@@ -388,9 +427,53 @@ function contractionVerdict(
       : local.norm >= 1
         ? namedDirection(system, block, local.vector)
         : [];
-  if (failingDirections.length === 0 && verdict !== 'certified')
+  if (failingDirections.length === 0 && verdict !== 'proved')
     failingDirections.push(...namedDirection(system, block, local.vector));
   return { verdict, empiricalLowerBound, analyticBoundRefuted, diverging, failingDirections, notes };
+}
+
+/**
+ * The proof on a coordinate block (./contractionProof.ts) when an encloser is given, the block
+ * is small enough and the search found no counterexample; null with the reason noted otherwise.
+ */
+function attemptProof(
+  base: Float64Array,
+  block: ContractionBlock,
+  options: ContractionOptions,
+  refuted: boolean,
+  notes: string[],
+): ContractionProof | null {
+  if (refuted || !options.enclose) {
+    if (!refuted) notes.push('no proof attempted: the system declares neither an interval form nor a tfjs form of Q');
+    return null;
+  }
+  if (block.basis) {
+    notes.push('no proof attempted: proofs cover coordinate blocks, not spans of vectors');
+    return null;
+  }
+  const maxDim = options.maxProofDim ?? 1024;
+  if (block.m > maxDim) {
+    notes.push(`no proof attempted: |W| = ${block.m} > ${maxDim} (maxProofDim)`);
+    return null;
+  }
+  const searched = searchBox(block, options);
+  const given =
+    options.proof?.box ??
+    (options.lower !== undefined || options.upper !== undefined
+      ? { lower: searched.lower, upper: searched.upper }
+      : undefined);
+  return proveContraction(options.enclose, base, block.support, {
+    ...options.proof,
+    ...(given ? { box: given } : {}),
+    ...(options.radius !== undefined && options.proof?.radius === undefined ? { radius: options.radius } : {}),
+  });
+}
+
+/** What a proof on the block states: the map, the norm, how the other coordinates are held. */
+function proofStatement(name: string, block: ContractionBlock, d: number): string {
+  if (block.basis) return `W = span of ${block.m} vectors: no proof (proofs cover coordinate blocks)`;
+  if (block.m === d) return `Q on the whole space, Euclidean norm`;
+  return `g(z) = Q(θ̂ with θ_W = z)_W on '${name}' (${block.m} coordinates), the other ${d - block.m} coordinates held at the linearisation state θ̂ (exact floats), Euclidean norm on W`;
 }
 
 /**
@@ -404,7 +487,7 @@ function contractionVerdict(
  * const sys = closedFormSystem();
  * const theta = Float64Array.of(0.2, 0);
  * verifyContraction(sys, theta, { jacobian: new FdJacobian((t) => sys.consolidate(t), theta) }).verdict;
- * // 'not contractive' (Q fixes every (c, 0): the ratio along c is 1)
+ * // 'refuted' (Q fixes every (c, 0): the ratio along c is 1)
  * ```
  */
 export function verifyContraction(
@@ -445,12 +528,24 @@ export function verifyContraction(
       );
     const local = localNorm(block, options, budget.exactColumns, rng.next);
     if (local.note) notes.push(local.note);
-    const v = contractionVerdict(system, block, worstPair, local.pw, analyticBound, options.divergingIterates);
-    return {
+    const refuted =
+      (worstPair !== null && worstPair.ratio >= 1 - worstPair.slack) || options.divergingIterates !== undefined;
+    const proof = attemptProof(base, block, options, refuted, notes);
+    const v = contractionVerdict(system, block, worstPair, local.pw, analyticBound, options.divergingIterates, proof);
+    const result: ContractionResult = {
       subspace: name,
       dim: block.m,
       verdict: v.verdict,
-      contractive: v.verdict === 'certified' ? true : v.verdict === 'not contractive' ? false : null,
+      contractive: v.verdict === 'proved' ? true : v.verdict === 'refuted' ? false : null,
+      upperBound: v.verdict === 'proved' ? proof!.upperBound : null,
+      lowerBound: v.empiricalLowerBound,
+      box: v.verdict === 'proved' ? proof!.box : null,
+      fixedPointEnclosure: v.verdict === 'proved' ? proof!.fixedPointEnclosure : null,
+      proofStatement: proofStatement(name, block, system.dim),
+      proof: proof
+        ? { attempts: proof.attempts, evaluations: proof.evaluations, enclosureWidth: proof.enclosureWidth }
+        : null,
+
       empiricalLowerBound: v.empiricalLowerBound,
       localNorm: local.pw.norm,
       localNormKind: local.pw.kind,
@@ -463,13 +558,15 @@ export function verifyContraction(
         ascentSteps: budget.ascentSteps,
         evaluations: map.evaluations,
       },
-      box: box.text,
+      searchBox: box.text,
       divergingIterates: v.diverging,
       worstPair,
       failingDirections: v.failingDirections,
       evaluations: map.evaluations,
       notes: [...notes, ...v.notes],
     };
+    if (v.verdict === 'proved') recordProof(result, base, proof!.certificate!);
+    return result;
   } finally {
     map.release();
   }

@@ -18,6 +18,7 @@ import { coordinateAt, coordinateCount } from '../system/coordinates.js';
 import type { EvidenceWeight, OperatorSystem, StateBox } from '../system/types.js';
 import { Linearization, measureRedundancy, type LinearizationMode, type RedundancyItem } from './commutator.js';
 import { verifyContraction, type ContractionOptions, type ContractionResult } from './contraction.js';
+import { consolidateEncloser } from './enclosure.js';
 import { findFixedPoint, type FixedPointResult } from './fixedPoint.js';
 import type { ContractionPlan, CertifyPlan } from './plan.js';
 import type { FixedPointError } from './sensitivity.js';
@@ -180,6 +181,7 @@ export function contractionPhase(
   // tolerance uses it, so a question's row does not depend on what else was decided
   const globalNorm = wholeSpaceNorm(DQ, system.dim, plan.seed);
   const given = c.lower !== undefined || c.upper !== undefined;
+  const enclose = c.proofs ? consolidateEncloser(system) : null;
   const bySubspace = c.blocks.map((block, i) => {
     progress('contraction', i, c.blocks.length);
     const spec = resolveSubspace(system, block);
@@ -189,6 +191,8 @@ export function contractionPhase(
       ...(coordinate ? { coordinates: spec.coordinates } : { basis: basisOf(system.dim, spec).vectors }),
       name,
       jacobian: DQ,
+      enclose,
+      ...(c.proofBudget !== undefined ? { proof: { budget: c.proofBudget } } : {}),
       seed: (plan.seed + nameSalt(name)) >>> 0,
       radius: c.radius,
       ...(name === 'all' ? { localNorm: globalNorm } : {}),
@@ -226,13 +230,26 @@ export function nameSalt(name: string): number {
   return h;
 }
 
+/** The largest half-width of a box. */
+function boxHalfWidth(box: { lo: number[]; hi: number[] }): number {
+  let w = 0;
+  for (let k = 0; k < box.lo.length; k++) w = Math.max(w, (box.hi[k]! - box.lo[k]!) / 2);
+  return w;
+}
+
 /** The whole-space contraction result when no block was checked. */
 function noContraction(system: OperatorSystem): ContractionResult {
   return {
     subspace: 'all',
     dim: system.dim,
-    verdict: 'unverified',
+    verdict: 'undecided',
     contractive: null,
+    upperBound: null,
+    lowerBound: 0,
+    box: null,
+    fixedPointEnclosure: null,
+    proofStatement: 'no block checked',
+    proof: null,
     empiricalLowerBound: 0,
     localNorm: NaN,
     localNormKind: 'lower-bound',
@@ -242,7 +259,7 @@ function noContraction(system: OperatorSystem): ContractionResult {
     failingDirections: [],
     evaluations: 0,
     budget: { samples: 0, probes: 0, starts: 0, ascentSteps: 0, evaluations: 0 },
-    box: 'none',
+    searchBox: 'none',
     divergingIterates: null,
     notes: ['no contraction block was checked'],
   };
@@ -256,10 +273,10 @@ function uniquenessOf(
 ): UniquenessStatement {
   if (givenState)
     return { established: false, statement: 'not applicable: linearised at a given state, not at a fixed point' };
-  if (whole.subspace === 'all' && whole.verdict === 'certified')
+  if (whole.subspace === 'all' && whole.verdict === 'proved')
     return {
       established: true,
-      statement: `established on the box of 'all' (${whole.box}): Q is a certified contraction there (bound ${whole.analyticBound}), so its fixed point there is unique (Banach)`,
+      statement: `established on the proved box of 'all' (max half-width ${boxHalfWidth(whole.box!).toExponential(2)} around θ̂): Q maps it into itself with ‖DQ‖₂ <= ${whole.upperBound!.toPrecision(6)} < 1 there (outward-rounded enclosures), so Q has exactly one fixed point in it (Banach), enclosed to width ${whole.proof!.enclosureWidth!.toExponential(2)}`,
     };
   if (fp.diverged)
     return { established: false, statement: `no fixed point reached: the iteration from ${startLabel} diverged` };

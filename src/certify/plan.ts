@@ -9,6 +9,7 @@ import { checkState } from '../system/define.js';
 import { resolveRunParams, type RunOverrides } from '../system/runParams.js';
 import type { OperatorSystem, StateBox, Subspace } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
+import { integerInRange } from '../util/validate.js';
 import { loadTf } from '../linearize/autodiff.js';
 import type { JacobianMethod } from '../linearize/operator.js';
 import { footprintOf, type EngineChoice } from '../linearize/systemJacobians.js';
@@ -39,6 +40,10 @@ export interface ContractionPlan {
   readonly lower: number | undefined;
   readonly upper: number | undefined;
   readonly samples: number | undefined;
+  /** Prove contraction by enclosure where the system has an interval or tfjs form (default true). */
+  readonly proofs: boolean;
+  /** Enclosures per block at most (the proof's budget), or undefined for its default. */
+  readonly proofBudget: number | undefined;
 }
 
 /** What the plan phase decides: everything later phases need from the options. */
@@ -171,7 +176,15 @@ function contractionPlan(
     lower: options.lower,
     upper: options.upper,
     samples: options.samples,
+    proofs: options.proofs === undefined ? true : booleanOption('proofs', options.proofs),
+    proofBudget:
+      options.proofBudget === undefined ? undefined : integerInRange('proofBudget', options.proofBudget, 1, 100000),
   };
+}
+
+function booleanOption(name: string, v: unknown): boolean {
+  if (typeof v !== 'boolean') throw new ArgumentError(name, v, 'must be true or false');
+  return v;
 }
 
 /** The Jacobian engine, loading tfjs for autodiff or for the FD/autodiff cross-check. */

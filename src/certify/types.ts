@@ -59,6 +59,13 @@ export interface CertifyOptions {
   lower?: number;
   /** Upper bound of every contraction box. */
   upper?: number;
+  /**
+   * Prove contraction on each coordinate block by outward-rounded enclosures where the system
+   * has an interval form or a tfjs form of Q (default true; docs/certify.md, "Proofs").
+   */
+  proofs?: boolean;
+  /** Enclosures (interval evaluations of Q with |W| tangents) per block at most (default 40). */
+  proofBudget?: number;
   /** Random pairs for the empirical Lipschitz bound (default 64). */
   samples?: number;
   /** Seed of every random choice (the contraction search, the power iterations, the probes). */
@@ -137,8 +144,12 @@ export interface CertificationReport {
    */
   state: { kind: string; note: string | null; theta: number[] | null; norm: number };
   fixedPoint: FixedPointResult & { theta: Float64Array };
-  contraction: ContractionResult;
-  contractionBySubspace: ContractionResult[];
+  /**
+   * One entry per contraction block checked ('all' first when checked): its verdict
+   * ('proved' | 'refuted' | 'undecided'), the proved upperBound with its box and the enclosure of
+   * the block's fixed point, the search's lowerBound and counterexample pair.
+   */
+  contraction: ContractionResult[];
   redundancy: RedundancyItem[];
   subspaces: SubspaceReport[];
   /** How the decided subspaces were chosen (asked, the system's policy, its declared ones, or a default). */

@@ -5,7 +5,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { ProgressBar } from './progress.js';
-import { certifyReport, renderCertifyText, type CertifyRequest } from '../report/certify.js';
+import { certificateOf, certifyReport, renderCertifyText, type CertifyRequest } from '../report/certify.js';
+import { writeProofCertificate } from '../report/proof.js';
 import { ArgumentError } from '../util/errors.js';
 import { writeCertifyReport } from '../report/certifyHtml.js';
 import { writeCertifyPlots } from '../report/certifyPlots.js';
@@ -26,6 +27,7 @@ export interface CertifyCommandOptions extends Omit<CertifyRequest, 'from'> {
   progress?: boolean;
   report?: string;
   plot?: string;
+  proof?: string;
 }
 
 function parseChoice<T extends string>(choices: readonly T[]): (v: string) => T {
@@ -67,6 +69,9 @@ export function registerCertifyCommand(program: Command): void {
     .option('--from <start>', "start of the fixed-point iteration: 'theta0' or 'stop' (default: stop for the graph)")
     .option('--samples <n>', 'random pairs for the empirical Lipschitz bound', parseIntAtLeast(0))
     .option('--radius <number>', 'relative half-width of the box for the Lipschitz search', parsePositive)
+    .option('--proof <file.json>', 'also write the proof certificate (every enclosure and bound) for check-proof')
+    .option('--no-proofs', 'no proofs by enclosure (search and declared bounds only)')
+    .option('--proof-budget <n>', 'interval enclosures per contraction block at most', parseIntAtLeast(1))
     .option('--json', 'print one JSON document')
     .option('--no-timings', 'leave the per-phase timings out (two runs then print identical output)')
     .option('--report <file.html>', 'also write the report as a self-contained HTML page')
@@ -89,7 +94,7 @@ export function registerCertifyCommand(program: Command): void {
           }
         : undefined;
       checkInputPaths({ '--graph': opts.graph, '--evidence': opts.evidence, '--system': opts.system });
-      checkCommandDestinations({ report: opts.report, plot: opts.plot });
+      checkCommandDestinations({ report: opts.report, plot: opts.plot, files: { '--proof': opts.proof } });
       try {
         if (opts.from !== undefined && opts.from !== 'stop' && opts.from !== 'theta0')
           throw new ArgumentError('--from', opts.from, "must be 'stop' or 'theta0'");
@@ -99,6 +104,11 @@ export function registerCertifyCommand(program: Command): void {
         if (opts.json) printJson(report);
         else process.stdout.write(renderCertifyText(report) + '\n');
         if (opts.report !== undefined) await writeCertifyReport(opts.report, report, process.stderr);
+        if (opts.proof !== undefined) {
+          const certificate = certificateOf(report);
+          if (certificate) await writeProofCertificate(opts.proof, certificate);
+          else process.stderr.write(`--proof: no contraction block was proved; ${opts.proof} not written\n`);
+        }
       } finally {
         bar?.stop();
       }

@@ -11,6 +11,7 @@ import { destinationFlagOf, resetDestinations } from '../util/destinations.js';
 import { registerCompareCommand } from './compare.js';
 import { registerRunCommand } from './run.js';
 import { registerCertifyCommand } from './certify.js';
+import { registerCheckProofCommand } from './checkProof.js';
 import { writeDemoPlots } from '../report/demoPlots.js';
 
 /** Version printed by `--version` (kept in step with package.json by a test). */
@@ -70,6 +71,7 @@ export function createProgram(): Command {
   registerCompareCommand(program);
   registerRunCommand(program);
   registerCertifyCommand(program);
+  registerCheckProofCommand(program);
   return program;
 }
 

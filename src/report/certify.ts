@@ -6,6 +6,7 @@
  */
 import { certify, type CertificationReport, type CertifyOptions } from '../certify/certify.js';
 import type { ContractionResult } from '../certify/contraction.js';
+import { proofCertificate, type ProofCertificate } from '../certify/certificate.js';
 import { formatComponents } from '../certify/describe.js';
 import type { OperatorSystem } from '../system/types.js';
 import { resolveSystem } from './systems.js';
@@ -36,6 +37,10 @@ export interface CertifyRequest {
   radius?: number;
   /** Keep the per-phase timings in the report (default true; false makes two runs byte-identical). */
   timings?: boolean;
+  /** Prove contraction by enclosure where the system has an interval or tfjs form (default true). */
+  proofs?: boolean;
+  /** Enclosures per contraction block at most. */
+  proofBudget?: number;
 }
 
 /**
@@ -90,6 +95,8 @@ export async function certifyReport(
     ...(opts.samples !== undefined ? { samples: opts.samples } : {}),
     ...(opts.radius !== undefined ? { radius: opts.radius } : {}),
     ...(opts.from !== undefined ? { from: opts.from } : {}),
+    ...(opts.proofs !== undefined ? { proofs: opts.proofs } : {}),
+    ...(opts.proofBudget !== undefined ? { proofBudget: opts.proofBudget } : {}),
     ...(onProgress ? { onProgress } : {}),
   };
   const run = {
@@ -103,13 +110,27 @@ export async function certifyReport(
   if (opts.question?.length) options.questions = opts.question;
   if (opts.at === 'stop') options.at = 'stop';
   else if (opts.at !== undefined) options.at = parseState(system, opts.at);
-  const { timings, ...report } = await certify(system, options);
-  return {
+  const full = await certify(system, options);
+  const { timings, ...report } = full;
+  const out: CertifyReport = {
     ...report,
     fixedPoint: { ...report.fixedPoint, theta: report.dim <= 64 ? report.fixedPoint.theta : null },
     source,
     ...(opts.timings === false ? {} : { timings }),
   };
+  certificates.set(out, proofCertificate(system, full));
+  return out;
+}
+
+/** The proof certificate of each report {@link certifyReport} returned (not part of its JSON). */
+const certificates = new WeakMap<CertifyReport, ProofCertificate | null>();
+
+/**
+ * The proof certificate of a report from {@link certifyReport}: every proved contraction block's
+ * boxes, enclosures and bounds (src/certify/certificate.ts), or null when none was proved.
+ */
+export function certificateOf(report: CertifyReport): ProofCertificate | null {
+  return certificates.get(report) ?? null;
 }
 
 const cols = (...h: string[]) =>
@@ -165,27 +186,53 @@ function fixedPointLines(r: CertifyReport): string[] {
   ];
 }
 
-/** The contraction table and each block's search. */
+/** A proved box and enclosure in words: half-widths around θ̂ and the enclosure's width. */
+export function proofText(c: ContractionResult, format: (x: number) => string): string {
+  if (c.verdict !== 'proved' || !c.box || !c.fixedPointEnclosure) return '';
+  let half = 0;
+  for (let k = 0; k < c.box.lo.length; k++) half = Math.max(half, (c.box.hi[k]! - c.box.lo[k]!) / 2);
+  let width = 0;
+  const e = c.fixedPointEnclosure;
+  for (let k = 0; k < e.lo.length; k++) width = Math.max(width, e.hi[k]! - e.lo[k]!);
+  return `‖DQ‖₂ <= ${format(c.upperBound!)} on a box of half-width <= ${format(half)}; fixed point enclosed to width ${format(width)}`;
+}
+
+/** The contraction table and each block's search and proof. */
 function contractionLines(r: CertifyReport): string[] {
   const out = [
     'Contraction (Sec. 3.1 Assumption):',
     renderTable(
-      cols('block', 'dim', 'verdict', 'empirical LB', '‖DQ‖₂ local', 'analytic UB', 'failing / weakest directions'),
-      r.contractionBySubspace.map((c) => [
+      cols(
+        'block',
+        'dim',
+        'verdict',
+        'upper bound',
+        'lower bound',
+        '‖DQ‖₂ local',
+        'declared',
+        'failing / weakest directions',
+      ),
+      r.contraction.map((c) => [
         c.subspace,
         String(c.dim),
         c.verdict,
-        g(c.empiricalLowerBound),
+        c.upperBound === null ? '—' : g(c.upperBound),
+        g(c.lowerBound),
         `${g(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
         analyticBoundText(c, g),
-        c.verdict === 'certified' ? '' : formatComponents(c.failingDirections.slice(0, 3)),
+        c.verdict === 'proved' ? '' : formatComponents(c.failingDirections.slice(0, 3)),
       ]),
     ),
   ];
-  for (const c of r.contractionBySubspace) {
+  for (const c of r.contraction) {
     out.push(
-      `  ${c.subspace}: searched ${c.box}; budget ${c.budget.samples} random pairs, ${c.budget.probes} coordinate probes, ${c.budget.starts} ascent start(s) × ${c.budget.ascentSteps} steps in all, ${c.budget.evaluations} evaluations of Q`,
+      `  ${c.subspace}: searched ${c.searchBox}; budget ${c.budget.samples} random pairs, ${c.budget.probes} coordinate probes, ${c.budget.starts} ascent start(s) × ${c.budget.ascentSteps} steps in all, ${c.budget.evaluations} evaluations of Q`,
     );
+    if (c.verdict === 'proved') out.push(`  ${c.subspace}: PROVED for ${c.proofStatement}: ${proofText(c, g)}`);
+    else if (c.proof)
+      out.push(
+        `  ${c.subspace}: proof undecided after ${c.proof.evaluations} enclosures: ${c.proof.attempts.map((a) => `${a.radius === null ? 'given box' : `radius ${g(a.radius)}`}: ${a.outcome}`).join('; ')}`,
+      );
     if (c.analyticBoundRefuted)
       out.push(
         `  ${c.subspace}: the declared Lipschitz bound ${c.analyticBound} is REFUTED by a pair with ratio ${g(c.empiricalLowerBound)}; it is not used`,

@@ -8,7 +8,7 @@ import { existsSync, statSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomicWrite.js';
 import { dirname } from 'node:path';
 import type { CertificationReport } from '../certify/certify.js';
-import { analyticBoundText } from './certify.js';
+import { analyticBoundText, proofText } from './certify.js';
 import { certifyPlots } from './certifyPlots.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection, type HtmlTable } from './html.js';
@@ -19,16 +19,7 @@ import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection, type Ht
  */
 export type CertifyReportInput = Pick<
   CertificationReport,
-  | 'system'
-  | 'dim'
-  | 'state'
-  | 'contraction'
-  | 'contractionBySubspace'
-  | 'redundancy'
-  | 'subspaces'
-  | 'coverage'
-  | 'jacobian'
-  | 'notes'
+  'system' | 'dim' | 'state' | 'contraction' | 'redundancy' | 'subspaces' | 'coverage' | 'jacobian' | 'notes'
 > & {
   fixedPoint: Omit<CertificationReport['fixedPoint'], 'theta'>;
   source?: string;
@@ -64,22 +55,24 @@ function tableSection(
   return { heading, blocks: [{ kind: 'table', table: { columns: cols, rows } }, ...more] };
 }
 
-/** The contraction results shown: every block, or the whole-space result alone. */
-const contractionRows = (report: CertifyReportInput) =>
-  report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
+/** The contraction results shown: every block checked. */
+const contractionRows = (report: CertifyReportInput) => report.contraction;
 
 /**
- * A block's contraction verdict: PASS certified, FAIL not contractive, UNVERIFIED when neither
- * was shown; a declared bound the search refuted is its own FAIL, with the ratio that refutes it.
+ * A block's contraction verdict: PASS proved (with its bound, box and enclosure), FAIL refuted,
+ * UNVERIFIED when undecided; a declared bound the search refuted is its own FAIL, with the ratio
+ * that refutes it.
  */
 function contractionVerdicts(c: ReturnType<typeof contractionRows>[number]): HtmlBlock[] {
   const why =
-    c.contractive !== null
-      ? ''
-      : c.evaluations === 0
-        ? ' — no contraction search ran'
-        : ` — the search found no pair with ratio ≥ 1 (largest ${formatCell(c.empiricalLowerBound)}), and no ` +
-          'declared bound below 1 stands to certify it';
+    c.contractive === true
+      ? ` — ${proofText(c, formatCell)}`
+      : c.contractive === false
+        ? ''
+        : c.evaluations === 0
+          ? ' — no contraction search ran'
+          : ` — the search found no pair with ratio ≥ 1 (largest ${formatCell(c.empiricalLowerBound)}), and no ` +
+            `proof by enclosure succeeded${c.proof ? ` (${c.proof.evaluations} enclosures)` : ' (none attempted)'}`;
   const out: HtmlBlock[] = [
     { kind: 'verdict', ok: c.contractive, text: `contraction on ${c.subspace} (dim ${c.dim}): ${c.verdict}${why}` },
   ];
@@ -155,13 +148,14 @@ function contractionSection(report: CertifyReportInput): HtmlSection {
   return tableSection(
     'Contraction (Sec. 3.1)',
     columns(
-      'block | dim# | verdict | empirical lower bound# | ‖DQ‖₂ local# | analytic upper bound# | failing / weakest directions',
+      'block | dim# | verdict | proved upper bound# | lower bound# | ‖DQ‖₂ local# | declared bound# | failing / weakest directions',
     ),
     contractionRows(report).map((c) => [
       c.subspace,
       c.dim,
       c.verdict,
-      c.empiricalLowerBound,
+      c.upperBound,
+      c.lowerBound,
       `${formatCell(c.localNorm)}${c.localNormKind === 'lower-bound' ? ' (LB)' : ''}`,
       c.analyticBound === null ? null : c.analyticBoundRefuted ? analyticBoundText(c, formatCell) : c.analyticBound,
       names(c.failingDirections),

@@ -14,6 +14,7 @@ import type {
   StateCapability,
   LinearizationCapability,
   LipschitzDeclaration,
+  IntervalFormCapability,
   StateBox,
   SystemCapabilities,
 } from './types.js';
@@ -25,6 +26,7 @@ export const CAPABILITY_KEYS = [
   'state',
   'linearization',
   'lipschitz',
+  'intervalForm',
   'certification',
   'runDefaults',
   'describe',
@@ -93,6 +95,19 @@ function checkLinearization(v: unknown, dim: number, system: string): Linearizat
   if (o['consolidateTf']) out.consolidateTf = o['consolidateTf'] as LinearizationCapability['consolidateTf'];
   if (o['expandTf']) out.expandTf = o['expandTf'] as LinearizationCapability['expandTf'];
   return Object.freeze(out);
+}
+
+function checkIntervalForm(v: unknown): IntervalFormCapability {
+  const o = plainObject('system.intervalForm', v);
+  knownKeys('system.intervalForm', o, ['consolidate', 'expand']);
+  if (typeof o['consolidate'] !== 'function')
+    throw new ArgumentTypeError(
+      'system.intervalForm.consolidate',
+      o['consolidate'],
+      'must be a function (lo, hi, seeds, rows) => { lo, hi, jacobian }',
+    );
+  fn('system.intervalForm.expand', o['expand'], '(evidenceId, lo, hi, seeds, rows) => { lo, hi, jacobian }');
+  return Object.freeze({ ...(o as unknown as IntervalFormCapability) });
 }
 
 const STATE_FUNCTIONS = [
@@ -357,6 +372,7 @@ export function checkCapabilities(
   if (spec.state !== undefined) out.state = checkState(spec.state, name);
   if (spec.linearization !== undefined) out.linearization = checkLinearization(spec.linearization, dim, name);
   if (spec.lipschitz !== undefined) out.lipschitz = checkLipschitz(spec.lipschitz);
+  if (spec.intervalForm !== undefined) out.intervalForm = checkIntervalForm(spec.intervalForm);
   if (spec.certification !== undefined) out.certification = checkCertification(spec.certification, subspaces);
   if (spec.runDefaults !== undefined) out.runDefaults = checkRunDefaults(spec.runDefaults);
   if (spec.describe !== undefined) out.describe = checkDescribe(spec.describe, name);

@@ -151,6 +151,45 @@ export interface LinearizationCapability {
   expandTf?: TfExpand;
 }
 
+/**
+ * An enclosure of a map over a box (outward-rounded interval arithmetic, so that it holds for the
+ * real-number map): every output's interval and, when seeds were asked, the Jacobian columns
+ * along them over the same box.
+ */
+export interface FormEnclosure {
+  /** Enclosure of every output (length d). */
+  readonly lo: Float64Array;
+  readonly hi: Float64Array;
+  /**
+   * Enclosure of ∂f_{rows[r]}/∂x_{seeds[s]} over the box at r·cols + s (rows: the asked rows,
+   * else every output); null when no seeds were asked.
+   */
+  readonly jacobian: {
+    readonly lo: Float64Array;
+    readonly hi: Float64Array;
+    readonly rows: number;
+    readonly cols: number;
+  } | null;
+}
+
+/**
+ * Interval forms of Q and P_e for maps written without tfjs (a system with tfjs forms gets them
+ * from `linearization.consolidateTf`/`expandTf` evaluated in interval arithmetic). Each encloses
+ * the map over the box [lo, hi] and its Jacobian columns along `seeds` (indices of θ) on the
+ * output rows `rows` (null: every output); ordergap's interval primitives (`interval` in
+ * `ordergap/internal`) are the building blocks.
+ */
+export interface IntervalFormCapability {
+  consolidate(lo: Float64Array, hi: Float64Array, seeds: Int32Array | null, rows: Int32Array | null): FormEnclosure;
+  expand?(
+    evidenceId: string,
+    lo: Float64Array,
+    hi: Float64Array,
+    seeds: Int32Array | null,
+    rows: Int32Array | null,
+  ): FormEnclosure;
+}
+
 /** The certification policy a system wants by default (every field can be overridden per call). */
 export interface CertificationPolicy {
   /** Subspaces W decided by default (names of `subspaces`, or 'all'). */
@@ -214,6 +253,8 @@ export interface SystemCapabilities {
   linearization?: LinearizationCapability;
   /** Analytic Lipschitz bounds of Q per block (a name of `subspaces`, or 'all'). */
   lipschitz?: Readonly<Record<string, LipschitzDeclaration>>;
+  /** Interval forms of Q (and P_e) for proofs by enclosure, when the system has no tfjs forms. */
+  intervalForm?: IntervalFormCapability;
   /** The default certification policy. */
   certification?: CertificationPolicy;
   /** The Algorithm 1 parameters the system recommends (src/system/runParams.ts). */

@@ -65,7 +65,7 @@ describe('verifyContraction', () => {
     const sys = closedFormSystem();
     const theta = Float64Array.of(0.2, 0);
     const res = verifyContraction(sys, theta, { jacobian: new FdJacobian((t) => sys.consolidate(t), theta) });
-    expect(res.verdict).toBe('not contractive');
+    expect(res.verdict).toBe('refuted');
     expect(res.contractive).toBe(false);
     expect(res.worstPair!.ratio).toBeGreaterThanOrEqual(1 - res.worstPair!.slack);
     expect(res.failingDirections[0]!.name).toBe('c');
@@ -74,21 +74,21 @@ describe('verifyContraction', () => {
   });
   it('certifies with a declared analytic bound < 1; the empirical bound stays below it', () => {
     const res = contractionAtFixedPoint(rotationSystem(0.6, 0.6));
-    expect(res.verdict).toBe('certified');
+    expect(res.verdict).toBe('proved');
     expect(res.empiricalLowerBound).toBeLessThanOrEqual(0.6 + ratioSlack(2, 2, 1e-3));
     expect(res.empiricalLowerBound).toBeGreaterThan(0.59); // ρU scales every difference by exactly 0.6
     expect(Math.abs(res.localNorm - 0.6)).toBeLessThan(1e-9);
   });
   it('catches a wrong analytic bound (declared 0.3 for a 0.6-Lipschitz map)', () => {
     const res = contractionAtFixedPoint(rotationSystem(0.6, 0.3));
-    expect(res.verdict).toBe('unverified');
+    expect(res.verdict).toBe('undecided');
     expect(res.notes.join(' ')).toMatch(/VIOLATED/);
   });
   it('is unverified without a bound, and checks a block separately', () => {
     const sys = rotationSystem(0.6);
     const theta = findFixedPoint(sys).theta;
     const J = new FdJacobian((t) => sys.consolidate(t), theta);
-    expect(verifyContraction(sys, theta, { jacobian: J }).verdict).toBe('unverified');
+    expect(verifyContraction(sys, theta, { jacobian: J }).verdict).toBe('undecided');
     const block = verifyContraction(sys, theta, { jacobian: J, coordinates: [0, 1], name: 'head' });
     expect(block.dim).toBe(2);
     expect(block.localNorm).toBeLessThanOrEqual(0.6 + 1e-9); // a block of 0.6·U has norm <= 0.6
@@ -100,7 +100,7 @@ describe('verifyContraction', () => {
     const full = verifyContraction(sys, theta, { jacobian, stopAtCounterexample: false });
     const early = verifyContraction(sys, theta, { jacobian, stopAtCounterexample: true });
     expect(early.verdict).toBe(full.verdict);
-    expect(early.verdict).toBe('not contractive');
+    expect(early.verdict).toBe('refuted');
     // the probes run first; the one along c (ratio 1: Q fixes c) ends the search
     expect(early.worstPair!.source).toBe('coordinate');
     expect(early.worstPair!.ratio).toBeGreaterThanOrEqual(1 - early.worstPair!.slack);
@@ -114,7 +114,7 @@ describe('verifyContraction', () => {
     const J = new FdJacobian((t) => rot.consolidate(t), at);
     const a = verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: true });
     const b = verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: false });
-    expect(a.verdict).toBe('certified');
+    expect(a.verdict).toBe('proved');
     expect(a.evaluations).toBe(b.evaluations);
     expect(() => verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: 1 as unknown as boolean })).toThrow(
       /^stopAtCounterexample = 1/,
@@ -135,7 +135,7 @@ describe('certify', () => {
     expect(r.dim).toBe(2);
     expect(r.fixedPoint.converged).toBe(true);
     expect(r.fixedPoint.theta[0]).toBe(0.2); // Q never changes c
-    expect(r.contraction.verdict).toBe('not contractive');
+    expect(r.contraction[0]!.verdict).toBe('refuted');
     const conf = r.subspaces.find((s) => s.name === 'confidence')!;
     expect(conf.nonDegenerate).toBe(false);
     expect(conf.kernelDim).toBe(1);
@@ -175,7 +175,7 @@ describe('certify', () => {
     const ad = await certify(sys, { subspaces: ['all', 'head'], jacobian: 'autodiff' });
     expect(ad.jacobian.method).toBe('autodiff');
     expect(fd.jacobian.crossCheck!.agree).toBe(true);
-    expect(ad.contraction.verdict).toBe('certified');
+    expect(ad.contraction[0]!.verdict).toBe('proved');
     fd.subspaces.forEach((s, i) => {
       const t = ad.subspaces[i]!;
       expect(t.nonDegenerate).toBe(s.nonDegenerate);

@@ -18,9 +18,9 @@ describe('ordergap certify (built CLI)', () => {
     expect(doc.fixedPoint).toMatchObject({ converged: true });
     expect(typeof doc.fixedPoint.residual).toBe('number');
     expect(typeof doc.fixedPoint.iterations).toBe('number');
-    expect(doc.contraction.contractive).toBe(false);
-    expect(doc.contraction.empiricalLowerBound).toBeGreaterThanOrEqual(1 - doc.contraction.worstPair.slack);
-    expect(typeof doc.contraction.localNorm).toBe('number');
+    expect(doc.contraction[0]!.contractive).toBe(false);
+    expect(doc.contraction[0]!.empiricalLowerBound).toBeGreaterThanOrEqual(1 - doc.contraction[0]!.worstPair.slack);
+    expect(typeof doc.contraction[0]!.localNorm).toBe('number');
     expect(doc.redundancy.map((x: { evidence: string }) => x.evidence)).toEqual(['e1', 'e2', 'e3', 'e4', 'e5']);
     for (const x of doc.redundancy)
       expect(Object.keys(x)).toEqual(expect.arrayContaining(['evidence', 'p', 'residual']));
@@ -54,9 +54,9 @@ describe('ordergap certify (built CLI)', () => {
     // λ on s0: only e0 writes it; Σ_e0 e_s0 = −a0·0.3·M[:,0] (see the module), p = 1/3:
     // λ = (1/3)(0.5·0.3)²‖(1, 0, 0.5)‖² = 0.009375 — float32 autodiff: 1e-5 relative.
     expect(Math.abs(by.structure.lambdaMax - 0.009375)).toBeLessThan(1e-7);
-    const beliefs = doc.contractionBySubspace.find((c: { subspace: string }) => c.subspace === 'beliefs');
-    expect(beliefs.verdict).toBe('certified');
-    expect(doc.contraction.verdict).toBe('not contractive');
+    const beliefs = doc.contraction.find((c: { subspace: string }) => c.subspace === 'beliefs');
+    expect(beliefs.verdict).toBe('proved');
+    expect(doc.contraction[0]!.verdict).toBe('refuted');
   });
 
   it('the reference graph on the default scenario: confidence block certified, whole space not', () => {
@@ -64,10 +64,10 @@ describe('ordergap certify (built CLI)', () => {
     expect(r.status).toBe(0);
     const doc = JSON.parse(r.stdout);
     expect(doc.system).toBe('reference-graph');
-    const conf = doc.contractionBySubspace.find((c: { subspace: string }) => c.subspace === 'confidence');
-    expect(conf.verdict).toBe('certified');
+    const conf = doc.contraction.find((c: { subspace: string }) => c.subspace === 'confidence');
+    expect(conf.verdict).toBe('proved');
     expect(conf.empiricalLowerBound).toBeLessThanOrEqual(conf.analyticBound);
-    expect(doc.contraction.verdict).toBe('not contractive');
+    expect(doc.contraction[0]!.verdict).toBe('refuted');
     expect(doc.subspaces.map((s: { name: string }) => s.name)).toEqual(['confidence', 'footprint']);
     expect(doc.coverage.length).toBeGreaterThan(0);
   });

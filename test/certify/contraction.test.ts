@@ -63,7 +63,7 @@ describe('verifyContraction on a span of vectors', () => {
     // each coordinate block has g(z) = 0.7 z + const: contractive looking
     for (const j of [0, 1]) {
       const block = verifyContraction(sys, theta, { jacobian: J, coordinates: [j], name: `x${j}` });
-      expect(block.verdict).toBe('unverified');
+      expect(block.verdict).toBe('undecided');
       expect(block.empiricalLowerBound).toBeLessThan(0.7 + 1e-12);
     }
     const diag = verifyContraction(sys, theta, {
@@ -71,7 +71,7 @@ describe('verifyContraction on a span of vectors', () => {
       basis: basisOf(2, { name: 'diag', vectors: [[1, 1]] }).vectors,
       name: 'diag',
     });
-    expect(diag.verdict).toBe('not contractive');
+    expect(diag.verdict).toBe('refuted');
     // g(z) = 1.2 z exactly: every pair has ratio 1.2 up to rounding
     expect(Math.abs(diag.empiricalLowerBound - 1.2)).toBeLessThan(1e-12);
     expect(Math.abs(diag.localNorm - 1.2)).toBeLessThan(FD_TOL);
@@ -82,12 +82,12 @@ describe('verifyContraction on a span of vectors', () => {
     // along (1, −1) the ratio is 0.2: a declared bound 0.25 certifies it, a bound 0.1 is refuted
     const anti = basisOf(2, { name: 'anti', vectors: [[1, -1]] }).vectors;
     const ok = verifyContraction(sys, theta, { jacobian: J, basis: anti, name: 'anti', analyticBound: 0.25 });
-    expect(ok.verdict).toBe('certified');
+    expect(ok.verdict).toBe('proved');
     expect(Math.abs(ok.empiricalLowerBound - 0.2)).toBeLessThan(1e-12);
     expect(Math.abs(ok.localNorm - 0.2)).toBeLessThan(FD_TOL);
     const wrong = verifyContraction(sys, theta, { jacobian: J, basis: anti, name: 'anti', analyticBound: 0.1 });
     expect(wrong.analyticBoundRefuted).toBe(true);
-    expect(wrong.verdict).toBe('unverified');
+    expect(wrong.verdict).toBe('undecided');
   });
 
   it('the JVP lower bound of ‖BᵀDQB‖ (exactColumns 0) stays below the exact norm and reaches it here', () => {
@@ -131,7 +131,7 @@ describe('verifyContraction on a span of vectors', () => {
       });
       const pair = res.worstPair!;
       expect(Math.abs(pair.ratio - s)).toBeLessThanOrEqual(pair.slack);
-      expect(res.verdict).toBe(isometry ? 'not contractive' : 'unverified');
+      expect(res.verdict).toBe(isometry ? 'refuted' : 'undecided');
     },
   );
 
@@ -182,15 +182,15 @@ describe('certify checks a contraction subspace given by vectors', () => {
       subspaces: [],
       questions: [],
     });
-    expect(r.contractionBySubspace.map((c) => [c.subspace, c.dim, c.verdict])).toEqual([
-      ['all', 2, 'not contractive'],
-      ['x0', 1, 'unverified'],
-      ['diag', 1, 'not contractive'],
-      ['x1', 1, 'unverified'],
+    expect(r.contraction.map((c) => [c.subspace, c.dim, c.verdict])).toEqual([
+      ['all', 2, 'refuted'],
+      ['x0', 1, 'undecided'],
+      ['diag', 1, 'refuted'],
+      ['x1', 1, 'undecided'],
     ]);
-    const diag = r.contractionBySubspace[2]!;
+    const diag = r.contraction[2]!;
     expect(Math.abs(diag.localNorm - 1.2)).toBeLessThan(FD_TOL);
     // the whole-space verdict is the block 'all', not the span
-    expect(r.contraction.subspace).toBe('all');
+    expect(r.contraction[0]!.subspace).toBe('all');
   });
 });

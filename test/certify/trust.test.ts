@@ -115,8 +115,8 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
   ])('Q(θ) = %s is the verdict "not contractive" with the diverging iterates, not an error', async (_n, q) => {
     const r = await certify(plain('expanding', q));
     expect(r.fixedPoint.diverged).toBe(true);
-    expect(r.contraction.verdict).toBe('not contractive');
-    const norms = r.contraction.divergingIterates!;
+    expect(r.contraction[0]!.verdict).toBe('refuted');
+    const norms = r.contraction[0]!.divergingIterates!;
     expect(norms.length).toBeGreaterThan(2);
     expect(norms.at(-1)).toBe(Infinity);
     expect(norms[norms.length - 2]!).toBeGreaterThan(1e100);
@@ -142,8 +142,8 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
       lipschitz: { all: { bound: 0.5, derivation: 'wrong on purpose' } },
     });
     const r = await certify(lying);
-    expect(r.contraction.analyticBoundRefuted).toBe(true);
-    expect(r.contraction.verdict).not.toBe('certified');
+    expect(r.contraction[0]!.analyticBoundRefuted).toBe(true);
+    expect(r.contraction[0]!.verdict).not.toBe('proved');
     expect(r.fixedPoint.rho).toBeNull();
     expect(r.fixedPoint.aPosterioriBound).toBeNull();
     expect(text(r)).toMatch(/declared Lipschitz bound 0\.5 is REFUTED/);
@@ -151,7 +151,7 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
     const honest = await certify(
       plain('honest', (t) => [0.9 * t[0]!, 0.9 * t[1]!], { lipschitz: { all: { bound: 0.9, derivation: 'linear' } } }),
     );
-    expect(honest.contraction.analyticBoundRefuted).toBe(false);
+    expect(honest.contraction[0]!.analyticBoundRefuted).toBe(false);
     expect(honest.fixedPoint.rho).toBe(0.9);
     expect(honest.uniqueness.established).toBe(true);
     expect(honest.uniqueness.statement).toMatch(/unique/);
@@ -172,16 +172,16 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
       certification: { boxes: { x: { lower: -5, upper: 5 } } },
     });
     const r = await certify(sys, { contractionSubspaces: ['all'] });
-    expect(r.contraction.box).toMatch(/declared box of 'x'/);
-    expect(r.contraction.verdict).toBe('not contractive');
-    expect(r.contraction.empiricalLowerBound).toBeGreaterThan(1);
+    expect(r.contraction[0]!.box).toMatch(/declared box of 'x'/);
+    expect(r.contraction[0]!.verdict).toBe('refuted');
+    expect(r.contraction[0]!.empiricalLowerBound).toBeGreaterThan(1);
   });
 
   it('the search reports its budget and starts the ascent from several pairs', async () => {
     const r = await certify(closedFormSystem());
-    const b = r.contraction.budget;
+    const b = r.contraction[0]!.budget;
     expect(b.starts).toBe(3);
-    expect(b.evaluations).toBe(r.contraction.evaluations);
+    expect(b.evaluations).toBe(r.contraction[0]!.evaluations);
     expect(b.evaluations).toBeGreaterThanOrEqual(2 * (b.samples + b.probes));
   });
 });
@@ -189,7 +189,7 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
 describe('operator hygiene: operators get fresh inputs', () => {
   it('an operator that returns its input (t => t) has ‖DQ‖ = 1', async () => {
     const r = await certify(plain('identity', (t) => t));
-    expect(r.contraction.localNorm).toBeCloseTo(1, 9);
+    expect(r.contraction[0]!.localNorm).toBeCloseTo(1, 9);
     expect(r.jacobian.normDQ).toBeCloseTo(1, 9);
   });
 
@@ -204,7 +204,7 @@ describe('operator hygiene: operators get fresh inputs', () => {
     const b = await certify(pure);
     expect(a.fixedPoint.theta[0]).toBeCloseTo(0.2, 12);
     expect(Array.from(a.fixedPoint.theta)).toEqual(Array.from(b.fixedPoint.theta));
-    expect(a.contraction.localNorm).toBeCloseTo(0.5, 9);
+    expect(a.contraction[0]!.localNorm).toBeCloseTo(0.5, 9);
     const x = Float64Array.of(0.3, 0.4);
     inPlace.consolidate(x);
     expect(Array.from(x)).toEqual([0.3, 0.4]);

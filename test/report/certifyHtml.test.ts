@@ -22,7 +22,7 @@ describe('certification HTML page (real certify run: closed form with e2, e3 at 
   writeFileSync(file, await renderCertifyReport(json));
 
   it('shows one verdict per check as certify decided, both plots, every table row', async () => {
-    const contraction = report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
+    const contraction = report.contraction.length > 0 ? report.contraction : [report.contraction];
     const expected = expectedVerdictMarks(report);
     // this variant exercises both outcomes
     expect(expected).toEqual(expect.arrayContaining(['PASS', 'FAIL']));
@@ -109,13 +109,13 @@ describe('refuted bounds and unverified contraction read as such (operator modul
   };
 
   it('the certifications are what the page is about: a refuted bound, and an unverified contraction', () => {
-    expect(lying.contraction).toMatchObject({ verdict: 'unverified', analyticBound: 0.2, analyticBoundRefuted: true });
-    expect(lying.contraction.empiricalLowerBound).toBeGreaterThan(0.2);
-    expect(half.contraction).toMatchObject({ verdict: 'unverified', contractive: null, analyticBound: null });
+    expect(lying.contraction).toMatchObject({ verdict: 'undecided', analyticBound: 0.2, analyticBoundRefuted: true });
+    expect(lying.contraction[0]!.empiricalLowerBound).toBeGreaterThan(0.2);
+    expect(half.contraction).toMatchObject({ verdict: 'undecided', contractive: null, analyticBound: null });
   });
 
   it('a refuted bound reads REFUTED with the ratio that refutes it, in the table and as a FAIL verdict', () => {
-    const ratio = formatCell(lying.contraction.empiricalLowerBound);
+    const ratio = formatCell(lying.contraction[0]!.empiricalLowerBound);
     const [row] = contractionCells(pages.lying);
     expect(row![0]).toBe('all');
     expect(row![5]).toBe(`0.2 REFUTED by ratio ${ratio}`);
@@ -131,7 +131,7 @@ describe('refuted bounds and unverified contraction read as such (operator modul
     for (const page of [pages.lying, pages.half]) {
       const contraction = verdicts(page).filter((v) => v.text.startsWith('contraction on all'));
       expect(contraction).toHaveLength(1);
-      expect(contraction[0]).toMatchObject({ cls: 'unverified', mark: 'UNVERIFIED' });
+      expect(contraction[0]).toMatchObject({ cls: 'undecided', mark: 'UNVERIFIED' });
       expect(contraction[0]!.text).toMatch(/no pair with ratio ≥ 1 \(largest 0\.[59]\)/);
     }
     expect(verdicts(pages.half).map((v) => v.mark)).toEqual(expectedVerdictMarks(half));
@@ -142,7 +142,7 @@ describe('refuted bounds and unverified contraction read as such (operator modul
     const row = (r: CertifyReport) =>
       renderCertifyText(r)
         .split('\n')
-        .find((l) => l.startsWith('all ') && l.includes('unverified'));
+        .find((l) => l.startsWith('all ') && l.includes('undecided'));
     expect(row(lying)).toContain('0.2000 REFUTED by ratio 0.9000');
     expect(row(half)).toMatch(/^all\s+2\s+unverified\s+0\.5000\s+0\.5000\s+—\s/);
     expect(renderCertifyText(half)).not.toMatch(/FAIL|NOT contractive|REFUTED/);

@@ -63,7 +63,7 @@ describe('the library report equals the CLI --json document', () => {
     expect(lib).toEqual(rest);
     const subspaces = (lib['subspaces'] as { name: string; nonDegenerate: boolean }[]).map((s) => s.name);
     expect(subspaces).toEqual(['confidence', 'footprint']);
-    const blocks = lib['contractionBySubspace'] as { subspace: string; verdict: string }[];
-    expect(blocks.find((b) => b.subspace === 'confidence')?.verdict).toBe('certified');
+    const blocks = lib['contraction'] as { subspace: string; verdict: string }[];
+    expect(blocks.find((b) => b.subspace === 'confidence')?.verdict).toBe('proved');
   });
 });

@@ -1,13 +1,12 @@
 /**
  * Test helper: the verdict marks the certification page must show for a report (its `--json`
  * document or the object `certify()` returns), in page order: the fixed point, per contraction
- * block its verdict (PASS certified, FAIL not contractive, UNVERIFIED neither) and a FAIL for a
+ * block its verdict (PASS proved, FAIL refuted, UNVERIFIED undecided) and a FAIL for a
  * declared bound the search refuted, then the subspaces and the questions.
  */
 interface VerdictFacts {
   fixedPoint: { converged: boolean };
-  contraction: { contractive: boolean | null; analyticBoundRefuted: boolean };
-  contractionBySubspace: readonly { contractive: boolean | null; analyticBoundRefuted: boolean }[];
+  contraction: readonly { contractive: boolean | null; analyticBoundRefuted: boolean }[];
   subspaces: readonly { nonDegenerate: boolean }[];
   coverage: readonly { covered: boolean }[];
 }
@@ -16,7 +15,7 @@ const mark = (ok: boolean | null): string => (ok === null ? 'UNVERIFIED' : ok ? 
 
 /** The marks, in page order. */
 export function expectedVerdictMarks(report: VerdictFacts): string[] {
-  const blocks = report.contractionBySubspace.length > 0 ? report.contractionBySubspace : [report.contraction];
+  const blocks = report.contraction;
   return [
     mark(report.fixedPoint.converged),
     ...blocks.flatMap((c) => [mark(c.contractive), ...(c.analyticBoundRefuted ? [mark(false)] : [])]),

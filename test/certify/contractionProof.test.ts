@@ -1,0 +1,198 @@
+/**
+ * Proofs of contraction by enclosure (src/certify/contractionProof.ts) through `certify`: the
+ * verdicts proved / refuted / undecided, the bound, the box and the fixed point's enclosure,
+ * bisection, and the certificate with its independent checker (src/proofCheck/checkProof.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { certify } from '../../src/certify/certify.js';
+import { proofCertificate } from '../../src/certify/certificate.js';
+import { proveContraction, type Encloser } from '../../src/certify/contractionProof.js';
+import { R, add, mul, scale, sub } from '../../src/interval/arith.js';
+import { checkProof } from '../../src/proofCheck/checkProof.js';
+import { defineSystem } from '../../src/system/define.js';
+import type { FormEnclosure, OperatorSystemSpec } from '../../src/system/types.js';
+
+/** An interval form of the diagonal linear map θ ↦ a·θ: exact Jacobian a·I. */
+function diagonalForm(d: number, a: number) {
+  return {
+    consolidate(lo: Float64Array, hi: Float64Array, seeds: Int32Array | null, rows: Int32Array | null): FormEnclosure {
+      const oL = new Float64Array(d);
+      const oH = new Float64Array(d);
+      for (let i = 0; i < d; i++) {
+        scale(lo[i]!, hi[i]!, a);
+        oL[i] = R.lo;
+        oH[i] = R.hi;
+      }
+      if (!seeds) return { lo: oL, hi: oH, jacobian: null };
+      const rr = rows ?? Int32Array.from({ length: d }, (_, i) => i);
+      const jL = new Float64Array(rr.length * seeds.length);
+      const jH = new Float64Array(rr.length * seeds.length);
+      rr.forEach((r, k) =>
+        seeds.forEach((s, j) => {
+          jL[k * seeds.length + j] = r === s ? a : 0;
+          jH[k * seeds.length + j] = r === s ? a : 0;
+        }),
+      );
+      return { lo: oL, hi: oH, jacobian: { lo: jL, hi: jH, rows: rr.length, cols: seeds.length } };
+    },
+  };
+}
+
+function system(
+  name: string,
+  d: number,
+  consolidate: OperatorSystemSpec['consolidate'],
+  extra: Partial<OperatorSystemSpec> = {},
+) {
+  return defineSystem({
+    name,
+    dim: d,
+    theta0: Array.from({ length: d }, (_, i) => 0.1 * (i + 1)),
+    consolidate,
+    expand: (_e, t) => t,
+    evidence: [{ id: 'e', p: 1 }],
+    ...extra,
+  });
+}
+
+const cheap = { subspaces: [], questions: [], samples: 8, crossCheckColumns: 0 } as const;
+
+describe('contraction proved by enclosure', () => {
+  it('Q = 0.5·I with no declared bound is proved, upperBound <= 0.5·(1 + 1e-12), through an interval form', async () => {
+    const sys = system('half', 4, (t) => t.map((x) => 0.5 * x), { intervalForm: diagonalForm(4, 0.5) });
+    const r = await certify(sys, cheap);
+    const all = r.contraction[0]!;
+    expect(all.verdict).toBe('proved');
+    expect(all.upperBound!).toBeGreaterThanOrEqual(0.5);
+    expect(all.upperBound!).toBeLessThanOrEqual(0.5 * (1 + 1e-12));
+    // the fixed point 0 lies in the enclosure, which lies in the box
+    const e = all.fixedPointEnclosure!;
+    for (let k = 0; k < 4; k++) {
+      expect(e.lo[k]!).toBeLessThanOrEqual(0);
+      expect(e.hi[k]!).toBeGreaterThanOrEqual(0);
+      expect(e.lo[k]!).toBeGreaterThanOrEqual(all.box!.lo[k]!);
+    }
+    expect(r.uniqueness.established).toBe(true);
+  });
+
+  it('the same map through its tfjs form (evaluated in interval arithmetic) is proved with the same bound', async () => {
+    const sys = system('half-tf', 4, (t) => t.map((x) => 0.5 * x), {
+      linearization: {
+        consolidateTf: ((tf: { mul: (a: unknown, b: number) => unknown }, X: unknown) => tf.mul(X, 0.5)) as never,
+      },
+    });
+    const r = await certify(sys, cheap);
+    expect(r.contraction[0]!.verdict).toBe('proved');
+    expect(r.contraction[0]!.upperBound!).toBeLessThanOrEqual(0.5 * (1 + 1e-12));
+  });
+
+  it('Q = 1.1·I is refuted by the search (a pair with ratio 1.1), not proved', async () => {
+    const sys = system('expanding', 2, (t) => t.map((x) => 1.1 * x), { intervalForm: diagonalForm(2, 1.1) });
+    const r = await certify(sys, { ...cheap, fixedPoint: { maxIterations: 5 } });
+    expect(r.contraction[0]!.verdict).toBe('refuted');
+    expect(r.contraction[0]!.upperBound).toBeNull();
+  });
+
+  it('a system without interval or tfjs form is undecided (a declared bound is not a proof) and says why', async () => {
+    const sys = system('declared', 2, (t) => t.map((x) => 0.5 * x), { lipschitz: { all: { bound: 0.5 } } });
+    const r = await certify(sys, cheap);
+    expect(r.contraction[0]!.verdict).toBe('undecided');
+    expect(r.contraction[0]!.notes.join('\n')).toMatch(/neither an interval form nor a tfjs form/);
+    expect(r.contraction[0]!.notes.join('\n')).toMatch(/declared analytic bound 0\.5 is not a proof/);
+  });
+
+  it('bisects a box whose enclosure is too wide (the dependency problem) and proves it on the halves', () => {
+    // g(x) = x − 0.6·x written as such: over [−1, 1] the enclosure is [−1.6, 1.6] ⊄ B, over
+    // each half it lies in B; the derivative 0.4 is exact in the tangents
+    const enclose: Encloser = (lo, hi, seeds) => {
+      mul(lo[0]!, hi[0]!, 0.6, 0.6);
+      sub(lo[0]!, hi[0]!, R.lo, R.hi);
+      const out = { lo: Float64Array.of(R.lo), hi: Float64Array.of(R.hi) };
+      return {
+        ...out,
+        jacobian: seeds ? { lo: Float64Array.of(0.4), hi: Float64Array.of(0.4), rows: 1, cols: 1 } : null,
+      };
+    };
+    const p = proveContraction(enclose, Float64Array.of(0), Int32Array.of(0), { box: { lower: [-1], upper: [1] } });
+    expect(p.verdict).toBe('proved');
+    expect(p.certificate!.tree).toHaveProperty('children');
+    expect(p.upperBound!).toBeLessThan(0.4 * (1 + 1e-12));
+    // with a budget of one enclosure the same box stays undecided, and says why
+    const q = proveContraction(enclose, Float64Array.of(0), Int32Array.of(0), {
+      box: { lower: [-1], upper: [1] },
+      budgetPerBox: 1,
+    });
+    expect(q.verdict).toBe('undecided');
+    expect(q.attempts[0]!.outcome).toMatch(/image of a box leaves B|budget/);
+  });
+});
+
+describe('the certificate and its independent checker', () => {
+  async function proved() {
+    const sys = system('half-cert', 3, (t) => t.map((x) => 0.5 * x + 0.1), {
+      intervalForm: {
+        consolidate(lo: Float64Array, hi: Float64Array, seeds: Int32Array | null, rows: Int32Array | null) {
+          const e = diagonalForm(3, 0.5).consolidate(lo, hi, seeds, rows);
+          const oL = e.lo.map((x) => x);
+          const oH = e.hi.map((x) => x);
+          for (let i = 0; i < 3; i++) {
+            add(oL[i]!, oH[i]!, 0.1, 0.1); // outward-rounded + 0.1
+            oL[i] = R.lo;
+            oH[i] = R.hi;
+          }
+          return { ...e, lo: oL, hi: oH };
+        },
+      },
+    });
+    const r = await certify(sys, cheap);
+    return { sys, r, cert: proofCertificate(sys, r)! };
+  }
+
+  it('a proved report gives a certificate the checker accepts; the JSON round trip keeps it valid', async () => {
+    const { sys, r, cert } = await proved();
+    expect(r.contraction[0]!.verdict).toBe('proved');
+    const round = JSON.parse(JSON.stringify(cert));
+    const check = checkProof(round, sys);
+    expect(check.failures).toEqual([]);
+    expect(check.blocks.map((b) => [b.subspace, b.valid])).toEqual([['all', true]]);
+    expect(check.valid).toBe(true);
+    expect(cert.contraction[0]!.upperBound).toBe(r.contraction[0]!.upperBound);
+  });
+
+  it('rejects a lowered upperBound, a narrowed image, a narrowed Jacobian enclosure, a narrowed fixed-point enclosure', async () => {
+    const { sys, cert } = await proved();
+    const tamper = (f: (c: Record<string, any>) => void) => {
+      const c = JSON.parse(JSON.stringify(cert));
+      f(c.contraction[0]);
+      return checkProof(c, sys);
+    };
+    const leaf = (b: Record<string, any>) => b['tree'].leaf ?? b['tree'].children[0].leaf;
+    const lowered = tamper((b) => (b['upperBound'] = b['upperBound'] * 0.9));
+    expect(lowered.valid).toBe(false);
+    expect(lowered.blocks[0]!.failures.join('\n')).toMatch(/exceeds upperBound/);
+    const image = tamper((b) => (leaf(b).image.hi[0] = leaf(b).image.lo[0]));
+    expect(image.valid).toBe(false);
+    expect(image.blocks[0]!.failures.join('\n')).toMatch(/claimed image does not contain/);
+    const jac = tamper((b) => (leaf(b).jacobian.hi[0] = 0.4));
+    expect(jac.valid).toBe(false);
+    expect(jac.blocks[0]!.failures.join('\n')).toMatch(/Jacobian enclosure does not contain/);
+    const fp = tamper((b) => {
+      const e = b['fixedPointEnclosure'];
+      e.lo[0] = e.hi[0];
+    });
+    expect(fp.valid).toBe(false);
+    expect(fp.blocks[0]!.failures.join('\n')).toMatch(/fixed-point enclosure does not contain/);
+    const leafBound = tamper((b) => (leaf(b).bound = 0.25));
+    expect(leafBound.valid).toBe(false);
+    expect(leafBound.blocks[0]!.failures.join('\n')).toMatch(/recomputed, .* exceeds the claimed 0\.25/);
+  });
+
+  it('rejects a certificate for another system, a malformed one, and refuses a non-object', async () => {
+    const { cert } = await proved();
+    const other = system('other', 3, (t) => t, { intervalForm: diagonalForm(3, 1) });
+    expect(checkProof(cert, other).valid).toBe(false);
+    expect(checkProof(cert, other).failures[0]).toMatch(/for half-cert/);
+    expect(checkProof({ format: 'x' }, other).valid).toBe(false);
+    expect(() => checkProof('nope', other)).toThrow(/certificate/);
+  });
+});
