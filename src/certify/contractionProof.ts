@@ -4,22 +4,25 @@
  * g(z) = Q(θ̂ with θ_W = z)_W with every coordinate outside W held at θ̂ (for W = every
  * coordinate, g = Q).
  *
- * On a box B of W's coordinates, with an enclosure g(B) of the image and an enclosure J(B) of
- * Dg over B (both from an {@link Encloser}: the system's tfjs form evaluated in interval
- * arithmetic with forward-mode tangents, or its own interval form):
- * - if g(B) ⊆ B and L := sup_{J ∈ J(B)} ‖J‖₂ < 1 (rigorous: ‖mid‖₂ + ‖rad‖₂ of J(B) in
- *   midpoint–radius form, each rounded up, src/interval/matrixBounds.ts), then g is a contraction
- *   of B with modulus L in the Euclidean norm (mean-value theorem over the convex B; for maps
- *   with kinks the enclosure contains Clarke's generalised Jacobian and the same holds), so g has
- *   exactly one fixed point z* in B (Banach), and ‖z* − ẑ‖₂ <= ‖g(ẑ) − ẑ‖₂ / (1 − L) for
- *   ẑ = θ̂_W ∈ B, with g(ẑ) enclosed too: that ball, cut to B and narrowed by z* ∈ g(X) ∩ X,
- *   is the reported enclosure of z*;
- * - a box whose test fails is bisected along its widest coordinate, and the test runs on the
- *   halves (L is then the largest over the leaves, each leaf's image must lie in B), within a
- *   budget of enclosures;
- * - boxes are tried from the largest asked (the given box, else θ̂_W ± radius·max(1, |θ̂_j|))
- *   down by factors of ten to `minRadius`: the first box proved is reported with its L.
- * Every box, image, Jacobian enclosure, norm bound and split is kept in the result's
+ * On a box B of W's coordinates, with an enclosure J(B) of Dg over B (from an {@link Encloser}:
+ * the system's tfjs form evaluated in interval arithmetic with forward-mode tangents, or its own
+ * interval form) and an enclosure of g(ẑ) at ẑ = θ̂_W ∈ B:
+ * - L := sup_{J ∈ J(B)} ‖J‖₂ (rigorous: ‖mid‖₂ + ‖rad‖₂ of J(B) in midpoint–radius form, each
+ *   rounded up, src/interval/matrixBounds.ts). L < 1 makes g Lipschitz with modulus L on the
+ *   convex B in the Euclidean norm (mean-value theorem; for maps with kinks the enclosure contains
+ *   Clarke's generalised Jacobian and the same holds), so g has at most one fixed point in B;
+ * - with δ >= ‖g(ẑ) − ẑ‖₂ (rounded up from the enclosure of g(ẑ)) and ρ = δ/(1 − L), the ball
+ *   K = {z : ‖z − ẑ‖₂ <= ρ} is mapped into itself when K ⊆ B: ‖g(z) − ẑ‖ <= ‖g(z) − g(ẑ)‖ +
+ *   ‖g(ẑ) − ẑ‖ <= Lρ + δ = ρ. So g(K) ⊆ K with K closed and convex: exactly one fixed point z*,
+ *   in K, and none other in B (Banach; Rump, Acta Numerica 2010, Sec. 13). K cut to B and
+ *   narrowed by z* ∈ g(X) ∩ X is the reported enclosure of z*. (The test g(B) ⊆ B on the box
+ *   itself is not asked: for a map that contracts in the Euclidean norm but rotates, such as
+ *   0.6·U with U orthogonal, no axis-aligned box is invariant, while K is);
+ * - a box on which L >= 1 is bisected along its widest coordinate and L is the largest over the
+ *   leaves, within a budget of enclosures;
+ * - boxes are tried from the largest asked (the given box, then θ̂_W ± radius·max(1, |θ̂_j|)
+ *   down by factors of ten to `minRadius`): the first box proved is reported with its L.
+ * Every box, Jacobian enclosure, norm bound and split is kept in the result's
  * `certificate`, which the independent checker (src/proofCheck) re-checks.
  */
 import { down, up } from '../interval/round.js';
@@ -51,11 +54,10 @@ export type Encloser = (
   rows?: Int32Array | null,
 ) => BoxEnclosure;
 
-/** One box tested: its ends in W's coordinates, its image, its Jacobian enclosure and norm bound. */
+/** One box tested: its ends in W's coordinates, its Jacobian enclosure and norm bound. */
 export interface ProofLeaf {
   lo: number[];
   hi: number[];
-  image: { lo: number[]; hi: number[] };
   jacobian: { lo: number[]; hi: number[] };
   /** Rigorous upper bound on ‖J‖₂ over the Jacobian enclosure. */
   bound: number;
@@ -78,7 +80,7 @@ export interface ContractionCertificate {
   upperBound: number;
   /** Enclosure of g(ẑ) at ẑ = θ̂_W. */
   residualImage: { lo: number[]; hi: number[] };
-  /** Rigorous upper bound on ‖g(ẑ) − ẑ‖₂ / (1 − upperBound). */
+  /** ρ: a rigorous upper bound on ‖g(ẑ) − ẑ‖₂ / (1 − upperBound); the ball ‖z − ẑ‖₂ <= ρ lies in the box. */
   ballRadius: number;
   /** Steps of X ← g(X) ∩ X applied to the ball cut to B. */
   narrowingSteps: number;
@@ -113,7 +115,7 @@ export interface ContractionProof {
 
 /** Options of {@link proveContraction}. */
 export interface ContractionProofOptions {
-  /** A given box of W's coordinates (tried first, alone when given). */
+  /** A given box of W's coordinates (tried first). */
   box?: { lower: ArrayLike<number>; upper: ArrayLike<number> };
   /** Largest relative radius tried when no box is given (default 0.1). */
   radius?: number;
@@ -159,30 +161,16 @@ export function enclosureNormBound(lo: ArrayLike<number>, hi: ArrayLike<number>,
   return intervalNormUpper(mid, rad, m, m);
 }
 
-/** Tests one box (no bisection): its leaf, and whether it passes. */
-function testBox(
-  enclose: Encloser,
-  theta: Float64Array,
-  coords: Int32Array,
-  lo: number[],
-  hi: number[],
-  B: { lo: number[]; hi: number[] },
-) {
+/** Tests one box (no bisection): its leaf, and whether its bound is below 1. */
+function testBox(enclose: Encloser, theta: Float64Array, coords: Int32Array, lo: number[], hi: number[]) {
   const { L, H } = embed(theta, coords, lo, hi);
-  const e = enclose(L, H, coords, coords);
-  const m = coords.length;
-  const image = blockOf(e, coords);
-  const jac = e.jacobian!;
-  const bound = enclosureNormBound(jac.lo, jac.hi, m);
-  const leaf: ProofLeaf = { lo, hi, image, jacobian: { lo: Array.from(jac.lo), hi: Array.from(jac.hi) }, bound };
-  const inB = inside(image.lo, image.hi, B.lo, B.hi);
-  return { leaf, inB, pass: inB && bound < 1 };
+  const jac = enclose(L, H, coords, coords).jacobian!;
+  const bound = enclosureNormBound(jac.lo, jac.hi, coords.length);
+  const leaf: ProofLeaf = { lo, hi, jacobian: { lo: Array.from(jac.lo), hi: Array.from(jac.hi) }, bound };
+  return { leaf, pass: bound < 1 };
 }
 
-/**
- * Bisection over B within `budget` enclosures: every leaf passes (image in B, bound < 1), or
- * null with what failed.
- */
+/** Bisection over B within `budget` enclosures: every leaf's bound < 1, or null with what failed. */
 function proveOnBox(
   enclose: Encloser,
   theta: Float64Array,
@@ -199,14 +187,11 @@ function proveOnBox(
       return null;
     }
     evaluations++;
-    const t = testBox(enclose, theta, coords, lo, hi, B);
-    if (t.pass) {
-      worst = Math.max(worst, t.leaf.bound);
-      return { leaf: t.leaf };
-    }
+    const t = testBox(enclose, theta, coords, lo, hi);
+    worst = Math.max(worst, t.leaf.bound);
+    if (t.pass) return { leaf: t.leaf };
     if (evaluations + 2 > budget) {
-      worst = Math.max(worst, t.leaf.bound);
-      outcome = t.inB ? `‖DQ‖ bound ${t.leaf.bound.toPrecision(6)} >= 1 on a box` : 'the image of a box leaves B';
+      outcome = `‖Dg‖₂ bound ${t.leaf.bound.toPrecision(6)} >= 1 on a box`;
       return null;
     }
     // split along the widest coordinate
@@ -236,21 +221,25 @@ function treeBound(node: ProofNode): number {
   return 'leaf' in node ? node.leaf.bound : Math.max(treeBound(node.children[0]), treeBound(node.children[1]));
 }
 
+/** true when the Euclidean ball of radius ρ around z lies in B (ends rounded outward). */
+export function ballInBox(z: readonly number[], rho: number, B: { lo: number[]; hi: number[] }): boolean {
+  for (let k = 0; k < z.length; k++) if (!(down(z[k]! - rho) >= B.lo[k]! && up(z[k]! + rho) <= B.hi[k]!)) return false;
+  return Number.isFinite(rho);
+}
+
 /**
- * The fixed-point enclosure from a proved box: the ball ‖z − ẑ‖₂ <= ‖g(ẑ) − ẑ‖₂/(1 − L) cut
- * to B, then `steps` narrowings X ← g(X) ∩ X (z* = g(z*) ∈ g(X) whenever z* ∈ X).
+ * The ball of the module comment: an enclosure of g(ẑ), ρ = ‖g(ẑ) − ẑ‖₂/(1 − L) rounded up, and
+ * whether the ball lies in B.
  */
-export function fixedPointEnclosure(
+export function contractionBall(
   enclose: Encloser,
   theta: Float64Array,
   coords: Int32Array,
   B: { lo: number[]; hi: number[] },
   L: number,
-  steps: number,
 ) {
   const z = Array.from(coords, (j) => theta[j]!);
-  const e = enclose(Float64Array.from(theta), Float64Array.from(theta), null);
-  const residualImage = blockOf(e, coords);
+  const residualImage = blockOf(enclose(Float64Array.from(theta), Float64Array.from(theta), null), coords);
   // ‖g(ẑ) − ẑ‖₂ rounded up: each |component| bounded by the farther end of the enclosure
   let s = 0;
   for (let k = 0; k < z.length; k++) {
@@ -258,6 +247,19 @@ export function fixedPointEnclosure(
     s = up(s + up(r * r));
   }
   const ballRadius = up(up(Math.sqrt(s)) / down(1 - L));
+  return { z, residualImage, ballRadius, inside: ballInBox(z, ballRadius, B) };
+}
+
+/** The ball cut to B, then `steps` narrowings X ← g(X) ∩ X (z* = g(z*) ∈ g(X) whenever z* ∈ X). */
+export function narrowEnclosure(
+  enclose: Encloser,
+  theta: Float64Array,
+  coords: Int32Array,
+  B: { lo: number[]; hi: number[] },
+  z: readonly number[],
+  ballRadius: number,
+  steps: number,
+) {
   let lo = z.map((v, k) => Math.max(down(v - ballRadius), B.lo[k]!));
   let hi = z.map((v, k) => Math.min(up(v + ballRadius), B.hi[k]!));
   for (let i = 0; i < steps; i++) {
@@ -266,13 +268,17 @@ export function fixedPointEnclosure(
     lo = lo.map((v, k) => Math.max(v, img.lo[k]!));
     hi = hi.map((v, k) => Math.min(v, img.hi[k]!));
   }
-  return { residualImage, ballRadius, enclosure: { lo, hi } };
+  return { lo, hi };
 }
 
-/** The boxes to try: the given one, else θ̂_W ± r·max(1, |θ̂_j|) for r = radius, radius/10, … */
+/**
+ * The boxes to try: the given one (a declared domain box, say), then θ̂_W ± r·max(1, |θ̂_j|) for
+ * r = radius, radius/10, … down to minRadius (a given box may fail where a smaller one holds:
+ * the image of a domain box is enclosed only up to rounding, and may poke out of it).
+ */
 function candidateBoxes(theta: Float64Array, coords: Int32Array, o: ContractionProofOptions) {
-  if (o.box) return [{ radius: null, lo: Array.from(o.box.lower), hi: Array.from(o.box.upper) }];
   const out: { radius: number | null; lo: number[]; hi: number[] }[] = [];
+  if (o.box) out.push({ radius: null, lo: Array.from(o.box.lower), hi: Array.from(o.box.upper) });
   const min = o.minRadius ?? 1e-9;
   for (let r = o.radius ?? 0.1; r >= min * (1 - 1e-9); r /= 10) {
     const lo: number[] = [];
@@ -311,15 +317,22 @@ export function proveContraction(
     attempts.push({ radius: c.radius, evaluations: r.evaluations, outcome: r.outcome, bound: r.bound });
     if (!r.tree) continue;
     const upperBound = treeBound(r.tree);
+    const ball = contractionBall(enclose, theta, coordinates, B, upperBound);
+    evaluations += 1;
+    if (!ball.inside) {
+      attempts[attempts.length - 1]!.outcome =
+        `‖Dg‖₂ <= ${upperBound.toPrecision(6)} on the box, but the ball of radius ${ball.ballRadius.toPrecision(3)} it gives around θ̂ does not fit in it`;
+      continue;
+    }
     const steps = options.narrowingSteps ?? 2;
-    const fp = fixedPointEnclosure(enclose, theta, coordinates, B, upperBound, steps);
-    evaluations += 1 + steps;
-    const width = maxOf(fp.enclosure.hi.map((h, k) => h - fp.enclosure.lo[k]!));
+    const enclosure = narrowEnclosure(enclose, theta, coordinates, B, ball.z, ball.ballRadius, steps);
+    evaluations += steps;
+    const width = maxOf(enclosure.hi.map((h, k) => h - enclosure.lo[k]!));
     return {
       verdict: 'proved',
       upperBound,
       box: B,
-      fixedPointEnclosure: fp.enclosure,
+      fixedPointEnclosure: enclosure,
       enclosureWidth: width,
       attempts,
       evaluations,
@@ -328,10 +341,10 @@ export function proveContraction(
         box: B,
         tree: r.tree,
         upperBound,
-        residualImage: fp.residualImage,
-        ballRadius: fp.ballRadius,
+        residualImage: ball.residualImage,
+        ballRadius: ball.ballRadius,
         narrowingSteps: steps,
-        fixedPointEnclosure: fp.enclosure,
+        fixedPointEnclosure: enclosure,
       },
     };
   }

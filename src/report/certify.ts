@@ -194,7 +194,7 @@ export function proofText(c: ContractionResult, format: (x: number) => string): 
   let width = 0;
   const e = c.fixedPointEnclosure;
   for (let k = 0; k < e.lo.length; k++) width = Math.max(width, e.hi[k]! - e.lo[k]!);
-  return `‖DQ‖₂ <= ${format(c.upperBound!)} on a box of half-width <= ${format(half)}; fixed point enclosed to width ${format(width)}`;
+  return `‖Dg‖₂ <= ${format(c.upperBound!)} on a box of half-width <= ${format(half)}; fixed point enclosed to width ${format(width)}`;
 }
 
 /** The contraction table and each block's search and proof. */

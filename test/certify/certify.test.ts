@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { consolidateEncloser } from '../../src/certify/enclosure.js';
 import { findFixedPoint } from '../../src/certify/fixedPoint.js';
 import { ratioSlack, verifyContraction } from '../../src/certify/contraction.js';
 import { certify } from '../../src/certify/certify.js';
@@ -28,10 +29,13 @@ function rotationSystem(rho: number, declared?: number) {
   });
 }
 
-/** verifyContraction at the fixed point of Q with FD Jacobians. */
+/** verifyContraction at the fixed point of Q with FD Jacobians and the proof by enclosure of its tfjs form. */
 function contractionAtFixedPoint(sys: ReturnType<typeof rotationSystem>) {
   const theta = findFixedPoint(sys).theta;
-  return verifyContraction(sys, theta, { jacobian: new FdJacobian((t) => sys.consolidate(t), theta) });
+  return verifyContraction(sys, theta, {
+    jacobian: new FdJacobian((t) => sys.consolidate(t), theta),
+    enclose: consolidateEncloser(sys),
+  });
 }
 
 describe('findFixedPoint', () => {
@@ -72,16 +76,22 @@ describe('verifyContraction', () => {
     // DQ(c, 0) = [[1, 0], [0, ρ(1 − c)]]: ‖DQ‖₂ = 1 to FD accuracy
     expect(Math.abs(res.localNorm - 1)).toBeLessThan(1e-9);
   });
-  it('certifies with a declared analytic bound < 1; the empirical bound stays below it', () => {
+  it('proves ρU (ρ = 0.6) a contraction by enclosure, bound 0.6 up to rounding; the empirical bound stays below it', () => {
     const res = contractionAtFixedPoint(rotationSystem(0.6, 0.6));
     expect(res.verdict).toBe('proved');
+    // ‖0.6·U‖₂ = 0.6 for orthogonal U (U's entries rounded to f64, its orthogonality to ~n·eps)
+    expect(res.upperBound!).toBeGreaterThan(0.6 * (1 - 1e-12));
+    expect(res.upperBound!).toBeLessThan(0.6 * (1 + 1e-9));
+    expect(res.notes.join(' ')).toMatch(/declared analytic bound 0\.6 against the proved/);
     expect(res.empiricalLowerBound).toBeLessThanOrEqual(0.6 + ratioSlack(2, 2, 1e-3));
     expect(res.empiricalLowerBound).toBeGreaterThan(0.59); // ρU scales every difference by exactly 0.6
     expect(Math.abs(res.localNorm - 0.6)).toBeLessThan(1e-9);
   });
   it('catches a wrong analytic bound (declared 0.3 for a 0.6-Lipschitz map)', () => {
     const res = contractionAtFixedPoint(rotationSystem(0.6, 0.3));
-    expect(res.verdict).toBe('undecided');
+    // the proof does not read the declared bound: it stands, and the bound is flagged as wrong
+    expect(res.verdict).toBe('proved');
+    expect(res.analyticBoundRefuted).toBe(true);
     expect(res.notes.join(' ')).toMatch(/VIOLATED/);
   });
   it('is unverified without a bound, and checks a block separately', () => {
@@ -114,7 +124,7 @@ describe('verifyContraction', () => {
     const J = new FdJacobian((t) => rot.consolidate(t), at);
     const a = verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: true });
     const b = verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: false });
-    expect(a.verdict).toBe('proved');
+    expect(a.verdict).toBe('undecided'); // no encloser: no proof, and no counterexample
     expect(a.evaluations).toBe(b.evaluations);
     expect(() => verifyContraction(rot, at, { jacobian: J, stopAtCounterexample: 1 as unknown as boolean })).toThrow(
       /^stopAtCounterexample = 1/,

@@ -101,29 +101,34 @@ describe('contraction proved by enclosure', () => {
     expect(r.contraction[0]!.notes.join('\n')).toMatch(/declared analytic bound 0\.5 is not a proof/);
   });
 
-  it('bisects a box whose enclosure is too wide (the dependency problem) and proves it on the halves', () => {
-    // g(x) = x − 0.6·x written as such: over [−1, 1] the enclosure is [−1.6, 1.6] ⊄ B, over
-    // each half it lies in B; the derivative 0.4 is exact in the tangents
+  it('bisects a box whose Jacobian enclosure is too wide (the dependency problem) and proves it on the quarters', () => {
+    // g(x) = 0.4·x² on B = [−1, 1] (fixed point 0), g'(x) = 0.8·x. The derivative over a box
+    // [a, b] is enclosed as [a, b] − 0.2·[a, b], wider than 0.8·[a, b] (the dependency problem):
+    // over B it is [−1.2, 1.2] (bound >= 1), over each half [−0.2, 1] (bound 1, still not < 1),
+    // over the quarters at most [0.3, 0.9]: proved with L < 1 after two levels of bisection.
+    // Values: 0.4·x² over a box holding 0 lies in [0, 0.4·max(a², b²)], widened outward.
     const enclose: Encloser = (lo, hi, seeds) => {
-      mul(lo[0]!, hi[0]!, 0.6, 0.6);
+      const top = 0.4 * Math.max(lo[0]! * lo[0]!, hi[0]! * hi[0]!) * (1 + 1e-15);
+      const value = { lo: Float64Array.of(-1e-300), hi: Float64Array.of(top) };
+      if (!seeds) return { ...value, jacobian: null };
+      mul(lo[0]!, hi[0]!, 0.2, 0.2);
       sub(lo[0]!, hi[0]!, R.lo, R.hi);
-      const out = { lo: Float64Array.of(R.lo), hi: Float64Array.of(R.hi) };
-      return {
-        ...out,
-        jacobian: seeds ? { lo: Float64Array.of(0.4), hi: Float64Array.of(0.4), rows: 1, cols: 1 } : null,
-      };
+      return { ...value, jacobian: { lo: Float64Array.of(R.lo), hi: Float64Array.of(R.hi), rows: 1, cols: 1 } };
     };
     const p = proveContraction(enclose, Float64Array.of(0), Int32Array.of(0), { box: { lower: [-1], upper: [1] } });
     expect(p.verdict).toBe('proved');
     expect(p.certificate!.tree).toHaveProperty('children');
-    expect(p.upperBound!).toBeLessThan(0.4 * (1 + 1e-12));
-    // with a budget of one enclosure the same box stays undecided, and says why
+    expect(p.upperBound!).toBeLessThan(1);
+    expect(p.upperBound!).toBeGreaterThan(0.8); // the quarters next to ±1: [0.5, 1] − [0.1, 0.2] ∋ 0.9
+    // with a budget of one enclosure the same box stays undecided, and says why (minRadius above
+    // radius: no smaller boxes are tried after the given one)
     const q = proveContraction(enclose, Float64Array.of(0), Int32Array.of(0), {
       box: { lower: [-1], upper: [1] },
       budgetPerBox: 1,
+      minRadius: 1,
     });
     expect(q.verdict).toBe('undecided');
-    expect(q.attempts[0]!.outcome).toMatch(/image of a box leaves B|budget/);
+    expect(q.attempts[0]!.outcome).toMatch(/>= 1 on a box|budget/);
   });
 });
 
@@ -170,10 +175,17 @@ describe('the certificate and its independent checker', () => {
     const lowered = tamper((b) => (b['upperBound'] = b['upperBound'] * 0.9));
     expect(lowered.valid).toBe(false);
     expect(lowered.blocks[0]!.failures.join('\n')).toMatch(/exceeds upperBound/);
-    const image = tamper((b) => (leaf(b).image.hi[0] = leaf(b).image.lo[0]));
-    expect(image.valid).toBe(false);
-    expect(image.blocks[0]!.failures.join('\n')).toMatch(/claimed image does not contain/);
-    const jac = tamper((b) => (leaf(b).jacobian.hi[0] = 0.4));
+    const residual = tamper((b) => (b['residualImage'].hi[0] = b['residualImage'].lo[0]));
+    expect(residual.valid).toBe(false);
+    expect(residual.blocks[0]!.failures.join('\n')).toMatch(/enclosure of g\(θ̂\) does not contain/);
+    const radius = tamper((b) => (b['ballRadius'] = 0));
+    expect(radius.valid).toBe(false);
+    expect(radius.blocks[0]!.failures.join('\n')).toMatch(/ball radius recomputed/);
+    // this map's Jacobian enclosure is the point 0.5·I: moved to 0.25 it no longer contains it
+    const jac = tamper((b) => {
+      leaf(b).jacobian.lo[0] = 0.25;
+      leaf(b).jacobian.hi[0] = 0.25;
+    });
     expect(jac.valid).toBe(false);
     expect(jac.blocks[0]!.failures.join('\n')).toMatch(/Jacobian enclosure does not contain/);
     const fp = tamper((b) => {
@@ -185,6 +197,9 @@ describe('the certificate and its independent checker', () => {
     const leafBound = tamper((b) => (leaf(b).bound = 0.25));
     expect(leafBound.valid).toBe(false);
     expect(leafBound.blocks[0]!.failures.join('\n')).toMatch(/recomputed, .* exceeds the claimed 0\.25/);
+    const inverted = tamper((b) => (leaf(b).jacobian.lo[0] = 1));
+    expect(inverted.valid).toBe(false);
+    expect(inverted.blocks[0]!.failures.join('\n')).toMatch(/malformed leaf/);
   });
 
   it('rejects a certificate for another system, a malformed one, and refuses a non-object', async () => {

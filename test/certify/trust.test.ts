@@ -153,8 +153,9 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
     );
     expect(honest.contraction[0]!.analyticBoundRefuted).toBe(false);
     expect(honest.fixedPoint.rho).toBe(0.9);
-    expect(honest.uniqueness.established).toBe(true);
-    expect(honest.uniqueness.statement).toMatch(/unique/);
+    // a declared bound is not a proof: without an interval or tfjs form uniqueness is not established
+    expect(honest.contraction[0]!.verdict).toBe('undecided');
+    expect(honest.uniqueness.established).toBe(false);
   });
 
   it('uniqueness is stated as not established, with the start, when Q is not certified', async () => {
@@ -172,7 +173,7 @@ describe('contraction: expanding and non-converging maps, refuted bounds, unique
       certification: { boxes: { x: { lower: -5, upper: 5 } } },
     });
     const r = await certify(sys, { contractionSubspaces: ['all'] });
-    expect(r.contraction[0]!.box).toMatch(/declared box of 'x'/);
+    expect(r.contraction[0]!.searchBox).toMatch(/declared box of 'x'/);
     expect(r.contraction[0]!.verdict).toBe('refuted');
     expect(r.contraction[0]!.empiricalLowerBound).toBeGreaterThan(1);
   });

@@ -22,7 +22,7 @@ describe('certification HTML page (real certify run: closed form with e2, e3 at 
   writeFileSync(file, await renderCertifyReport(json));
 
   it('shows one verdict per check as certify decided, both plots, every table row', async () => {
-    const contraction = report.contraction.length > 0 ? report.contraction : [report.contraction];
+    const contraction = report.contraction;
     const expected = expectedVerdictMarks(report);
     // this variant exercises both outcomes
     expect(expected).toEqual(expect.arrayContaining(['PASS', 'FAIL']));
@@ -109,16 +109,20 @@ describe('refuted bounds and unverified contraction read as such (operator modul
   };
 
   it('the certifications are what the page is about: a refuted bound, and an unverified contraction', () => {
-    expect(lying.contraction).toMatchObject({ verdict: 'undecided', analyticBound: 0.2, analyticBoundRefuted: true });
+    expect(lying.contraction[0]).toMatchObject({
+      verdict: 'undecided',
+      analyticBound: 0.2,
+      analyticBoundRefuted: true,
+    });
     expect(lying.contraction[0]!.empiricalLowerBound).toBeGreaterThan(0.2);
-    expect(half.contraction).toMatchObject({ verdict: 'undecided', contractive: null, analyticBound: null });
+    expect(half.contraction[0]).toMatchObject({ verdict: 'undecided', contractive: null, analyticBound: null });
   });
 
   it('a refuted bound reads REFUTED with the ratio that refutes it, in the table and as a FAIL verdict', () => {
     const ratio = formatCell(lying.contraction[0]!.empiricalLowerBound);
     const [row] = contractionCells(pages.lying);
     expect(row![0]).toBe('all');
-    expect(row![5]).toBe(`0.2 REFUTED by ratio ${ratio}`);
+    expect(row![6]).toBe(`0.2 REFUTED by ratio ${ratio}`);
     const refuted = verdicts(pages.lying).filter((v) => v.text.includes('Lipschitz bound'));
     expect(refuted).toHaveLength(1);
     expect(refuted[0]).toMatchObject({ cls: 'bad', mark: 'FAIL' });
@@ -131,20 +135,20 @@ describe('refuted bounds and unverified contraction read as such (operator modul
     for (const page of [pages.lying, pages.half]) {
       const contraction = verdicts(page).filter((v) => v.text.startsWith('contraction on all'));
       expect(contraction).toHaveLength(1);
-      expect(contraction[0]).toMatchObject({ cls: 'undecided', mark: 'UNVERIFIED' });
+      expect(contraction[0]).toMatchObject({ cls: 'unverified', mark: 'UNVERIFIED' });
       expect(contraction[0]!.text).toMatch(/no pair with ratio ≥ 1 \(largest 0\.[59]\)/);
     }
     expect(verdicts(pages.half).map((v) => v.mark)).toEqual(expectedVerdictMarks(half));
-    expect(contractionCells(pages.half)[0]![5]).toBe('–');
+    expect(contractionCells(pages.half)[0]![6]).toBe('–');
   });
 
-  it('the text report says the same: REFUTED with the ratio, unverified as unverified', () => {
+  it('the text report says the same: REFUTED with the ratio, undecided as undecided', () => {
     const row = (r: CertifyReport) =>
       renderCertifyText(r)
         .split('\n')
         .find((l) => l.startsWith('all ') && l.includes('undecided'));
     expect(row(lying)).toContain('0.2000 REFUTED by ratio 0.9000');
-    expect(row(half)).toMatch(/^all\s+2\s+unverified\s+0\.5000\s+0\.5000\s+—\s/);
+    expect(row(half)).toMatch(/^all\s+2\s+undecided\s+—\s+0\.5000\s+0\.5000\s+—\s/);
     expect(renderCertifyText(half)).not.toMatch(/FAIL|NOT contractive|REFUTED/);
   });
 
