@@ -74,7 +74,8 @@ async function caseRow(name: string, system: OperatorSystem, block: string, targ
 }
 
 async function tanhSystem(): Promise<OperatorSystem> {
-  const mod = (await import('../examples/systems/tanh.mjs')) as {
+  const file = '../examples/systems/tanh.mjs'; // an operator module (plain JavaScript, no types)
+  const mod = (await import(file)) as {
     tanhSystem: (o: { n: number; norm: number }) => OperatorSystemSpec;
   };
   return defineSystem(mod.tanhSystem({ n: 64, norm: 0.8 }));

@@ -9,12 +9,14 @@
  * Defaults are the setting of Sec. 9.2: ρ = 0.9, θ0 = (0.20, 0.80), five items with
  * α = (0.05, 0.35, 0.40, 0.05, 0.05) presented in order e1..e5, ε = 0.025, w = 2, Tmax = 5.
  * Q fixes every (c, 0), so this system is not a contraction on the whole space (the paper says
- * so; the certification reports it).
+ * so; the certification reports it). Q and P_e are also declared as tfjs maps on batches of states
+ * (`linearization.consolidateTf`/`expandTf`), so autodiff Jacobians (float32) and the FD/autodiff
+ * cross-check cover this system: DQ = [[1, 0], [−ρu, ρ(1 − c)]], DP_e = [[1 − α_e, 0], [0, 1]].
  */
 import { uniformExcept } from '../system/distribution.js';
 import { defineSystem } from '../system/define.js';
 import { registerSystem } from '../system/registry.js';
-import type { OperatorSystem } from '../system/types.js';
+import type { OperatorSystem, TfConsolidate, TfExpand } from '../system/types.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector, openInterval } from '../util/validate.js';
 
@@ -46,6 +48,28 @@ export const SEC92 = Object.freeze({
 /** Ω of Eq. (12) in closed form: ρ·α·(1 − c)·u. */
 export function closedFormOrderGap(c: number, u: number, alpha: number, rho: number): number {
   return rho * alpha * (1 - c) * u;
+}
+
+/** Q of Eq. (9) on the rows (c, u) of X, tfjs ops only: (c, ρ(1 − c)u). */
+function consolidateTf(rho: number): TfConsolidate {
+  return (tf, X) =>
+    tf.tidy(() => {
+      const c = tf.slice(X, [0, 0], [-1, 1]);
+      const u = tf.slice(X, [0, 1], [-1, 1]);
+      return tf.concat([c, tf.mul(tf.mul(tf.sub(1, c), u), rho)], 1);
+    });
+}
+
+/** P_e of Eq. (8) on the rows (c, u) of X, tfjs ops only: (c + α_e(1 − c), u). */
+function expandTf(alphas: readonly number[]): TfExpand {
+  return (tf, id, X) => {
+    const a = closedFormAlpha(id, { alphas });
+    return tf.tidy(() => {
+      const c = tf.slice(X, [0, 0], [-1, 1]);
+      const u = tf.slice(X, [0, 1], [-1, 1]);
+      return tf.concat([tf.add(c, tf.mul(tf.sub(1, c), a)), u], 1);
+    });
+  };
 }
 
 /**
@@ -85,6 +109,7 @@ export function closedFormSystem(params: ClosedFormParams = {}): OperatorSystem 
       const c = theta[0]!;
       return Float64Array.of(c, rho * (1 - c) * theta[1]!);
     },
+    linearization: { consolidateTf: consolidateTf(rho), expandTf: expandTf(Array.from(alphas)) },
     subspaces: { all: [0, 1], confidence: [0], uncertainty: [1] },
     describeCoordinate: (i) => (i === 0 ? 'c' : i === 1 ? 'u' : `theta[${i}]`),
     // Sec. 9.2: the items presented in the order e1..e5, ε = 0.025, w = 2, Tmax = 5

@@ -2,16 +2,36 @@
  * Interval arithmetic in f64 with outward rounding (./round.ts): every function returns, in the
  * register {@link R}, an interval [R.lo, R.hi] that contains the exact real result for every real
  * in its arguments' intervals. Arguments are interval ends (lo <= hi, either may be ±∞). A NaN end
- * in a result means "no enclosure" (e.g. log of an interval below 0, 0·∞ never arises: zero
- * times anything is 0); consumers treat it as failure, never as a number.
+ * in a result means "no enclosure" (e.g. log of an interval below 0; 0·∞ never arises: zero
+ * times anything is 0, and a (±∞)/(±∞) corner of a quotient counts as 0); consumers treat it as
+ * failure, never as a number.
  *
- * Accuracy (each end moves outward by at most):
- * - + − × ÷ √: IEEE 754 correctly rounded, one `up`/`down` (1–2 ulps outward);
- * - exp, log, log1p, tanh: V8's fdlibm ports (error < 1 ulp, fdlibm's own comments), widened by
- *   {@link LIBM_ULPS} ulps; test/interval/arith.test.ts checks every end against a 60-digit
- *   decimal.js oracle at random points and at the edges of f64;
- * - sigmoid, softplus: composed from the above, so their bounds follow from the composition;
- * - abs, min, max, clamp, relu, neg: exact.
+ * The error bounds of V8's libm relied on (V8's src/base/ieee754.cc is its port of fdlibm):
+ * - Math.exp, Math.log, Math.log1p: below 1 ulp (fdlibm's comments on e_exp.c, e_log.c and
+ *   s_log1p.c: "according to an error analysis, the error is always less than 1 ulp"; V8
+ *   versions that take log and log1p from LLVM's libc are correctly rounded, within the same bound);
+ * - Math.tanh: fdlibm states no bound for s_tanh.c, and V8's tanh measures above 1 ulp (2.02 ulps
+ *   on Node 20). Its method, with expm1 below 1 ulp (fdlibm's comment on s_expm1.c), bounds the
+ *   relative error by 2.77·2⁻⁵²: for 2⁻²⁸ <= |x| < 1 it returns −t/(t + 2), t = expm1(−2|x|),
+ *   where t's relative error 2⁻⁵² enters scaled by 2/(t + 2) <= 1.77 and t + 2 and the quotient
+ *   round once each; 1 <= |x| < 22 (1 − 2/(t + 2)) stays below 1 ulp, |x| < 2⁻²⁸ (x) and |x| >= 22
+ *   (±1) below ½ ulp. V8 versions whose tanh is the C library's inherit that library's bound
+ *   (glibc documents 2 ulps), also within 2.77·2⁻⁵².
+ * Each end of such a result r is widened by `upUlps`/`downUlps`, k·(2⁻⁵²·|r| + η) at least:
+ * {@link LIBM_ULPS} for exp, log, log1p, {@link TANH_ULPS} for tanh.
+ *
+ * Accuracy, for a point argument (derived in test/interval/arith.test.ts, which checks every
+ * enclosure and every width exactly against a 64-digit decimal.js oracle at random points and at
+ * the edges of f64):
+ * - add, sub, mul, scale, div, square, sqrt: each end within 2 floats of the correctly rounded
+ *   result (`up`/`down` move 1 or 2 floats);
+ * - exp, log, log1p, tanh: each end within (k + 3)·2⁻⁵²·|r| + (k + 5)·η of V8's result r, k the
+ *   widening above;
+ * - sigmoid: within 12·2⁻⁵²·σ(x) + 11η while e^(−x) is finite (beyond, [0, 2⁻¹⁰²³]); softplus:
+ *   within 18·2⁻⁵²·softplus(x) + 19η (x <= MAX_VALUE/2); powInt: a factor (1 + 3·2⁻⁵²)^(n−1)
+ *   while the powers are normal numbers; sum: 3·2⁻⁵²·Σᵢ Pᵢ + 3mη, Pᵢ the partial sums of the
+ *   |terms| over the m non-zero terms;
+ * - abs, min, max, clamp, relu, neg, hull: exact.
  * Results that are exact in the reals for exact inputs are still widened (an interval of width 0
  * stays a point only for the exact operations); the widening is the price of not inspecting
  * rounding errors.
@@ -28,10 +48,17 @@ export interface Interval {
 export const R: Interval = { lo: 0, hi: 0 };
 
 /**
- * Ulps by which the ends of V8's exp, log, log1p and tanh are widened: the fdlibm ports V8 uses
- * (src/base/ieee754.cc) document errors below 1 ulp; 2 more cover that with a margin of one.
+ * The widening of V8's exp, log and log1p, in units of 2⁻⁵²·|r| + η: an error below 1 ulp of the
+ * exact y is below 2⁻⁵²·|y| + η <= 2⁻⁵²·|r|·(1 + 2⁻⁵¹) + η, so 1 unit covers it and 2 leave one
+ * to spare.
  */
 export const LIBM_ULPS = 2;
+
+/**
+ * The widening of V8's tanh, in units of 2⁻⁵²·|r| + η: its relative error is below 2.77·2⁻⁵²
+ * (see the module comment), which 3 units cover; 4 leave more than one to spare.
+ */
+export const TANH_ULPS = 4;
 
 function set(lo: number, hi: number): void {
   R.lo = lo;
@@ -76,14 +103,22 @@ export function scale(alo: number, ahi: number, s: number): void {
   else set(down(prod(ahi, s)), up(prod(alo, s)));
 }
 
+/**
+ * x/y for a corner of a quotient, with (±∞)/(±∞) = 0: along b's infinite end x/y tends to 0 for
+ * every real x, and the infinity of a's end shows at the corner with b's finite end (b excludes 0).
+ */
+function quot(x: number, y: number): number {
+  return !Number.isFinite(x) && !Number.isFinite(y) ? 0 : x / y;
+}
+
 /** a / b; b containing 0 gives [−∞, +∞] (a point 0 numerator gives 0 when b excludes 0). */
 export function div(alo: number, ahi: number, blo: number, bhi: number): void {
   if (blo <= 0 && bhi >= 0) return set(-Infinity, Infinity);
   if (alo === 0 && ahi === 0) return set(0, 0);
-  const q1 = alo / blo;
-  const q2 = alo / bhi;
-  const q3 = ahi / blo;
-  const q4 = ahi / bhi;
+  const q1 = quot(alo, blo);
+  const q2 = quot(alo, bhi);
+  const q3 = quot(ahi, blo);
+  const q4 = quot(ahi, bhi);
   set(down(Math.min(q1, q2, q3, q4)), up(Math.max(q1, q2, q3, q4)));
 }
 
@@ -142,7 +177,7 @@ export function log1p(alo: number, ahi: number): void {
 
 /** tanh(a), within [−1, 1]. */
 export function tanh(alo: number, ahi: number): void {
-  set(Math.max(-1, downUlps(Math.tanh(alo), LIBM_ULPS)), Math.min(1, upUlps(Math.tanh(ahi), LIBM_ULPS)));
+  set(Math.max(-1, downUlps(Math.tanh(alo), TANH_ULPS)), Math.min(1, upUlps(Math.tanh(ahi), TANH_ULPS)));
 }
 
 /** Enclosure of 1/(1 + exp(−x)) at the point x, end `which` ('lo' or 'hi'). */

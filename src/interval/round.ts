@@ -13,10 +13,9 @@
  * a NaN end as "no enclosure" (test/interval/round.test.ts checks `up(x) >= nextUp(x)` on random
  * and edge floats).
  *
- * Library functions that are not correctly rounded (V8's exp, log, tanh, log1p, expm1: fdlibm
- * ports whose documented error is below 1 ulp) are widened by `upUlps`/`downUlps`, which move at
- * least k ulps: |r|·k·2⁻⁵² >= k·ulp(r) for normal r, plus η for subnormals, plus the rounding of
- * the sum itself, covered by taking one more `up`.
+ * Results of library functions that are not correctly rounded (V8's Math.exp, log, log1p, tanh;
+ * their error bounds are stated in ./arith.ts) are widened by `upUlps`/`downUlps`, which move
+ * r by at least k·(2⁻⁵²·|r| + η): k ulps of r or more, for normal and subnormal r alike.
  */
 
 /** φ = 2⁻⁵³(1 + 2⁻⁵²): the relative step of {@link up}. */
@@ -37,16 +36,21 @@ export function down(r: number): number {
   return r - (Math.abs(r) * PHI + ETA);
 }
 
-/** A float >= r + k ulps of r (k a small positive integer): for results with an error below k − 1 ulps. */
+/**
+ * A float >= r + k·(2⁻⁵²·|r| + η), so at least k ulps above r, subnormal r included (k a small
+ * positive integer; the conventions of {@link up} at ±∞). The step d = up(|r|·k·2⁻⁵² + k·η) is at
+ * least its exact value (the rounding of the product and of the sum is below the one ulp `up`
+ * adds), and up(r + d) >= r + d. It lies at most (k + 3)·2⁻⁵²·|r| + (k + 5)·η above r.
+ */
 export function upUlps(r: number, k: number): number {
   if (r === -Infinity) return -MAX;
-  return up(r + (Math.abs(r) * (k * 2 ** -52) + ETA));
+  return up(r + up(Math.abs(r) * (k * 2 ** -52) + k * ETA));
 }
 
-/** A float <= r − k ulps of r (k a small positive integer). */
+/** A float <= r − k·(2⁻⁵²·|r| + η) (see {@link upUlps}). */
 export function downUlps(r: number, k: number): number {
   if (r === Infinity) return MAX;
-  return down(r - (Math.abs(r) * (k * 2 ** -52) + ETA));
+  return down(r - up(Math.abs(r) * (k * 2 ** -52) + k * ETA));
 }
 
 const f64 = new Float64Array(1);

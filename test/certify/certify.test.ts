@@ -6,6 +6,7 @@ import { certify } from '../../src/certify/certify.js';
 import { FdJacobian } from '../../src/linearize/finiteDifference.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
+import { defineSystem } from '../../src/system/define.js';
 import { ArgumentError } from '../../src/util/errors.js';
 import { init, wasm } from '../../src/wasm/module.js';
 import { commutator, linearSystem, randomMatrix, randomOrthogonal, type Mat } from './linearSystems.js';
@@ -204,7 +205,14 @@ describe('certify', () => {
 
   it('rejects an unknown subspace and autodiff without tfjs forms, naming them', async () => {
     await expect(certify(closedFormSystem(), { subspaces: ['nope'] })).rejects.toThrow(/^subspace = "nope"/);
-    await expect(certify(closedFormSystem(), { jacobian: 'autodiff' })).rejects.toThrow(/consolidateTf/);
+    const noTf = defineSystem({
+      name: 'no-tf',
+      dim: 1,
+      consolidate: (t) => t,
+      expand: (_, t) => t,
+      evidence: [{ id: 'e', p: 1 }],
+    });
+    await expect(certify(noTf, { jacobian: 'autodiff' })).rejects.toThrow(/no-tf provides no consolidateTf/);
     await expect(certify(closedFormSystem(), { at: [0.1] })).rejects.toThrow(/^at = /);
   });
 

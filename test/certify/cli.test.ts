@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,11 +92,16 @@ describe('ordergap certify (built CLI)', () => {
   });
 
   it('bad flags exit 2 with a message naming them', () => {
+    const noTf = join(mkdtempSync(join(tmpdir(), 'certify-')), 'noTf.mjs');
+    writeFileSync(
+      noTf,
+      "export default { name: 'no-tf', dim: 1, consolidate: (t) => t, expand: (_, t) => t, evidence: [{ id: 'e', p: 1 }] };\n",
+    );
     for (const args of [
       ['--jacobian', 'magic'],
       ['--subspace', 'nope', '--system', 'closed-form'],
       ['--system', 'closed-form', '--at', '1,2,3'],
-      ['--system', 'closed-form', '--jacobian', 'autodiff'],
+      ['--system', noTf, '--jacobian', 'autodiff'],
       ['--probabilities', 'e2=-1'],
       ['--graph', 'x.json'],
       ['--system', 'closed-form', '--report', '/nonexistent-folder/r.html'],
