@@ -39,6 +39,7 @@ import { namedComponents, type NamedComponent } from './describe.js';
 import {
   blockMap,
   coordinateProbes,
+  directionProbe,
   PairSearch,
   randomPairs,
   spsaAscent,
@@ -513,6 +514,11 @@ export function verifyContraction(
     }
     spsaAscent(search, rng, box, budget.ascentSteps);
     const notes: string[] = [];
+    const local = localNorm(block, options, budget.exactColumns, rng.next);
+    if (local.note) notes.push(local.note);
+    // a local norm >= 1 predicts an expanding pair along its direction: evaluate that pair
+    if (local.pw.norm >= 1 && local.pw.vector.length === block.m)
+      directionProbe(search, box, block.center, local.pw.vector);
     const worstPair = reportedPair(system, block, search);
     if (search.decided())
       notes.push(
@@ -526,8 +532,6 @@ export function verifyContraction(
       notes.push(
         `W is the span of ${block.m} orthonormal vectors: the ratio is ‖P_W(Q(x) − Q(y))‖/‖x − y‖ over pairs with x − y ∈ W (θ's part orthogonal to W held), the local norm ‖Bᵀ DQ B‖₂; a bound below 1 says nothing about the part of Q(x) − Q(y) orthogonal to W`,
       );
-    const local = localNorm(block, options, budget.exactColumns, rng.next);
-    if (local.note) notes.push(local.note);
     const refuted =
       (worstPair !== null && worstPair.ratio >= 1 - worstPair.slack) || options.divergingIterates !== undefined;
     const proof = attemptProof(base, block, options, refuted, notes);

@@ -12,7 +12,7 @@ import type { OperatorSystem, SparseVector } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 
 /** How a pair was found. */
-export type PairSource = 'random' | 'coordinate' | 'ascent';
+export type PairSource = 'random' | 'coordinate' | 'ascent' | 'local direction';
 
 /** A ratio and its rounding slack; ratio −1 when Q rejected a point (outside its domain). */
 export interface PairRatio {
@@ -305,6 +305,24 @@ export function coordinateProbes(search: PairSearch, box: SearchBox, center: Flo
     sy[i] = probeCenter[i]! + delta <= upper[i]! || width === 0 ? probeCenter[i]! + delta : probeCenter[i]! - delta;
     search.consider(probeCenter, sy, 'coordinate');
   }
+}
+
+/**
+ * A pair along the direction v (unit, block coordinates) where ‖Dg‖ is largest at the base: the
+ * center ± δ·v with δ = 1e-2 of the box's smallest half-width along v's support (clipped into the
+ * box), whose ratio is ‖Dg v‖ up to O(δ): the pair a local norm >= 1 predicts.
+ */
+export function directionProbe(search: PairSearch, box: SearchBox, center: Float64Array, v: Float64Array): void {
+  const { lower, upper } = box;
+  let half = Infinity;
+  for (let i = 0; i < center.length; i++)
+    if (v[i] !== 0) half = Math.min(half, (upper[i]! - lower[i]!) / 2 || Math.max(1, Math.abs(center[i]!)));
+  if (!Number.isFinite(half) || search.decided()) return;
+  const delta = 1e-2 * half;
+  const clip = (x: number, i: number) => Math.min(upper[i]!, Math.max(lower[i]!, x));
+  const x = Float64Array.from(center, (c, i) => clip(c + delta * v[i]!, i));
+  const y = Float64Array.from(center, (c, i) => clip(c - delta * v[i]!, i));
+  search.consider(x, y, 'local direction');
 }
 
 /**

@@ -7,6 +7,7 @@
 import type { Command } from 'commander';
 import { checkProofReport, renderProofCheck, type CheckProofRequest } from '../report/proof.js';
 import { checkInputPaths, printJson, systemOptions } from './options.js';
+import { CommandStatus } from './status.js';
 
 /** Registers `ordergap check-proof` on the program. */
 export function registerCheckProofCommand(program: Command): void {
@@ -22,6 +23,6 @@ export function registerCheckProofCommand(program: Command): void {
       const result = await checkProofReport({ ...request, certificate: file });
       if (json) printJson(result);
       else process.stdout.write(renderProofCheck(result) + '\n');
-      if (!result.valid) process.exitCode = 1;
+      if (!result.valid) throw new CommandStatus(1);
     });
 }

@@ -12,6 +12,7 @@ import { registerCompareCommand } from './compare.js';
 import { registerRunCommand } from './run.js';
 import { registerCertifyCommand } from './certify.js';
 import { registerCheckProofCommand } from './checkProof.js';
+import { CommandStatus } from './status.js';
 import { writeDemoPlots } from '../report/demoPlots.js';
 
 /** Version printed by `--version` (kept in step with package.json by a test). */
@@ -101,6 +102,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
     await program.parseAsync(commandLine(program, argv));
     return 0;
   } catch (e) {
+    if (e instanceof CommandStatus) return e.status; // the command printed its result
     if (e instanceof CommanderError) {
       // the help asked for, or the version: exit 0; the help shown for a missing command: a usage error
       const shown = ['commander.helpDisplayed', 'commander.version', 'commander.help'].includes(e.code);
