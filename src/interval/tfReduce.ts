@@ -36,7 +36,7 @@ import { ArgumentError } from '../util/errors.js';
 export type ReduceOp = 'sum' | 'mean' | 'max' | 'min';
 
 /** Adds [l, h] into (lo, hi)[i] with outward rounding (adding to or adding an exact 0 is exact). */
-function accumulate(lo: Float64Array, hi: Float64Array, i: number, l: number, h: number): void {
+export function accumulate(lo: Float64Array, hi: Float64Array, i: number, l: number, h: number): void {
   if (l === 0 && h === 0) return;
   if (lo[i] === 0 && hi[i] === 0) {
     lo[i] = l;
