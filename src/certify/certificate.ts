@@ -40,6 +40,11 @@ export function recordProof(result: ContractionResult, theta: Float64Array, cert
   proofs.set(result, { theta: Float64Array.from(theta), certificate });
 }
 
+/** The certificate data of a proved contraction result (its coordinates, box, tree…), or undefined. */
+export function certificateOfResult(result: ContractionResult): ContractionCertificate | undefined {
+  return proofs.get(result)?.certificate;
+}
+
 /**
  * The certificate of every proved contraction block of a report `certify` returned, or null when
  * none was proved. All blocks of one report share θ̂ (the linearisation state).

@@ -16,7 +16,9 @@
  *    the linearisation at θ_n − h·u that measures the fixed-point error band (./sensitivity.ts);
  * 6. decision (./decision.ts): Σ_e B and the commutator Gramian G_W (Eqs. 4–5) on each subspace,
  *    non-degeneracy by the kernel intersection (Prop. 5.2, Eq. 7) with the global tolerance,
- *    per-question coverage (Remark 5.4), each verdict's sensitivity, and the notes.
+ *    per-question coverage (Remark 5.4), each verdict's sensitivity, and the notes;
+ * 7. proofs of the subspace verdicts at θ* (./nondegeneracyPhase.ts) over the enclosure of the
+ *    fixed point a contraction proof gave.
  * Returns one report object; `ordergap certify` prints it.
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
@@ -40,6 +42,7 @@ import {
   type RedundancyPhase,
 } from './phases.js';
 import type { CertificationReport, CertifyOptions, CoverageRow, SubspaceReport } from './types.js';
+import { proveSubspaces } from './nondegeneracyPhase.js';
 import type { CrossCheck } from '../linearize/crossCheck.js';
 import type { JacobianOperator } from '../linearize/operator.js';
 
@@ -166,6 +169,10 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
     };
     const clock = new DecisionTimings();
     const decided = decideSubspaces(inputs, plan.subspaces, plan.maxWholeSpace, clock);
+    progress('non-degeneracy proofs', 0, 1);
+    const subspaces = timed(timings, 'nonDegeneracyProof', () =>
+      proveSubspaces(system, plan.subspaces, decided.subspaces, contraction.bySubspace, theta, red.pool),
+    );
     const coverage = decideQuestions(inputs, asked.questions, clock);
     for (const [k, v] of Object.entries(clock.ms)) timings[k] = (timings[k] ?? 0) + v;
     return reportOf(system, plan, {
@@ -174,7 +181,7 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
       cross,
       red,
       scale,
-      subspaces: decided.subspaces,
+      subspaces,
       coverage,
       operators: [...lin.operators(), ...(shifted?.operators() ?? [])],
       timings,

@@ -21,7 +21,7 @@ import { decideNonDegeneracy, nondegeneracyTolerance, type NonDegeneracyDecision
 import { nameSalt, type JacobianScale } from './phases.js';
 import { stackRateOfChange, verdictSensitivity, type FixedPointError, type VerdictSensitivity } from './sensitivity.js';
 import { basisOf, type NamedBasis, type QuestionSpace } from './subspace.js';
-import type { CoverageRow, ProgressFn, SubspaceReport } from './types.js';
+import type { CoverageRow, DecidedSubspace, ProgressFn } from './types.js';
 import type { SparseVector } from '../linearize/sparse.js';
 
 /** What every decision reads: the linearisation, the pool and its redundancy, the global scale, the fixed point's error. */
@@ -112,7 +112,7 @@ const weighted = (items: readonly ItemColumns[]) =>
   items.map((it) => ({ evidence: it.evidence, weight: it.p, columns: it.columns }));
 
 /** Decides one subspace (Prop. 5.2) and forms its G_W with the Gramian kernel from the same columns. */
-function decideSubspace(inputs: DecisionInputs, spec: Subspace, timings: DecisionTimings): SubspaceReport {
+function decideSubspace(inputs: DecisionInputs, spec: Subspace, timings: DecisionTimings): DecidedSubspace {
   const { basis, items, sensitivityOf } = decisionColumns(
     inputs,
     spec,
@@ -167,7 +167,7 @@ export function decideSubspaces(
   subspaces: readonly Subspace[],
   maxWholeSpace: number,
   timings: DecisionTimings,
-): { subspaces: SubspaceReport[]; notes: string[] } {
+): { subspaces: DecidedSubspace[]; notes: string[] } {
   const t = performance.now();
   const notes: string[] = [];
   const d = inputs.system.dim;
@@ -218,7 +218,7 @@ export function decideQuestions(
 }
 
 /** Notes on the verdicts as a whole: the sensitive ones, and a state where every Σ_e vanishes. */
-export function verdictNotes(subspaces: readonly SubspaceReport[], coverage: readonly CoverageRow[]): string[] {
+export function verdictNotes(subspaces: readonly DecidedSubspace[], coverage: readonly CoverageRow[]): string[] {
   const notes: string[] = [];
   const sensitive = [
     ...subspaces.filter((s) => s.verdict === 'sensitive').map((s) => s.name),

@@ -101,7 +101,19 @@ export interface SubspaceReport {
   sensitivity: VerdictSensitivity;
   /** G_W itself, its eigenvalues and the kernel of its small eigenvalues ({@link SubspaceGramian}). */
   gramian: SubspaceGramian;
+  /**
+   * 'proved' when the verdict is shown to hold at the fixed point θ* itself by enclosures
+   * (src/certify/nondegeneracyProof.ts): λ_min(G_W) bounded below by a positive number over an
+   * enclosure of θ*, or a degenerate verdict whose kernel is exact (structural zeros);
+   * 'numerical' otherwise (the decision above, at the float state).
+   */
+  proof: 'proved' | 'numerical';
+  /** The proof's numbers and its statement (where it holds, or why it stays numerical). */
+  proofDetail: { lambdaMinLowerBound: number | null; exactKernel: number[]; statement: string };
 }
+
+/** A subspace as the float decision leaves it, before the proof phase adds `proof` and `proofDetail`. */
+export type DecidedSubspace = Omit<SubspaceReport, 'proof' | 'proofDetail'>;
 
 /**
  * The commutator Gramian of a decided subspace (`commutatorGramian`, accumulated with linalg's

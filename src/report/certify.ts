@@ -264,7 +264,7 @@ function subspaceLines(r: CertifyReport): string[] {
   const out = [
     `Non-degeneracy of the commutator Gramian on subspaces (Prop. 5.2), ${r.subspaceChoice}:`,
     renderTable(
-      cols('subspace', 'dim', 'λ_min', 'λ_max', 'tolerance', 'verdict', 'kernel dim', 'a kernel direction'),
+      cols('subspace', 'dim', 'λ_min', 'λ_max', 'tolerance', 'verdict', 'at θ*', 'kernel dim', 'a kernel direction'),
       r.subspaces.map((s) => [
         s.name,
         String(s.dim),
@@ -272,6 +272,7 @@ function subspaceLines(r: CertifyReport): string[] {
         g(s.lambdaMax),
         g(s.tolerance),
         s.verdict === 'sensitive' ? `sensitive (${s.nonDegenerate ? 'non-degenerate' : 'degenerate'} here)` : s.verdict,
+        s.proof,
         String(s.kernelDim),
         s.kernel[0] ? formatComponents(s.kernel[0].slice(0, 2)) : '',
       ]),
@@ -279,6 +280,7 @@ function subspaceLines(r: CertifyReport): string[] {
   ];
   for (const s of r.subspaces) {
     out.push(`  ${s.name} tolerance: ${s.toleranceDerivation}`);
+    out.push(`  ${s.name} at θ*: ${s.proof.toUpperCase()}: ${s.proofDetail.statement}`);
     if (s.sensitivity.decidedBy) out.push(`  ${s.name} is sensitive: ${s.sensitivity.decidedBy}`);
   }
   return out;
