@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { Decimal } from 'decimal.js';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { encloseForm } from '../../src/interval/intervalTf.js';
 import { svdvals } from '../../src/linalg/index.js';
 import { loadTf } from '../../src/linearize/autodiff.js';
 import { createRng } from '../../src/ordergap/rng.js';
@@ -8,16 +9,7 @@ import { resolveSystem } from '../../src/report/systems.js';
 import type { OperatorSystem, Tf } from '../../src/system/types.js';
 import { exactDecimal } from '../util/exactDecimal.js';
 import { f64FixedPoint, tanhFixedPoint } from '../util/highPrecisionFixedPoint.js';
-// @ts-expect-error -- a plain JavaScript module without declarations
-import { tanhSystem, tanhWeights } from '../../examples/systems/tanh.mjs';
-
-interface Weights {
-  W: Float64Array;
-  b: Float64Array;
-  sigma: number;
-}
-const weights = tanhWeights as (options?: Record<string, unknown>) => Weights;
-const spec = tanhSystem as (options?: Record<string, unknown>) => { name: string; dim: number };
+import { tanhSystem as spec, tanhWeights as weights } from '../../examples/systems/tanh.mjs';
 
 const file = fileURLToPath(new URL('../../examples/systems/tanh.mjs', import.meta.url));
 const n = 64;
@@ -98,6 +90,23 @@ describe('examples/systems/tanh.mjs', () => {
         () => 8 * u,
       );
     X.dispose();
+  });
+
+  it('its tfjs form of Q has an interval evaluation (encloseForm) that encloses Q over a box', () => {
+    const theta = f64FixedPoint((t) => system.consolidate(t), system.theta0!);
+    const lo = theta.map((v) => v - 1e-3);
+    const hi = theta.map((v) => v + 1e-3);
+    const r = encloseForm(system.capabilities.linearization!.consolidateTf!, lo, hi, { seeds: [0, n] });
+    // Q at the box's centre and corners of the first two coordinates (f64, ~1e-16 from the reals;
+    // the enclosure is ~1e-3 wide)
+    for (const s of [0, 1, -1]) {
+      const q = system.consolidate(theta.map((v) => v + s * 1e-3));
+      for (let i = 0; i < n + p; i++) expect(r.lo[i]! <= q[i]! && q[i]! <= r.hi[i]!, `Q_${i}`).toBe(true);
+    }
+    // ∂Q_x/∂y = 0 exactly (the tangent along y never reaches x), ∂Q_y/∂y = I
+    const J = r.jacobian!;
+    for (let i = 0; i < n; i++) expect([J.lo[i * 2 + 1], J.hi[i * 2 + 1]]).toEqual([0, 0]);
+    expect([J.lo[n * 2 + 1], J.hi[n * 2 + 1]]).toEqual([1, 1]);
   });
 
   it('its fixed point agrees with a 50-digit Newton solution of x = tanh(W x + b) to 1e-14', () => {

@@ -15,7 +15,6 @@ import type { OperatorSystemSpec } from '../../src/system/types.js';
 import { runCli } from '../util/builtCli.js';
 import { exactDecimal } from '../util/exactDecimal.js';
 import { tanhFixedPoint } from '../util/highPrecisionFixedPoint.js';
-// @ts-expect-error -- a plain JavaScript module without declarations
 import { tanhSystem, tanhWeights } from '../../examples/systems/tanh.mjs';
 
 const spec = tanhSystem as (o?: Record<string, unknown>) => OperatorSystemSpec;

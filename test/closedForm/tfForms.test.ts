@@ -1,11 +1,14 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
+import type { Decimal } from 'decimal.js';
 import { certify } from '../../src/certify/certify.js';
 import { SEC92, closedFormSystem } from '../../src/closedForm/system.js';
+import { encloseForm } from '../../src/interval/intervalTf.js';
 import { loadTf } from '../../src/linearize/autodiff.js';
 import { consolidateJacobian, expandJacobian } from '../../src/linearize/systemJacobians.js';
 import { toDense } from '../../src/linearize/sparse.js';
 import type { Tf } from '../../src/system/types.js';
+import { X, ex } from '../interval/oracle.js';
 
 let tf: Tf;
 beforeAll(async () => {
@@ -40,7 +43,7 @@ function expectClose(got: number[][], want: number[][], what: string): void {
 
 const unit = fc.double({ min: 0, max: 1, noNaN: true });
 
-describe('tfjs forms of the closed-form system (Sec. 9)', () => {
+describe('tfjs forms of the closed-form system (Sec. 9), for autodiff and interval enclosures', () => {
   it('are declared, and equal Q and P_e on a batch of states within float32 accuracy', () => {
     const lin = system.capabilities.linearization!;
     const states = [
@@ -88,6 +91,27 @@ describe('tfjs forms of the closed-form system (Sec. 9)', () => {
           `DP_${id}`,
         );
       });
+    },
+  );
+
+  test.prop([unit, unit, fc.double({ min: 0, max: 0.2, noNaN: true })], { numRuns: 20 })(
+    'their interval evaluation (encloseForm) encloses Q and DQ over a box, exactly compared',
+    (c, u, h) => {
+      const lo = Float64Array.of(Math.max(0, c - h), Math.max(0, u - h));
+      const hi = Float64Array.of(Math.min(1, c + h), Math.min(1, u + h));
+      const r = encloseForm(system.capabilities.linearization!.consolidateTf!, lo, hi, { seeds: [0, 1] });
+      const J = r.jacobian!;
+      const inside = (v: Decimal, l: number, h: number): boolean => ex(l).lte(v) && v.lte(ex(h));
+      const rhoD = ex(rho);
+      for (const cc of [lo[0]!, hi[0]!])
+        for (const uu of [lo[1]!, hi[1]!]) {
+          // Q = (c, ρ(1 − c)u), DQ = [[1, 0], [−ρu, ρ(1 − c)]] at the corners, in exact decimal
+          const oneMinusC = X.sub(1, ex(cc));
+          expect(inside(ex(cc), r.lo[0]!, r.hi[0]!)).toBe(true);
+          expect(inside(X.mul(X.mul(rhoD, oneMinusC), ex(uu)), r.lo[1]!, r.hi[1]!)).toBe(true);
+          const entries = [new X(1), new X(0), X.mul(rhoD, ex(uu)).neg(), X.mul(rhoD, oneMinusC)];
+          entries.forEach((v, k) => expect(inside(v, J.lo[k]!, J.hi[k]!), `DQ entry ${k}`).toBe(true));
+        }
     },
   );
 
