@@ -79,6 +79,8 @@ export { certify } from './certify/certify.js';
 export type { CertificationReport, CertifyOptions, SubspaceReport } from './certify/types.js';
 export { findFixedPoint, type FixedPointOptions, type FixedPointResult } from './certify/fixedPoint.js';
 export { verifyContraction, type ContractionOptions, type ContractionResult } from './certify/contraction.js';
+export { proofCertificate, type ProofCertificate } from './certify/certificate.js';
+export { checkProof, type BlockCheck, type ProofCheck } from './proofCheck/checkProof.js';
 
 // the built-in systems
 export { closedFormSystem, closedFormOrderGap, SEC92, type ClosedFormParams } from './closedForm/system.js';
@@ -91,7 +93,14 @@ export { renderRunText } from './report/runText.js';
 export { writeRunPlots } from './report/runPlots.js';
 export { demoReport, renderDemoText, type DemoReport, type DemoReportOptions, type DemoRow } from './report/demo.js';
 export { writeDemoPlots } from './report/demoPlots.js';
-export { certifyReport, renderCertifyText, type CertifyReport, type CertifyRequest } from './report/certify.js';
+export {
+  certificateOf,
+  certifyReport,
+  renderCertifyText,
+  type CertifyReport,
+  type CertifyRequest,
+} from './report/certify.js';
+export { checkProofReport, type CheckProofRequest } from './report/proof.js';
 export { certifyPlots, writeCertifyPlots } from './report/certifyPlots.js';
 export { renderCertifyReport, writeCertifyReport, type CertifyReportInput } from './report/certifyHtml.js';
 export { compareReport, renderCompareText, type CompareReport, type CompareReportOptions } from './report/compare.js';

@@ -7,6 +7,7 @@
  * Re-exports only.
  */
 export * as wasm from './wasm/internal.js';
+export * as interval from './interval/internal.js';
 export * as blas1 from './blas1/internal.js';
 export * as linalg from './linalg/internal.js';
 export * as system from './system/internal.js';

@@ -16,8 +16,8 @@
  * infinite bound never appears in a certificate (it would not prove anything).
  */
 import type { OperatorSystem } from '../system/types.js';
-import type { ContractionResult } from './contraction.js';
 import type { ContractionCertificate } from './contractionProof.js';
+import { proofOfResult } from './proofStore.js';
 import type { CertificationReport } from './types.js';
 
 /** One proved block in the certificate. */
@@ -32,19 +32,6 @@ export interface ProofCertificate {
   contraction: CertificateBlock[];
 }
 
-/** The proof data of each proved contraction result, kept beside the report (not in its JSON). */
-const proofs = new WeakMap<ContractionResult, { theta: Float64Array; certificate: ContractionCertificate }>();
-
-/** Keeps a proved block's certificate data with its result. */
-export function recordProof(result: ContractionResult, theta: Float64Array, certificate: ContractionCertificate): void {
-  proofs.set(result, { theta: Float64Array.from(theta), certificate });
-}
-
-/** The certificate data of a proved contraction result (its coordinates, box, tree…), or undefined. */
-export function certificateOfResult(result: ContractionResult): ContractionCertificate | undefined {
-  return proofs.get(result)?.certificate;
-}
-
 /**
  * The certificate of every proved contraction block of a report `certify` returned, or null when
  * none was proved. All blocks of one report share θ̂ (the linearisation state).
@@ -53,7 +40,7 @@ export function proofCertificate(system: OperatorSystem, report: CertificationRe
   const blocks: CertificateBlock[] = [];
   let theta: Float64Array | null = null;
   for (const c of report.contraction) {
-    const p = proofs.get(c);
+    const p = proofOfResult(c);
     if (!p) continue;
     theta = p.theta;
     blocks.push({ subspace: c.subspace, norm: '2', ...p.certificate });

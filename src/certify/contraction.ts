@@ -55,7 +55,7 @@ import {
   type Encloser,
   type ProofAttempt,
 } from './contractionProof.js';
-import { recordProof } from './certificate.js';
+import { recordProof } from './proofStore.js';
 
 export { ratioSlack } from './contractionSearch.js';
 

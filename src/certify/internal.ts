@@ -38,3 +38,15 @@ export {
   type VerdictSensitivity,
   verdictSensitivity,
 } from './sensitivity.js';
+export {
+  type BoxEnclosure,
+  type ContractionCertificate,
+  type ContractionProof,
+  type ContractionProofOptions,
+  type Encloser,
+  proveContraction,
+} from './contractionProof.js';
+export { consolidateEncloser, enclosureSource, expandEncloser } from './enclosure.js';
+export { type NonDegeneracyProof, proveNonDegeneracy } from './nondegeneracyProof.js';
+export { fixedPointBox } from './nondegeneracyPhase.js';
+export type { CertificateBlock } from './certificate.js';

@@ -6,7 +6,7 @@
  */
 import { coordinateArray } from '../system/coordinates.js';
 import type { EvidenceWeight, OperatorSystem, Subspace } from '../system/types.js';
-import { certificateOfResult } from './certificate.js';
+import { certificateOfResult } from './proofStore.js';
 import type { ContractionResult } from './contraction.js';
 import type { Encloser } from './contractionProof.js';
 import { consolidateEncloser } from './enclosure.js';

@@ -12,6 +12,7 @@ export { DEMO_PLOT_NAMES, demoPlots } from './demoPlots.js';
 export { escapeHtml, inlineSvg } from './html.js';
 export { jsonNumber } from './json.js';
 export { plotWriter } from './plotWriter.js';
+export { renderProofCheck, writeProofCertificate } from './proof.js';
 export {
   checkRunSize,
   formatDuration,
