@@ -1070,10 +1070,71 @@ function renderCoverage(doc, ctx) {
   return out.join('\n');
 }
 
+function renderProof(doc, ctx) {
+  const load = field(ctx, doc, 'loadAverage', 'object', { optional: true });
+  const lc = { ...ctx, prefix: 'loadAverage' };
+  const out = [
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+      ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
+      ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
+      ['options', field(ctx, doc, 'options', 'string', { optional: true })],
+      ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
+    ]),
+    '',
+    para(
+      '**Contraction proved by enclosure** (median of the repetitions): the contraction phase of certify on one ' +
+        'block with the proof (default) and without it (the float search and local norm alone), their ratio, the ' +
+        'proved bound, the half-width of the box proved on and the width of the fixed point’s enclosure:',
+    ),
+    '',
+    table(
+      [
+        'case',
+        'd',
+        'block',
+        '|W|',
+        'verdict',
+        'upper bound',
+        'box half-width',
+        'enclosure width',
+        'enclosures',
+        'proof ms',
+        'float ms',
+        'proof ÷ float',
+        'target ms',
+        'met',
+      ],
+      rows(ctx, doc, 'cases').map(({ item: r, ctx: c }) => [
+        field(c, r, 'case', 'string'),
+        fmt(field(c, r, 'd', 'number')),
+        field(c, r, 'block', 'string'),
+        fmt(field(c, r, 'blockDim', 'number')),
+        field(c, r, 'verdict', 'string'),
+        fmt(field(c, r, 'upperBound', 'number', { optional: true })),
+        fmt(field(c, r, 'boxHalfWidth', 'number', { optional: true })),
+        fmt(field(c, r, 'enclosureWidth', 'number', { optional: true })),
+        fmt(field(c, r, 'enclosures', 'number')),
+        fmt(field(c, r, 'proofMs', 'number')),
+        fmt(field(c, r, 'floatMs', 'number')),
+        times(field(c, r, 'proofOverFloat', 'number')),
+        fmt(field(c, r, 'targetMs', 'number', { optional: true })),
+        (() => {
+          const met = r.met;
+          return met === null || met === undefined ? '—' : met ? 'yes' : 'NO';
+        })(),
+      ]),
+    ),
+  ];
+  return out.join('\n');
+}
+
 /** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
 const BENCHMARKS = [
   { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
   { file: 'certify.json', title: 'Certification', script: 'bench/certify.ts', render: renderCertify },
+  { file: 'proof.json', title: 'Proofs by enclosure', script: 'bench/proof.ts', render: renderProof },
   {
     file: 'ordergap-nmax.json',
     title: 'The order-gap at large Nmax',

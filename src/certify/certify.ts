@@ -171,7 +171,10 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
     const decided = decideSubspaces(inputs, plan.subspaces, plan.maxWholeSpace, clock);
     progress('non-degeneracy proofs', 0, 1);
     const subspaces = timed(timings, 'nonDegeneracyProof', () =>
-      proveSubspaces(system, plan.subspaces, decided.subspaces, contraction.bySubspace, theta, red.pool),
+      proveSubspaces(system, plan.subspaces, decided.subspaces, contraction.bySubspace, theta, red.pool, {
+        ...(plan.contraction.proofMaxEntries !== undefined ? { maxEntries: plan.contraction.proofMaxEntries } : {}),
+        enabled: plan.contraction.proofs,
+      }),
     );
     const coverage = decideQuestions(inputs, asked.questions, clock);
     for (const [k, v] of Object.entries(clock.ms)) timings[k] = (timings[k] ?? 0) + v;

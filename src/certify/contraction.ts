@@ -59,6 +59,13 @@ import { recordProof } from './proofStore.js';
 
 export { ratioSlack } from './contractionSearch.js';
 
+/**
+ * The default limit on d·|W| for a proof by enclosure: 2²⁴. The reference graph's confidence block
+ * at Nmax 128 (d·|W| = 6.4·10⁶) is proved in about 3 s; at Nmax 256 (5.1·10⁷) a proof takes about
+ * 30 s (bench/results/proof.json), so it is run on request (`proofMaxEntries`).
+ */
+export const DEFAULT_PROOF_MAX_ENTRIES = 2 ** 24;
+
 /** Verdict of {@link verifyContraction}. */
 export type ContractionVerdict = 'proved' | 'refuted' | 'undecided';
 
@@ -132,8 +139,11 @@ export interface ContractionOptions {
   enclose?: Encloser | null;
   /** Options of the proof (boxes, budget); its box defaults to the search box's `lower`/`upper` when given. */
   proof?: ContractionProofOptions;
-  /** Blocks larger than this are not proved (each enclosure carries |W|² Jacobian entries; default 1024). */
-  maxProofDim?: number;
+  /**
+   * No proof when d·|W| exceeds this (the interval evaluation of a form carries |W| tangents per
+   * value, so its cost grows with d·|W|; default {@link DEFAULT_PROOF_MAX_ENTRIES}).
+   */
+  proofMaxEntries?: number;
 }
 
 /** Result of {@link verifyContraction}. */
@@ -452,9 +462,12 @@ function attemptProof(
     notes.push('no proof attempted: proofs cover coordinate blocks, not spans of vectors');
     return null;
   }
-  const maxDim = options.maxProofDim ?? 1024;
-  if (block.m > maxDim) {
-    notes.push(`no proof attempted: |W| = ${block.m} > ${maxDim} (maxProofDim)`);
+  const maxEntries = options.proofMaxEntries ?? DEFAULT_PROOF_MAX_ENTRIES;
+  const entries = base.length * block.m;
+  if (entries > maxEntries) {
+    notes.push(
+      `no proof attempted: d·|W| = ${base.length}·${block.m} = ${entries} > ${maxEntries} (proofMaxEntries; raise it to prove: the cost grows with d·|W|)`,
+    );
     return null;
   }
   const searched = searchBox(block, options);

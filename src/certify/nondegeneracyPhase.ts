@@ -61,8 +61,9 @@ export function proveSubspaces(
   contraction: readonly ContractionResult[],
   theta: Float64Array,
   pool: readonly EvidenceWeight[],
+  options: { maxEntries?: number; enabled?: boolean } = {},
 ): SubspaceReport[] {
-  const box = fixedPointBox(theta, contraction, consolidateEncloser(system));
+  const box = options.enabled === false ? null : fixedPointBox(theta, contraction, consolidateEncloser(system));
   return reports.map((r) => {
     const spec = specs.find((s) => s.name === r.name);
     const numerical = (statement: string): SubspaceReport => ({
@@ -70,7 +71,12 @@ export function proveSubspaces(
       proof: 'numerical',
       proofDetail: { lambdaMinLowerBound: null, exactKernel: [], statement },
     });
-    if (!box) return numerical('no enclosure of the fixed point (no contraction block was proved)');
+    if (!box)
+      return numerical(
+        options.enabled === false
+          ? 'proofs switched off (proofs: false)'
+          : 'no enclosure of the fixed point (no contraction block was proved)',
+      );
     if (!spec || !isCoordinateBlock(spec)) return numerical('proofs cover coordinate subspaces, not spans of vectors');
     const p = proveNonDegeneracy(
       system,
@@ -78,6 +84,7 @@ export function proveSubspaces(
       Int32Array.from(coordinateArray(spec.coordinates, `subspace '${r.name}'`)),
       pool.map((e) => ({ id: e.id, p: e.p })),
       { nonDegenerate: r.nonDegenerate, kernelDim: r.kernelDim, lambdaMin: r.lambdaMin },
+      options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {},
     );
     return {
       ...r,

@@ -193,6 +193,7 @@ export function contractionPhase(
       jacobian: DQ,
       enclose,
       ...(c.proofBudget !== undefined ? { proof: { budget: c.proofBudget } } : {}),
+      ...(c.proofMaxEntries !== undefined ? { proofMaxEntries: c.proofMaxEntries } : {}),
       seed: (plan.seed + nameSalt(name)) >>> 0,
       radius: c.radius,
       ...(name === 'all' ? { localNorm: globalNorm } : {}),

@@ -44,6 +44,8 @@ export interface ContractionPlan {
   readonly proofs: boolean;
   /** Enclosures per block at most (the proof's budget), or undefined for its default. */
   readonly proofBudget: number | undefined;
+  /** Largest d·|W| proved, or undefined for the defaults. */
+  readonly proofMaxEntries: number | undefined;
 }
 
 /** What the plan phase decides: everything later phases need from the options. */
@@ -179,6 +181,10 @@ function contractionPlan(
     proofs: options.proofs === undefined ? true : booleanOption('proofs', options.proofs),
     proofBudget:
       options.proofBudget === undefined ? undefined : integerInRange('proofBudget', options.proofBudget, 1, 100000),
+    proofMaxEntries:
+      options.proofMaxEntries === undefined
+        ? undefined
+        : integerInRange('proofMaxEntries', options.proofMaxEntries, 1, Number.MAX_SAFE_INTEGER),
   };
 }
 

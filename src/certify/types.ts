@@ -66,6 +66,11 @@ export interface CertifyOptions {
   proofs?: boolean;
   /** Enclosures (interval evaluations of Q with |W| tangents) per block at most (default 40). */
   proofBudget?: number;
+  /**
+   * Largest d·|W| proved, for the contraction blocks (default 2²⁴) and the non-degeneracy of the
+   * subspaces (default 4·10⁶); a larger block is not attempted, and the report says so.
+   */
+  proofMaxEntries?: number;
   /** Random pairs for the empirical Lipschitz bound (default 64). */
   samples?: number;
   /** Seed of every random choice (the contraction search, the power iterations, the probes). */

@@ -72,6 +72,11 @@ export function registerCertifyCommand(program: Command): void {
     .option('--proof <file.json>', 'also write the proof certificate (every enclosure and bound) for check-proof')
     .option('--no-proofs', 'no proofs by enclosure (search and declared bounds only)')
     .option('--proof-budget <n>', 'interval enclosures per contraction block at most', parseIntAtLeast(1))
+    .option(
+      '--proof-max-entries <n>',
+      'largest d·|W| proved (default 16777216 for contraction, 4000000 for subspaces)',
+      parseIntAtLeast(1),
+    )
     .option('--json', 'print one JSON document')
     .option('--no-timings', 'leave the per-phase timings out (two runs then print identical output)')
     .option('--report <file.html>', 'also write the report as a self-contained HTML page')

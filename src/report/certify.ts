@@ -41,6 +41,8 @@ export interface CertifyRequest {
   proofs?: boolean;
   /** Enclosures per contraction block at most. */
   proofBudget?: number;
+  /** Largest d·|W| proved (contraction blocks and subspaces). */
+  proofMaxEntries?: number;
 }
 
 /**
@@ -97,6 +99,7 @@ export async function certifyReport(
     ...(opts.from !== undefined ? { from: opts.from } : {}),
     ...(opts.proofs !== undefined ? { proofs: opts.proofs } : {}),
     ...(opts.proofBudget !== undefined ? { proofBudget: opts.proofBudget } : {}),
+    ...(opts.proofMaxEntries !== undefined ? { proofMaxEntries: opts.proofMaxEntries } : {}),
     ...(onProgress ? { onProgress } : {}),
   };
   const run = {

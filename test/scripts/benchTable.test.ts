@@ -365,7 +365,36 @@ const ordergapRun = {
   ],
 };
 
+const proof = {
+  date: '2031-01-02T03:04:05.000Z',
+  node: 'v99.1.2',
+  cores: 3,
+  caveat: 'fixture machine, figures invented',
+  options: 'fixture proof options',
+  reps: 3,
+  loadAverage: { before: [0.31, 0.42, 0.53], after: [1.27, 1.38, 1.49] },
+  cases: [
+    {
+      case: 'fixture block',
+      d: 6789,
+      block: 'fixture-w',
+      blockDim: 43,
+      verdict: 'proved',
+      upperBound: 0.789,
+      boxHalfWidth: 0.0321,
+      enclosureWidth: 4.56e-13,
+      enclosures: 7,
+      proofMs: 123.4,
+      floatMs: 12.34,
+      proofOverFloat: 9.87,
+      targetMs: 2345,
+      met: true,
+    },
+  ],
+};
+
 const fixtures: Record<string, unknown> = {
+  'proof.json': proof,
   'ordergap-run.json': ordergapRun,
   'coverage.json': coverage,
   'linalg.json': linalg,
@@ -446,18 +475,23 @@ describe('scripts/bench-table.mjs', () => {
     }
   });
 
-  it.each(['linalg.json', 'certify.json', 'ordergap-nmax.json', 'stopping.json', 'coverage.json', 'ordergap-run.json'])(
-    'a missing %s is one line naming it',
-    (name) => {
-      unlinkSync(join(results, name));
-      const r = run(['--results', results, '--out', out]);
-      expect(r.status).toBe(1);
-      expect(r.stderr.trim().split('\n')).toHaveLength(1);
-      expect(r.stderr).toContain(name);
-      expect(r.stderr).toMatch(/missing/);
-      expect(existsSync(out)).toBe(false);
-    },
-  );
+  it.each([
+    'linalg.json',
+    'certify.json',
+    'proof.json',
+    'ordergap-nmax.json',
+    'stopping.json',
+    'coverage.json',
+    'ordergap-run.json',
+  ])('a missing %s is one line naming it', (name) => {
+    unlinkSync(join(results, name));
+    const r = run(['--results', results, '--out', out]);
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain(name);
+    expect(r.stderr).toMatch(/missing/);
+    expect(existsSync(out)).toBe(false);
+  });
 
   it('malformed JSON is one line naming the file, and nothing is written', () => {
     writeFileSync(join(results, 'certify.json'), '{ "referenceGraph": [ ');
