@@ -148,12 +148,6 @@ function blockOf(e: { lo: Float64Array; hi: Float64Array }, coords: Int32Array) 
   };
 }
 
-/** true when every [lo_k, hi_k] lies in [blo_k, bhi_k] (NaN never does). */
-function inside(lo: ArrayLike<number>, hi: ArrayLike<number>, blo: ArrayLike<number>, bhi: ArrayLike<number>) {
-  for (let k = 0; k < lo.length; k++) if (!(lo[k]! >= blo[k]! && hi[k]! <= bhi[k]!)) return false;
-  return true;
-}
-
 /** Rigorous sup ‖J‖₂ over a Jacobian enclosure (Infinity when it has a non-finite end). */
 export function enclosureNormBound(lo: ArrayLike<number>, hi: ArrayLike<number>, m: number): number {
   for (let k = 0; k < lo.length; k++) if (!(Number.isFinite(lo[k]!) && Number.isFinite(hi[k]!))) return Infinity;

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { certify } from '../../src/certify/certify.js';
-import { proofCertificate } from '../../src/certify/certificate.js';
-import { proveContraction, type Encloser } from '../../src/certify/contractionProof.js';
+import { proofCertificate, type CertificateBlock, type ProofCertificate } from '../../src/certify/certificate.js';
+import { proveContraction, type Encloser, type ProofLeaf } from '../../src/certify/contractionProof.js';
 import { R, add, mul, scale, sub } from '../../src/interval/arith.js';
 import { checkProof } from '../../src/proofCheck/checkProof.js';
 import { defineSystem } from '../../src/system/define.js';
@@ -166,16 +166,20 @@ describe('the certificate and its independent checker', () => {
 
   it('rejects a lowered upperBound, a narrowed image, a narrowed Jacobian enclosure, a narrowed fixed-point enclosure', async () => {
     const { sys, cert } = await proved();
-    const tamper = (f: (c: Record<string, any>) => void) => {
-      const c = JSON.parse(JSON.stringify(cert));
-      f(c.contraction[0]);
+    const tamper = (f: (c: CertificateBlock) => void) => {
+      const c = JSON.parse(JSON.stringify(cert)) as ProofCertificate;
+      f(c.contraction[0]!);
       return checkProof(c, sys);
     };
-    const leaf = (b: Record<string, any>) => b['tree'].leaf ?? b['tree'].children[0].leaf;
+    const leaf = (b: CertificateBlock): ProofLeaf => {
+      const node = 'leaf' in b.tree ? b.tree : b.tree.children[0];
+      if (!('leaf' in node)) throw new Error('the first split has a split below it');
+      return node.leaf;
+    };
     const lowered = tamper((b) => (b['upperBound'] = b['upperBound'] * 0.9));
     expect(lowered.valid).toBe(false);
     expect(lowered.blocks[0]!.failures.join('\n')).toMatch(/exceeds upperBound/);
-    const residual = tamper((b) => (b['residualImage'].hi[0] = b['residualImage'].lo[0]));
+    const residual = tamper((b) => (b.residualImage.hi[0] = b.residualImage.lo[0]!));
     expect(residual.valid).toBe(false);
     expect(residual.blocks[0]!.failures.join('\n')).toMatch(/enclosure of g\(θ̂\) does not contain/);
     const radius = tamper((b) => (b['ballRadius'] = 0));
@@ -189,8 +193,8 @@ describe('the certificate and its independent checker', () => {
     expect(jac.valid).toBe(false);
     expect(jac.blocks[0]!.failures.join('\n')).toMatch(/Jacobian enclosure does not contain/);
     const fp = tamper((b) => {
-      const e = b['fixedPointEnclosure'];
-      e.lo[0] = e.hi[0];
+      const e = b.fixedPointEnclosure;
+      e.lo[0] = e.hi[0]!;
     });
     expect(fp.valid).toBe(false);
     expect(fp.blocks[0]!.failures.join('\n')).toMatch(/fixed-point enclosure does not contain/);
