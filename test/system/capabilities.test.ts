@@ -90,6 +90,22 @@ describe('capability declarations are checked once, naming the field', () => {
       /^system\.state\.estimateIsExact = "yes": must be a boolean/,
     ],
     ['lipschitz not an object', { lipschitz: 0.5 }, /^system\.lipschitz = 0\.5: must be an object/],
+    ['intervalForm not an object', { intervalForm: 1 }, /^system\.intervalForm = 1: must be an object/],
+    [
+      'intervalForm unknown field',
+      { intervalForm: { consolidate: () => null, jacobian: 1 } },
+      /^system\.intervalForm\.jacobian = 1: is not a field of system\.intervalForm/,
+    ],
+    [
+      'intervalForm without consolidate',
+      { intervalForm: {} },
+      /^system\.intervalForm\.consolidate = undefined: must be a function/,
+    ],
+    [
+      'intervalForm expand not a function',
+      { intervalForm: { consolidate: () => null, expand: 2 } },
+      /^system\.intervalForm\.expand = 2: must be a function/,
+    ],
     [
       'lipschitz entry not an object',
       { lipschitz: { first: 'x' } },
