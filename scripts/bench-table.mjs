@@ -1024,17 +1024,26 @@ function renderOrderGapRun(doc, ctx) {
   return out.join('\n');
 }
 
-function renderCoverage(doc, ctx) {
+/**
+ * The environment table of a results file that records date, node, cores, a `loadAverage`
+ * {before, after}, a caveat and, when given, more optional text fields (name, JSON key).
+ */
+function runEnvironment(doc, ctx, extra = []) {
   const load = field(ctx, doc, 'loadAverage', 'object', { optional: true });
   const lc = { ...ctx, prefix: 'loadAverage' };
+  return environment([
+    ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+    ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+    ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
+    ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
+    ...extra.map(([name, key]) => [name, field(ctx, doc, key, 'string', { optional: true })]),
+    ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
+  ]);
+}
+
+function renderCoverage(doc, ctx) {
   const out = [
-    environment([
-      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
-      ['node', field(ctx, doc, 'node', 'string', { optional: true })],
-      ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
-      ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
-      ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
-    ]),
+    runEnvironment(doc, ctx),
     '',
     para(
       "**Stopping on the order-gap with and without the coverage check** (means over the seeds): the paper's " +
@@ -1071,17 +1080,8 @@ function renderCoverage(doc, ctx) {
 }
 
 function renderProof(doc, ctx) {
-  const load = field(ctx, doc, 'loadAverage', 'object', { optional: true });
-  const lc = { ...ctx, prefix: 'loadAverage' };
   const out = [
-    environment([
-      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
-      ['node', field(ctx, doc, 'node', 'string', { optional: true })],
-      ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
-      ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
-      ['options', field(ctx, doc, 'options', 'string', { optional: true })],
-      ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
-    ]),
+    runEnvironment(doc, ctx, [['options', 'options']]),
     '',
     para(
       '**Contraction proved by enclosure** (median of the repetitions): the contraction phase of certify on one ' +

@@ -28,20 +28,10 @@
 import { down, up } from '../interval/round.js';
 import { intervalNormUpper, midRad } from '../interval/matrixBounds.js';
 import { maxOf } from '../util/arrays.js';
+import type { FormEnclosure } from '../system/types.js';
 
-/** An enclosure of a map over a box and of its Jacobian columns along seed coordinates. */
-export interface BoxEnclosure {
-  /** Enclosure of every output (length d). */
-  readonly lo: Float64Array;
-  readonly hi: Float64Array;
-  /** Enclosure of ∂f_rows[r]/∂x_seeds[s] at r·cols + s, or null when no seeds were asked. */
-  readonly jacobian: {
-    readonly lo: Float64Array;
-    readonly hi: Float64Array;
-    readonly rows: number;
-    readonly cols: number;
-  } | null;
-}
+/** An enclosure of a map over a box and of its Jacobian columns along seed coordinates (the system's {@link FormEnclosure}). */
+export type BoxEnclosure = FormEnclosure;
 
 /**
  * Encloses a map over the box [lo, hi] (length d) and, when `seeds` is given, its Jacobian
