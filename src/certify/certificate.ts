@@ -10,14 +10,23 @@
  *   contraction: [{ subspace, coordinates, norm: '2', box: {lo, hi}, upperBound,
  *                   tree,                  // { leaf: {lo, hi, image, jacobian, bound} } or
  *                                          // { axis, at, lo, hi, children: [node, node] }
- *                   residualImage, ballRadius, narrowingSteps, fixedPointEnclosure }] }
+ *                   residualImage, ballRadius, narrowingSteps, fixedPointEnclosure }],
+ *   nonDegeneracy: [{ subspace, coordinates,   // W
+ *                     enclosure: {lo, hi},     // X* (length d): θ̂ with `block`'s coordinates set
+ *                     block,                   //   to its fixedPointEnclosure
+ *                     items: [{ id, p }],      // p > 0
+ *                     claim }] }               // { kind: 'lambdaMin', bound: μ }: λ_min(G_W) > μ on X*
+ *                                              // { kind: 'exactKernel', coordinates }: DF_e is
+ *                                              //   exactly 0 on them over X* for every item
  * ```
+ * `nonDegeneracy` lists the verdicts proved through the system's tfjs forms (an empty array when
+ * none); one proved through an interval form is not listed (src/certify/proofStore.ts).
  * Numbers are written by JSON.stringify, which round-trips every finite double exactly; an
  * infinite bound never appears in a certificate (it would not prove anything).
  */
 import type { OperatorSystem } from '../system/types.js';
 import type { ContractionCertificate } from './contractionProof.js';
-import { proofOfResult } from './proofStore.js';
+import { nonDegeneracyOfReport, proofOfResult, type NonDegeneracyCertificate } from './proofStore.js';
 import type { CertificationReport } from './types.js';
 
 /** One proved block in the certificate. */
@@ -30,11 +39,13 @@ export interface ProofCertificate {
   system: { name: string; dim: number };
   theta: number[];
   contraction: CertificateBlock[];
+  nonDegeneracy: NonDegeneracyCertificate[];
 }
 
 /**
- * The certificate of every proved contraction block of a report `certify` returned, or null when
- * none was proved. All blocks of one report share θ̂ (the linearisation state).
+ * The certificate of every proved contraction block of a report `certify` returned, with the
+ * non-degeneracy verdicts proved over their fixed-point enclosures, or null when no contraction
+ * block was proved. All blocks of one report share θ̂ (the linearisation state).
  */
 export function proofCertificate(system: OperatorSystem, report: CertificationReport): ProofCertificate | null {
   const blocks: CertificateBlock[] = [];
@@ -52,5 +63,6 @@ export function proofCertificate(system: OperatorSystem, report: CertificationRe
     system: { name: system.name, dim: system.dim },
     theta: Array.from(theta),
     contraction: blocks,
+    nonDegeneracy: report.subspaces.flatMap((s) => nonDegeneracyOfReport(s) ?? []),
   };
 }

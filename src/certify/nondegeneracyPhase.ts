@@ -2,11 +2,13 @@
  * The proof phase of the non-degeneracy verdicts (Prop. 5.2 at θ*, not at θ̂): the enclosure of
  * the fixed point from the contraction proofs (./contractionProof.ts) — the proved block 'all'
  * when there is one, else the largest proved block, with the other coordinates at θ̂ — and, on
- * each decided coordinate subspace, {@link proveNonDegeneracy} over it.
+ * each decided coordinate subspace, {@link proveNonDegeneracy} over it. A verdict proved through
+ * the system's tfjs forms is recorded for the certificate (./proofStore.ts); one proved through an
+ * interval form is not (the checker re-encloses from the tfjs forms only).
  */
 import { coordinateArray } from '../system/coordinates.js';
 import type { EvidenceWeight, OperatorSystem, Subspace } from '../system/types.js';
-import { certificateOfResult } from './proofStore.js';
+import { certificateOfResult, recordNonDegeneracy } from './proofStore.js';
 import type { ContractionResult } from './contraction.js';
 import type { Encloser } from './contractionProof.js';
 import { consolidateEncloser } from './enclosure.js';
@@ -14,12 +16,15 @@ import { proveNonDegeneracy } from './nondegeneracyProof.js';
 import { isCoordinateBlock } from './subspace.js';
 import type { DecidedSubspace, SubspaceReport } from './types.js';
 
-/** The enclosure of θ*: θ̂ with the best proved block's coordinates replaced by its enclosure, and in words. */
+/**
+ * The enclosure of θ*: θ̂ with the best proved block's coordinates replaced by its enclosure, the
+ * block's name, and in words.
+ */
 export function fixedPointBox(
   theta: Float64Array,
   contraction: readonly ContractionResult[],
   enclose: Encloser | null,
-): { lo: Float64Array; hi: Float64Array; words: string } | null {
+): { lo: Float64Array; hi: Float64Array; block: string; words: string } | null {
   const proved = contraction.filter((c) => c.verdict === 'proved' && c.fixedPointEnclosure && certificateOfResult(c));
   const best = proved.find((c) => c.subspace === 'all') ?? [...proved].sort((a, b) => b.dim - a.dim)[0];
   if (!best) return null;
@@ -31,7 +36,12 @@ export function fixedPointBox(
     hi[j] = best.fixedPointEnclosure!.hi[k]!;
   });
   if (best.subspace === 'all' || coords.length === theta.length)
-    return { lo, hi, words: 'the enclosure of θ* (the unique fixed point of Q in the proved box)' };
+    return {
+      lo,
+      hi,
+      block: best.subspace,
+      words: 'the enclosure of θ* (the unique fixed point of Q in the proved box)',
+    };
   const others = theta.length - coords.length;
   const words = `the enclosure of the fixed point of Q on '${best.subspace}' with the other ${others} coordinates at θ̂`;
   // Q copies the other coordinates exactly over the box: the block's fixed point is one of Q's
@@ -44,6 +54,7 @@ export function fixedPointBox(
   return {
     lo,
     hi,
+    block: best.subspace,
     words: copied
       ? `${words}, which Q maps to themselves exactly over it (enclosures of width 0): a fixed point of Q`
       : `${words} (Q moves some of them: a fixed point of that block map, not shown to be one of Q)`,
@@ -78,15 +89,17 @@ export function proveSubspaces(
           : 'no enclosure of the fixed point (no contraction block was proved)',
       );
     if (!spec || !isCoordinateBlock(spec)) return numerical('proofs cover coordinate subspaces, not spans of vectors');
+    const W = coordinateArray(spec.coordinates, `subspace '${r.name}'`);
+    const items = pool.map((e) => ({ id: e.id, p: e.p }));
     const p = proveNonDegeneracy(
       system,
       box,
-      Int32Array.from(coordinateArray(spec.coordinates, `subspace '${r.name}'`)),
-      pool.map((e) => ({ id: e.id, p: e.p })),
+      Int32Array.from(W),
+      items,
       { nonDegenerate: r.nonDegenerate, kernelDim: r.kernelDim, lambdaMin: r.lambdaMin },
       options.maxEntries !== undefined ? { maxEntries: options.maxEntries } : {},
     );
-    return {
+    const report: SubspaceReport = {
       ...r,
       proof: p.proof,
       proofDetail: {
@@ -95,5 +108,20 @@ export function proveSubspaces(
         statement: `${p.statement} — over ${box.words}`,
       },
     };
+    if (p.proof === 'proved' && !system.capabilities.intervalForm) {
+      const claim =
+        p.lambdaMinLowerBound !== null
+          ? { kind: 'lambdaMin' as const, bound: p.lambdaMinLowerBound }
+          : { kind: 'exactKernel' as const, coordinates: [...p.exactKernel] };
+      recordNonDegeneracy(report, {
+        subspace: r.name,
+        coordinates: Array.from(W),
+        enclosure: { lo: Array.from(box.lo), hi: Array.from(box.hi) },
+        block: box.block,
+        items: items.filter((it) => it.p > 0),
+        claim,
+      });
+    }
+    return report;
   });
 }

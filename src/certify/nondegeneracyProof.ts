@@ -7,8 +7,8 @@
  *
  * with B the coordinate columns of W. Over the box X (θ* ∈ X) the columns DF_e(θ)B are enclosed
  * for every θ ∈ X, all d rows, and G_W as a symmetric interval matrix [G̃ − R, G̃ + R]
- * (outward-rounded products and sums; exact zero entries of the columns are skipped, so the cost
- * follows their nonzeros). Then
+ * (src/interval/gram.ts: outward-rounded products and sums; exact zero entries of the columns
+ * are skipped, so the cost follows their nonzeros). Then
  * - non-degenerate: λ_min(G) >= λ_min(G̃) − ‖R‖₂ (Weyl) is shown positive by the definiteness
  *   test (src/interval/matrixBounds.ts, `lambdaMinLower`, aimed at the float λ_min);
  * - degenerate: a coordinate of W whose column is exactly the point 0 for every item is an
@@ -29,9 +29,10 @@
  *   exact (a unit column of DP_e copies the column of DQ), so exact cancellations survive.
  * Point enclosures are exact values: [v, v] ∋ ∂F/∂θ_j means the derivative equals v on X.
  */
-import { R, mul, scale, square, sub } from '../interval/arith.js';
+import { R, mul, sub } from '../interval/arith.js';
+import { addItem, gramMidRad, newGram, type IntervalGram } from '../interval/gram.js';
 import { encloseForm, type JacobianEnclosure, type TfForm } from '../interval/intervalTf.js';
-import { lambdaMinLower, midRad } from '../interval/matrixBounds.js';
+import { lambdaMinLower } from '../interval/matrixBounds.js';
 import { accumulate } from '../interval/tfReduce.js';
 import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
@@ -182,67 +183,6 @@ function tfjsColumns(system: OperatorSystem, lo: Float64Array, hi: Float64Array,
   };
 }
 
-/** The interval Gramian Σ_e p_e JᵀJ (m × m, symmetric) and which columns are exact zeros so far. */
-interface IntervalGram {
-  m: number;
-  lo: Float64Array;
-  hi: Float64Array;
-  /** 1 while column j of every item so far is exactly 0. */
-  zeroColumn: Uint8Array;
-  /** One item's JᵀJ (upper triangle) before weighting, and the entries it touched. */
-  itemLo: Float64Array;
-  itemHi: Float64Array;
-  touched: number[];
-}
-
-function newGram(m: number): IntervalGram {
-  const z = () => new Float64Array(m * m);
-  return { m, lo: z(), hi: z(), zeroColumn: new Uint8Array(m).fill(1), itemLo: z(), itemHi: z(), touched: [] };
-}
-
-/** G += p·JᵀJ (upper triangle), with every product, weight and sum rounded outward. */
-function addItem(g: IntervalGram, J: JacobianEnclosure, p: number): void {
-  const { m, itemLo, itemHi, touched } = g;
-  const nz: number[] = [];
-  for (let r = 0; r < J.rows; r++) {
-    nz.length = 0;
-    for (let c = 0; c < m; c++) if (!isZero(J.lo[r * m + c]!, J.hi[r * m + c]!)) nz.push(c);
-    for (let x = 0; x < nz.length; x++) {
-      const a = nz[x]!;
-      g.zeroColumn[a] = 0;
-      for (let y = x; y < nz.length; y++) {
-        const b = nz[y]!;
-        if (a === b) square(J.lo[r * m + a]!, J.hi[r * m + a]!);
-        else mul(J.lo[r * m + a]!, J.hi[r * m + a]!, J.lo[r * m + b]!, J.hi[r * m + b]!);
-        const k = a * m + b;
-        if (isZero(itemLo[k]!, itemHi[k]!)) touched.push(k);
-        accumulate(itemLo, itemHi, k, R.lo, R.hi);
-      }
-    }
-  }
-  for (const k of touched) {
-    scale(itemLo[k]!, itemHi[k]!, p);
-    accumulate(g.lo, g.hi, k, R.lo, R.hi);
-    itemLo[k] = itemHi[k] = 0;
-  }
-  touched.length = 0;
-}
-
-/** Midpoint–radius form of G restricted to the indices `keep` (the lower triangle mirrored). */
-function restricted(g: IntervalGram, keep: number[]) {
-  const n = keep.length;
-  const lo = new Float64Array(n * n);
-  const hi = new Float64Array(n * n);
-  keep.forEach((a, i) =>
-    keep.forEach((b, j) => {
-      const k = a <= b ? a * g.m + b : b * g.m + a;
-      lo[i * n + j] = g.lo[k]!;
-      hi[i * n + j] = g.hi[k]!;
-    }),
-  );
-  return { ...midRad(lo, hi), n };
-}
-
 /** The coordinates as names: at most ten, then how many in all. */
 function names(system: OperatorSystem, coords: number[]): string {
   const shown = coords.slice(0, 10).map((i) => system.describeCoordinate(i));
@@ -372,7 +312,7 @@ function decide(
   let lb = { bound: -Infinity, proved: false };
   let maxRad = 0;
   if (rest.length > 0) {
-    const G = restricted(g, rest);
+    const G = gramMidRad(g, rest);
     for (const r of G.rad) maxRad = Math.max(maxRad, r);
     lb = lambdaMinLower(G.mid, G.rad, G.n, estimate);
   }

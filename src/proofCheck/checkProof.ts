@@ -16,9 +16,27 @@
  * 4. the ball cut to B, narrowed `narrowingSteps` times by X ← g(X) ∩ X (re-evaluated), lies in
  *    the claimed enclosure of z*.
  * Any failed check rejects the block, with the reason; a block is accepted only when all pass.
+ *
+ * Per non-degeneracy entry (claims about G_W = Σ_e p_e (DF_e B)ᵀ(DF_e B), F_e = Q∘P_e − P_e∘Q,
+ * B the columns of W, over the box X*):
+ * 1. the contraction block it names is in the certificate and accepted; X* equals θ̂ off that
+ *    block's coordinates and contains the block's fixedPointEnclosure on them, so θ* ∈ X*;
+ * 2. the items are the system's P(·|θ̂) (same ids, same p, every item with p > 0);
+ * 3. per item, DF_e's columns along W over X* are re-enclosed from the system's tfjs forms: the
+ *    composed forms Q∘P_e and P_e∘Q enclosed separately (forward-mode interval tangents) and
+ *    subtracted with outward rounding, equal point enclosures giving exactly 0 (an interval
+ *    difference of one composed form would not); G_W is accumulated in outward-rounded interval
+ *    arithmetic (src/interval/gram.ts);
+ * 4. 'lambdaMin' with bound μ: λ_min(G) > μ for every symmetric G in the enclosure
+ *    (src/interval/matrixBounds.ts, `lambdaMinAbove`); 'exactKernel': the named coordinates of
+ *    W have columns exactly [0, 0] for every item, so they are kernel directions of G_W on X*.
+ * A system without tfjs forms of Q and P_e cannot be re-checked here (no chain rule through an
+ * interval form): its entries are rejected.
  */
-import { encloseForm } from '../interval/intervalTf.js';
-import { intervalNormUpper, midRad } from '../interval/matrixBounds.js';
+import { R, sub } from '../interval/arith.js';
+import { addItem, gramMidRad, newGram } from '../interval/gram.js';
+import { encloseForm, type JacobianEnclosure, type TfForm } from '../interval/intervalTf.js';
+import { intervalNormUpper, lambdaMinAbove, midRad } from '../interval/matrixBounds.js';
 import { down, up } from '../interval/round.js';
 import type { FormEnclosure, OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
@@ -34,11 +52,20 @@ export interface BlockCheck {
   failures: string[];
 }
 
-/** The checker's result. */
+/** The verdict on one non-degeneracy entry of a certificate. */
+export interface NonDegeneracyCheck {
+  subspace: string;
+  valid: boolean;
+  /** Why the entry is rejected (empty when valid). */
+  failures: string[];
+}
+
+/** The checker's result; `valid` requires every block and every non-degeneracy entry. */
 export interface ProofCheck {
   valid: boolean;
   system: string;
   blocks: BlockCheck[];
+  nonDegeneracy: NonDegeneracyCheck[];
   /** Failures of the document itself (format, system, θ̂). */
   failures: string[];
 }
@@ -207,6 +234,12 @@ function checkEnclosure(
   if (!contains(claimed, X)) failures.push('the claimed fixed-point enclosure does not contain the recomputed one');
 }
 
+/** A non-empty list of distinct indices in [0, d) as an Int32Array, else null. */
+function coordinateList(v: unknown, d: number): Int32Array | null {
+  if (!Array.isArray(v) || v.length === 0 || new Set(v).size !== v.length) return null;
+  return v.every((j) => Number.isInteger(j) && j >= 0 && j < d) ? Int32Array.from(v as number[]) : null;
+}
+
 /** Checks one contraction block of a certificate. */
 function checkBlock(raw: unknown, system: OperatorSystem, theta: Float64Array, index: number): BlockCheck {
   const block = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
@@ -220,18 +253,11 @@ function checkBlock(raw: unknown, system: OperatorSystem, theta: Float64Array, i
     leaves,
     failures,
   });
-  const coordsRaw = block['coordinates'];
-  const d = system.dim;
-  if (
-    !Array.isArray(coordsRaw) ||
-    coordsRaw.length === 0 ||
-    !coordsRaw.every((j) => Number.isInteger(j) && j >= 0 && j < d) ||
-    new Set(coordsRaw).size !== coordsRaw.length
-  ) {
-    failures.push(`coordinates must be distinct indices in [0, ${d})`);
+  const coords = coordinateList(block['coordinates'], system.dim);
+  if (!coords) {
+    failures.push(`coordinates must be distinct indices in [0, ${system.dim})`);
     return result(0);
   }
-  const coords = Int32Array.from(coordsRaw as number[]);
   const m = coords.length;
   if (block['norm'] !== '2') failures.push(`norm ${String(block['norm'])}: only the Euclidean norm '2' is checked`);
   if (!(upperBound < 1 && upperBound >= 0)) failures.push(`upperBound ${upperBound} is not in [0, 1)`);
@@ -248,6 +274,151 @@ function checkBlock(raw: unknown, system: OperatorSystem, theta: Float64Array, i
   const leaves = checkTree(block['tree'], B, B, { enclose, theta, coords, upperBound, failures }, 'tree');
   if (failures.length === 0) checkEnclosure(block, B, enclose, theta, coords, upperBound, failures);
   return result(leaves);
+}
+
+type Claim = { kind: 'lambdaMin'; bound: number } | { kind: 'exactKernel'; coordinates: number[] };
+type Item = { id: string; p: number };
+/** The contraction blocks as written and as checked, and θ̂. */
+type Blocks = { raw: unknown[]; checked: BlockCheck[]; theta: Float64Array };
+
+const isClaim = (v: unknown): v is Claim => {
+  const c = v as Record<string, unknown> | null;
+  if (typeof c !== 'object' || c === null) return false;
+  if (c['kind'] === 'lambdaMin') return typeof c['bound'] === 'number' && Number.isFinite(c['bound']);
+  return c['kind'] === 'exactKernel' && Array.isArray(c['coordinates']) && c['coordinates'].length > 0;
+};
+const isItems = (v: unknown): v is Item[] =>
+  Array.isArray(v) &&
+  v.length > 0 &&
+  v.every((it: Item) => typeof it?.id === 'string' && typeof it.p === 'number' && it.p > 0 && it.p < Infinity) &&
+  new Set(v.map((it: Item) => it.id)).size === v.length;
+
+/**
+ * Step 1 (module comment, non-degeneracy): the named block is accepted and X* holds θ̂ off its
+ * coordinates and its fixed-point enclosure on them.
+ */
+function checkFixedPointBox(name: unknown, X: Box, blocks: Blocks, failures: string[]): void {
+  const k = blocks.checked.findIndex((b) => b.subspace === name);
+  if (typeof name !== 'string' || k < 0) {
+    failures.push(`the contraction block '${String(name)}' is not in the certificate`);
+    return;
+  }
+  if (!blocks.checked[k]!.valid) {
+    failures.push(`the contraction block '${name}' is rejected: X* is not known to hold the fixed point`);
+    return;
+  }
+  const block = blocks.raw[k] as { coordinates: number[]; fixedPointEnclosure: Box };
+  const onBlock = new Set(block.coordinates);
+  const off = blocks.theta.findIndex((v, j) => !onBlock.has(j) && !(X.lo[j] === v && X.hi[j] === v));
+  if (off >= 0) failures.push(`X* is not θ̂ off the block '${name}' (coordinate ${off})`);
+  const e = block.fixedPointEnclosure;
+  const lo = block.coordinates.map((j) => X.lo[j]!);
+  const hi = block.coordinates.map((j) => X.hi[j]!);
+  if (!contains({ lo, hi }, e))
+    failures.push(`X* does not contain the fixed-point enclosure of the contraction block '${name}'`);
+}
+
+/** Step 2: the items are P(·|θ̂)'s items with p > 0, with the same p. */
+function checkItems(items: Item[], system: OperatorSystem, theta: Float64Array, failures: string[]): void {
+  let pool: readonly Item[];
+  try {
+    pool = system.evidenceAt(theta).filter((e) => e.p > 0);
+  } catch (e) {
+    failures.push(`P(·|θ̂) could not be evaluated: ${(e as Error).message}`);
+    return;
+  }
+  const given = new Map(items.map((it) => [it.id, it.p]));
+  const differ = pool.find((e) => given.get(e.id) !== e.p);
+  if (differ || pool.length !== items.length)
+    failures.push(
+      `the items are not P(·|θ̂) (${differ ? `${differ.id}: p = ${differ.p}, listed ${String(given.get(differ.id))}` : `${pool.length} items with p > 0, ${items.length} listed`})`,
+    );
+}
+
+/** a − b entrywise with outward rounding; equal points give exactly 0, an exact 0 subtracted copies a. */
+function commutatorColumns(a: JacobianEnclosure, b: JacobianEnclosure): JacobianEnclosure {
+  const out = { lo: new Float64Array(a.lo.length), hi: new Float64Array(a.lo.length), rows: a.rows, cols: a.cols };
+  a.lo.forEach((aLo, i) => {
+    const [aHi, bLo, bHi] = [a.hi[i]!, b.lo[i]!, b.hi[i]!];
+    const samePoint = aLo === aHi && bLo === bHi && aLo === bLo;
+    if (samePoint) return;
+    if (bLo === 0 && bHi === 0) [out.lo[i], out.hi[i]] = [aLo, aHi];
+    else if (aLo === 0 && aHi === 0) [out.lo[i], out.hi[i]] = [-bHi, -bLo];
+    else {
+      sub(aLo, aHi, bLo, bHi);
+      [out.lo[i], out.hi[i]] = [R.lo, R.hi];
+    }
+  });
+  return out;
+}
+
+/** Steps 3–4: re-encloses G_W over X* from the tfjs forms and checks the claim. */
+function checkClaim(
+  system: OperatorSystem,
+  X: Box,
+  W: Int32Array,
+  items: Item[],
+  claim: Claim,
+  failures: string[],
+): void {
+  const lin = system.capabilities.linearization;
+  const Q = lin?.consolidateTf as TfForm | undefined;
+  const P = lin?.expandTf as ((tf: unknown, id: string, X: unknown) => unknown) | undefined;
+  if (!Q || !P) {
+    failures.push(`${system.name} has no tfjs forms of Q and P_e to re-enclose DF_e from`);
+    return;
+  }
+  const [lo, hi] = [Float64Array.from(X.lo), Float64Array.from(X.hi)];
+  const tangents = (form: TfForm) => encloseForm(form, lo, hi, { seeds: W }).jacobian!;
+  const g = newGram(W.length);
+  for (const { id, p } of items) {
+    const J = commutatorColumns(
+      tangents((tf, x) => Q(tf, P(tf, id, x))),
+      tangents((tf, x) => P(tf, id, Q(tf, x))),
+    );
+    if (![...J.lo, ...J.hi].every(Number.isFinite)) {
+      failures.push(`the enclosure of DF_${id} over X* has a NaN or infinite entry`);
+      return;
+    }
+    addItem(g, J, p);
+  }
+  if (claim.kind === 'lambdaMin') {
+    const G = gramMidRad(g);
+    if (!lambdaMinAbove(G.mid, G.rad, G.n, claim.bound))
+      failures.push(`λ_min(G_W) > ${claim.bound} over X* is not shown by the re-enclosed Gramian`);
+    return;
+  }
+  const notZero = claim.coordinates.filter((j) => {
+    const k = W.indexOf(j);
+    return k < 0 || g.zeroColumn[k] !== 1;
+  });
+  if (notZero.length > 0)
+    failures.push(
+      `the columns of DF_e on coordinate(s) ${notZero.join(', ')} are not exactly 0 over X* for every item (or not in W)`,
+    );
+}
+
+/** Checks one non-degeneracy entry of a certificate (module comment). */
+function checkVerdict(raw: unknown, system: OperatorSystem, blocks: Blocks, index: number): NonDegeneracyCheck {
+  const entry = (typeof raw === 'object' && raw !== null ? raw : {}) as Record<string, unknown>;
+  const subspace = typeof entry['subspace'] === 'string' ? entry['subspace'] : `#${index}`;
+  const failures: string[] = [];
+  const result = () => ({ subspace, valid: failures.length === 0, failures });
+  const W = coordinateList(entry['coordinates'], system.dim);
+  const X = entry['enclosure'];
+  const items = entry['items'];
+  const claim = entry['claim'];
+  if (!W) failures.push(`coordinates must be distinct indices in [0, ${system.dim})`);
+  if (!isBox(X, system.dim) || ![...X.lo, ...X.hi].every(Number.isFinite))
+    failures.push(`the enclosure X* must be a box of ${system.dim} finite lo <= hi`);
+  if (!isItems(items)) failures.push('items must be a non-empty list of distinct ids with finite p > 0');
+  if (!isClaim(claim))
+    failures.push("the claim must be { kind: 'lambdaMin', bound } or { kind: 'exactKernel', coordinates }");
+  if (failures.length > 0) return result();
+  checkFixedPointBox(entry['block'], X as Box, blocks, failures);
+  checkItems(items as Item[], system, blocks.theta, failures);
+  if (failures.length === 0) checkClaim(system, X as Box, W!, items as Item[], claim as Claim, failures);
+  return result();
 }
 
 /**
@@ -270,8 +441,14 @@ export function checkProof(certificate: unknown, system: OperatorSystem): ProofC
     failures.push(`theta must hold ${system.dim} finite numbers`);
   const blocks = Array.isArray(c['contraction']) ? c['contraction'] : null;
   if (!blocks || blocks.length === 0) failures.push('the certificate proves no contraction block');
-  if (failures.length > 0) return { valid: false, system: system.name, blocks: [], failures };
+  const verdicts = c['nonDegeneracy'] ?? [];
+  if (!Array.isArray(verdicts)) failures.push('nonDegeneracy must be an array');
+  if (failures.length > 0) return { valid: false, system: system.name, blocks: [], nonDegeneracy: [], failures };
   const theta = Float64Array.from(c['theta'] as number[]);
   const checked = blocks!.map((b, i) => checkBlock(b, system, theta, i));
-  return { valid: checked.every((b) => b.valid), system: system.name, blocks: checked, failures };
+  const nonDegeneracy = (verdicts as unknown[]).map((v, i) =>
+    checkVerdict(v, system, { raw: blocks!, checked, theta }, i),
+  );
+  const valid = checked.every((b) => b.valid) && nonDegeneracy.every((v) => v.valid);
+  return { valid, system: system.name, blocks: checked, nonDegeneracy, failures };
 }

@@ -40,7 +40,7 @@ export async function checkProofReport(request: CheckProofRequest): Promise<Proo
   return checkProof(doc, system);
 }
 
-/** The check in words: one line per block, then the verdict. */
+/** The check in words: one line per contraction block and per non-degeneracy entry, then the verdict. */
 export function renderProofCheck(r: ProofCheck): string {
   const out = [`ordergap check-proof — ${r.system}`];
   for (const f of r.failures) out.push(`  REJECTED: ${f}`);
@@ -49,6 +49,10 @@ export function renderProofCheck(r: ProofCheck): string {
       `  contraction on '${b.subspace}': ${b.valid ? 'VALID' : 'REJECTED'} (upperBound ${b.upperBound}, ${b.leaves} box(es) re-evaluated)`,
     );
     for (const f of b.failures) out.push(`    ${f}`);
+  }
+  for (const v of r.nonDegeneracy) {
+    out.push(`  non-degeneracy on '${v.subspace}': ${v.valid ? 'VALID' : 'REJECTED'}`);
+    for (const f of v.failures) out.push(`    ${f}`);
   }
   out.push(r.valid ? 'certificate VALID: every claim re-checked' : 'certificate REJECTED');
   return out.join('\n');

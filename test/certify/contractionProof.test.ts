@@ -160,6 +160,8 @@ describe('the certificate and its independent checker', () => {
     const check = checkProof(round, sys);
     expect(check.failures).toEqual([]);
     expect(check.blocks.map((b) => [b.subspace, b.valid])).toEqual([['all', true]]);
+    expect(cert.nonDegeneracy).toEqual([]); // no subspace decided (and an interval form is not recorded)
+    expect(check.nonDegeneracy).toEqual([]);
     expect(check.valid).toBe(true);
     expect(cert.contraction[0]!.upperBound).toBe(r.contraction[0]!.upperBound);
   });

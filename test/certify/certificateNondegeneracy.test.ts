@@ -1,0 +1,104 @@
+/**
+ * The non-degeneracy verdicts in the proof certificate (src/certify/certificate.ts) and their
+ * re-check by the independent checker (src/proofCheck/checkProof.ts), on the example module
+ * examples/systems/linear.mjs: 'structure' is non-degenerate with λ_min(G_structure) = 0.0015
+ * (test/certify/nondegeneracyProof.test.ts derives it), 'beliefs' is degenerate with an exact
+ * kernel (P_e writes only structure), and X* comes from the proved contraction of 'beliefs'.
+ */
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { certify } from '../../src/certify/certify.js';
+import { proofCertificate } from '../../src/certify/certificate.js';
+import type { NonDegeneracyCertificate } from '../../src/certify/proofStore.js';
+import { checkProof } from '../../src/proofCheck/checkProof.js';
+import { renderProofCheck } from '../../src/report/proof.js';
+import { resolveSystem } from '../../src/report/systems.js';
+import { init } from '../../src/wasm/module.js';
+
+await init();
+const { system } = await resolveSystem({
+  system: fileURLToPath(new URL('../../examples/systems/linear.mjs', import.meta.url)),
+});
+const report = await certify(system, { samples: 8, crossCheckColumns: 0 });
+const cert = proofCertificate(system, report)!;
+const LAMBDA_MIN = (1 / 3) * (0.3 * 0.2) ** 2 * 1.25; // 0.0015
+
+/** An entry as JSON, open to tampering. */
+type Entry = Omit<NonDegeneracyCertificate, 'claim'> & { claim: { bound?: number; coordinates?: number[] } };
+
+/** A copy of the certificate with the entry for `subspace` changed by f, checked. */
+function tampered(subspace: string, f: (entry: Entry) => void) {
+  const c = JSON.parse(JSON.stringify(cert));
+  f(c.nonDegeneracy.find((e: { subspace: string }) => e.subspace === subspace));
+  const check = checkProof(c, system);
+  return { check, entry: check.nonDegeneracy.find((e) => e.subspace === subspace)! };
+}
+
+describe('non-degeneracy verdicts in the certificate', () => {
+  it('lists structure (λ_min bound) and beliefs (exact kernel) over the enclosure from the beliefs block', () => {
+    expect(cert.version).toBe(1);
+    const byName = Object.fromEntries(cert.nonDegeneracy.map((e) => [e.subspace, e]));
+    expect(Object.keys(byName).sort()).toEqual(['beliefs', 'structure']);
+    const s = byName['structure']!;
+    expect(s.claim.kind).toBe('lambdaMin');
+    const bound = (s.claim as { bound: number }).bound;
+    expect(bound).toBeGreaterThan(0);
+    expect(bound).toBeLessThan(LAMBDA_MIN);
+    expect(s.coordinates).toEqual([3, 4, 5]);
+    expect(byName['beliefs']!.claim).toEqual({ kind: 'exactKernel', coordinates: [0, 1, 2] });
+    const block = cert.contraction.find((b) => b.subspace === s.block)!;
+    expect(block).toBeDefined();
+    expect(s.items.map((it) => it.id)).toEqual(['e0', 'e1', 'e2']);
+    expect(s.enclosure.lo).toHaveLength(6);
+  });
+
+  it('the checker accepts the certificate after a JSON round trip, and prints the entries', () => {
+    const check = checkProof(JSON.parse(JSON.stringify(cert)), system);
+    expect(check.failures).toEqual([]);
+    expect(check.nonDegeneracy.map((v) => [v.subspace, v.valid, v.failures])).toEqual(
+      cert.nonDegeneracy.map((e) => [e.subspace, true, []]),
+    );
+    expect(check.valid).toBe(true);
+    expect(renderProofCheck(check)).toMatch(/non-degeneracy on 'structure': VALID/);
+  });
+
+  it('rejects a λ_min bound above the true λ_min (0.0015)', () => {
+    const { check, entry } = tampered('structure', (e) => (e.claim.bound = LAMBDA_MIN * 1.01));
+    expect(check.valid).toBe(false);
+    expect(entry.valid).toBe(false);
+    expect(entry.failures.join('\n')).toMatch(/λ_min\(G_W\) > .* is not shown/);
+    expect(renderProofCheck(check)).toMatch(/non-degeneracy on 'structure': REJECTED/);
+  });
+
+  it('rejects an exact kernel claimed on a structure coordinate', () => {
+    const { check, entry } = tampered(
+      'structure',
+      (e) => (e.claim = { kind: 'exactKernel', coordinates: [5] } as Entry['claim']),
+    );
+    expect(check.valid).toBe(false);
+    expect(entry.failures.join('\n')).toMatch(/coordinate\(s\) 5 are not exactly 0/);
+    // the same claim on the beliefs' own coordinates holds, on a structure coordinate it does not
+    const beliefs = tampered('beliefs', (e) => {
+      e.coordinates = [0, 1, 2, 3];
+      e.claim.coordinates = [0, 3];
+    });
+    expect(beliefs.entry.failures.join('\n')).toMatch(/coordinate\(s\) 3 are not exactly 0/);
+  });
+
+  it("rejects an X* that does not contain the contraction block's fixed-point enclosure, or moves θ̂ off it", () => {
+    const block = cert.contraction[0]!;
+    const j = block.coordinates[0]!;
+    const narrowed = tampered('structure', (e) => (e.enclosure.lo[j] = block.fixedPointEnclosure.hi[0]!));
+    expect(narrowed.check.valid).toBe(false);
+    expect(narrowed.entry.failures.join('\n')).toMatch(/does not contain the fixed-point enclosure/);
+    const moved = tampered('structure', (e) => (e.enclosure.hi[3] = e.enclosure.hi[3]! + 0.01));
+    expect(moved.entry.failures.join('\n')).toMatch(/X\* is not θ̂ off the block/);
+    const missing = tampered('beliefs', (e) => (e.block = 'nowhere'));
+    expect(missing.entry.failures.join('\n')).toMatch(/'nowhere' is not in the certificate/);
+  });
+
+  it('rejects weights that are not P(·|θ̂)', () => {
+    const { entry } = tampered('structure', (e) => e.items.forEach((it) => (it.p *= 2)));
+    expect(entry.failures.join('\n')).toMatch(/the items are not P\(·\|θ̂\)/);
+  });
+});
