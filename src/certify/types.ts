@@ -67,8 +67,9 @@ export interface CertifyOptions {
   /** Enclosures (interval evaluations of Q with |W| tangents) per block at most (default 40). */
   proofBudget?: number;
   /**
-   * Largest d·|W| proved, for the contraction blocks (default 2²⁴) and the non-degeneracy of the
-   * subspaces (default 4·10⁶); a larger block is not attempted, and the report says so.
+   * Largest d·|W| proved, for the contraction blocks and the subspaces' non-degeneracy; a larger
+   * one is not attempted, and the report says so. Default: 2²⁴ for contraction blocks, and for a
+   * subspace items·d·|W| <= 2²³ (its proof evaluates the forms twice per item).
    */
   proofMaxEntries?: number;
   /** Random pairs for the empirical Lipschitz bound (default 64). */

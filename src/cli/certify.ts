@@ -74,7 +74,7 @@ export function registerCertifyCommand(program: Command): void {
     .option('--proof-budget <n>', 'interval enclosures per contraction block at most', parseIntAtLeast(1))
     .option(
       '--proof-max-entries <n>',
-      'largest d·|W| proved (default 16777216 for contraction, 4000000 for subspaces)',
+      'largest d·|W| proved (default: 16777216 for contraction blocks; items·d·|W| <= 8388608 for subspaces)',
       parseIntAtLeast(1),
     )
     .option('--json', 'print one JSON document')
