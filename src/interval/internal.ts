@@ -5,42 +5,7 @@
  * enclosure"). No stability is promised. Re-exports only.
  */
 export { down, downUlps, ETA, nextDown, nextUp, up, upUlps } from './round.js';
-export {
-  abs,
-  add,
-  clamp,
-  div,
-  exp,
-  hull,
-  type Interval,
-  LIBM_ULPS,
-  log,
-  log1p,
-  max,
-  min,
-  mul,
-  neg,
-  powInt,
-  R,
-  relu,
-  scale,
-  sigmoid,
-  softplus,
-  sqrt,
-  square,
-  sub,
-  subset,
-  sum,
-  tanh,
-} from './arith.js';
-export {
-  intervalNormUpper,
-  lambdaMinAbove,
-  lambdaMinLower,
-  midRad,
-  normBelow,
-  provePositiveDefinite,
-  spectralNormUpper,
-} from './matrixBounds.js';
+export * from './arith.js';
+export * from './matrixBounds.js';
 export { encloseForm, type EncloseFormOptions, intervalTf, type TfForm } from './intervalTf.js';
 export { IntervalTensor } from './tensor.js';
