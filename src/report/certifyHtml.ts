@@ -116,7 +116,8 @@ function verdictsSection(report: CertifyReportInput): HtmlSection {
         verdict(
           s.nonDegenerate,
           `${s.name} (dim ${s.dim}): ${s.nonDegenerate ? 'non-degenerate' : `DEGENERATE, kernel dimension ${s.kernelDim}`}` +
-            sensitive(s),
+            sensitive(s) +
+            (s.proof === 'proved' ? ' — proved at θ*' : ''),
         ),
       ),
       ...report.coverage.map((q) => verdict(q.covered, `${q.question} (W_q: ${q.basis}): ${q.summary}` + sensitive(q))),
@@ -206,13 +207,14 @@ function subspacesSection(report: CertifyReportInput, svg: string): HtmlSection 
     s.lambdaMax,
     s.tolerance,
     s.verdict,
+    s.proof,
     s.margin,
     s.kernelDim,
     names(s.kernel[0] ?? [], 2),
   ];
   return marginSection(
     'Non-degeneracy of the commutator Gramian (Prop. 5.2)',
-    'subspace | dim# | λ_min# | λ_max# | λ-tolerance# | verdict | margin# | kernel dim# | a kernel direction',
+    'subspace | dim# | λ_min# | λ_max# | λ-tolerance# | verdict | at θ* | margin# | kernel dim# | a kernel direction',
     report.subspaces,
     cells,
     {
