@@ -451,6 +451,7 @@ function attemptProof(
   base: Float64Array,
   block: ContractionBlock,
   options: ContractionOptions,
+  searched: SearchBox,
   refuted: boolean,
   notes: string[],
 ): ContractionProof | null {
@@ -470,7 +471,6 @@ function attemptProof(
     );
     return null;
   }
-  const searched = searchBox(block, options);
   const given =
     options.proof?.box ??
     (options.lower !== undefined || options.upper !== undefined
@@ -547,7 +547,7 @@ export function verifyContraction(
       );
     const refuted =
       (worstPair !== null && worstPair.ratio >= 1 - worstPair.slack) || options.divergingIterates !== undefined;
-    const proof = attemptProof(base, block, options, refuted, notes);
+    const proof = attemptProof(base, block, options, box, refuted, notes);
     const v = contractionVerdict(system, block, worstPair, local.pw, analyticBound, options.divergingIterates, proof);
     const result: ContractionResult = {
       subspace: name,
