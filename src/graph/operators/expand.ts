@@ -21,6 +21,12 @@ export interface CompiledItem {
   readonly footprint: Int32Array | Float64Array;
   /** t_e on F_e (same order). */
   readonly target: Float64Array;
+  /**
+   * The confidence coordinates of the nodes e adds (ascending, distinct, disjoint from F_e):
+   * where P_e writes the entry confidence, so that a node it adds is a node of the graph
+   * (c ∈ (0, 1], Def. 2.1) before Q has run.
+   */
+  readonly entry: Int32Array;
 }
 
 /** Applies the blend on F_e in place: x_F ← x_F + A_e (t − x_F). O(|F_e|). */

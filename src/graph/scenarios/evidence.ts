@@ -205,15 +205,18 @@ export interface CompiledEvidence extends CompiledItem {
 
 /**
  * Compiles an item against a layout: footprint = the k attributes and the Supports diagonal of
- * each claim it adds, plus each edge coordinate it writes; targets accordingly. O(|F_e| log |F_e|).
+ * each claim it adds, plus each edge coordinate it writes; targets accordingly; `entry` = the
+ * confidence coordinate of each node it adds. O(|F_e| log |F_e|).
  */
 export function compileItem(item: EvidenceItem, layout: Layout, attributeStrength = 1): CompiledEvidence {
   const entries = new Map<number, number>();
   const attributeCoords = new Set<number>();
+  const added: number[] = [];
   for (const c of item.claims) {
     const s = layout.slotOf.get(c.id);
     if (s === undefined) throw new ArgumentError(`evidence ${item.id}: claim`, c.id, 'has no slot in the layout');
     const o = nodeOffset(layout, s);
+    added.push(confidenceIndex(layout, s));
     c.attributes.forEach((v, j) => {
       entries.set(o + j, v);
       attributeCoords.add(o + j);
@@ -247,6 +250,7 @@ export function compileItem(item: EvidenceItem, layout: Layout, attributeStrengt
     weight: item.weight,
     footprint,
     target,
+    entry: Int32Array.from(added.sort((a, b) => a - b)),
     questionSlots: Object.freeze([...questionCoordinates.keys()].sort((a, b) => a - b)),
     questionCoordinates,
   });

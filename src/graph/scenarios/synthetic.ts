@@ -144,6 +144,7 @@ export function syntheticProblem(nmax: number, k: number, edgesPerNode: number, 
     footprint,
     rates: Float64Array.from(footprint, (i) => entries.get(i)![0]),
     target: Float64Array.from(footprint, (i) => entries.get(i)![1]),
+    entry: Int32Array.of(slot * k1 + k),
   };
   return { shape, state: { nodes, edges: csr }, item, nnz };
 }
@@ -212,6 +213,7 @@ export function syntheticScenario(nmax: number, options: SyntheticScenarioOption
       footprint,
       rates: Float64Array.from(footprint, (i) => entries.get(i)![0]),
       target: Float64Array.from(footprint, (i) => entries.get(i)![1]),
+      entry: new Int32Array(0),
     });
   }
   return { ...base, items };

@@ -133,6 +133,7 @@ describe('structure-aware order-gap (Eq. 2) and step', () => {
       footprint,
       rates: Float64Array.of(rate, rate),
       target: Float64Array.of(target, target),
+      entry: new Int32Array(0),
     };
     expect(generic(shape, theta, item)).toBe(0);
     expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item), 0);
