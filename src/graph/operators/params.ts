@@ -3,25 +3,34 @@
  * bound on its Lipschitz modulus on the confidence block.
  *
  * Derivation of the bound (docs/graph.md has the long form). Q's confidence update is
- *   c' = (1 − λ) c + λ · T(g(c))
+ *   c' = (1 − λ) c + λ · h(c),   h = g for claims and questions, h_A = T(g_A) for each question's answers,
  * with g the belief targets (sigmoids for claims and questions, one softmax-with-"none" per
  * question for its answers) and T the mass-preserving sharpening of each question's answer
  * targets. With the structure (edges) held fixed, on the unit cube c ∈ [0, 1]^Nmax (convex and
  * mapped into itself by Q):
- *   ‖D_c c'‖₂ <= (1 − λ) + λ · L_T · L_g
- *   L_g = sqrt(C² + A² + Qb²), one term per row block (claims, answers, questions; for a matrix
- *         split into row blocks ‖M‖² <= Σ ‖M_blk‖²):
+ *   ‖D_c c'‖₂ <= (1 − λ) + λ · L_h,   L_h = sqrt(C² + A² + Qb²)
+ * one term per row block of D_c h (claims, answers, questions; for a matrix split into row blocks
+ * ‖M‖² <= Σ ‖M_blk‖²):
  *     C  = (b_s + b_x (1 + 1/(2 τ_x)) + b_r) / 4   claims: σ' <= 1/4, gate <= 1;
  *          ‖Ŝ‖, ‖X̂‖, ‖R̂‖ <= 1 by the normalisations (row and column sums < 1, Schur test);
  *          the contradiction term c_j σ((c_j − c_i)/τ_x) has off-diagonal derivative at most
  *          X̂_ij (1 + 1/(4τ_x)) and diagonal at most Σ_j X̂_ij/(4τ_x) < 1/(4τ_x).
- *     A  = (b_s + b_r) / 2                          answers: the softmax-with-none Jacobian
- *          diag(g) − g gᵀ is a principal block of a full softmax Jacobian, norm <= 1/2.
- *     Qb = b_res · sqrt(n_A) / 4                    questions: σ' <= 1/4; the answer-mass
- *          term is an indicator matrix with disjoint rows of at most n_A ones.
- *   L_T = 1 when n_A <= 1, else (1 − η) + η (sqrt(n_A) + 1/(2 τ_a)): T(g)_A = (1 − η) g_A +
- *         η G s(g_A/τ_a) with G = Σ g_A <= 1, so D T = (1 − η) I + η (s 1ᵀ + (G/τ_a)(diag s − s sᵀ)),
- *         ‖s 1ᵀ‖ = ‖s‖ sqrt(n_A) <= sqrt(n_A), ‖diag s − s sᵀ‖ <= 1/2.
+ *     A  = J_T (b_s + b_r)                         answers: D h_A = D T · J · D_c z_A, block
+ *          diagonal over questions, with ‖D_c z_A‖ <= b_s + b_r and J = diag(g) − g gᵀ the
+ *          softmax-with-none Jacobian (a principal block of a full softmax Jacobian, ‖J‖ <= 1/2).
+ *          T(g) = (1 − η) g + η G s(g/τ_a), G = Σ g <= 1, so
+ *          D T = (1 − η) I + η (s 1ᵀ + (G/τ_a)(diag s − s sᵀ)), and 1ᵀ J = (1 − G) gᵀ gives
+ *          ‖s 1ᵀ J‖ = (1 − G) ‖s‖ ‖g‖ <= (1 − G) G <= 1/4 (‖s‖ <= 1, ‖g‖ <= Σ g = G), while
+ *          ‖diag s − s sᵀ‖ <= 1/2. Hence
+ *          ‖D T · J‖ <= J_T = (1 − η)/2 + η (1/4 + 1/(4 τ_a))   (n_A >= 2),
+ *          and (1 − η)/2 + η/4 for a single answer (diag s − s sᵀ = 0 there).
+ *          J_T does not grow with the number of competing answers.
+ *     Qb = b_res · sqrt(n_A) / 4                    questions: σ' <= 1/4, m_q <= 1; the
+ *          answer-mass term is an indicator matrix with disjoint rows of at most n_A ones.
+ *          (Structure terms of the logits — the question's resolution support, an answer's
+ *          reliability-weighted support — hold no c and add nothing.)
+ * With the defaults the bound is < 1 while n_A <= 15: the open world's growing answer groups
+ * keep Q a contraction on the confidence block.
  * n_A is the largest number of answer slots competing for one question (a layout constant).
  */
 import { ArgumentError, ArgumentTypeError } from '../../util/errors.js';
@@ -65,7 +74,7 @@ export interface GraphOperatorParams {
   tauAnswer: number;
 }
 
-/** Defaults, chosen so the bound is < 1 for up to 2 competing answers per question (see docs). */
+/** Defaults; the bound is < 1 for up to 15 competing answers per question (see the module comment). */
 export const DEFAULT_PARAMS: Readonly<GraphOperatorParams> = Object.freeze({
   lambda: 0.5,
   biasClaim: -0.5,
@@ -118,11 +127,11 @@ export function resolveParams(params: Partial<GraphOperatorParams> = {}): GraphO
 
 /** The pieces of the bound, for reports. */
 export interface LipschitzBound {
-  /** The bound on ‖D_c c'‖₂: (1 − λ) + λ L_T L_g. */
+  /** The bound on ‖D_c c'‖₂: (1 − λ) + λ L_h. */
   modulus: number;
-  /** Bound on ‖D_c g‖₂. */
+  /** L_h: bound on ‖D_c h‖₂, h the belief targets after sharpening. */
   beliefTargets: number;
-  /** Bound on ‖D T‖₂. */
+  /** J_T: bound on ‖D T · J‖₂, the sharpened softmax-with-none of one question's answers. */
   sharpening: number;
   /** Row-block terms C, A, Qb. */
   claimRows: number;
@@ -137,7 +146,7 @@ export interface LipschitzBound {
  * @throws {ArgumentError} bad parameters or a negative count.
  * @example
  * ```ts
- * confidenceLipschitzBound(DEFAULT_PARAMS, 2).modulus; // ≈ 0.958 < 1: a contraction
+ * confidenceLipschitzBound(DEFAULT_PARAMS, 2).modulus; // ≈ 0.843 < 1: a contraction
  * ```
  */
 export function confidenceLipschitzBound(
@@ -147,10 +156,10 @@ export function confidenceLipschitzBound(
   const p = resolveParams(params);
   const nA = integerInRange('maxAnswersPerQuestion', maxAnswersPerQuestion, 0);
   const claimRows = (p.support + p.contradict * (1 + 1 / (2 * p.tauContradict)) + p.require) / 4;
-  const answerRows = (p.support + p.require) / 2;
+  const sharpening = (1 - p.sharpen) / 2 + p.sharpen * (1 / 4 + (nA <= 1 ? 0 : 1 / (4 * p.tauAnswer)));
+  const answerRows = sharpening * (p.support + p.require);
   const questionRows = (p.resolve * Math.sqrt(nA)) / 4;
   const beliefTargets = Math.sqrt(claimRows ** 2 + answerRows ** 2 + questionRows ** 2);
-  const sharpening = nA <= 1 ? 1 : 1 - p.sharpen + p.sharpen * (Math.sqrt(nA) + 1 / (2 * p.tauAnswer));
-  const modulus = 1 - p.lambda + p.lambda * sharpening * beliefTargets;
+  const modulus = 1 - p.lambda + p.lambda * beliefTargets;
   return { modulus, beliefTargets, sharpening, claimRows, answerRows, questionRows };
 }

@@ -26,6 +26,32 @@ function saturated(times: number): Float64Array {
   return t;
 }
 
+/**
+ * The default scenario with `n` competing answers to q:author (the graph's two plus n − 2 more,
+ * each supported by the encyclopedia claim and requiring q:author): a wide answer group.
+ */
+function wideScenario(n: number): Scenario {
+  const graph = read('graph') as {
+    nodes: Array<Record<string, unknown>>;
+    edges: Array<Record<string, unknown>>;
+    capacities: Record<string, number>;
+  };
+  const extra = n - 2;
+  graph.capacities.answers = graph.capacities.answers! + extra;
+  for (let i = 0; i < extra; i++) {
+    const id = `a:author:extra${i}`;
+    graph.nodes.push({
+      id,
+      type: 'answer',
+      question: 'q:author',
+      attributes: [0.2, 0.1 * i, 0.3, 0],
+      confidence: 0.01,
+    });
+    graph.edges.push({ type: 'Requires', source: id, target: 'q:author', weight: 1 });
+  }
+  return createScenario(graph, read('evidence'));
+}
+
 const norm = (x: ArrayLike<number>) => Math.sqrt(Array.from(x).reduce((a, v) => a + v * v, 0));
 
 describe('P_e: affine blend on the footprint (docs/graph.md)', () => {
@@ -135,36 +161,46 @@ describe('the analytic Lipschitz bound of Q on the confidence block', () => {
     const b = confidenceLipschitzBound(DEFAULT_PARAMS, 2);
     const p = DEFAULT_PARAMS;
     const C = (p.support + p.contradict * (1 + 1 / (2 * p.tauContradict)) + p.require) / 4;
-    const A = (p.support + p.require) / 2;
+    const JT = (1 - p.sharpen) / 2 + p.sharpen * (1 / 4 + 1 / (4 * p.tauAnswer));
+    const A = JT * (p.support + p.require);
     const Qb = (p.resolve * Math.SQRT2) / 4;
-    const LT = 1 - p.sharpen + p.sharpen * (Math.SQRT2 + 1 / (2 * p.tauAnswer));
-    expect(b.modulus).toBe(1 - p.lambda + p.lambda * LT * Math.sqrt(C * C + A * A + Qb * Qb));
+    expect(b.modulus).toBe(1 - p.lambda + p.lambda * Math.sqrt(C * C + A * A + Qb * Qb));
     expect(b.modulus).toBeLessThan(1);
     expect(confidenceLipschitzBound({ support: 3 }, 2).modulus).toBeGreaterThan(1);
+    // the sharpening term does not grow with the group: only the question rows' sqrt(n_A) does,
+    // so the defaults stay a contraction up to 15 competing answers and not at 16
+    expect(confidenceLipschitzBound(DEFAULT_PARAMS, 15).modulus).toBeLessThan(1);
+    expect(confidenceLipschitzBound(DEFAULT_PARAMS, 16).modulus).toBeGreaterThan(1);
   });
 
   // Random structure (the scenario's, or a random non-negative edge block) and two random
   // confidence vectors in the unit cube: ‖Q_c(θ1) − Q_c(θ2)‖ <= L ‖c1 − c2‖ (+ rounding of O(Nmax) terms).
-  test.prop([fc.integer({ min: 0, max: 2 ** 31 }), fc.boolean()], { numRuns: 60 })(
+  // Run on the default scenario (two competing answers) and on one whose first question has 8.
+  const wide = wideScenario(8);
+  test.prop([fc.integer({ min: 0, max: 2 ** 31 }), fc.boolean(), fc.boolean()], { numRuns: 80 })(
     'holds for random pairs of confidence vectors (empirical ratio <= stated modulus)',
-    (seed, randomEdges) => {
+    (seed, randomEdges, wideGroup) => {
+      const s0 = wideGroup ? wide : sc;
+      const lay = s0.layout;
       let s = seed;
       const rnd = () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 2 ** 32;
-      const base = saturated(1 + (seed % 3));
-      if (randomEdges) for (let j = layout.edgeOffset; j < layout.dim; j++) base[j] = rnd() < 0.1 ? rnd() : 0;
+      const base = wideGroup ? Float64Array.from(s0.theta0) : saturated(1 + (seed % 3));
+      if (randomEdges) for (let j = lay.edgeOffset; j < lay.dim; j++) base[j] = rnd() < 0.1 ? rnd() : 0;
       const t1 = Float64Array.from(base);
       const t2 = Float64Array.from(base);
       const scale = rnd() < 0.5 ? 1 : 1e-4; // large and small separations
-      for (let sl = 0; sl < layout.nmax; sl++) {
-        const ci = confidenceIndex(layout, sl);
+      for (let sl = 0; sl < lay.nmax; sl++) {
+        const ci = confidenceIndex(lay, sl);
         t1[ci] = rnd();
         t2[ci] = Math.min(1, Math.max(0, t1[ci]! + scale * (rnd() - 0.5)));
       }
-      const dc = norm(readConfidences(shape, t1).map((x, i) => x - readConfidences(shape, t2)[i]!));
-      const q1 = readConfidences(shape, Q(t1));
-      const q2 = readConfidences(shape, Q(t2));
+      const c1 = readConfidences(s0.shape, t1);
+      const c2 = readConfidences(s0.shape, t2);
+      const dc = norm(c1.map((x, i) => x - c2[i]!));
+      const q1 = readConfidences(s0.shape, Q(t1, s0));
+      const q2 = readConfidences(s0.shape, Q(t2, s0));
       const dq = norm(q1.map((x, i) => x - q2[i]!));
-      expect(dq).toBeLessThanOrEqual(L * dc + 64 * layout.nmax * Number.EPSILON);
+      expect(dq).toBeLessThanOrEqual(s0.bound.modulus * dc + 64 * lay.nmax * Number.EPSILON);
     },
   );
 
