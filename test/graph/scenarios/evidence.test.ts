@@ -3,28 +3,7 @@ import { compileItem, parseEvidencePool } from '../../../src/graph/scenarios/evi
 import { createScenario } from '../../../src/graph/scenarios/scenario.js';
 import { confidenceIndex, edgeIndex, nodeOffset } from '../../../src/graph/model/layout.js';
 import { GraphFormatError, parseGraph } from '../../../src/graph/model/schema.js';
-import { smallGraphDoc } from '../fixtures.js';
-
-// the small graph (k = 2: claims c1, c2; question q with answer a) with room for what evidence adds
-const graphDoc = () => ({ ...smallGraphDoc(), capacities: { claims: 4, answers: 4, questions: 3 } });
-
-/** One item adding a claim, an answer to a new sub-question of q, that sub-question, and an answer to q. */
-const openItem = () => ({
-  id: 'e:open',
-  strength: 0.6,
-  claims: [{ id: 'c:pub', attributes: [0.3, 0.7], support: 0.8, source: 'catalogue' }],
-  answers: [
-    { id: 'a:pub:acme', question: 'q:pub', attributes: [0.4, 0.1], text: 'Acme Press' },
-    { id: 'a:other', question: 'q', attributes: [0.6, 0.5] },
-  ],
-  questions: [{ id: 'q:pub', attributes: [0.2, 0.9], text: 'Who published it?', parent: 'q' }],
-  edges: [
-    { type: 'Supports', source: 'c:pub', target: 'a:pub:acme', weight: 0.8 },
-    { type: 'Requires', source: 'a:pub:acme', target: 'q:pub', weight: 1 },
-    { type: 'Requires', source: 'c:pub', target: 'q:pub', weight: 1 },
-    { type: 'Requires', source: 'a', target: 'q:pub', weight: 1 },
-  ],
-});
+import { openGraphDoc as graphDoc, openItem, smallGraphDoc } from '../fixtures.js';
 
 /** The GraphFormatError's issues of parsing `items` against the graph. */
 function issuesOf(items: unknown[]): Array<{ path: string; message: string }> {
