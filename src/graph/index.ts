@@ -35,6 +35,8 @@ export { describeState } from './state/describe.js';
 export { AgentState, type EvidenceInput, type StateDocument } from './agent/agent.js';
 export { hashingEmbedder, type Embedder } from './agent/embed.js';
 export {
+  extractionPrompt,
+  type ExtractionPromptOptions,
   type LlmEvidence,
   llmEvidenceJsonSchema,
   llmEvidenceSchema,

@@ -280,6 +280,8 @@ export interface QuestionSummary {
   openness: number;
   /** openness > δ. */
   open: boolean;
+  /** The question this one is a sub-question of, when the system knows one (its answers depend on this one). */
+  parent?: string;
 }
 
 /** A Contradicts edge between two present claims. */

@@ -1,4 +1,4 @@
-/** Random valid graphs for property tests, and a small hand-built graph. */
+/** Random valid graphs for property tests, a small hand-built graph, and an item that adds nodes of every type. */
 import { fc } from '@fast-check/vitest';
 import { EDGE_TYPES, edgeTypeFits, type EdgeType, type NodeType } from '../../src/graph/model/model.js';
 
@@ -21,6 +21,30 @@ export function smallGraphDoc(): Record<string, unknown> {
     ],
   };
 }
+
+/** The small graph (k = 2: claims c1, c2; question q with answer a) with room for what {@link openItem} adds. */
+export const openGraphDoc = (): Record<string, unknown> => ({
+  ...smallGraphDoc(),
+  capacities: { claims: 4, answers: 4, questions: 3 },
+});
+
+/** One item adding a claim, an answer to a new sub-question of q, that sub-question, and an answer to q. */
+export const openItem = () => ({
+  id: 'e:open',
+  strength: 0.6,
+  claims: [{ id: 'c:pub', attributes: [0.3, 0.7], support: 0.8, source: 'catalogue' }],
+  answers: [
+    { id: 'a:pub:acme', question: 'q:pub', attributes: [0.4, 0.1], text: 'Acme Press' },
+    { id: 'a:other', question: 'q', attributes: [0.6, 0.5] },
+  ],
+  questions: [{ id: 'q:pub', attributes: [0.2, 0.9], text: 'Who published it?', parent: 'q' }],
+  edges: [
+    { type: 'Supports', source: 'c:pub', target: 'a:pub:acme', weight: 0.8 },
+    { type: 'Requires', source: 'a:pub:acme', target: 'q:pub', weight: 1 },
+    { type: 'Requires', source: 'c:pub', target: 'q:pub', weight: 1 },
+    { type: 'Requires', source: 'a', target: 'q:pub', weight: 1 },
+  ],
+});
 
 const unit = fc.double({ min: 0, max: 1, minExcluded: true, noNaN: true });
 const attr = fc.double({ min: -10, max: 10, noNaN: true });

@@ -14,10 +14,11 @@
  * }
  * await state.save('state.json');             // atomic: temp file + rename
  * ```
- * New claims an evidence item adds take free claim slots of the graph's capacities (ids keep
- * their slots for the life of the state); when none is free the capacities grow (../model/grow.ts:
- * re-layout with every coordinate's name kept). Every method validates first and changes
- * nothing on error.
+ * The claims, candidate answers and open (sub-)questions an evidence item adds take free slots
+ * of their type (ids keep their slots for the life of the state; an answer joins its question's
+ * group, a sub-question keeps its parent); when none is free the capacities grow
+ * (../model/grow.ts: re-layout with every coordinate's name kept). Every method validates first
+ * and changes nothing on error.
  */
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../../util/atomicWrite.js';
 import { ArgumentError } from '../../util/errors.js';
@@ -30,6 +31,8 @@ import {
   type CompiledEvidence,
   type ConsolidationSchedule,
   type EvidenceItem,
+  type EvidencePool,
+  reservedNodes,
 } from '../scenarios/evidence.js';
 import {
   structuredConsolidate,
@@ -42,7 +45,7 @@ import {
   structuredToDense,
   type StructuredGraphState,
 } from '../state/state.js';
-import { createLayout, type Layout, type ReservedNode } from '../model/layout.js';
+import { createLayout, type Layout, type ReservedNode, type SlotInfo } from '../model/layout.js';
 import type { EpistemicGraph } from '../model/model.js';
 import {
   confidenceLipschitzBound,
@@ -107,6 +110,56 @@ function appliedOf(evidence: unknown): Map<string, EvidenceInput> {
   return out;
 }
 
+type MutableReserved = { -readonly [K in keyof ReservedNode]: ReservedNode[K] };
+
+/**
+ * The nodes evidence items declare (claims, answers with their question, questions with their
+ * parent), read from their JSON before validation (entries without a string id are skipped:
+ * validation reports them).
+ */
+function declaredNodes(items: readonly EvidenceInput[]): ReservedNode[] {
+  const out: ReservedNode[] = [];
+  const lists = [
+    ['claims', 'claim'],
+    ['answers', 'answer'],
+    ['questions', 'question'],
+  ] as const;
+  for (const e of items) {
+    if (e === null || typeof e !== 'object') continue;
+    for (const [list, type] of lists) {
+      const raw = (e as Record<string, unknown>)[list];
+      if (!Array.isArray(raw)) continue;
+      for (const n of raw as Array<Record<string, unknown> | null>) {
+        if (typeof n?.id !== 'string') continue;
+        const r: MutableReserved = { id: n.id, type };
+        if (type === 'answer' && typeof n.question === 'string') r.question = n.question;
+        if (type === 'question' && typeof n.parent === 'string') r.parent = n.parent;
+        out.push(r);
+      }
+    }
+  }
+  return out;
+}
+
+/** The reserved layout node of a named slot (its question or parent by id). */
+function reservedOfSlot(layout: Layout, s: SlotInfo): ReservedNode {
+  const r: MutableReserved = { id: s.id!, type: s.type };
+  if (s.questionSlot !== undefined) r.question = layout.slots[s.questionSlot]!.id!;
+  if (s.parentSlot !== undefined) r.parent = layout.slots[s.parentSlot]!.id!;
+  if (s.text !== undefined) r.text = s.text;
+  if (s.source !== undefined) r.source = s.source;
+  return r;
+}
+
+/**
+ * Drops a structured state's scratch before it is read under a new shape: Q's per-group scratch
+ * is sized by the largest answer group, which an added answer may enlarge. Rebuilt on next use.
+ */
+function dropScratch(state: StructuredGraphState): void {
+  state.scratch = null;
+  state.omegaScratch = null;
+}
+
 /** File operations used by {@link AgentState.save} (replaceable in tests to simulate crashes). */
 export type SaveIo = AtomicWriteIo;
 
@@ -161,16 +214,12 @@ export class AgentState {
     return new AgentState(g, [], params, as);
   }
 
-  /** A state at the start of a scenario (θ0, the scenario's parameters; pool claims reserved). */
+  /** A state at the start of a scenario (θ0, the scenario's parameters; the nodes its pool adds reserved). */
   static fromScenario(scenario: Scenario): AgentState {
+    const inGraph = new Set(scenario.graph.nodes.map((n) => n.id));
     const reserved = scenario.layout.slots
-      .filter((s) => s.id !== null && !scenario.graph.nodes.some((n) => n.id === s.id))
-      .map((s) => {
-        const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: s.id!, type: s.type };
-        if (s.text !== undefined) r.text = s.text;
-        if (s.source !== undefined) r.source = s.source;
-        return r;
-      });
+      .filter((s) => s.id !== null && !inGraph.has(s.id))
+      .map((s) => reservedOfSlot(scenario.layout, s));
     return new AgentState(
       scenario.graph,
       reserved,
@@ -237,29 +286,34 @@ export class AgentState {
   get evidence(): readonly EvidenceInput[] {
     return [...this.#applied.values()];
   }
+  /**
+   * The nodes beyond the graph's that the state holds slots for: those evidence has added (for a
+   * state from a scenario, also those its pool will add), each with its question (answers) or
+   * parent (questions), in order of reservation.
+   */
+  get reserved(): readonly ReservedNode[] {
+    return this.#reserved.map((r) => ({ ...r }));
+  }
   /** The analytic Lipschitz bound of Q's confidence update for this state's parameters. */
   get confidenceBound(): LipschitzBound {
     return confidenceLipschitzBound(this.#params, this.#shape.maxAnswersPerQuestion);
   }
 
   /**
-   * Validates an evidence item against the current state and compiles it; new claims get free
-   * claim slots in a tentative layout. Nothing is committed.
+   * Validates evidence items against the current state: their JSON as a pool over the state's
+   * graph and reserved nodes, and the reserved nodes after them. A node an item declares that
+   * the state already reserves with the same type (and question, or parent) is the same evidence
+   * drawn again (a re-application), not a duplicate id. Nothing is committed.
+   * @throws {GraphFormatError} as `parseEvidencePool` (JSON paths `evidence.items[i]...`).
    */
-  #prepare(evidence: EvidenceInput): {
-    item: CompiledEvidence;
-    reserved: ReservedNode[];
-    layout: Layout;
-    graph: EpistemicGraph;
-    state: StructuredGraphState;
-  } {
-    // Claims this item declares that the state already holds as reserved claims: the same
-    // evidence drawn again (re-application), not a duplicate id.
-    const declared = new Set<string>();
-    const raw = (evidence as { claims?: unknown } | null)?.claims;
-    if (Array.isArray(raw))
-      for (const c of raw as Array<{ id?: unknown } | null>) if (typeof c?.id === 'string') declared.add(c.id);
-    const again = new Set(this.#reserved.filter((r) => r.type === 'claim' && declared.has(r.id)).map((r) => r.id));
+  #validate(
+    items: readonly EvidenceInput[],
+    extra: { adaptiveGain?: number; attributeStrength?: number } = {},
+  ): { pool: EvidencePool; reserved: ReservedNode[] } {
+    // ids are non-empty, so '' stands for "no question" / "no parent"
+    const key = (r: ReservedNode) => [r.type, r.id, r.question ?? '', r.parent ?? ''].join('\u0000');
+    const declared = new Set(declaredNodes(items).map(key));
+    const again = new Set(this.#reserved.filter((r) => declared.has(key(r))).map((r) => r.id));
     const known: EpistemicGraph = {
       ...this.#graph,
       nodes: [
@@ -274,16 +328,24 @@ export class AgentState {
           })),
       ],
     };
-    const pool = parseEvidencePool({ items: [evidence] }, known);
+    const pool = parseEvidencePool({ items: [...items], ...extra }, known);
+    const have = new Set(this.#reserved.map((r) => r.id));
+    return { pool, reserved: [...this.#reserved, ...reservedNodes(pool).filter((r) => !have.has(r.id))] };
+  }
+
+  /**
+   * Validates an evidence item against the current state ({@link #validate}) and compiles it;
+   * the nodes it adds get free slots of their type in a tentative layout. Nothing is committed.
+   */
+  #prepare(evidence: EvidenceInput): {
+    item: CompiledEvidence;
+    reserved: ReservedNode[];
+    layout: Layout;
+    graph: EpistemicGraph;
+    state: StructuredGraphState;
+  } {
+    const { pool, reserved } = this.#validate([evidence]);
     const it: EvidenceItem = pool.items[0]!;
-    const reserved = [...this.#reserved];
-    for (const c of it.claims) {
-      if (again.has(c.id)) continue;
-      const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
-      if (c.text !== undefined) r.text = c.text;
-      if (c.source !== undefined) r.source = c.source;
-      reserved.push(r);
-    }
     if (reserved.length === this.#reserved.length)
       return {
         item: compileItem(it, this.#layout, this.#attributeStrength),
@@ -321,6 +383,7 @@ export class AgentState {
     this.#layout = p.layout;
     this.#graph = p.graph;
     this.#shape = operatorShape(p.layout, this.#params.mergeDims);
+    if (p.state === this.#state) dropScratch(p.state);
     this.#state = p.state;
   }
 
@@ -349,8 +412,12 @@ export class AgentState {
    */
   orderGap(evidence: EvidenceInput): number {
     const { item, layout, state } = this.#prepare(evidence);
-    const shape = layout === this.#layout ? this.#shape : operatorShape(layout, this.#params.mergeDims);
-    return structuredOrderGap(shape, this.#params, state, item);
+    if (layout === this.#layout) return structuredOrderGap(this.#shape, this.#params, state, item);
+    // a scratch built under this shape may be too small for the committed one: drop it after too
+    if (state === this.#state) dropScratch(state);
+    const omega = structuredOrderGap(operatorShape(layout, this.#params.mergeDims), this.#params, state, item);
+    if (state === this.#state) dropScratch(state);
+    return omega;
   }
 
   /**
@@ -387,49 +454,18 @@ export class AgentState {
 
   /**
    * A scenario at the current state whose pool is `candidates` — the items the loop could still
-   * draw (drawn already or not): its layout holds the state's nodes and the candidates' new
-   * claims (capacities grow if needed, names kept), its θ0 is the current θ carried over, and
+   * draw (drawn already or not): its layout holds the state's nodes and the nodes the candidates
+   * add (capacities grow if needed, names kept), its θ0 is the current θ carried over, and
    * P(·|θ) is the adaptive distribution with gain `adaptiveGain` (default 2, as the default
    * scenario). `referenceGraphSystem(scenario)` makes it an operator system for the pool check,
    * the coverage check and certify. Nothing is committed.
    * @throws {GraphFormatError} an invalid candidate (JSON paths `evidence.items[i]...`).
    */
   scenarioWith(candidates: readonly EvidenceInput[], options: { adaptiveGain?: number } = {}): Scenario {
-    const declared = new Set<string>();
-    for (const e of candidates) {
-      const raw = (e as { claims?: unknown } | null)?.claims;
-      if (Array.isArray(raw))
-        for (const c of raw as Array<{ id?: unknown } | null>) if (typeof c?.id === 'string') declared.add(c.id);
-    }
-    const known: EpistemicGraph = {
-      ...this.#graph,
-      nodes: [
-        ...this.#graph.nodes,
-        ...this.#reserved
-          .filter((r) => !(r.type === 'claim' && declared.has(r.id)))
-          .map((r) => ({
-            id: r.id,
-            type: r.type,
-            attributes: new Array<number>(this.#graph.k).fill(0),
-            confidence: 1,
-          })),
-      ],
-    };
-    const pool = parseEvidencePool(
-      { items: [...candidates], adaptiveGain: options.adaptiveGain ?? 2, attributeStrength: this.#attributeStrength },
-      known,
-    );
-    const reserved = [...this.#reserved];
-    const have = new Set(reserved.map((r) => r.id));
-    for (const it of pool.items)
-      for (const c of it.claims) {
-        if (have.has(c.id)) continue;
-        have.add(c.id);
-        const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
-        if (c.text !== undefined) r.text = c.text;
-        if (c.source !== undefined) r.source = c.source;
-        reserved.push(r);
-      }
+    const { pool, reserved } = this.#validate(candidates, {
+      adaptiveGain: options.adaptiveGain ?? 2,
+      attributeStrength: this.#attributeStrength,
+    });
     const grown = layoutWithGrowth(this.#graph, reserved);
     const theta = relayout(this.theta, this.#layout, grown.layout);
     const shape = operatorShape(grown.layout, this.#params.mergeDims);

@@ -10,8 +10,8 @@
  *
  * A {@link Layout} fixes which node id lives in which slot. It is built from a graph plus any
  * nodes that evidence will add later (their slots start empty), so ids keep their slots for the
- * whole run. The layout also keeps what is not embedded: node texts, sources, and which
- * question each answer slot answers.
+ * whole run. The layout also keeps what is not embedded: node texts, sources, which question
+ * each answer slot answers, and the parent of each question evidence adds as a sub-question.
  */
 import { ArgumentError } from '../../util/errors.js';
 import { finiteVector, integerInRange } from '../../util/validate.js';
@@ -36,6 +36,8 @@ export interface SlotInfo {
   readonly type: NodeType;
   /** Answers: slot of the question they answer. */
   readonly questionSlot?: number;
+  /** Questions added as sub-questions: slot of the parent question (its answers depend on this one). */
+  readonly parentSlot?: number;
   readonly text?: string;
   readonly source?: string;
 }
@@ -46,6 +48,8 @@ export interface ReservedNode {
   readonly type: NodeType;
   /** For answers: the question id. */
   readonly question?: string;
+  /** For questions: the id of the parent question, when this one is a sub-question. */
+  readonly parent?: string;
   readonly text?: string;
   readonly source?: string;
 }
@@ -84,7 +88,8 @@ export function edgeTypeIndex(type: EdgeType): number {
  * slots are assigned in order: the graph's nodes first, then reserved ones; remaining slots are
  * unnamed. Cost O(Nmax).
  * @throws {ArgumentError} a reserved id duplicates another id, a reserved answer names no
- *   question, or a type's capacity is exceeded.
+ *   question, a reserved question's parent is no question or a chain of parents returns to it,
+ *   or a type's capacity is exceeded.
  * @example
  * ```ts
  * const layout = createLayout(graph, [{ id: 'c:new', type: 'claim' }]);
@@ -136,6 +141,7 @@ export function createLayout(graph: EpistemicGraph, reserved: readonly ReservedN
       throw new ArgumentError(`${where}.question`, q, 'names no question node');
     (slots[s] as { questionSlot?: number }).questionSlot = qs;
   }
+  setParents(reserved, slotOf, slots, firstSlot.question);
   for (let s = 0; s < nmax; s++) {
     if (slots[s] === undefined) {
       const type: NodeType = s < firstSlot.answer ? 'claim' : s < firstSlot.question ? 'answer' : 'question';
@@ -152,6 +158,39 @@ export function createLayout(graph: EpistemicGraph, reserved: readonly ReservedN
     firstSlot: Object.freeze(firstSlot),
     slots: Object.freeze(slots as SlotInfo[]),
     slotOf,
+  });
+}
+
+/**
+ * Records each reserved question's parent slot (`parent` of a {@link ReservedNode}).
+ * @throws {ArgumentError} a parent that is no question node, or a chain of parents that returns
+ *   to the question it starts from.
+ */
+function setParents(
+  reserved: readonly ReservedNode[],
+  slotOf: ReadonlyMap<string, number>,
+  slots: (SlotInfo | undefined)[],
+  firstQuestion: number,
+): void {
+  const parentOf = new Map<number, number>();
+  reserved.forEach((n, i) => {
+    if (n.type !== 'question' || n.parent === undefined) return;
+    const ps = slotOf.get(n.parent);
+    if (ps === undefined || ps < firstQuestion)
+      throw new ArgumentError(`reserved[${i}].parent`, n.parent, 'names no question node');
+    const s = slotOf.get(n.id)!;
+    parentOf.set(s, ps);
+    (slots[s] as { parentSlot?: number }).parentSlot = ps;
+  });
+  reserved.forEach((n, i) => {
+    if (n.type !== 'question' || n.parent === undefined) return;
+    const start = slotOf.get(n.id)!;
+    // a chain longer than the number of parents has met a slot twice
+    let p = parentOf.get(start);
+    for (let steps = 0; p !== undefined && steps <= parentOf.size; steps++) {
+      if (p === start) throw new ArgumentError(`reserved[${i}].parent`, n.parent, `leads back to ${n.id} (a cycle)`);
+      p = parentOf.get(p);
+    }
   });
 }
 

@@ -11,8 +11,20 @@
  *   "items": [ { "id": "e1", "text": "...", "strength": 0.7, "weight": 1,
  *     "claims": [ { "id": "c:x", "attributes": [..k..], "support": 0.9, "source": "wiki" } ],
  *     "edges": [ { "type": "Supports", "source": "c:x", "target": "a:author", "weight": 0.9 },
- *                { "type": "Requires", "source": "a:author", "target": "q:author", "weight": 0 } ] } ] }
+ *                { "type": "Requires", "source": "a:author", "target": "q:author", "weight": 0 } ] },
+ *   { "id": "e2", "strength": 0.7,
+ *     "claims": [ { "id": "c:y", "attributes": [..k..], "support": 0.8 } ],
+ *     "answers": [ { "id": "a:pub:acme", "question": "q:publisher", "attributes": [..k..], "text": "Acme" } ],
+ *     "questions": [ { "id": "q:publisher", "attributes": [..k..], "text": "Who published it?", "parent": "q:author" } ],
+ *     "edges": [ { "type": "Supports", "source": "c:y", "target": "a:pub:acme", "weight": 0.8 },
+ *                { "type": "Requires", "source": "a:pub:acme", "target": "q:publisher", "weight": 1 },
+ *                { "type": "Requires", "source": "c:y", "target": "q:publisher", "weight": 1 } ] } ] }
  * ```
+ * An item may add nodes of every type: claims, candidate answers (under a known question or one
+ * the pool adds) and open (sub-)questions (`parent`: the question whose answers depend on it).
+ * Every added node gets a slot reserved from the start; its presence in Q comes from the edges
+ * evidence writes (an answer's Supports in-edges and Requires out-edges, a question's Requires
+ * in-edges: docs/graph.md, "Reference operators").
  * Adaptive extraction (Sec. 7.3): P(e|θ) ∝ w_e (1 + γ Σ_{q ∈ R(e)} max(c_q, 0)), where R(e) are
  * the questions e writes (a Supports edge into one of q's answers, or a Requires edge into q)
  * and c_q is q's openness in θ: items that resolve questions still open are drawn more often.
@@ -64,6 +76,26 @@ export const evidencePoolSchema = z.strictObject({
             }),
           )
           .default([]),
+        answers: z
+          .array(
+            z.strictObject({
+              id,
+              question: id,
+              attributes: z.array(z.number()),
+              text: z.string().optional(),
+            }),
+          )
+          .default([]),
+        questions: z
+          .array(
+            z.strictObject({
+              id,
+              attributes: z.array(z.number()),
+              text: z.string().optional(),
+              parent: id.optional(),
+            }),
+          )
+          .default([]),
         edges: z
           .array(
             z.strictObject({
@@ -96,6 +128,10 @@ export interface EvidenceItem {
     source?: string;
     text?: string;
   }[];
+  /** Candidate answers e adds, each under its question (known, or one a pool item adds). */
+  readonly answers: readonly { id: string; question: string; attributes: readonly number[]; text?: string }[];
+  /** Open (sub-)questions e adds; `parent`: the question whose answers depend on this one. */
+  readonly questions: readonly { id: string; attributes: readonly number[]; text?: string; parent?: string }[];
   readonly edges: readonly { type: (typeof EDGE_TYPES)[number]; source: string; target: string; weight: number }[];
 }
 
@@ -112,8 +148,10 @@ export interface EvidencePool {
 
 /**
  * Validates an evidence pool against the graph it extends: ids unique across graph and pool,
- * attribute lengths k, edge endpoints exist (graph nodes or claims of the pool), edge types fit
- * their endpoints, no item writes one coordinate twice, every item writes something.
+ * attribute lengths k, an added answer's question and an added question's parent are question
+ * nodes (of the graph or the pool), edge endpoints exist (graph nodes or nodes the pool adds),
+ * edge types fit their endpoints, no item writes one coordinate twice, every item writes
+ * something.
  * @throws {GraphFormatError} listing every problem with its JSON path (`evidence.items[2].edges[0].target`).
  */
 export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): EvidencePool {
@@ -127,17 +165,30 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
   d.items.forEach((it, i) => {
     if (itemIds.has(it.id)) add(`evidence.items[${i}].id`, `duplicate evidence id "${it.id}"`);
     itemIds.add(it.id);
-    it.claims.forEach((c, j) => {
-      if (types.has(c.id)) add(`evidence.items[${i}].claims[${j}].id`, `duplicate node id "${c.id}"`);
-      else types.set(c.id, 'claim');
-      if (c.attributes.length !== graph.k)
-        add(
-          `evidence.items[${i}].claims[${j}].attributes`,
-          `has length ${c.attributes.length}, expected k = ${graph.k}`,
-        );
-    });
+    const declare = (list: 'claims' | 'answers' | 'questions', type: NodeType) =>
+      it[list].forEach((c, j) => {
+        if (types.has(c.id)) add(`evidence.items[${i}].${list}[${j}].id`, `duplicate node id "${c.id}"`);
+        else types.set(c.id, type);
+        if (c.attributes.length !== graph.k)
+          add(
+            `evidence.items[${i}].${list}[${j}].attributes`,
+            `has length ${c.attributes.length}, expected k = ${graph.k}`,
+          );
+      });
+    declare('claims', 'claim');
+    declare('answers', 'answer');
+    declare('questions', 'question');
   });
+  const needQuestion = (path: string, ref: string) => {
+    const t = types.get(ref);
+    if (t !== 'question') add(path, t ? `"${ref}" is a ${t} node, not a question` : `names no question "${ref}"`);
+  };
   d.items.forEach((it, i) => {
+    it.answers.forEach((a, j) => needQuestion(`evidence.items[${i}].answers[${j}].question`, a.question));
+    it.questions.forEach((q, j) => {
+      if (q.parent !== undefined) needQuestion(`evidence.items[${i}].questions[${j}].parent`, q.parent);
+      if (q.parent === q.id) add(`evidence.items[${i}].questions[${j}].parent`, 'a question cannot be its own parent');
+    });
     const written = new Set<string>();
     it.edges.forEach((e, j) => {
       const p = `evidence.items[${i}].edges[${j}]`;
@@ -154,8 +205,8 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
       if (written.has(key)) add(p, `writes ${e.type} ${e.source} -> ${e.target} twice`);
       written.add(key);
     });
-    if (it.claims.length === 0 && it.edges.length === 0)
-      add(`evidence.items[${i}]`, 'writes nothing (no claims, no edges)');
+    if (it.claims.length + it.answers.length + it.questions.length + it.edges.length === 0)
+      add(`evidence.items[${i}]`, 'writes nothing (no claims, answers, questions or edges)');
   });
   const operators = d.operators ?? {};
   if (issues.length > 0) throw new GraphFormatError('evidence', doc, issues);
@@ -164,9 +215,9 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
       id: it.id,
       strength: it.strength,
       weight: it.weight ?? 1,
-      claims: Object.freeze(
-        it.claims.map((c) => Object.freeze({ ...c, attributes: Object.freeze([...c.attributes]) })),
-      ),
+      claims: frozenNodes(it.claims),
+      answers: frozenNodes(it.answers),
+      questions: frozenNodes(it.questions),
       edges: Object.freeze(it.edges.map((e) => Object.freeze({ ...e }))),
     };
     if (it.text !== undefined) item.text = it.text;
@@ -181,16 +232,32 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
   });
 }
 
-/** The claim nodes a pool adds, as reserved layout nodes (their slots start empty). */
-export function reservedNodes(pool: EvidencePool): ReservedNode[] {
+/** Frozen copies of validated node entries (attribute arrays copied). */
+function frozenNodes<T extends { attributes: readonly number[] }>(nodes: readonly T[]): readonly T[] {
+  return Object.freeze(nodes.map((c) => Object.freeze({ ...c, attributes: Object.freeze([...c.attributes]) })));
+}
+
+/**
+ * The nodes a pool's items add — claims, then answers (with their question), then questions
+ * (with their parent), item by item — as reserved layout nodes (their slots start empty).
+ */
+export function reservedNodes(pool: { readonly items: readonly EvidenceItem[] }): ReservedNode[] {
   const out: ReservedNode[] = [];
-  for (const it of pool.items)
-    for (const c of it.claims) {
-      const r: { -readonly [K in keyof ReservedNode]: ReservedNode[K] } = { id: c.id, type: 'claim' };
-      if (c.text !== undefined) r.text = c.text;
-      if (c.source !== undefined) r.source = c.source;
-      out.push(r);
-    }
+  type Mutable = { -readonly [K in keyof ReservedNode]: ReservedNode[K] };
+  const meta = (r: Mutable, n: { text?: string; source?: string }) => {
+    if (n.text !== undefined) r.text = n.text;
+    if (n.source !== undefined) r.source = n.source;
+    out.push(r);
+  };
+  for (const it of pool.items) {
+    for (const c of it.claims) meta({ id: c.id, type: 'claim' }, c);
+    for (const a of it.answers) meta({ id: a.id, type: 'answer', question: a.question }, a);
+    for (const q of it.questions)
+      meta(
+        q.parent === undefined ? { id: q.id, type: 'question' } : { id: q.id, type: 'question', parent: q.parent },
+        q,
+      );
+  }
   return out;
 }
 
@@ -205,24 +272,32 @@ export interface CompiledEvidence extends CompiledItem {
 
 /**
  * Compiles an item against a layout: footprint = the k attributes and the Supports diagonal of
- * each claim it adds, plus each edge coordinate it writes; targets accordingly; `entry` = the
- * confidence coordinate of each node it adds. O(|F_e| log |F_e|).
+ * each claim it adds, the k attributes of each answer and question it adds (rate: the attribute
+ * strength), plus each edge coordinate it writes; targets accordingly; `entry` = the confidence
+ * coordinate of each node it adds. O(|F_e| log |F_e|).
  */
 export function compileItem(item: EvidenceItem, layout: Layout, attributeStrength = 1): CompiledEvidence {
   const entries = new Map<number, number>();
   const attributeCoords = new Set<number>();
   const added: number[] = [];
-  for (const c of item.claims) {
-    const s = layout.slotOf.get(c.id);
-    if (s === undefined) throw new ArgumentError(`evidence ${item.id}: claim`, c.id, 'has no slot in the layout');
+  // the attributes of a node e adds (rate: the attribute strength) and its entry coordinate
+  const addNode = (type: NodeType, id: string, attributes: readonly number[]): number => {
+    const s = layout.slotOf.get(id);
+    if (s === undefined) throw new ArgumentError(`evidence ${item.id}: ${type}`, id, 'has no slot in the layout');
     const o = nodeOffset(layout, s);
     added.push(confidenceIndex(layout, s));
-    c.attributes.forEach((v, j) => {
+    attributes.forEach((v, j) => {
       entries.set(o + j, v);
       attributeCoords.add(o + j);
     });
+    return s;
+  };
+  for (const c of item.claims) {
+    const s = addNode('claim', c.id, c.attributes);
     entries.set(edgeIndex(layout, 'Supports', s, s), c.support);
   }
+  for (const a of item.answers) addNode('answer', a.id, a.attributes);
+  for (const q of item.questions) addNode('question', q.id, q.attributes);
   const questionCoordinates = new Map<number, number[]>();
   const firstQ = layout.firstSlot.question;
   for (const e of item.edges) {

@@ -1,5 +1,6 @@
 /**
- * A scenario: a graph, an evidence pool that extends it, the layout that holds both, the
+ * A scenario: a graph, an evidence pool that extends it (claims, candidate answers and open
+ * sub-questions its items add get slots reserved from the start), the layout that holds both, the
  * operator parameters, the start state θ0 = φ(graph) and run defaults. The default scenario
  * ships in examples/scenario/ (graph.json, evidence.json).
  */
@@ -54,7 +55,7 @@ export const GRAPH_RUN_DEFAULTS: RunParams = Object.freeze({ epsilon: 0.01, wind
  * Builds a scenario from a graph document and an evidence document (both validated whole
  * before anything is built).
  * @throws {GraphFormatError} either document is invalid (JSON paths `graph...`, `evidence...`);
- *   {@link ArgumentError} bad parameters, capacity exceeded by the pool's claims, or a bound >= 1.
+ *   {@link ArgumentError} bad parameters, capacity exceeded by the nodes the pool adds, or a bound >= 1.
  */
 export function createScenario(graphDoc: unknown, evidenceDoc: unknown, options: ScenarioOptions = {}): Scenario {
   const graph = parseGraph(graphDoc);

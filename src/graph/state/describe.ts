@@ -1,5 +1,6 @@
 /**
- * The state θ of a scenario in words: answers with confidences, open questions left,
+ * The state θ of a scenario in words: answers with confidences, questions with their openness
+ * (and the parent of a sub-question evidence added), open questions left,
  * contradictions left (and those resolved by downweighting), merged claims. Reads θ directly
  * (no decode), so it works for any state of a run, including ones where an item has written an
  * edge whose other endpoint has not appeared yet.
@@ -108,7 +109,15 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
   for (let q = shape.firstQuestion; q < shape.nmax; q++) {
     if (layout.slots[q]!.id === null) continue;
     const c = conf(q);
-    questions.push({ question: idOf(q), text: layout.slots[q]!.text ?? null, openness: c, open: c > delta });
+    const summary: QuestionSummary = {
+      question: idOf(q),
+      text: layout.slots[q]!.text ?? null,
+      openness: c,
+      open: c > delta,
+    };
+    const parent = layout.slots[q]!.parentSlot;
+    if (parent !== undefined) summary.parent = idOf(parent);
+    questions.push(summary);
   }
   const present = (s: number) => read.support(s) > 0 && conf(s) > 0;
   const contradictions: ContradictionSummary[] = [];

@@ -6,12 +6,12 @@ import { join } from 'node:path';
 import { AgentState, type SaveIo } from '../../../src/graph/agent/agent.js';
 import { OrderGapRule } from '../../../src/stopping/orderGapRule.js';
 import type { StopDecision } from '../../../src/stopping/rule.js';
-import { defaultScenario, DEFAULT_SCENARIO_FILES } from '../../../src/graph/scenarios/scenario.js';
+import { createScenario, defaultScenario, DEFAULT_SCENARIO_FILES } from '../../../src/graph/scenarios/scenario.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { ConsolidationSchedule } from '../../../src/graph/scenarios/evidence.js';
 import { runRecursive } from '../../../src/ordergap/algorithm1.js';
 import { GraphFormatError } from '../../../src/graph/model/schema.js';
-import { smallGraphDoc } from '../fixtures.js';
+import { openGraphDoc, openItem, smallGraphDoc } from '../fixtures.js';
 
 const sc = defaultScenario();
 const poolDoc = JSON.parse(readFileSync(DEFAULT_SCENARIO_FILES.evidence, 'utf8')) as { items: Array<{ id: string }> };
@@ -95,6 +95,96 @@ describe('agent-loop API', () => {
     expect(() => s.step({ ...item, strength: 2 })).toThrow(/evidence\.items\[0\]\.strength = 2/);
     expect(s.theta).toEqual(theta);
     expect(s.layout).toBe(layout);
+  });
+
+  it('an item that adds an answer and a sub-question: describe() lists the answer under its question and the question open with its parent', () => {
+    const s = AgentState.fromGraph(openGraphDoc());
+    s.step(openItem());
+    const slots = s.layout.slots.map((x) => x.id);
+    for (let t = 0; t < 3; t++) s.consolidate();
+    const d = s.describe();
+    expect(d.answers.filter((a) => a.question === 'q:pub')).toEqual([
+      { question: 'q:pub', answer: 'a:pub:acme', text: 'Acme Press', confidence: expect.any(Number), best: true },
+    ]);
+    expect(d.answers.find((a) => a.answer === 'a:pub:acme')!.confidence).toBeGreaterThan(0);
+    expect(d.answers.map((a) => a.answer)).toContain('a:other');
+    expect(d.questions.find((q) => q.question === 'q:pub')).toEqual({
+      question: 'q:pub',
+      text: 'Who published it?',
+      openness: expect.any(Number),
+      open: true,
+      parent: 'q',
+    });
+    expect(d.openQuestions).toContain('q:pub');
+    expect(s.reserved).toEqual([
+      { id: 'c:pub', type: 'claim', source: 'catalogue' },
+      { id: 'a:pub:acme', type: 'answer', question: 'q:pub', text: 'Acme Press' },
+      { id: 'a:other', type: 'answer', question: 'q' },
+      { id: 'q:pub', type: 'question', parent: 'q', text: 'Who published it?' },
+    ]);
+    // the same item again is a re-application: no new slot, the same ids where they were
+    const layout = s.layout;
+    s.step(openItem());
+    expect(s.layout.slots.map((x) => x.id)).toEqual(slots);
+    expect(s.reserved).toHaveLength(4);
+    expect(s.layout.capacities).toEqual(layout.capacities);
+    // and so it is as a candidate of the coverage check; a candidate's new question gets a slot
+    expect(s.scenarioWith([openItem()]).layout.slots).toEqual(s.layout.slots);
+    const ask = { id: 'e:ask', strength: 0.5, questions: [{ id: 'q:why', attributes: [0, 1], parent: 'q:pub' }] };
+    const withAsk = s.scenarioWith([openItem(), ask]).layout;
+    expect(withAsk.slots[withAsk.slotOf.get('q:why')!]!.parentSlot).toBe(withAsk.slotOf.get('q:pub'));
+    // the state document keeps each added answer's question and question's parent
+    const doc = JSON.parse(JSON.stringify(s.toJSON()));
+    const r = AgentState.fromJSON(doc);
+    expect(r.theta).toEqual(s.theta);
+    expect(r.layout.slots).toEqual(s.layout.slots);
+    expect(r.describe()).toEqual(s.describe());
+    expect(r.orderGap(openItem())).toBe(s.orderGap(openItem()));
+    expect(JSON.stringify(r.toJSON())).toBe(JSON.stringify(doc));
+    expect(() =>
+      AgentState.fromJSON({ ...doc, reserved: [...doc.reserved, { id: 'q:x', type: 'question', parent: 'c1' }] }),
+    ).toThrow(/^reserved\[4\]\.parent = "c1": names no question node/);
+  });
+
+  it('an added node declared again under another question or parent, or with the id of a graph node, is refused and changes nothing', () => {
+    const s = AgentState.fromGraph(openGraphDoc());
+    s.step(openItem());
+    const theta = s.theta;
+    const layout = s.layout;
+    const moved = openItem();
+    moved.answers[1]!.question = 'q:pub';
+    expect(() => s.step(moved)).toThrow(/^evidence\.items\[0\]\.answers\[1\]\.id = .*duplicate node id "a:other"/);
+    const { parent: _, ...orphan } = openItem().questions[0]!;
+    const reparented = { ...openItem(), questions: [orphan] };
+    expect(() => s.step(reparented)).toThrow(/evidence\.items\[0\]\.questions\[0\]\.id/);
+    expect(() => s.step({ ...openItem(), questions: [{ id: 'q', attributes: [0, 0] }] })).toThrow(
+      /evidence\.items\[0\]\.questions\[0\]\.id.*duplicate node id "q"/,
+    );
+    expect(s.theta).toEqual(theta);
+    expect(s.layout).toBe(layout);
+  });
+
+  it('a scenario whose pool adds answers and questions: the agent reproduces Algorithm 1 on it bit for bit', () => {
+    const open = createScenario(openGraphDoc(), {
+      items: [
+        openItem(),
+        {
+          id: 'e:plain',
+          strength: 0.5,
+          claims: [{ id: 'c:x', attributes: [0.2, 0.2], support: 0.6 }],
+          edges: [{ type: 'Supports', source: 'c:x', target: 'a:other', weight: 0.5 }],
+        },
+      ],
+    });
+    const seq = ['e:plain', 'e:open', 'e:plain', 'e:open', 'e:open'];
+    const run = runRecursive(referenceGraphSystem(open), { epsilon: 1e-12, window: 1, maxSteps: 5, sequence: seq });
+    const state = AgentState.fromScenario(open);
+    const items = new Map(open.pool.items.map((it) => [it.id, it]));
+    seq.forEach((id, t) => {
+      expect(state.step(items.get(id))).toBe(run.steps[t]!.omega);
+      expect(state.theta).toEqual(run.steps[t]!.theta);
+    });
+    expect(state.layout.slots).toEqual(open.layout.slots);
   });
 
   it('exports to JSON and restores the same state exactly', () => {

@@ -55,4 +55,57 @@ describe('capacity growth', () => {
     expect(small.theta).toEqual(big.theta);
     expect(AgentState.fromJSON(JSON.parse(JSON.stringify(small.toJSON()))).theta).toEqual(small.theta);
   });
+
+  it('an AgentState grows for the answers and sub-questions evidence adds too; Ω and the state equal those of a state laid out big from the start', () => {
+    const claim = (id: string, x: number) => ({ id, attributes: [x, 0.9], support: 0.8 });
+    const R = (source: string, target: string) => ({ type: 'Requires', source, target, weight: 1 });
+    const S = (source: string, target: string) => ({ type: 'Supports', source, target, weight: 0.7 });
+    const items = [
+      // no new answer or question: Q's per-group scratch is built for groups of one answer
+      { id: 'x0', strength: 0.5, claims: [claim('c3', 0.1)], edges: [S('c3', 'a')] },
+      {
+        id: 'x1',
+        strength: 0.5,
+        claims: [claim('c4', 0.5)],
+        answers: [
+          { id: 'a:x1', question: 'q', attributes: [0.3, 0.3] },
+          { id: 'a:x2', question: 'q', attributes: [0.6, 0.2] },
+        ],
+        edges: [S('c4', 'a:x1'), R('a:x1', 'q'), R('a:x2', 'q')],
+      },
+      {
+        id: 'x2',
+        strength: 0.6,
+        claims: [claim('c5', 0.9)],
+        questions: [{ id: 'q:sub', attributes: [0.1, 0.1], parent: 'q' }],
+        answers: [{ id: 'a:s', question: 'q:sub', attributes: [0.2, 0.8] }],
+        edges: [S('c5', 'a:s'), R('a:s', 'q:sub'), R('c5', 'q:sub'), R('a', 'q:sub'), R('a:x1', 'q:sub')],
+      },
+      {
+        id: 'x3',
+        strength: 0.6,
+        claims: [claim('c6', 1.3)],
+        questions: [{ id: 'q:sub2', attributes: [0.4, 0.1], parent: 'q:sub' }],
+        answers: [{ id: 'a:t', question: 'q:sub2', attributes: [0.7, 0.7] }],
+        edges: [S('c6', 'a:t'), R('a:t', 'q:sub2'), R('c6', 'q:sub2'), R('a:s', 'q:sub2')],
+      },
+    ];
+    const small = AgentState.fromGraph(smallGraphDoc()); // claims 3, answers 2, questions 1
+    const big = AgentState.fromGraph({ ...smallGraphDoc(), capacities: { claims: 6, answers: 8, questions: 4 } });
+    for (const it of [...items, items[2]!, items[1]!]) {
+      const omega = small.orderGap(it);
+      expect(omega).toBe(big.orderGap(it));
+      expect(small.step(it)).toBe(omega);
+      expect(big.step(it)).toBe(omega);
+    }
+    expect(small.layout.capacities).toEqual(big.layout.capacities);
+    expect(small.layout.slots).toEqual(big.layout.slots);
+    expect(small.theta).toEqual(big.theta);
+    expect(small.theta.every(Number.isFinite)).toBe(true);
+    expect(small.describe()).toEqual(big.describe());
+    const restored = AgentState.fromJSON(JSON.parse(JSON.stringify(small.toJSON())));
+    expect(restored.theta).toEqual(small.theta);
+    expect(restored.layout.slots).toEqual(small.layout.slots);
+    expect(restored.orderGap(items[3]!)).toBe(small.orderGap(items[3]!));
+  });
 });

@@ -74,6 +74,29 @@ describe('layout and embedding (Def. 2.2)', () => {
     expect(() => decode(new Float64Array(3), layout)).toThrow(/theta = Float64Array\(3\): must have length 126/);
   });
 
+  it('reserves slots for answers and questions evidence adds: an answer joins its question, a sub-question keeps its parent', () => {
+    const big = parseGraph({ ...smallGraphDoc(), capacities: { claims: 3, answers: 3, questions: 3 } });
+    const lay = createLayout(big, [
+      { id: 'a:new', type: 'answer', question: 'q:sub' },
+      { id: 'q:sub', type: 'question', parent: 'q', text: 'Which one?' },
+      { id: 'q:subsub', type: 'question', parent: 'q:sub' },
+    ]);
+    const slot = (id: string) => lay.slots[lay.slotOf.get(id)!]!;
+    expect(slot('a:new').questionSlot).toBe(lay.slotOf.get('q:sub'));
+    expect(slot('q:sub')).toMatchObject({ type: 'question', parentSlot: lay.slotOf.get('q'), text: 'Which one?' });
+    expect(slot('q:subsub').parentSlot).toBe(lay.slotOf.get('q:sub'));
+    expect(slot('q').parentSlot).toBeUndefined();
+    expect(() => createLayout(big, [{ id: 'q:x', type: 'question', parent: 'c1' }])).toThrow(
+      /^reserved\[0\]\.parent = "c1": names no question node/,
+    );
+    expect(() =>
+      createLayout(big, [
+        { id: 'q:x', type: 'question', parent: 'q:y' },
+        { id: 'q:y', type: 'question', parent: 'q:x' },
+      ]),
+    ).toThrow(/^reserved\[0\]\.parent = "q:y": leads back to q:x \(a cycle\)/);
+  });
+
   test.prop([arbGraphDoc], { numRuns: 200 })('φ⁻¹(φ(S)) = S exactly for random valid graphs', (doc) => {
     const graph = parseGraph(doc);
     const lay = createLayout(graph);

@@ -6,10 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { runRecursive } from '../../../src/ordergap/algorithm1.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
-import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
+import { createScenario, defaultScenario } from '../../../src/graph/scenarios/scenario.js';
 import { describeState, describeStructured } from '../../../src/graph/state/describe.js';
 import { structuredToDense, type StructuredGraphState } from '../../../src/graph/state/state.js';
 import { AgentState } from '../../../src/graph/agent/agent.js';
+import { openGraphDoc, openItem } from '../fixtures.js';
 
 /** Compares the two summaries at every state of a structured run; returns what they held. */
 function compareAlongRun(seed: number, delta: number) {
@@ -63,6 +64,40 @@ describe('describeStructured: the dense summary without the dense θ', () => {
     const inGraph = new Set(sc.graph.nodes.map((n) => n.id));
     expect(want.merged.length).toBeGreaterThan(0);
     for (const m of want.merged) expect(m.originalDistance === null).toBe(!m.claims.every((c) => inGraph.has(c)));
+  });
+
+  it('a pool that adds an answer and a sub-question: listed under their question, with the parent, densely and structured alike', () => {
+    const sys = referenceGraphSystem(createScenario(openGraphDoc(), { items: [openItem()] }));
+    const sc = sys.scenario;
+    let last: ReturnType<typeof describeState> | undefined;
+    runRecursive(sys, {
+      epsilon: 1e-12,
+      window: 1,
+      maxSteps: 4,
+      seed: 1,
+      recordStates: false,
+      observe: (_step, _head, state) => {
+        const st = state as StructuredGraphState;
+        last = describeState(sc, structuredToDense(sc.shape, st), 0.5);
+        expect(describeStructured(sc, st, 0.5)).toEqual(last);
+      },
+    });
+    expect(last!.questions).toEqual([
+      { question: 'q', text: null, openness: expect.any(Number), open: expect.any(Boolean) },
+      {
+        question: 'q:pub',
+        text: 'Who published it?',
+        openness: expect.any(Number),
+        open: true,
+        parent: 'q',
+      },
+    ]);
+    expect(last!.answers.map((a) => [a.question, a.answer, a.text])).toEqual([
+      ['q', 'a', null],
+      ['q', 'a:other', null],
+      ['q:pub', 'a:pub:acme', 'Acme Press'],
+    ]);
+    expect(last!.answers.find((a) => a.answer === 'a:pub:acme')!.confidence).toBeGreaterThan(0);
   });
 
   it('bad δ and a state of another shape are refused naming the argument', () => {
