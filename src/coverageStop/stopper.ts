@@ -7,9 +7,15 @@
  *   still says whether that stop was converged or blind);
  * - `continue` — refuse a blind stop and keep going until a stop is converged or the budget runs
  *   out;
- * - `redirect` — as `continue`, and name the items to favour: those that would still move the
- *   state by more than ε and those addressing the uncovered questions (the coverage-aware run
- *   then draws from (1 − λ)·P(·|θ) + λ·U(T), Sec. 7.3's adaptive extraction).
+ * - `redirect` — as `continue`, and say what extraction should favour (Sec. 7.3's adaptive
+ *   extraction): the questions failing the check ({@link TargetQuestion}: uncovered, with the
+ *   failed test's margin, or addressed by no pool item) and, by `steer`, the items to favour —
+ *   `coverage` (default, Sec. 7.3: "evidence that addresses OpenQuestion nodes failing the
+ *   coverage check") the pool items addressing those questions, `order-gap` the items that would
+ *   still move the state by more than ε and those addressing the uncovered questions
+ *   ({@link redirectTargets}). The coverage-aware run then draws from (1 − λ)·P(·|θ) + λ·U(T).
+ *   Under `coverage` a check that is blind only by the pool check, or whose failing questions no
+ *   pool item addresses, names no items: the detail says so and the run continues under P(·|θ).
  *
  * After a refused stop the rule starts afresh: the next candidate needs a new window of steps.
  * {@link CoverageStopper} is used by the coverage-aware run of Algorithm 1 (./run.ts) and by
@@ -22,6 +28,20 @@
  *   if (report.stop) break; // report.verdict: 'converged' | 'blind' (null: no check ran, e.g. the budget)
  * }
  * ```
+ *
+ * An agent that chooses its own retrieval cannot be handed items it has not seen; with policy
+ * `redirect` the report names the questions to extract for instead:
+ *
+ * ```ts
+ * const stopper = new CoverageStopper(null, rule, { policy: 'redirect', maxSteps: 100 });
+ * let focus: string[] = [];                                    // questions to retrieve for
+ * for await (const item of retrieve(focus)) {
+ *   const report = await stopper.observe({ omega: state.step(item) }, () => graph.agentCheckSite(state));
+ *   if (report.stop) break;
+ *   if (report.action === 'redirect') focus = report.targetQuestions.map((q) => q.question);
+ *   // e.g. [{ question: 'q:birthplace', failure: 'unaddressed', addressedBy: [], ... }]
+ * }
+ * ```
  */
 import { resolveRunParams } from '../system/runParams.js';
 import type { OperatorSystem } from '../system/types.js';
@@ -29,6 +49,8 @@ import type { StepObservation, StoppingRule } from '../stopping/rule.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { checkCoverageAtStop, type CoverageCheck, type CoverageCheckOptions } from './check.js';
+import { REDIRECT_STEERS, steerTargets, steerText, targetQuestions, type RedirectSteer } from './steer.js';
+import type { TargetQuestion } from './steer.js';
 
 /** What happens when a candidate stop is blind. */
 export type CoveragePolicy = 'stop' | 'continue' | 'redirect';
@@ -46,6 +68,12 @@ export interface CheckSite {
 export interface CoverageStopperOptions extends CoverageCheckOptions {
   /** What a blind candidate stop does; `false`: the rule alone, no check. Default 'stop'. */
   policy?: CoveragePolicy | false;
+  /**
+   * What `redirect` weights toward (module comment): 'coverage' (default, Sec. 7.3) the items
+   * addressing the questions failing the check, 'order-gap' the items with Ω > ε and those
+   * addressing uncovered questions. Checked whatever the policy.
+   */
+  steer?: RedirectSteer;
   /** Step budget over all observations: stop with reason 'budget' at this step (default: none). */
   maxSteps?: number;
   /**
@@ -77,15 +105,14 @@ export interface StopReport {
   readonly check: CoverageCheck | null;
   /** What the policy did with the candidate stop at this step; null when there was none. */
   readonly action: 'stop' | 'continue' | 'redirect' | null;
-  /** With policy 'redirect' after a blind check: the items to favour (else empty). */
+  /** With policy 'redirect' after a blind check: the pool items to favour under the stopper's `steer` (else empty). */
   readonly redirect: readonly string[];
-}
-
-/** Items a blind check names: those moving the state by more than ε, then those addressing uncovered questions. */
-export function redirectTargets(check: CoverageCheck): string[] {
-  const out = new Set(check.movingItems.map((m) => m.evidence));
-  for (const q of check.uncoveredQuestions) for (const id of q.addressedBy) out.add(id);
-  return [...out];
+  /**
+   * With policy 'redirect' after a blind check: the questions failing it, what failed and the
+   * pool items addressing each (else empty) — what a loop that controls its own retrieval
+   * extracts for next, whatever the steer.
+   */
+  readonly targetQuestions: readonly TargetQuestion[];
 }
 
 /** How a rule's candidate stop reads in a detail line. */
@@ -97,6 +124,8 @@ function candidateText(rule: StoppingRule): string {
 export class CoverageStopper {
   readonly rule: StoppingRule;
   readonly policy: CoveragePolicy | false;
+  /** What `redirect` weights toward. */
+  readonly steer: RedirectSteer;
   readonly maxSteps: number | null;
   /** ε of the pool check. */
   readonly epsilon: number;
@@ -111,7 +140,7 @@ export class CoverageStopper {
   /**
    * `system`: where {@link candidate} checks a candidate stop (null: only {@link observe}, which
    * names its site, can be used).
-   * @throws {ArgumentError} bad policy, maxSteps or epsilon; a rule that is not a StoppingRule.
+   * @throws {ArgumentError} bad policy, steer, maxSteps or epsilon; a rule that is not a StoppingRule.
    */
   constructor(system: OperatorSystem | null, rule: StoppingRule, options: CoverageStopperOptions = {}) {
     if (typeof rule?.observe !== 'function' || typeof rule.reset !== 'function')
@@ -121,8 +150,11 @@ export class CoverageStopper {
     const policy = options.policy ?? 'stop';
     if (policy !== false && !COVERAGE_POLICIES.includes(policy))
       throw new ArgumentError('policy', policy, "must be 'stop', 'continue', 'redirect' or false");
+    const steer = options.steer ?? 'coverage';
+    if (!REDIRECT_STEERS.includes(steer)) throw new ArgumentError('steer', steer, "must be 'coverage' or 'order-gap'");
     this.rule = rule;
     this.policy = policy;
+    this.steer = steer;
     this.maxSteps = options.maxSteps === undefined ? null : integerInRange('maxSteps', options.maxSteps, 1);
     const ruleEpsilon = rule.params['epsilon'];
     const epsilon =
@@ -176,7 +208,7 @@ export class CoverageStopper {
     this.#step++;
     const statistic = d.statistic ?? null;
     const budget = this.maxSteps !== null && this.#step >= this.maxSteps;
-    const none = { verdict: null, check: null, action: null, redirect: [] } as const;
+    const none = { verdict: null, check: null, action: null, redirect: [], targetQuestions: [] } as const;
     if (!d.stop || d.reason === 'continue')
       return budget
         ? this.#report(
@@ -241,6 +273,7 @@ export class CoverageStopper {
           check,
           action: 'stop',
           redirect: [],
+          targetQuestions: [],
         },
         statistic,
       );
@@ -248,7 +281,9 @@ export class CoverageStopper {
     this.rule.reset();
     this.#window = 0;
     const action = this.policy as 'continue' | 'redirect';
-    const redirect = action === 'redirect' ? redirectTargets(check) : [];
+    const redirect = action === 'redirect' ? steerTargets(check, this.steer) : [];
+    const questions = action === 'redirect' ? targetQuestions(check) : [];
+    const steering = action === 'redirect' ? `; ${steerText(check, this.steer, redirect)}` : '';
     return this.#report(
       {
         stop: budget,
@@ -256,10 +291,11 @@ export class CoverageStopper {
         verdict: 'blind',
         detail: budget
           ? `maxSteps = ${this.maxSteps} reached; the last candidate stop was blind: ${check.detail}`
-          : `${phrase} but BLIND, continuing: ${check.detail}`,
+          : `${phrase} but BLIND, ${action === 'redirect' ? 'redirecting' : 'continuing'}: ${check.detail}${steering}`,
         check,
         action,
         redirect,
+        targetQuestions: questions,
       },
       statistic,
     );
