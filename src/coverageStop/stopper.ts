@@ -30,16 +30,17 @@
  * ```
  *
  * An agent that chooses its own retrieval cannot be handed items it has not seen; with policy
- * `redirect` the report names the questions to extract for instead:
+ * `redirect` the report of a refused stop names the questions to extract for
+ * ({@link StopReport.targetQuestions}), and the stopper keeps them until the next candidate stop:
  *
  * ```ts
  * const stopper = new CoverageStopper(null, rule, { policy: 'redirect', maxSteps: 100 });
- * let focus: string[] = [];                                    // questions to retrieve for
- * for await (const item of retrieve(focus)) {
+ * for (;;) {
+ *   // [] until a blind candidate stop; then e.g. [{ question: 'q:birthplace', failure: 'unaddressed', addressedBy: [], ... }]
+ *   const focus = stopper.targetQuestions.map((q) => q.question);
+ *   const item = await retrieveFor(focus); // yours: retrieval aimed at those questions (any when empty)
  *   const report = await stopper.observe({ omega: state.step(item) }, () => graph.agentCheckSite(state));
  *   if (report.stop) break;
- *   if (report.action === 'redirect') focus = report.targetQuestions.map((q) => q.question);
- *   // e.g. [{ question: 'q:birthplace', failure: 'unaddressed', addressedBy: [], ... }]
  * }
  * ```
  */
@@ -136,6 +137,7 @@ export class CoverageStopper {
   #window = 0;
   #last: StopReport | null = null;
   #checks: CoverageCheck[] = [];
+  #targetQuestions: readonly TargetQuestion[] = [];
 
   /**
    * `system`: where {@link candidate} checks a candidate stop (null: only {@link observe}, which
@@ -173,6 +175,14 @@ export class CoverageStopper {
   /** Every coverage check run so far, in order. */
   get checks(): readonly CoverageCheck[] {
     return this.#checks;
+  }
+  /**
+   * The questions the latest candidate stop's redirect named ({@link StopReport.targetQuestions}),
+   * kept until the next candidate stop: what a loop extracts for meanwhile (reports between
+   * candidate stops carry none). Empty before any, after an accepted stop and for other policies.
+   */
+  get targetQuestions(): readonly TargetQuestion[] {
+    return this.#targetQuestions;
   }
   /** Steps so far (observations; see {@link StopReport.step}). */
   get steps(): number {
@@ -258,6 +268,7 @@ export class CoverageStopper {
   ): Promise<StopReport> {
     const check = await checkCoverageAtStop(site.system, site.theta, this.epsilon, this.#checkOptions);
     this.#checks.push(check);
+    this.#targetQuestions = [];
     const T = this.#step;
     const phrase = `${candidateText(this.rule)} at step ${T}`;
     if (check.verdict === 'converged' || this.policy === 'stop')
@@ -283,6 +294,7 @@ export class CoverageStopper {
     const action = this.policy as 'continue' | 'redirect';
     const redirect = action === 'redirect' ? steerTargets(check, this.steer) : [];
     const questions = action === 'redirect' ? targetQuestions(check) : [];
+    this.#targetQuestions = questions;
     const steering = action === 'redirect' ? `; ${steerText(check, this.steer, redirect)}` : '';
     return this.#report(
       {
@@ -308,5 +320,6 @@ export class CoverageStopper {
     this.#window = 0;
     this.#last = null;
     this.#checks = [];
+    this.#targetQuestions = [];
   }
 }

@@ -89,9 +89,12 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(scenario.items.filter((it) => it.questionCoordinates.has(q)).map((it) => it.id)).toEqual(['e04']);
     const state = AgentState.fromScenario(scenario);
     const stopper = scenarioStopper('redirect');
+    const rest = sequence.filter((x) => x !== 'e04');
     let report = null;
-    for (const id of sequence.filter((x) => x !== 'e04')) {
-      report = await stopper.observe({ omega: state.step(itemDoc(id)) }, () => agentCheckSite(state));
+    let i = 0;
+    for (; i < rest.length; i++) {
+      expect(stopper.targetQuestions).toEqual([]);
+      report = await stopper.observe({ omega: state.step(itemDoc(rest[i]!)) }, () => agentCheckSite(state));
       if (report.action !== null || report.stop) break;
     }
     expect(report).toMatchObject({ verdict: 'blind', action: 'redirect', redirect: [] });
@@ -109,6 +112,10 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(report!.detail).toMatch(
       /steer coverage: toward no item; q:birthplace unaddressable \(no pool item addresses it\)/,
     );
+    // the stopper keeps them for the loop until the next candidate stop; later reports carry none
+    const next = await stopper.observe({ omega: state.step(itemDoc(rest[i + 1]!)) }, () => agentCheckSite(state));
+    expect(next).toMatchObject({ action: null, targetQuestions: [] });
+    expect(stopper.targetQuestions).toEqual(report!.targetQuestions);
     // with e04 read, the check decides q:birthplace: nothing is unaddressed at Algorithm 1's stop
     const full = AgentState.fromScenario(scenario);
     for (const id of sequence.slice(0, paper.stop.step)) full.step(itemDoc(id));
