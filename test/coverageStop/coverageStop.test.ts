@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../util/builtCli.js';
+import { withHiddenItems } from '../../bench/_hidden.js';
 import { certify } from '../../src/certify/certify.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
@@ -14,7 +15,6 @@ import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { checkPoolAtStop } from '../../src/ordergap/poolCheck.js';
 import { run } from '../../src/ordergap/run.js';
 import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
-import { defineSystem } from '../../src/system/define.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 import { ArgumentError } from '../../src/util/errors.js';
 import { init } from '../../src/wasm/module.js';
@@ -171,20 +171,6 @@ describe('a synthetic scenario whose truth is only in rarely drawn items', () =>
   });
 });
 
-/** `system` with the items `hidden` at P = 0 (retrieval never returns them), the rest renormalised; operators and capabilities kept (no structured state: the dense loop reads this P). */
-function withHidden(system: OperatorSystem, hidden: (id: string) => boolean): OperatorSystem {
-  const { state: _state, ...spec } = system.spec;
-  return defineSystem({
-    ...spec,
-    name: `${system.name} (items hidden)`,
-    evidence: (theta) => {
-      const dist = system.evidenceAt(theta);
-      const kept = dist.reduce((s, e) => s + (hidden(e.id) ? 0 : e.p), 0);
-      return dist.map((e) => ({ id: e.id, p: hidden(e.id) ? 0 : e.p / kept }));
-    },
-  });
-}
-
 describe("steering toward a question no retrieval reaches (hidden-truth scenario, q:0's items at P = 0)", () => {
   const s = hiddenTruthScenario(1, { questions: 3 });
   const o = { epsilon: 0.01, window: 4, maxSteps: 40, seed: 1, recordStates: false };
@@ -194,7 +180,7 @@ describe("steering toward a question no retrieval reaches (hidden-truth scenario
   let sys: OperatorSystem;
   beforeAll(async () => {
     await init();
-    sys = withHidden(referenceGraphSystem(s.scenario), (id) => id.startsWith('e0'));
+    sys = withHiddenItems(referenceGraphSystem(s.scenario), (id) => id.startsWith('e0'));
   });
 
   it("steer 'coverage' names q:0 as failing and weights toward exactly the items addressing it; 'order-gap' toward the Ω > ε items", async () => {
