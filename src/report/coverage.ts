@@ -141,7 +141,11 @@ export function renderCoverageText(c: CoverageComparison): string {
       );
       out.push(
         `    step ${k.step}: ${k.verdict} -> ${k.action}` +
-          (k.action !== 'redirect' ? '' : k.targets.length ? ` toward ${k.targets.join(', ')}` : ' toward no item') +
+          (k.action !== 'redirect'
+            ? ''
+            : k.targets.length
+              ? ` toward ${k.targets.join(', ')}`
+              : ` toward no item${failing.length ? '' : ' (no question fails the coverage check)'}`) +
           (failing.length ? `; failing: ${failing.join('; ')}` : ''),
       );
     }

@@ -3,6 +3,7 @@ import { spawnSync } from 'node:child_process';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../util/builtCli.js';
+import { coverageComparison, renderCoverageText } from '../../src/report/coverage.js';
 import { withHiddenItems } from '../../bench/_hidden.js';
 import { certify } from '../../src/certify/certify.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
@@ -209,6 +210,18 @@ describe("steering toward a question no retrieval reaches (hidden-truth scenario
     expect(og.candidates[0]!.targets.length).toBeGreaterThan(writesQ0.length);
     expect(og.candidates[0]!.targetQuestions).toEqual(first.targetQuestions);
   });
+
+  it('the run report prints each failing question with the items addressing it', async () => {
+    const c = await coverageComparison(sys, { ...o, delta: 0.5 }, 'redirect');
+    expect(c.aware.steer).toBe('coverage');
+    const text = renderCoverageText(c);
+    expect(text).toMatch(/coverage-aware \(redirect, steer coverage\)/);
+    expect(text).toMatch(
+      new RegExp(
+        `step \\d+: blind -> redirect toward ${writesQ0.join(', ')}; failing: q:0 uncovered \\(λ_min/tol = [^)]+\\) <- ${writesQ0.join(', ')}`,
+      ),
+    );
+  });
 });
 
 /** What the CLI tests read of `ordergap run --coverage … --json`. */
@@ -244,6 +257,12 @@ describe('ordergap run --coverage (built CLI)', () => {
     });
     expect(text.stdout).toMatch(/paper's rule \(stop\)\s+\d+\s+blind/);
     expect(text.stdout).toMatch(/coverage-aware \(continue\)/);
+    const redirect = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'redirect', '--max-steps', '70'], {
+      encoding: 'utf8',
+    });
+    expect(redirect.stdout).toMatch(
+      /step \d+: blind -> redirect toward no item \(no question fails the coverage check\)/,
+    );
   });
   it('--steer order-gap weights toward the items with Ω > ε, and says so', () => {
     const r = spawnSync(
