@@ -13,7 +13,7 @@
  *   `coverage` (default, Sec. 7.3: "evidence that addresses OpenQuestion nodes failing the
  *   coverage check") the pool items addressing those questions, `order-gap` the items that would
  *   still move the state by more than ε and those addressing the uncovered questions
- *   ({@link redirectTargets}). The coverage-aware run then draws from (1 − λ)·P(·|θ) + λ·U(T).
+ *   (./steer.ts). The coverage-aware run then draws from (1 − λ)·P(·|θ) + λ·U(T).
  *   Under `coverage` a check that is blind only by the pool check, or whose failing questions no
  *   pool item addresses, names no items: the detail says so and the run continues under P(·|θ).
  *
@@ -50,8 +50,14 @@ import type { StepObservation, StoppingRule } from '../stopping/rule.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { checkCoverageAtStop, type CoverageCheck, type CoverageCheckOptions } from './check.js';
-import { REDIRECT_STEERS, steerTargets, steerText, targetQuestions, type RedirectSteer } from './steer.js';
-import type { TargetQuestion } from './steer.js';
+import {
+  REDIRECT_STEERS,
+  steerTargets,
+  steerText,
+  targetQuestions,
+  type RedirectSteer,
+  type TargetQuestion,
+} from './steer.js';
 
 /** What happens when a candidate stop is blind. */
 export type CoveragePolicy = 'stop' | 'continue' | 'redirect';
