@@ -3,19 +3,25 @@
  * `node --import tsx bench/coverage.ts` (or `npm run bench -- coverage`). Writes
  * bench/results/coverage.json.
  *
- * Per scenario and sampler seed, four stops with the same ε, w, Tmax:
+ * Per scenario and sampler seed, five stops with the same ε, w, Tmax:
  * - `paper`: Algorithm 1 (Eq. 3), the first Ω̂ <= ε — `runCoverageAware` with policy 'stop',
  *   which also records whether that stop was converged or blind;
- * - `continue`, `redirect`: the coverage-aware policies (src/coverageStop);
+ * - `continue`: the coverage-aware policy that refuses a blind stop (src/coverageStop);
+ * - `redirect (coverage)`, `redirect (order-gap)`: refuse it and weight sampling toward the items
+ *   the steer names — those addressing the questions failing the coverage check (Sec. 7.3), or
+ *   those with Ω(θ_T; e) > ε and those addressing uncovered questions;
  * - `budget`: no stopping test, Tmax steps.
  * Figures: stop step T, accuracy of the answers at θ_T (fraction of questions with competing
  * answers whose highest-confidence answer is the true one), mean confidence of the true answers,
- * distinct evidence items used, candidate stops checked, wall time.
+ * distinct evidence items used, candidate stops checked and how many of them found a question
+ * failing the check (uncovered, or addressed by no pool item), wall time.
  *
  * Scenarios: the default scenario (truth: Mira Vance wrote it — the encyclopedia and the
  * publisher agree, the fan-forum claim for Holt is contradicted; its other questions have a single
- * answer and do not count), and synthetic ones (src/graph/scenarios/hiddenTruthScenario.ts: 3 questions whose
- * true answers are supported only by rarely retrieved reliable items).
+ * answer and do not count), synthetic ones (src/graph/scenarios/hiddenTruthScenario.ts: 3 questions whose
+ * true answers are supported only by rarely retrieved reliable items), and the same synthetic
+ * ones with those reliable items never retrieved (P = 0, ./_hidden.ts): only a redirect can draw
+ * them.
  *
  * The machine has 2 cores shared with other workloads: times are indicative only; steps,
  * accuracy and evidence counts are deterministic per seed.
@@ -24,9 +30,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { runCoverageAware } from '../src/coverageStop/run.js';
 import type { CoveragePolicy } from '../src/coverageStop/stopper.js';
+import type { RedirectSteer } from '../src/coverageStop/steer.js';
 import { defaultScenario, type Scenario } from '../src/graph/scenarios/scenario.js';
 import { answerAccuracy, hiddenTruthScenario } from '../src/graph/scenarios/hiddenTruthScenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
+import type { OperatorSystem } from '../src/system/types.js';
+import { withHiddenItems } from './_hidden.js';
 import { confidenceIndex } from '../src/graph/model/layout.js';
 import { runRecursive } from '../src/ordergap/algorithm1.js';
 import { init } from '../src/wasm/module.js';
@@ -51,8 +60,21 @@ interface Row {
   trueConfidence: number;
   evidenceUsed: number;
   checks: number;
+  /** Candidate stops whose check found a question failing it (uncovered, or addressed by no pool item). */
+  failingChecks: number;
   ms: number;
 }
+
+/** The synthetic scenarios with their reliable items never retrieved (module comment). */
+const HIDDEN = 'synthetic, reliable items unretrieved';
+
+/** The stops of the comparison run with `runCoverageAware`: label, policy and steer. */
+const AWARE: Array<[string, CoveragePolicy, RedirectSteer?]> = [
+  ['paper', 'stop'],
+  ['continue', 'continue'],
+  ['redirect (coverage)', 'redirect', 'coverage'],
+  ['redirect (order-gap)', 'redirect', 'order-gap'],
+];
 
 async function measure(
   name: string,
@@ -60,17 +82,18 @@ async function measure(
   truth: Record<string, string>,
   seed: number,
   setting: { epsilon: number; window: number; maxSteps: number },
+  system: OperatorSystem = referenceGraphSystem(scenario),
 ): Promise<Row[]> {
-  const system = referenceGraphSystem(scenario);
   const rows: Row[] = [];
-  const policies: Array<['paper' | CoveragePolicy, CoveragePolicy]> = [
-    ['paper', 'stop'],
-    ['continue', 'continue'],
-    ['redirect', 'redirect'],
-  ];
-  for (const [label, policy] of policies) {
+  for (const [label, policy, steer] of AWARE) {
     const t0 = performance.now();
-    const r = await runCoverageAware(system, { ...setting, seed, policy, recordStates: false });
+    const r = await runCoverageAware(system, {
+      ...setting,
+      seed,
+      policy,
+      ...(steer ? { steer } : {}),
+      recordStates: false,
+    });
     const ms = performance.now() - t0;
     rows.push({
       scenario: name,
@@ -82,6 +105,9 @@ async function measure(
       trueConfidence: round(trueConfidence(scenario, r.run.finalState, truth)),
       evidenceUsed: r.evidenceUsed,
       checks: r.candidates.length,
+      failingChecks: r.candidates.filter(
+        (c) => c.check.uncoveredQuestions.length + c.check.unaddressedQuestions.length > 0,
+      ).length,
       ms: Math.round(ms),
     });
   }
@@ -97,6 +123,7 @@ async function measure(
     trueConfidence: round(trueConfidence(scenario, b.finalState, truth)),
     evidenceUsed: new Set(b.steps.map((s) => s.evidence)).size,
     checks: 0,
+    failingChecks: 0,
     ms: Math.round(performance.now() - t0),
   });
   for (const r of rows) process.stdout.write(`${JSON.stringify(r)}\n`);
@@ -116,9 +143,14 @@ async function main() {
     const s = hiddenTruthScenario(seed, { questions: 3 });
     rows.push(...(await measure('synthetic', s.scenario, { ...s.truth }, seed, synSetting)));
   }
+  for (const seed of [1, 2, 3, 4]) {
+    const s = hiddenTruthScenario(seed, { questions: 3 });
+    const hidden = withHiddenItems(referenceGraphSystem(s.scenario), (id) => /^e\d+r$/.test(id));
+    rows.push(...(await measure(HIDDEN, s.scenario, { ...s.truth }, seed, synSetting, hidden)));
+  }
   const summary: Array<Record<string, string | number>> = [];
-  for (const scenario of ['default', 'synthetic'])
-    for (const stop of ['paper', 'continue', 'redirect', 'budget']) {
+  for (const scenario of ['default', 'synthetic', HIDDEN])
+    for (const stop of [...AWARE.map(([label]) => label), 'budget']) {
       const rs = rows.filter((r) => r.scenario === scenario && r.stop === stop);
       summary.push({
         scenario,
@@ -130,6 +162,8 @@ async function main() {
         meanEvidenceUsed: round(mean(rs.map((r) => r.evidenceUsed)), 1),
         blindStops: rs.filter((r) => r.kind === 'blind').length,
         convergedStops: rs.filter((r) => r.kind === 'converged').length,
+        checks: rs.reduce((a, r) => a + r.checks, 0),
+        failingChecks: rs.reduce((a, r) => a + r.failingChecks, 0),
         meanMs: Math.round(mean(rs.map((r) => r.ms))),
       });
     }
@@ -139,7 +173,11 @@ async function main() {
     cores: availableParallelism(),
     loadAverage: { before: load0.map((x) => round(x, 2)), after: loadavg().map((x) => round(x, 2)) },
     caveat: '2 cores shared with other workloads: times are indicative; steps, accuracy and evidence are deterministic',
-    settings: { default: defSetting, synthetic: { ...synSetting, questions: 3 } },
+    settings: {
+      default: defSetting,
+      synthetic: { ...synSetting, questions: 3 },
+      [HIDDEN]: { ...synSetting, questions: 3, hidden: 'the reliable items e<q>r at P = 0' },
+    },
     summary,
     runs: rows,
   };

@@ -1041,14 +1041,24 @@ function runEnvironment(doc, ctx, extra = []) {
   ]);
 }
 
+/** Candidate stops checked and, in brackets, those finding a failing question ('—' in results without them). */
+function checksCell(c, r) {
+  const checks = field(c, r, 'checks', 'number', { optional: true });
+  const failing = field(c, r, 'failingChecks', 'number', { optional: true });
+  return checks === undefined ? '—' : `${fmt(checks)} (${failing === undefined ? '—' : fmt(failing)})`;
+}
+
 function renderCoverage(doc, ctx) {
   const out = [
     runEnvironment(doc, ctx),
     '',
     para(
       "**Stopping on the order-gap with and without the coverage check** (means over the seeds): the paper's " +
-        'rule (first Ω̂ <= ε), the coverage-aware policies continue and redirect, and the fixed budget; ' +
-        'accuracy is the share of questions with competing answers whose best answer is the true one:',
+        'rule (first Ω̂ <= ε), the coverage-aware policies continue and redirect — redirect steered toward ' +
+        'the items addressing the questions failing the coverage check (coverage, Sec. 7.3) or toward the ' +
+        'items with Ω > ε (order-gap) — and the fixed budget; accuracy is the share of questions with ' +
+        'competing answers whose best answer is the true one; checks: candidate stops checked over all ' +
+        'seeds, in brackets those that found a question failing the check (uncovered, or addressed by no pool item):',
     ),
     '',
     table(
@@ -1061,6 +1071,7 @@ function renderCoverage(doc, ctx) {
         'true-answer confidence',
         'evidence used',
         'blind / converged stops',
+        'checks (failing a question)',
         'ms',
       ],
       rows(ctx, doc, 'summary').map(({ item: r, ctx: c }) => [
@@ -1072,6 +1083,7 @@ function renderCoverage(doc, ctx) {
         fmt(field(c, r, 'meanTrueConfidence', 'number')),
         fmt(field(c, r, 'meanEvidenceUsed', 'number')),
         `${fmt(field(c, r, 'blindStops', 'number'))} / ${fmt(field(c, r, 'convergedStops', 'number'))}`,
+        checksCell(c, r),
         fmt(field(c, r, 'meanMs', 'number', { optional: true })),
       ]),
     ),

@@ -73,6 +73,7 @@ export {
   type CoverageStop,
   runCoverageAware,
 } from './coverageStop/run.js';
+export type { RedirectSteer, TargetQuestion } from './coverageStop/steer.js';
 
 // certification (Sec. 3.1, 5.2–5.4, Prop. 5.2)
 export { certify } from './certify/certify.js';

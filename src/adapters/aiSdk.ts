@@ -19,6 +19,11 @@
  * step brings no evidence item (a tool call that threw, a text-only step) or several. A tool
  * call that throws leaves the SDK a `tool-error` part and no tool result: it brings no evidence,
  * and the report lists it (`toolErrors`: step, tool name, message) instead of dropping it.
+ *
+ * With a stopper of policy `redirect`, a refused blind stop's report names the questions failing
+ * the coverage check (`targetQuestions`: the question, what failed, the applied items addressing
+ * it); the stopper keeps them until its next candidate stop, so a retrieval tool can aim at them:
+ * `retrieve` reads `stopper.targetQuestions.map((q) => q.question)`.
  */
 import { pushAll } from '../util/arrays.js';
 import type { StepResult, StopCondition, ToolSet } from 'ai';

@@ -25,6 +25,11 @@
  * is a failed call. Its message is that text without the `Error: ` prefix and the `ToolNode`'s
  * closing line: the thrown error's message.
  *
+ * With a stopper of policy `redirect`, the report a refused blind stop writes names the questions
+ * failing the coverage check (`orderGap.targetQuestions`: the question, what failed, the applied
+ * items addressing it); the stopper keeps them until its next candidate stop
+ * (`stopper.targetQuestions`), for the agent node to aim its next retrieval at.
+ *
  * `@langchain/langgraph` is an optional peer: importing this subpath needs it installed.
  */
 import { Annotation, END } from '@langchain/langgraph';

@@ -11,6 +11,7 @@ import { checkRunSize, runProgressText, type RunProgress } from '../report/runCo
 import { renderRunText } from '../report/runText.js';
 import { writeRunPlots } from '../report/runPlots.js';
 import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/stopper.js';
+import { REDIRECT_STEERS, type RedirectSteer } from '../coverageStop/steer.js';
 import { parseRuleSpec } from '../stopping/registry.js';
 import { removeStaleTemporaries, temporaryPathFor } from '../util/atomicWrite.js';
 import { ProgressBar } from './progress.js';
@@ -40,10 +41,13 @@ function parseRule(value: string): string {
   return value;
 }
 
-function parseCoveragePolicy(value: string): CoveragePolicy {
-  if (!(COVERAGE_POLICIES as readonly string[]).includes(value))
-    throw new InvalidArgumentError(`'${value}' must be one of ${COVERAGE_POLICIES.join(', ')}.`);
-  return value as CoveragePolicy;
+/** A value that must be one of `allowed` (exit 2 naming them otherwise). */
+function parseOneOf<T extends string>(allowed: readonly T[]): (value: string) => T {
+  return (value) => {
+    if (!(allowed as readonly string[]).includes(value))
+      throw new InvalidArgumentError(`'${value}' must be one of ${allowed.join(', ')}.`);
+    return value as T;
+  };
 }
 
 type RunCommandOptions = Omit<RunReportOptions, 'onStep' | 'onState' | 'onProgress'> & {
@@ -88,8 +92,13 @@ export function registerRunCommand(program: Command): void {
     .option('--delta <number>', 'consistency / openness threshold δ in (0, 1) (default 0.5)', parseUnitOpen)
     .option(
       '--coverage <policy>',
-      "also run the coverage-aware stop beside the paper's rule: stop (the paper's rule, reporting converged or blind), continue (refuse a blind stop up to the budget) or redirect (refuse it and weight toward the items the check names)",
-      parseCoveragePolicy,
+      "also run the coverage-aware stop beside the paper's rule: stop (the paper's rule, reporting converged or blind), continue (refuse a blind stop up to the budget) or redirect (refuse it and weight toward the items --steer names)",
+      parseOneOf<CoveragePolicy>(COVERAGE_POLICIES),
+    )
+    .option(
+      '--steer <steering>',
+      'with --coverage redirect, what it weights toward: coverage (the items addressing the questions failing the coverage check, Sec. 7.3; default) or order-gap (the items with Ω > ε and those addressing uncovered questions)',
+      parseOneOf<RedirectSteer>(REDIRECT_STEERS),
     )
     .option(
       '--schedule <threshold>',

@@ -10,7 +10,9 @@
  *   still move the state by more than the threshold the stop was taken at, reachable or not.
  *
  * The verdict is 'converged' when every question is covered and no pool item has Ω > ε, else
- * 'blind' with the uncovered questions and the items that would still move the state. "Blind" is
+ * 'blind' with the uncovered questions and the items that would still move the state. A question
+ * no pool item addresses has an empty W_q where certify decides nothing: it is listed as
+ * unaddressed (and said in the detail) but does not decide the verdict. "Blind" is
  * this check's word for a stop; the pool check's own verdict is narrower ('unreachable' when an
  * item of probability zero would still move the state, else 'reachable') and never calls a stop
  * blind or converged.
@@ -37,6 +39,18 @@ export interface UncoveredQuestion {
   readonly question: string;
   /** certify's one-line reading (kernel dimension, blind items). */
   readonly summary: string;
+  /** λ_min(G_Wq) under P(·|θ_T) (Prop. 5.2 on W_q). */
+  readonly lambdaMin: number;
+  /** certify's derived λ-tolerance: q is covered iff λ_min exceeds it (with full rank). */
+  readonly tolerance: number;
+  /** λ_min / tolerance: how far the test failed (below 1; null when the tolerance is 0). */
+  readonly margin: number | null;
+  /** Directions of W_q that the supported items leave unseen (of `dim`). */
+  readonly kernelDim: number;
+  /** dim W_q. */
+  readonly dim: number;
+  /** Whether the whole pool, every item equally likely, would cover q (false: no pool item can). */
+  readonly coverableByPool: boolean;
   /**
    * Items that address q: those whose footprint meets q's coordinates when the system declares
    * footprints and question coordinates, else certify's blind items of q (p = 0 items that would
@@ -50,6 +64,13 @@ export interface CoverageCheck {
   readonly verdict: 'converged' | 'blind';
   readonly epsilon: number;
   readonly uncoveredQuestions: readonly UncoveredQuestion[];
+  /**
+   * Questions of the system that no pool item addresses at θ_T (W_q is empty: certify decides
+   * nothing there), in the system's order: those it declares (`questions`) missing from the
+   * coverage, and those its states name (`describe.summary`) that it does not declare. Listed,
+   * not part of the verdict.
+   */
+  readonly unaddressedQuestions: readonly string[];
   /** Pool items with Ω(θ_T; e) > ε, largest Ω first. */
   readonly movingItems: readonly MovingItem[];
   /** certify's per-question coverage at θ_T. */
@@ -77,6 +98,32 @@ function itemsAddressing(system: OperatorSystem, cov: QuestionCoverage, pool: re
   if (!coords || !footprint) return [...cov.blindItems];
   const q = new Set(coords);
   return pool.filter((id) => footprint(id).some((i) => q.has(i)));
+}
+
+/**
+ * The questions no pool item addresses: declared or named by the state in words (the names do
+ * not depend on δ; ½ is passed; θ in the system's state form), not among the decided ones. With `asked` questions given to
+ * certify, only those of them that it left undecided.
+ */
+function unaddressed(
+  system: OperatorSystem,
+  th: Float64Array,
+  asked: NonNullable<CoverageCheckOptions['certify']>['questions'],
+  decided: readonly QuestionCoverage[],
+): string[] {
+  const known = new Set(decided.map((c) => c.question));
+  let names: string[];
+  if (typeof asked === 'function') names = [];
+  else if (asked) names = asked.map((q) => (typeof q === 'string' ? q : q.name));
+  else {
+    const summary = system.capabilities.describe?.summary;
+    const st = system.capabilities.state;
+    names = [
+      ...Object.keys(system.questions),
+      ...(summary?.(st ? st.fromDense(th) : th, 0.5).questions.map((q) => q.question) ?? []),
+    ];
+  }
+  return [...new Set(names)].filter((q) => !known.has(q));
 }
 
 /**
@@ -113,7 +160,20 @@ export async function checkCoverageAtStop(
   const poolIds = poolCheck.items.map((i) => i.evidence);
   const uncoveredQuestions = report.coverage
     .filter((c) => !c.covered)
-    .map((c) => ({ question: c.question, summary: c.summary, addressedBy: itemsAddressing(system, c, poolIds) }));
+    .map(
+      (c): UncoveredQuestion => ({
+        question: c.question,
+        summary: c.summary,
+        lambdaMin: c.lambdaMin,
+        tolerance: c.tolerance,
+        margin: c.tolerance > 0 ? c.lambdaMin / c.tolerance : null,
+        kernelDim: c.kernelDim,
+        dim: c.dim,
+        coverableByPool: c.coverableByPool,
+        addressedBy: itemsAddressing(system, c, poolIds),
+      }),
+    );
+  const unaddressedQuestions = unaddressed(system, th, options.certify?.questions, report.coverage);
   const movingItems = poolCheck.items
     .filter((i) => i.omega > epsilon)
     .sort((a, b) => b.omega - a.omega)
@@ -133,14 +193,18 @@ export async function checkCoverageAtStop(
           .join(', ') +
         (movingItems.length > 6 ? ` and ${movingItems.length - 6} more` : ''),
     );
-  const detail =
-    verdict === 'converged'
-      ? `every question covered (${report.coverage.length}) and every pool item has Ω <= ε = ${epsilon}`
-      : parts.join('; ');
+  if (verdict === 'converged')
+    parts.push(`every question covered (${report.coverage.length}) and every pool item has Ω <= ε = ${epsilon}`);
+  if (unaddressedQuestions.length)
+    parts.push(
+      `coverage not decided for ${unaddressedQuestions.join(', ')}: no pool item addresses ${unaddressedQuestions.length === 1 ? 'it' : 'them'}`,
+    );
+  const detail = parts.join('; ');
   return {
     verdict,
     epsilon,
     uncoveredQuestions,
+    unaddressedQuestions,
     movingItems,
     coverage: report.coverage,
     poolCheck,

@@ -3,9 +3,12 @@
  * stopping rule (default Algorithm 1's order-gap test) until the rule stops; the candidate stop
  * is then checked and the policy of a {@link CoverageStopper} decides (./stopper.ts: `stop`,
  * `continue`, `redirect`). With `redirect`, after each blind check the loop draws from the
- * mixture (1 − λ)·P(·|θ) + λ·U(T), where T holds the items the check names and U(T) is uniform on
- * T: Sec. 7.3's adaptive extraction, weighted toward the evidence the coverage check says is
- * missing rather than by question openness.
+ * mixture (1 − λ)·P(·|θ) + λ·U(T), where T holds the items the stopper's steer names and U(T) is
+ * uniform on T: Sec. 7.3's adaptive extraction. With steer `coverage` (default) T holds the pool
+ * items addressing the questions failing the check — the evidence the coverage check says is
+ * missing; with `order-gap` the items with Ω(θ_T; e) > ε and those addressing uncovered
+ * questions (./steer.ts). An empty T (a check blind by the pool check alone under `coverage`)
+ * leaves P(·|θ) as it is.
  *
  * After a refused stop the window restarts: the next stop needs w fresh steps with Ω̂ <= ε. The
  * loop runs as segments, one per candidate stop; segment j samples with seed
@@ -20,6 +23,7 @@ import { ArgumentError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';
 import type { CoverageCheck, CoverageCheckOptions } from './check.js';
 import { COVERAGE_POLICIES, CoverageStopper, type CoveragePolicy } from './stopper.js';
+import type { RedirectSteer, TargetQuestion } from './steer.js';
 
 /** Options of {@link runCoverageAware}. */
 export interface CoverageRunOptions extends CoverageCheckOptions {
@@ -37,6 +41,8 @@ export interface CoverageRunOptions extends CoverageCheckOptions {
   rule?: StoppingRule;
   /** What a blind candidate stop does (default 'stop', the paper's rule). */
   policy?: CoveragePolicy;
+  /** What `redirect` weights toward: 'coverage' (default, Sec. 7.3) or 'order-gap' (./steer.ts). */
+  steer?: RedirectSteer;
   /** λ in (0, 1]: the share of the sampling mass `redirect` moves onto the named items (default 0.5). */
   redirectShare?: number;
   /** Keep θ_t of every step (default true, as `runRecursive`). */
@@ -52,6 +58,8 @@ export interface CandidateStop {
   readonly action: 'stop' | 'continue' | 'redirect';
   /** The items `redirect` weights toward (empty for the other actions). */
   readonly targets: readonly string[];
+  /** With `redirect`: the questions failing the check and the items addressing each (else empty). */
+  readonly targetQuestions: readonly TargetQuestion[];
 }
 
 /** How a coverage-aware run ended. */
@@ -129,7 +137,7 @@ function append(tr: Trajectory, r: RunResult): void {
 /**
  * Runs Algorithm 1 with the coverage-aware stop (see the module comment).
  * Cost: the steps of Algorithm 1 + one coverage check per candidate stop.
- * @throws {ArgumentError} bad ε, w, Tmax, seed, policy or share (nothing runs).
+ * @throws {ArgumentError} bad ε, w, Tmax, seed, policy, steer or share (nothing runs).
  * @example
  * ```ts
  * const sys = referenceGraphSystem();
@@ -143,6 +151,7 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
   const stopper = new CoverageStopper(system, o.rule, {
     policy: o.policy,
     epsilon: o.epsilon,
+    ...(options.steer !== undefined ? { steer: options.steer } : {}),
     ...(options.certify ? { certify: options.certify } : {}),
   });
   const tr: Trajectory = { steps: [], first: null, last: null, consolidations: 0, best: null };
@@ -166,7 +175,13 @@ export async function runCoverageAware(system: OperatorSystem, options: Coverage
     if (r.stop.reason !== 'order-gap' && r.stop.reason !== 'criterion') break;
     const T = tr.steps.length;
     const report = await stopper.candidate(T, r.stop.reason, r.finalState, r.steps.at(-1)?.statistic ?? null);
-    candidates.push({ step: T, check: report.check!, action: report.action!, targets: report.redirect });
+    candidates.push({
+      step: T,
+      check: report.check!,
+      action: report.action!,
+      targets: report.redirect,
+      targetQuestions: report.targetQuestions,
+    });
     if (report.stop) {
       stop = { step: T, kind: report.verdict!, policy: o.policy, detail: report.detail };
       accepted = r.stop.reason;

@@ -7,9 +7,15 @@
  *   still says whether that stop was converged or blind);
  * - `continue` — refuse a blind stop and keep going until a stop is converged or the budget runs
  *   out;
- * - `redirect` — as `continue`, and name the items to favour: those that would still move the
- *   state by more than ε and those addressing the uncovered questions (the coverage-aware run
- *   then draws from (1 − λ)·P(·|θ) + λ·U(T), Sec. 7.3's adaptive extraction).
+ * - `redirect` — as `continue`, and say what extraction should favour (Sec. 7.3's adaptive
+ *   extraction): the questions failing the check ({@link TargetQuestion}: uncovered, with the
+ *   failed test's margin, or addressed by no pool item) and, by `steer`, the items to favour —
+ *   `coverage` (default, Sec. 7.3: "evidence that addresses OpenQuestion nodes failing the
+ *   coverage check") the pool items addressing those questions, `order-gap` the items that would
+ *   still move the state by more than ε and those addressing the uncovered questions
+ *   (./steer.ts). The coverage-aware run then draws from (1 − λ)·P(·|θ) + λ·U(T).
+ *   Under `coverage` a check that is blind only by the pool check, or whose failing questions no
+ *   pool item addresses, names no items: the detail says so and the run continues under P(·|θ).
  *
  * After a refused stop the rule starts afresh: the next candidate needs a new window of steps.
  * {@link CoverageStopper} is used by the coverage-aware run of Algorithm 1 (./run.ts) and by
@@ -22,6 +28,21 @@
  *   if (report.stop) break; // report.verdict: 'converged' | 'blind' (null: no check ran, e.g. the budget)
  * }
  * ```
+ *
+ * An agent that chooses its own retrieval cannot be handed items it has not seen; with policy
+ * `redirect` the report of a refused stop names the questions to extract for
+ * ({@link StopReport.targetQuestions}), and the stopper keeps them until the next candidate stop:
+ *
+ * ```ts
+ * const stopper = new CoverageStopper(null, rule, { policy: 'redirect', maxSteps: 100 });
+ * for (;;) {
+ *   // [] until a blind candidate stop; then e.g. [{ question: 'q:birthplace', failure: 'unaddressed', addressedBy: [], ... }]
+ *   const focus = stopper.targetQuestions.map((q) => q.question);
+ *   const item = await retrieveFor(focus); // yours: retrieval aimed at those questions (any when empty)
+ *   const report = await stopper.observe({ omega: state.step(item) }, () => graph.agentCheckSite(state));
+ *   if (report.stop) break;
+ * }
+ * ```
  */
 import { resolveRunParams } from '../system/runParams.js';
 import type { OperatorSystem } from '../system/types.js';
@@ -29,6 +50,14 @@ import type { StepObservation, StoppingRule } from '../stopping/rule.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { checkCoverageAtStop, type CoverageCheck, type CoverageCheckOptions } from './check.js';
+import {
+  REDIRECT_STEERS,
+  steerTargets,
+  steerText,
+  targetQuestions,
+  type RedirectSteer,
+  type TargetQuestion,
+} from './steer.js';
 
 /** What happens when a candidate stop is blind. */
 export type CoveragePolicy = 'stop' | 'continue' | 'redirect';
@@ -46,6 +75,12 @@ export interface CheckSite {
 export interface CoverageStopperOptions extends CoverageCheckOptions {
   /** What a blind candidate stop does; `false`: the rule alone, no check. Default 'stop'. */
   policy?: CoveragePolicy | false;
+  /**
+   * What `redirect` weights toward (module comment): 'coverage' (default, Sec. 7.3) the items
+   * addressing the questions failing the check, 'order-gap' the items with Ω > ε and those
+   * addressing uncovered questions. Checked whatever the policy.
+   */
+  steer?: RedirectSteer;
   /** Step budget over all observations: stop with reason 'budget' at this step (default: none). */
   maxSteps?: number;
   /**
@@ -77,15 +112,14 @@ export interface StopReport {
   readonly check: CoverageCheck | null;
   /** What the policy did with the candidate stop at this step; null when there was none. */
   readonly action: 'stop' | 'continue' | 'redirect' | null;
-  /** With policy 'redirect' after a blind check: the items to favour (else empty). */
+  /** With policy 'redirect' after a blind check: the pool items to favour under the stopper's `steer` (else empty). */
   readonly redirect: readonly string[];
-}
-
-/** Items a blind check names: those moving the state by more than ε, then those addressing uncovered questions. */
-export function redirectTargets(check: CoverageCheck): string[] {
-  const out = new Set(check.movingItems.map((m) => m.evidence));
-  for (const q of check.uncoveredQuestions) for (const id of q.addressedBy) out.add(id);
-  return [...out];
+  /**
+   * With policy 'redirect' after a blind check: the questions failing it, what failed and the
+   * pool items addressing each (else empty) — what a loop that controls its own retrieval
+   * extracts for next, whatever the steer.
+   */
+  readonly targetQuestions: readonly TargetQuestion[];
 }
 
 /** How a rule's candidate stop reads in a detail line. */
@@ -97,6 +131,8 @@ function candidateText(rule: StoppingRule): string {
 export class CoverageStopper {
   readonly rule: StoppingRule;
   readonly policy: CoveragePolicy | false;
+  /** What `redirect` weights toward. */
+  readonly steer: RedirectSteer;
   readonly maxSteps: number | null;
   /** ε of the pool check. */
   readonly epsilon: number;
@@ -107,11 +143,12 @@ export class CoverageStopper {
   #window = 0;
   #last: StopReport | null = null;
   #checks: CoverageCheck[] = [];
+  #targetQuestions: readonly TargetQuestion[] = [];
 
   /**
    * `system`: where {@link candidate} checks a candidate stop (null: only {@link observe}, which
    * names its site, can be used).
-   * @throws {ArgumentError} bad policy, maxSteps or epsilon; a rule that is not a StoppingRule.
+   * @throws {ArgumentError} bad policy, steer, maxSteps or epsilon; a rule that is not a StoppingRule.
    */
   constructor(system: OperatorSystem | null, rule: StoppingRule, options: CoverageStopperOptions = {}) {
     if (typeof rule?.observe !== 'function' || typeof rule.reset !== 'function')
@@ -121,8 +158,11 @@ export class CoverageStopper {
     const policy = options.policy ?? 'stop';
     if (policy !== false && !COVERAGE_POLICIES.includes(policy))
       throw new ArgumentError('policy', policy, "must be 'stop', 'continue', 'redirect' or false");
+    const steer = options.steer ?? 'coverage';
+    if (!REDIRECT_STEERS.includes(steer)) throw new ArgumentError('steer', steer, "must be 'coverage' or 'order-gap'");
     this.rule = rule;
     this.policy = policy;
+    this.steer = steer;
     this.maxSteps = options.maxSteps === undefined ? null : integerInRange('maxSteps', options.maxSteps, 1);
     const ruleEpsilon = rule.params['epsilon'];
     const epsilon =
@@ -141,6 +181,14 @@ export class CoverageStopper {
   /** Every coverage check run so far, in order. */
   get checks(): readonly CoverageCheck[] {
     return this.#checks;
+  }
+  /**
+   * The questions the latest candidate stop's redirect named ({@link StopReport.targetQuestions}),
+   * kept until the next candidate stop: what a loop extracts for meanwhile (reports between
+   * candidate stops carry none). Empty before any, after an accepted stop and for other policies.
+   */
+  get targetQuestions(): readonly TargetQuestion[] {
+    return this.#targetQuestions;
   }
   /** Steps so far (observations; see {@link StopReport.step}). */
   get steps(): number {
@@ -176,7 +224,7 @@ export class CoverageStopper {
     this.#step++;
     const statistic = d.statistic ?? null;
     const budget = this.maxSteps !== null && this.#step >= this.maxSteps;
-    const none = { verdict: null, check: null, action: null, redirect: [] } as const;
+    const none = { verdict: null, check: null, action: null, redirect: [], targetQuestions: [] } as const;
     if (!d.stop || d.reason === 'continue')
       return budget
         ? this.#report(
@@ -226,6 +274,7 @@ export class CoverageStopper {
   ): Promise<StopReport> {
     const check = await checkCoverageAtStop(site.system, site.theta, this.epsilon, this.#checkOptions);
     this.#checks.push(check);
+    this.#targetQuestions = [];
     const T = this.#step;
     const phrase = `${candidateText(this.rule)} at step ${T}`;
     if (check.verdict === 'converged' || this.policy === 'stop')
@@ -241,6 +290,7 @@ export class CoverageStopper {
           check,
           action: 'stop',
           redirect: [],
+          targetQuestions: [],
         },
         statistic,
       );
@@ -248,7 +298,10 @@ export class CoverageStopper {
     this.rule.reset();
     this.#window = 0;
     const action = this.policy as 'continue' | 'redirect';
-    const redirect = action === 'redirect' ? redirectTargets(check) : [];
+    const redirect = action === 'redirect' ? steerTargets(check, this.steer) : [];
+    const questions = action === 'redirect' ? targetQuestions(check) : [];
+    this.#targetQuestions = questions;
+    const steering = action === 'redirect' ? `; ${steerText(check, this.steer, redirect)}` : '';
     return this.#report(
       {
         stop: budget,
@@ -256,10 +309,11 @@ export class CoverageStopper {
         verdict: 'blind',
         detail: budget
           ? `maxSteps = ${this.maxSteps} reached; the last candidate stop was blind: ${check.detail}`
-          : `${phrase} but BLIND, continuing: ${check.detail}`,
+          : `${phrase} but BLIND, ${action === 'redirect' ? 'redirecting' : 'continuing'}: ${check.detail}${steering}`,
         check,
         action,
         redirect,
+        targetQuestions: questions,
       },
       statistic,
     );
@@ -272,5 +326,6 @@ export class CoverageStopper {
     this.#window = 0;
     this.#last = null;
     this.#checks = [];
+    this.#targetQuestions = [];
   }
 }

@@ -5,6 +5,7 @@
  */
 import { runCoverageAware, type CandidateStop } from '../coverageStop/run.js';
 import type { CoveragePolicy } from '../coverageStop/stopper.js';
+import type { RedirectSteer } from '../coverageStop/steer.js';
 import type { StoppingRule } from '../stopping/rule.js';
 import type { RunParams } from '../system/runParams.js';
 import type { OperatorSystem } from '../system/types.js';
@@ -13,20 +14,24 @@ import { fixed, renderTable } from './table.js';
 /** One side of the comparison. */
 export interface CoverageSide {
   policy: CoveragePolicy;
+  /** What `redirect` weighted toward (null for the other policies). */
+  steer: RedirectSteer | null;
   step: number;
   kind: 'converged' | 'blind' | 'budget';
   detail: string;
   evidenceUsed: number;
   /** Candidate stops and the policy's action on each. */
-  candidates: Array<Pick<CandidateStop, 'step' | 'action' | 'targets'> & { verdict: string; detail: string }>;
+  candidates: Array<
+    Pick<CandidateStop, 'step' | 'action' | 'targets' | 'targetQuestions'> & { verdict: string; detail: string }
+  >;
   /** Best answer per question at the end, with its confidence (empty when the system does not describe its states). */
   answers: Array<{ question: string; answer: string; confidence: number }>;
   /** Questions still open (openness > δ) at the end. */
   openQuestions: string[];
 }
 
-/** The run parameters of the comparison and δ of the states in words. */
-export type CoverageSetting = RunParams & { delta: number };
+/** The run parameters of the comparison, δ of the states in words and the steer of `redirect` (default 'coverage'). */
+export type CoverageSetting = RunParams & { delta: number; steer?: RedirectSteer };
 
 /** The `coverage` field of the run report. */
 export interface CoverageComparison {
@@ -43,12 +48,14 @@ async function side(
   rule: StoppingRule | null,
 ): Promise<CoverageSide> {
   const { delta, epsilon, window, maxSteps, seed } = setting;
+  const steer = policy === 'redirect' ? (setting.steer ?? 'coverage') : null;
   const r = await runCoverageAware(system, {
     epsilon,
     window,
     maxSteps,
     seed,
     policy,
+    ...(steer !== null ? { steer } : {}),
     recordStates: false,
     ...(rule !== null ? { rule } : {}),
   });
@@ -56,6 +63,7 @@ async function side(
   const f = summary ? summary(r.run.state ?? r.run.finalState, delta) : null;
   return {
     policy,
+    steer,
     step: r.stop.step,
     kind: r.stop.kind,
     detail: r.stop.detail,
@@ -64,6 +72,7 @@ async function side(
       step: c.step,
       action: c.action,
       targets: c.targets,
+      targetQuestions: c.targetQuestions,
       verdict: c.check.verdict,
       detail: c.check.detail,
     })),
@@ -95,7 +104,7 @@ export function renderCoverageText(c: CoverageComparison): string {
   const out: string[] = [];
   const sides = [
     { name: "paper's rule (stop)", s: c.paper },
-    { name: `coverage-aware (${c.aware.policy})`, s: c.aware },
+    { name: `coverage-aware (${c.aware.policy}${c.aware.steer ? `, steer ${c.aware.steer}` : ''})`, s: c.aware },
   ];
   out.push(
     'Coverage-aware stop: the coverage check at each candidate stop (Remark 5.4) calls it blind when a question is ' +
@@ -124,10 +133,22 @@ export function renderCoverageText(c: CoverageComparison): string {
   for (const { name, s } of sides) {
     out.push(`  ${name}: ${s.detail}.`);
     if (s.openQuestions.length) out.push(`    Warning: this stop leaves open ${s.openQuestions.join(', ')}.`);
-    for (const k of s.candidates.slice(0, 8))
-      out.push(
-        `    step ${k.step}: ${k.verdict} -> ${k.action}${k.targets.length ? ` toward ${k.targets.join(', ')}` : ''}`,
+    for (const k of s.candidates.slice(0, 8)) {
+      const failing = k.targetQuestions.map(
+        (q) =>
+          `${q.question} ${q.failure}${q.margin !== null ? ` (λ_min/tol = ${q.margin.toPrecision(3)})` : ''}` +
+          (q.addressedBy.length ? ` <- ${q.addressedBy.join(', ')}` : ': unaddressable'),
       );
+      out.push(
+        `    step ${k.step}: ${k.verdict} -> ${k.action}` +
+          (k.action !== 'redirect'
+            ? ''
+            : k.targets.length
+              ? ` toward ${k.targets.join(', ')}`
+              : ` toward no item${failing.length ? '' : ' (no question fails the coverage check)'}`) +
+          (failing.length ? `; failing: ${failing.join('; ')}` : ''),
+      );
+    }
     if (s.candidates.length > 8) out.push(`    … ${s.candidates.length - 8} more candidate stop(s)`);
   }
   return out.join('\n');

@@ -13,6 +13,7 @@ import { runRecursive } from '../ordergap/algorithm1.js';
 import { checkPoolAtStop, poolCheckOf, type PoolCheck } from '../ordergap/poolCheck.js';
 import { run, type RunResult } from '../ordergap/run.js';
 import type { CoveragePolicy } from '../coverageStop/stopper.js';
+import { REDIRECT_STEERS, type RedirectSteer } from '../coverageStop/steer.js';
 import { createRule, parseRuleSpec, ruleReads } from '../stopping/registry.js';
 import type { StoppingRule } from '../stopping/rule.js';
 import { windowedMeanUnchecked } from '../stopping/window.js';
@@ -43,6 +44,8 @@ export interface RunReportOptions extends SystemRequest {
   delta?: number;
   /** Also run the coverage-aware stop under this policy beside the paper's rule (./coverage.ts). */
   coverage?: CoveragePolicy;
+  /** With `coverage: 'redirect'`: what it weights toward, 'coverage' (default) or 'order-gap' (src/coverageStop/steer.ts). */
+  steer?: RedirectSteer;
   /** Consolidation scheduling threshold (Sec. 7.3): Q only when the accumulated Ω exceeds it. */
   schedule?: number;
   /** Called after every step with t and the budget (for a progress display). */
@@ -254,6 +257,10 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
       opts.coverage,
       'needs a named scenario (the coverage check certifies on it), not --synthetic',
     );
+  if (opts.steer !== undefined && !REDIRECT_STEERS.includes(opts.steer))
+    throw new ArgumentError('--steer', opts.steer, `must be one of ${REDIRECT_STEERS.join(', ')}`);
+  if (opts.steer !== undefined && opts.coverage !== 'redirect')
+    throw new ArgumentError('--steer', opts.steer, 'steers --coverage redirect: give --coverage redirect with it');
   const cost = checkRunSize(opts);
   await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
   const meter = opts.onProgress ? new RunProgressMeter(cost, opts.onProgress) : null;
@@ -309,7 +316,14 @@ export async function runReport(opts: RunReportOptions = {}): Promise<RunReport>
     finalState,
     ...(openAtStop ? { openAtStop } : {}),
     ...(opts.coverage !== undefined
-      ? { coverage: await coverageComparison(system, { ...params, delta }, opts.coverage, rule) }
+      ? {
+          coverage: await coverageComparison(
+            system,
+            { ...params, delta, ...(opts.steer !== undefined ? { steer: opts.steer } : {}) },
+            opts.coverage,
+            rule,
+          ),
+        }
       : {}),
   };
   meter?.end(r.stop.step);

@@ -83,6 +83,48 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(restored.evidence).toEqual(original.evidence);
   });
 
+  it("with 'redirect' the report tells the loop which questions to extract for: one no applied item addresses is named unaddressable", async () => {
+    // the loop never reads e04, the one item of the default pool that writes q:birthplace
+    const q = scenario.layout.slotOf.get('q:birthplace')!;
+    expect(scenario.items.filter((it) => it.questionCoordinates.has(q)).map((it) => it.id)).toEqual(['e04']);
+    const state = AgentState.fromScenario(scenario);
+    const stopper = scenarioStopper('redirect');
+    const rest = sequence.filter((x) => x !== 'e04');
+    let report = null;
+    let i = 0;
+    for (; i < rest.length; i++) {
+      expect(stopper.targetQuestions).toEqual([]);
+      report = await stopper.observe({ omega: state.step(itemDoc(rest[i]!)) }, () => agentCheckSite(state));
+      if (report.action !== null || report.stop) break;
+    }
+    expect(report).toMatchObject({ verdict: 'blind', action: 'redirect', redirect: [] });
+    expect(report!.check!.unaddressedQuestions).toEqual(['q:birthplace']);
+    expect(report!.targetQuestions).toEqual([
+      {
+        question: 'q:birthplace',
+        failure: 'unaddressed',
+        margin: null,
+        kernelDim: null,
+        summary: 'no pool item addresses it: coverage not decided',
+        addressedBy: [],
+      },
+    ]);
+    expect(report!.detail).toMatch(
+      /steer coverage: toward no item; q:birthplace unaddressable \(no pool item addresses it\)/,
+    );
+    // the stopper keeps them for the loop until the next candidate stop; later reports carry none
+    const next = await stopper.observe({ omega: state.step(itemDoc(rest[i + 1]!)) }, () => agentCheckSite(state));
+    expect(next).toMatchObject({ action: null, targetQuestions: [] });
+    expect(stopper.targetQuestions).toEqual(report!.targetQuestions);
+    // with e04 read, the check decides q:birthplace: nothing is unaddressed at Algorithm 1's stop
+    const full = AgentState.fromScenario(scenario);
+    for (const id of sequence.slice(0, paper.stop.step)) full.step(itemDoc(id));
+    const site = agentCheckSite(full);
+    const c = await checkCoverageAtStop(site.system, site.theta, scenario.run.epsilon);
+    expect(c.unaddressedQuestions).toEqual([]);
+    expect(c.coverage.map((x) => x.question)).toContain('q:birthplace');
+  });
+
   it('bad options and Ω are refused naming them; a missing site is refused unless the policy is false', async () => {
     expect(() => scenarioStopper('often' as never)).toThrow(/^policy = "often"/);
     expect(() => scenarioStopper('stop', 0)).toThrow(/^maxSteps = 0/);

@@ -3,17 +3,20 @@ import { spawnSync } from 'node:child_process';
 
 import { beforeAll, describe, expect, it } from 'vitest';
 import { BIN } from '../util/builtCli.js';
+import { coverageComparison, renderCoverageText } from '../../src/report/coverage.js';
+import { withHiddenItems } from '../../bench/_hidden.js';
 import { certify } from '../../src/certify/certify.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
 import { redirectWeights, runCoverageAware } from '../../src/coverageStop/run.js';
-import { redirectTargets } from '../../src/coverageStop/stopper.js';
+import { redirectTargets, steerTargets } from '../../src/coverageStop/steer.js';
 import { referenceGraphSystem, type ReferenceGraphSystem } from '../../src/graph/system.js';
 import { answerAccuracy, hiddenTruthScenario } from '../../src/graph/scenarios/hiddenTruthScenario.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { checkPoolAtStop } from '../../src/ordergap/poolCheck.js';
 import { run } from '../../src/ordergap/run.js';
 import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
+import type { OperatorSystem } from '../../src/system/types.js';
 import { ArgumentError } from '../../src/util/errors.js';
 import { init } from '../../src/wasm/module.js';
 
@@ -103,9 +106,15 @@ describe('coverage check and policies on the default scenario', () => {
     expect(pool.unreachableItems).toEqual([]);
   });
 
-  it("'continue' refuses every blind stop; 'redirect' weights toward the named items; each stop is converged or the budget", async () => {
-    for (const policy of ['continue', 'redirect'] as const) {
-      const r = await runCoverageAware(sys, { ...setting, policy, recordStates: false });
+  it("'continue' refuses every blind stop; 'redirect' weights toward the items its steer names; each stop is converged or the budget", async () => {
+    const runs = [];
+    for (const [policy, steer] of [
+      ['continue', undefined],
+      ['redirect', undefined],
+      ['redirect', 'order-gap'],
+    ] as const) {
+      const r = await runCoverageAware(sys, { ...setting, policy, ...(steer ? { steer } : {}), recordStates: false });
+      runs.push(r);
       expect(r.run.steps.length).toBe(r.stop.step);
       expect(r.stop.step).toBeLessThanOrEqual(setting.maxSteps);
       const refused = r.candidates.filter((c) => c.action !== 'stop');
@@ -113,13 +122,25 @@ describe('coverage check and policies on the default scenario', () => {
       if (r.stop.kind === 'converged') expect(r.candidates.at(-1)!.check.verdict).toBe('converged');
       else expect(r.stop.kind).toBe('budget');
       expect(r.candidates[0]!.step).toBe(runRecursive(sys, setting).stop.step);
-      if (policy === 'redirect') for (const c of refused) expect(c.targets).toEqual(redirectTargets(c.check));
+      if (policy === 'continue') continue;
+      // 'order-gap' names the items the check names (Ω > ε, or addressing an uncovered question)
+      for (const c of refused) expect(c.targets).toEqual(steerTargets(c.check, steer ?? 'coverage'));
+      if (steer === 'order-gap') expect(refused.every((c) => c.targets.length > 0)).toBe(true);
     }
+    // every question of the default scenario is covered at each candidate stop (blind by the pool
+    // check alone): the default steer names no item, so redirect draws exactly as continue
+    const [cont, coverage] = runs;
+    expect(coverage!.candidates.every((c) => c.targets.length === 0 && c.targetQuestions.length === 0)).toBe(true);
+    expect(coverage!.candidates.every((c) => c.check.uncoveredQuestions.length === 0)).toBe(true);
+    expect(coverage!.run.steps.map((s) => s.evidence)).toEqual(cont!.run.steps.map((s) => s.evidence));
   });
 
   it('bad options are refused before anything runs', async () => {
     await expect(runCoverageAware(sys, { ...setting, policy: 'maybe' as never })).rejects.toThrow(/^policy = "maybe"/);
     await expect(runCoverageAware(sys, { ...setting, redirectShare: 0 })).rejects.toThrow(/^redirectShare = 0/);
+    await expect(runCoverageAware(sys, { ...setting, policy: 'redirect', steer: 'sideways' as never })).rejects.toThrow(
+      /^steer = "sideways": must be 'coverage' or 'order-gap'$/,
+    );
   });
 });
 
@@ -151,23 +172,134 @@ describe('a synthetic scenario whose truth is only in rarely drawn items', () =>
   });
 });
 
+describe("steering toward a question no retrieval reaches (hidden-truth scenario, q:0's items at P = 0)", () => {
+  const s = hiddenTruthScenario(1, { questions: 3 });
+  const o = { epsilon: 0.01, window: 4, maxSteps: 40, seed: 1, recordStates: false };
+  const q0 = s.scenario.layout.slotOf.get('q:0')!;
+  // W_q's items (docs/certify.md step 6): those that write q:0's coordinates
+  const writesQ0 = s.scenario.items.filter((it) => it.questionCoordinates.has(q0)).map((it) => it.id);
+  let sys: OperatorSystem;
+  beforeAll(async () => {
+    await init();
+    sys = withHiddenItems(referenceGraphSystem(s.scenario), (id) => id.startsWith('e0'));
+  });
+
+  it("steer 'coverage' names q:0 as failing and weights toward exactly the items addressing it; 'order-gap' toward the Ω > ε items", async () => {
+    expect(writesQ0.length).toBeGreaterThan(0);
+    const r = await runCoverageAware(sys, { ...o, policy: 'redirect' });
+    const first = r.candidates[0]!;
+    expect(first.action).toBe('redirect');
+    expect(first.targetQuestions).toHaveLength(1);
+    expect(first.targetQuestions[0]).toMatchObject({ question: 'q:0', failure: 'uncovered', addressedBy: writesQ0 });
+    const q = first.check.uncoveredQuestions[0]!;
+    expect(q.lambdaMin).toBeLessThanOrEqual(q.tolerance);
+    expect(first.targetQuestions[0]!.margin).toBeLessThan(1);
+    expect(first.targetQuestions[0]!.kernelDim).toBeGreaterThan(0);
+    expect(first.targets).toEqual(writesQ0);
+    // the items addressing q:0 have P = 0: only the redirect draws them
+    const after = r.run.steps.slice(first.step).map((x) => x.evidence);
+    expect(after.some((id) => writesQ0.includes(id))).toBe(true);
+    const cont = await runCoverageAware(sys, { ...o, policy: 'continue' });
+    expect(cont.run.steps.some((x) => writesQ0.includes(x.evidence))).toBe(false);
+    // the order-gap steer at the same first candidate: every item with Ω > ε, and q:0's
+    const og = await runCoverageAware(sys, { ...o, policy: 'redirect', steer: 'order-gap' });
+    expect(og.candidates[0]!.step).toBe(first.step);
+    expect(og.candidates[0]!.targets).toEqual(redirectTargets(og.candidates[0]!.check));
+    const moving = og.candidates[0]!.check.movingItems.map((m) => m.evidence);
+    expect(og.candidates[0]!.targets).toEqual(expect.arrayContaining([...writesQ0, ...moving]));
+    expect(og.candidates[0]!.targets.length).toBeGreaterThan(writesQ0.length);
+    expect(og.candidates[0]!.targetQuestions).toEqual(first.targetQuestions);
+  });
+
+  it('the run report prints each failing question with the items addressing it', async () => {
+    const c = await coverageComparison(sys, { ...o, delta: 0.5 }, 'redirect');
+    expect(c.aware.steer).toBe('coverage');
+    const text = renderCoverageText(c);
+    expect(text).toMatch(/coverage-aware \(redirect, steer coverage\)/);
+    expect(text).toMatch(
+      new RegExp(
+        `step \\d+: blind -> redirect toward ${writesQ0.join(', ')}; failing: q:0 uncovered \\(λ_min/tol = [^)]+\\) <- ${writesQ0.join(', ')}`,
+      ),
+    );
+  });
+});
+
+/** What the CLI tests read of `ordergap run --coverage … --json`. */
+interface CliDoc {
+  stop: { step: number };
+  coverage: {
+    paper: { step: number; kind: string };
+    aware: {
+      policy: string;
+      steer: string | null;
+      step: number;
+      kind: string;
+      candidates: Array<{ targets: string[]; targetQuestions: unknown[] }>;
+    };
+  };
+}
+
 describe('ordergap run --coverage (built CLI)', () => {
   it('shows the blind paper stop and the coverage-aware stop side by side; --json carries both', () => {
     const r = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'redirect', '--json'], { encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
-    const doc = JSON.parse(r.stdout) as {
-      stop: { step: number };
-      coverage: { paper: { step: number; kind: string }; aware: { policy: string; step: number; kind: string } };
-    };
+    const doc = JSON.parse(r.stdout) as CliDoc;
     expect(doc.coverage.paper.step).toBe(doc.stop.step);
     expect(doc.coverage.paper.kind).toBe('blind');
     expect(doc.coverage.aware.policy).toBe('redirect');
+    // the default steer: no question of the default scenario fails the coverage check, so no item is named
+    expect(doc.coverage.aware.steer).toBe('coverage');
+    expect(doc.coverage.aware.candidates[0]!.targets).toEqual([]);
+    expect(doc.coverage.aware.candidates[0]!.targetQuestions).toEqual([]);
     expect(doc.coverage.aware.step).toBeGreaterThan(doc.coverage.paper.step);
     const text = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'continue', '--max-steps', '70'], {
       encoding: 'utf8',
     });
     expect(text.stdout).toMatch(/paper's rule \(stop\)\s+\d+\s+blind/);
     expect(text.stdout).toMatch(/coverage-aware \(continue\)/);
+    const redirect = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'redirect', '--max-steps', '70'], {
+      encoding: 'utf8',
+    });
+    expect(redirect.stdout).toMatch(
+      /step \d+: blind -> redirect toward no item \(no question fails the coverage check\)/,
+    );
+  });
+  it('--steer order-gap weights toward the items with Ω > ε, and says so', () => {
+    const r = spawnSync(
+      process.execPath,
+      [BIN, 'run', '--coverage', 'redirect', '--steer', 'order-gap', '--max-steps', '70', '--json'],
+      { encoding: 'utf8' },
+    );
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as CliDoc;
+    expect(doc.coverage.aware.steer).toBe('order-gap');
+    expect(doc.coverage.aware.candidates[0]!.targets.length).toBeGreaterThan(0);
+    const text = spawnSync(
+      process.execPath,
+      [BIN, 'run', '--coverage', 'redirect', '--steer', 'order-gap', '--max-steps', '70'],
+      { encoding: 'utf8' },
+    );
+    expect(text.stdout).toMatch(/coverage-aware \(redirect, steer order-gap\)/);
+    expect(text.stdout).toMatch(/step \d+: blind -> redirect toward e\d+/);
+  });
+  it('a bad or misplaced --steer exits 2 naming it, before any output; --help lists it', () => {
+    const bad = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'redirect', '--steer', 'sideways'], {
+      encoding: 'utf8',
+    });
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toMatch(/--steer.*'sideways' must be one of coverage, order-gap/);
+    expect(bad.stdout).toBe('');
+    for (const args of [
+      ['--steer', 'order-gap'],
+      ['--coverage', 'continue', '--steer', 'coverage'],
+    ]) {
+      const r = spawnSync(process.execPath, [BIN, 'run', ...args], { encoding: 'utf8' });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(/^ordergap: error: --steer = "(order-gap|coverage)": steers --coverage redirect/);
+      expect(r.stdout).toBe('');
+    }
+    const help = spawnSync(process.execPath, [BIN, 'run', '--help'], { encoding: 'utf8' });
+    expect(help.stdout).toMatch(/--steer <steering>[\s\S]*coverage[\s\S]*order-gap/);
   });
   it('a bad policy exits 2 naming --coverage', () => {
     const r = spawnSync(process.execPath, [BIN, 'run', '--coverage', 'sometimes'], { encoding: 'utf8' });

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
-import { CoverageStopper, redirectTargets, type CheckSite } from '../../src/coverageStop/stopper.js';
+import { redirectTargets } from '../../src/coverageStop/steer.js';
+import { CoverageStopper, type CheckSite } from '../../src/coverageStop/stopper.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { ConfidenceThresholdRule } from '../../src/stopping/confidenceThreshold.js';
 import { OrderGapRule } from '../../src/stopping/orderGapRule.js';
@@ -53,24 +54,65 @@ describe('CoverageStopper: the policy on a candidate stop', () => {
     expect(stopper.checks).toHaveLength(1);
   });
 
-  it("'continue' refuses the blind stop and restarts the rule's window; 'redirect' also names the items", async () => {
-    for (const policy of ['continue', 'redirect'] as const) {
+  it("'continue' refuses the blind stop and restarts the rule's window; 'redirect' also says where it steers", async () => {
+    for (const [policy, steer] of [
+      ['continue', undefined],
+      ['redirect', undefined],
+      ['redirect', 'order-gap'],
+    ] as const) {
       const stopper = new CoverageStopper(
         null,
         new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }),
-        { policy, maxSteps: trajectory.length },
+        { policy, maxSteps: trajectory.length, ...(steer ? { steer } : {}) },
       );
+      expect(stopper.steer).toBe(steer ?? 'coverage');
       const reports = await feed(stopper);
       const refused = reports.findIndex((r) => r.action !== null);
       expect(refused + 1).toBe(paper.stop.step);
       const r = reports[refused]!;
       expect(r).toMatchObject({ stop: false, reason: 'continue', verdict: 'blind', action: policy });
-      expect(r.redirect).toEqual(policy === 'redirect' ? redirectTargets(r.check!) : []);
-      if (policy === 'redirect') expect(r.redirect).toEqual(expect.arrayContaining(['e2', 'e3']));
+      // blind by the pool check alone (e2, e3 at P = 0 with Ω > ε), every question covered
+      expect(r.check!.uncoveredQuestions).toEqual([]);
+      expect(r.targetQuestions).toEqual([]);
+      if (steer === 'order-gap') {
+        expect(r.redirect).toEqual(redirectTargets(r.check!));
+        expect(r.redirect).toEqual(expect.arrayContaining(['e2', 'e3']));
+        expect(r.detail).toMatch(/; steer order-gap: toward \d+ item\(s\) with Ω > ε/);
+      } else {
+        // the default steer names no item, and says why
+        expect(r.redirect).toEqual([]);
+        if (policy === 'redirect')
+          expect(r.detail).toMatch(/; steer coverage: toward no item, no question fails the coverage check/);
+        else expect(r.detail).not.toMatch(/steer/);
+      }
       // the window starts again: the next step has no Ω̂ yet (w = 2)
       expect(reports[refused + 1]!.statistic).toBeNull();
       expect(reports.at(-1)!.stop).toBe(true);
     }
+  });
+
+  it("'redirect' names a question failing the check that no pool item addresses as unaddressable", async () => {
+    // closed form at (c, u) = (0.2, 0): every Σ_e vanishes on c (Σ_e b = (0, ρuα_e)), so the
+    // stand-in question 'confidence' is uncovered, and no item, supported or not, can move it
+    const cf = closedFormSystem();
+    const stopper = new CoverageStopper(cf, new OrderGapRule({ epsilon: setting.epsilon, window: 1 }), {
+      policy: 'redirect',
+    });
+    const r = await stopper.candidate(3, 'order-gap', [0.2, 0], 0);
+    expect(r).toMatchObject({ stop: false, verdict: 'blind', action: 'redirect', redirect: [] });
+    expect(r.targetQuestions).toEqual([
+      {
+        question: 'confidence',
+        failure: 'uncovered',
+        margin: 0,
+        kernelDim: 1,
+        summary: expect.stringMatching(/^not coverable/) as unknown,
+        addressedBy: [],
+      },
+    ]);
+    expect(r.detail).toMatch(
+      /; steer coverage: toward no item; confidence unaddressable \(no pool item addresses it\)$/,
+    );
   });
 
   it('the budget and policy false end the loop without a check; a site that gives none is refused at the candidate stop', async () => {
@@ -114,6 +156,9 @@ describe('CoverageStopper: the policy on a candidate stop', () => {
     const rule = new OrderGapRule({ epsilon: setting.epsilon, window: setting.window });
     expect(() => new CoverageStopper(null, {} as never)).toThrow(/^rule = /);
     expect(() => new CoverageStopper(null, rule, { policy: 'often' as never })).toThrow(/^policy = "often"/);
+    expect(() => new CoverageStopper(null, rule, { steer: 'sideways' as never })).toThrow(
+      /^steer = "sideways": must be 'coverage' or 'order-gap'$/,
+    );
     expect(() => new CoverageStopper(null, rule, { maxSteps: 0 })).toThrow(/^maxSteps = 0/);
     expect(() => new CoverageStopper(null, rule, { epsilon: -1 })).toThrow(/^epsilon = -1/);
     await expect(new CoverageStopper(null, rule).candidate(1, 'order-gap', [0, 0], null)).rejects.toThrow(
