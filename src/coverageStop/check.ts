@@ -9,10 +9,14 @@
  * - the pool check (src/ordergap/poolCheck): every pool item whose Ω(θ_T; e) exceeds ε would
  *   still move the state by more than the threshold the stop was taken at, reachable or not.
  *
- * The verdict is 'converged' when every question is covered and no pool item has Ω > ε, else
- * 'blind' with the uncovered questions and the items that would still move the state. A question
- * no pool item addresses has an empty W_q where certify decides nothing: it is listed as
- * unaddressed (and said in the detail) but does not decide the verdict. "Blind" is
+ * The verdict is 'converged' when every question is covered, no open question is unaddressed and
+ * no pool item has Ω > ε, else 'blind' with the uncovered questions and the items that would
+ * still move the state. A question no pool item addresses has an empty W_q where certify decides
+ * nothing: it is listed as unaddressed (and said in the detail); when the state in words still
+ * calls it open (openness > ½) the stop is blind to it — no evidence the loop can draw moves it,
+ * so a small order-gap says nothing about it (Sec. 7.3: what is genuinely missing). A closed
+ * unaddressed question, or one a system without a state in words declares, does not decide the
+ * verdict. "Blind" is
  * this check's word for a stop; the pool check's own verdict is narrower ('unreachable' when an
  * item of probability zero would still move the state, else 'reachable') and never calls a stop
  * blind or converged.
@@ -67,8 +71,8 @@ export interface CoverageCheck {
   /**
    * Questions of the system that no pool item addresses at θ_T (W_q is empty: certify decides
    * nothing there), in the system's order: those it declares (`questions`) missing from the
-   * coverage, and those its states name (`describe.summary`) that it does not declare. Listed,
-   * not part of the verdict.
+   * coverage, and those its states name (`describe.summary`) that it does not declare. One the
+   * state in words calls open (openness > ½) makes the verdict blind; the others are listed only.
    */
   readonly unaddressedQuestions: readonly string[];
   /** Pool items with Ω(θ_T; e) > ε, largest Ω first. */
@@ -110,20 +114,18 @@ function unaddressed(
   th: Float64Array,
   asked: NonNullable<CoverageCheckOptions['certify']>['questions'],
   decided: readonly QuestionCoverage[],
-): string[] {
+): { names: string[]; open: string[] } {
   const known = new Set(decided.map((c) => c.question));
+  const summary = system.capabilities.describe?.summary;
+  const st = system.capabilities.state;
+  const questions = summary?.(st ? st.fromDense(th) : th, 0.5).questions ?? [];
   let names: string[];
   if (typeof asked === 'function') names = [];
   else if (asked) names = asked.map((q) => (typeof q === 'string' ? q : q.name));
-  else {
-    const summary = system.capabilities.describe?.summary;
-    const st = system.capabilities.state;
-    names = [
-      ...Object.keys(system.questions),
-      ...(summary?.(st ? st.fromDense(th) : th, 0.5).questions.map((q) => q.question) ?? []),
-    ];
-  }
-  return [...new Set(names)].filter((q) => !known.has(q));
+  else names = [...Object.keys(system.questions), ...questions.map((q) => q.question)];
+  const left = [...new Set(names)].filter((q) => !known.has(q));
+  const open = new Set(questions.filter((q) => q.open).map((q) => q.question));
+  return { names: left, open: left.filter((q) => open.has(q)) };
 }
 
 /**
@@ -173,12 +175,18 @@ export async function checkCoverageAtStop(
         addressedBy: itemsAddressing(system, c, poolIds),
       }),
     );
-  const unaddressedQuestions = unaddressed(system, th, options.certify?.questions, report.coverage);
+  const { names: unaddressedQuestions, open: openUnaddressed } = unaddressed(
+    system,
+    th,
+    options.certify?.questions,
+    report.coverage,
+  );
   const movingItems = poolCheck.items
     .filter((i) => i.omega > epsilon)
     .sort((a, b) => b.omega - a.omega)
     .map((i) => ({ evidence: i.evidence, omega: i.omega, p: i.p }));
-  const verdict = uncoveredQuestions.length === 0 && movingItems.length === 0 ? 'converged' : 'blind';
+  const verdict =
+    uncoveredQuestions.length === 0 && movingItems.length === 0 && openUnaddressed.length === 0 ? 'converged' : 'blind';
   const parts: string[] = [];
   if (uncoveredQuestions.length)
     parts.push(
@@ -195,9 +203,12 @@ export async function checkCoverageAtStop(
     );
   if (verdict === 'converged')
     parts.push(`every question covered (${report.coverage.length}) and every pool item has Ω <= ε = ${epsilon}`);
-  if (unaddressedQuestions.length)
+  if (openUnaddressed.length)
+    parts.push(`blind to the open question(s) ${openUnaddressed.join(', ')}: no pool item addresses them`);
+  const closedUnaddressed = unaddressedQuestions.filter((q) => !openUnaddressed.includes(q));
+  if (closedUnaddressed.length)
     parts.push(
-      `coverage not decided for ${unaddressedQuestions.join(', ')}: no pool item addresses ${unaddressedQuestions.length === 1 ? 'it' : 'them'}`,
+      `coverage not decided for ${closedUnaddressed.join(', ')}: no pool item addresses ${closedUnaddressed.length === 1 ? 'it' : 'them'}`,
     );
   const detail = parts.join('; ');
   return {

@@ -125,6 +125,19 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(c.coverage.map((x) => x.question)).toContain('q:birthplace');
   });
 
+  it('an open question no applied item addresses makes the stop blind even when nothing would move the state', async () => {
+    const state = AgentState.fromScenario(scenario);
+    for (const id of sequence.filter((x) => x !== 'e04')) state.step(itemDoc(id));
+    const site = agentCheckSite(state);
+    const c = await checkCoverageAtStop(site.system, site.theta, 1e6); // no item moves the state by 1e6
+    expect(c.movingItems).toEqual([]);
+    expect(c.uncoveredQuestions).toEqual([]);
+    expect(c.unaddressedQuestions).toEqual(['q:birthplace']);
+    expect(state.describe(0.5).questions.find((q) => q.question === 'q:birthplace')!.open).toBe(true);
+    expect(c.verdict).toBe('blind');
+    expect(c.detail).toMatch(/blind to the open question\(s\) q:birthplace: no pool item addresses them/);
+  });
+
   it('bad options and Ω are refused naming them; a missing site is refused unless the policy is false', async () => {
     expect(() => scenarioStopper('often' as never)).toThrow(/^policy = "often"/);
     expect(() => scenarioStopper('stop', 0)).toThrow(/^maxSteps = 0/);
