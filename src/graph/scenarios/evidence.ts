@@ -199,7 +199,7 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
       if (s && t && (!edgeTypeFits(e.type, s, t) || e.source === e.target))
         add(
           `${p}.type`,
-          `a ${e.type} edge cannot run from ${s} "${e.source}" to ${t} "${e.target}" (${EDGE_TYPE_RULES[e.type]}; a claim's self-support is its "support" field)`,
+          `a ${e.type} edge cannot run from ${s} "${e.source}" to ${t} "${e.target}" (${EDGE_TYPE_RULES[e.type]}; an item writes no self-edge: a claim's self-support is its "support" field, a question's resolution support follows from the item's Supports edges into its answers)`,
         );
       const key = `${e.type} ${e.source} ${e.target}`;
       if (written.has(key)) add(p, `writes ${e.type} ${e.source} -> ${e.target} twice`);
