@@ -67,7 +67,9 @@ describe('P_e: affine blend on the footprint (docs/graph.md)', () => {
       }
       item.footprint.forEach((f, t) => {
         expect(out[f]).toBe(theta[f]! + item.rates[t]! * (item.target[t]! - theta[f]!));
-        expect([item.strength, sc.pool.attributeStrength]).toContain(item.rates[t]);
+        // a question's Supports self-edge (its resolution support) has its own rate: ../scenarios/evidence.test.ts
+        const q = layout.slots.findIndex((_s, slot) => edgeIndex(layout, 'Supports', slot, slot) === f);
+        if (q < shape.firstQuestion) expect([item.strength, sc.pool.attributeStrength]).toContain(item.rates[t]);
       });
       for (let s = 0; s < layout.nmax; s++) expect(inF.has(confidenceIndex(layout, s))).toBe(false);
     },
