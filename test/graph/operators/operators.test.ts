@@ -323,6 +323,10 @@ describe('evidence pool and P(·|θ)', () => {
   it('rejects operator parameters out of range, naming them', () => {
     expect(() => resolveParams({ lambda: 0 })).toThrow(/params\.lambda = 0: must lie in \(0, 1\]/);
     expect(() => resolveParams({ bogus: 1 } as never)).toThrow(/params\.bogus = 1: is not a parameter/);
+    expect(() => resolveParams({ promotion: -1 })).toThrow(/params\.promotion = -1: must be >= 0/);
+    for (const tau of [0, 1.5, NaN])
+      expect(() => resolveParams({ promotionThreshold: tau })).toThrow(/^params\.promotionThreshold = /);
+    expect(resolveParams({ promotionThreshold: 1 }).promotionThreshold).toBe(1);
     expect(() => createScenario(read('graph'), read('evidence'), { params: { support: 5 } })).toThrow(
       /params = .*: the analytic Lipschitz bound/,
     );
