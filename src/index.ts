@@ -27,6 +27,7 @@ export type {
   MergeSummary,
   OperatorSystem,
   OperatorSystemSpec,
+  PromotionSummary,
   QuestionSummary,
   SparseVector,
   StateBox,

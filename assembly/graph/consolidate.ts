@@ -9,7 +9,8 @@
 //   weighted sums    Σ_j c_j S_ji/(1 + r_j + k_i),  Σ_q c_q R_iq/(1 + ρ_i + κ_q),
 //                    Σ_j c_j (X_ij + X_ji)/(1 + d_i + d_j) σ((c_j − c_i)/τ_x)
 //   update           c' = (1 − λ) c + λ h (claim logits, answer softmax-with-none, sharpening,
-//                    question openness)
+//                    question openness m_q σ(b_Q − b_res Σ_{A(q)} c_a − b_pro S_qq), S_qq the
+//                    question's resolution support)
 //   merge            ℓ̃_i' = ℓ̃_i + μ Σ_j s_ij (ℓ̃_j − ℓ̃_i)/(1 + Σ_j s_ij),
 //                    s_ij = S_ii S_jj (1 − ‖ℓ̃_i − ℓ̃_j‖²/h²)_+³
 //
@@ -311,10 +312,10 @@ export function graphWeightedSumsCsr(n: i32, rows: usize, c: usize, sums: usize,
 
 /**
  * ↔ confidenceUpdate: the belief update, the answer softmax-with-none and the sharpening; writes
- * n new confidences to `cout`. p: the 16 parameters in the order of `packParams`
+ * n new confidences to `cout`. p: the 17 parameters in the order of `packParams`
  * (src/graph/operators/wasmConsolidate.ts): lambda, biasClaim, biasAnswer, biasQuestion, direct,
  * answerSupport, support, contradict, tauContradict, require, resolve, presenceScale, mergeRate,
- * mergeRadius, sharpen, tauAnswer. Groups: gstart[g..g+1] range into gans (i32 answer slots),
+ * mergeRadius, sharpen, tauAnswer, promotion. Groups: gstart[g..g+1] range into gans (i32 answer slots),
  * qgroup[q − firstQuestion] the group of question q or −1. scratch: n + 4·maxGroup f64.
  */
 export function graphConfidenceUpdate(
@@ -345,6 +346,7 @@ export function graphConfidenceUpdate(
   const omega = ld(p, 11);
   const eta = ld(p, 14);
   const tauA = ld(p, 15);
+  const bPro = ld(p, 16);
   const diag = part(sums, n, Sum.Diag);
   const sIn = part(sums, n, Sum.SupportIn);
   const rOut = part(sums, n, Sum.RequireOut);
@@ -409,7 +411,8 @@ export function graphConfidenceUpdate(
       const s1 = ldi(gstart, g + 1);
       for (let t = s0; t < s1; t++) answered += ld(c, ldi(gans, t));
     }
-    st(h, q, (1 - Math.exp(-kq / omega)) * sigmoid(bQ - bRes * answered));
+    // ld(diag, q) = S_qq, the resolution support
+    st(h, q, (1 - Math.exp(-kq / omega)) * sigmoid(bQ - bRes * answered - bPro * ld(diag, q)));
   }
   for (let i = 0; i < n; i++) st(cout, i, (1 - lambda) * ld(c, i) + lambda * ld(h, i));
 }

@@ -113,7 +113,7 @@ function stopLines(r: RunReport): string[] {
   return out;
 }
 
-/** A state in words: answers, open questions, contradictions, merged claims. */
+/** A state in words: answers, open questions, promoted questions, contradictions, merged claims. */
 export function renderStateSummary(f: StateSummary, title: string): string[] {
   const out = [`${title} (δ = ${f.delta}):`, '  Answers:'];
   for (const a of f.answers)
@@ -126,6 +126,13 @@ export function renderStateSummary(f: StateSummary, title: string): string[] {
           .join(', ')}`
       : `  Open questions left: none (openness ${f.questions.map((q) => `${q.question} ${fixed(q.openness, 3)}`).join(', ')})`,
   );
+  const promoted = f.promoted.map(
+    (p) =>
+      `${p.question} (resolution support ${fixed(p.support, 3)} >= ${p.threshold}; best answer: ` +
+      (p.answer === null ? 'none' : `${p.answerText ?? p.answer} — confidence ${fixed(p.confidence, 3)}`) +
+      ')',
+  );
+  out.push(`  Promoted to partial answers: ${promoted.length === 0 ? 'none' : promoted.join('; ')}`);
   const left = f.contradictions.filter((c) => c.violating);
   const resolved = f.contradictions.filter((c) => !c.violating);
   const pair = (c: (typeof f.contradictions)[number]) =>

@@ -278,10 +278,28 @@ export interface QuestionSummary {
   question: string;
   text: string | null;
   openness: number;
-  /** openness > δ. */
+  /** openness > δ and not promoted (a promoted question is a PartialAnswer, not an OpenQuestion). */
   open: boolean;
   /** The question this one is a sub-question of, when the system knows one (its answers depend on this one). */
   parent?: string;
+  /** Promoted to a PartialAnswer (Sec. 3.1): listed in {@link StateSummary.promoted}. */
+  promoted: boolean;
+}
+
+/** A question promoted to a PartialAnswer (Sec. 3.1): its resolution support reached the threshold. */
+export interface PromotionSummary {
+  question: string;
+  text: string | null;
+  /** The question's resolution support (the reference graph: its Supports self-edge S_qq). */
+  support: number;
+  /** The promotion threshold τ_promote: promoted iff support >= threshold. */
+  threshold: number;
+  /** Its best answer (highest confidence, when above 0), null when it has none. */
+  answer: string | null;
+  /** That answer's text (null: none, or no text). */
+  answerText: string | null;
+  /** That answer's confidence (0 when there is none). */
+  confidence: number;
 }
 
 /** A Contradicts edge between two present claims. */
@@ -320,7 +338,10 @@ export interface StateSummary {
   delta: number;
   answers: AnswerSummary[];
   questions: QuestionSummary[];
+  /** The questions still open: openness > δ and not promoted. */
   openQuestions: string[];
+  /** The questions promoted to PartialAnswers, in slot order. */
+  promoted: PromotionSummary[];
   contradictions: ContradictionSummary[];
   contradictionsLeft: number;
   merged: MergeSummary[];

@@ -86,7 +86,7 @@ export const arbGraphDoc = fc
       const type: EdgeType = EDGE_TYPES[p.type]!;
       const s = ids[p.s % ids.length]!;
       const t = ids[p.t % ids.length]!;
-      if (!edgeTypeFits(type, s.type, t.type) || (s.id === t.id && type !== 'Supports')) continue;
+      if (!edgeTypeFits(type, s.type, t.type, s.id === t.id) || (s.id === t.id && type !== 'Supports')) continue;
       const key = `${type} ${s.id} ${t.id}`;
       if (seen.has(key)) continue;
       seen.add(key);

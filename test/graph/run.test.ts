@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runCli } from '../../src/cli/program.js';
 import { runReport } from '../../src/report/run.js';
-import { DEFAULT_SCENARIO_FILES } from '../../src/graph/scenarios/scenario.js';
+import { DEFAULT_SCENARIO_FILES, defaultScenario } from '../../src/graph/scenarios/scenario.js';
 
 async function cli(...args: string[]): Promise<{ status: number; out: string; err: string }> {
   let out = '';
@@ -46,9 +46,56 @@ describe('ordergap run (default scenario)', () => {
     expect(m.distance).toBeLessThan(m.originalDistance!);
   });
 
+  it('promotes exactly the questions whose resolution support the drawn items raised to the threshold (derived from the pool and the trajectory)', async () => {
+    const r = await runReport();
+    const pool = JSON.parse(readFileSync(DEFAULT_SCENARIO_FILES.evidence, 'utf8')) as {
+      items: Array<{ id: string; strength: number; edges: Array<{ type: string; target: string; weight: number }> }>;
+    };
+    const graph = JSON.parse(readFileSync(DEFAULT_SCENARIO_FILES.graph, 'utf8')) as {
+      nodes: Array<{ id: string; question?: string }>;
+    };
+    const questionOf = new Map(graph.nodes.filter((n) => n.question).map((n) => [n.id, n.question!]));
+    // S_qq after the run: each draw of an item that supports an answer of q blends it towards 1 at
+    // a_e·w_max (P_e), and Q never changes an edge
+    const support = new Map<string, number>();
+    for (const row of r.trajectory) {
+      const item = pool.items.find((i) => i.id === row.evidence)!;
+      const best = new Map<string, number>();
+      for (const e of item.edges) {
+        const q = questionOf.get(e.target);
+        if (e.type === 'Supports' && q !== undefined && e.weight > 0) best.set(q, Math.max(best.get(q) ?? 0, e.weight));
+      }
+      for (const [q, w] of best) {
+        const x = support.get(q) ?? 0;
+        support.set(q, x + item.strength * w * (1 - x));
+      }
+    }
+    const f = r.finalState!;
+    const threshold = defaultScenario().params.promotionThreshold;
+    const expected = [...support].filter(([, s]) => s >= threshold).map(([q]) => q);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(f.promoted.map((p) => p.question).sort()).toEqual(expected.sort());
+    for (const p of f.promoted) {
+      expect(p.threshold).toBe(threshold);
+      expect(p.support).toBe(support.get(p.question));
+      const best = f.answers.find((a) => a.question === p.question && a.best);
+      expect(p.answer).toBe(best?.answer ?? null);
+      expect(f.openQuestions).not.toContain(p.question);
+    }
+    expect(
+      f.questions
+        .filter((q) => q.promoted)
+        .map((q) => q.question)
+        .sort(),
+    ).toEqual(expected.sort());
+    const t = await cli('run');
+    expect(t.out).toContain(`Promoted to partial answers: ${f.promoted[0]!.question} (resolution support`);
+  });
+
   it('starts with every question open', async () => {
     const s = (await runReport({ maxSteps: 1 })).initialState!;
     expect(s.openQuestions.sort()).toEqual(['q:author', 'q:birthplace', 'q:country']);
+    expect(s.promoted).toEqual([]);
   });
 
   it('prints the trajectory and the final state in words; --json is one document', async () => {

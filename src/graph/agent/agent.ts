@@ -485,8 +485,9 @@ export class AgentState {
   }
 
   /**
-   * The state in words (answers, open questions, contradictions, merged claims) at δ, read from
-   * the structured state (no dense θ is formed; see {@link describeStructured}).
+   * The state in words (answers, open questions, questions promoted to PartialAnswers,
+   * contradictions, merged claims) at δ, read from the structured state (no dense θ is formed;
+   * see {@link describeStructured}).
    */
   describe(delta = 0.5): StateSummary {
     return describeStructured(this.#asScenario(), this.#state, delta);

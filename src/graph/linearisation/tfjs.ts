@@ -94,10 +94,9 @@ export function consolidateTf(shape: OperatorShape, p: GraphOperatorParams): Gra
       // questions
       const answered = tf.matMul(c, tf.tensor2d(qa, [N, N]));
       const gateQ = tf.sub(1, tf.exp(tf.div(tf.neg(kap), p.presenceScale)));
-      const hQ = tf.mul(
-        tf.mul(gateQ, tf.sigmoid(tf.sub(p.biasQuestion, tf.mul(p.resolve, answered)))),
-        tf.tensor1d(questionMask),
-      );
+      // diag at a question slot: S_qq, its resolution support
+      const zQ = tf.sub(tf.sub(p.biasQuestion, tf.mul(p.resolve, answered)), tf.mul(p.promotion, diag));
+      const hQ = tf.mul(tf.mul(gateQ, tf.sigmoid(zQ)), tf.tensor1d(questionMask));
       const h = tf.add(tf.add(hC, hA), hQ);
       const cNew = tf.add(tf.mul(1 - p.lambda, c), tf.mul(p.lambda, h));
       // merge of claims (first md attributes)

@@ -7,7 +7,9 @@
  *   compete for one question is part of the layout, not of the embedded state.
  * - Edges are typed and directed with weight w ∈ (0, 1]. Type rules (Sec. 2.2):
  *   Supports: claim → claim | claim → answer (a claim's self-Supports edge is its direct
- *   evidential support from its source); Requires: answer | claim → question;
+ *   evidential support from its source), and question → itself (its resolution support: the
+ *   question is promoted to a PartialAnswer, Sec. 3.1, once it reaches the promotion threshold);
+ *   Requires: answer | claim → question;
  *   Contradicts: claim — claim (stored as given, read symmetrically; no self-loop).
  * - Consistency at δ ∈ (0, 1): no Contradicts edge joins two nodes with both c > δ.
  *
@@ -70,11 +72,14 @@ export interface EpistemicGraph {
 
 /**
  * Whether an edge of type `type` may run from a node of type `from` to one of type `to`
- * (Sec. 2.2). Self-loops are allowed only for Supports on claims (direct support).
+ * (Sec. 2.2); `self`: the edge runs from a node to itself. Self-loops are allowed only for
+ * Supports, on a claim (its direct support) or a question (its resolution support); a question
+ * has no other Supports edge.
  */
-export function edgeTypeFits(type: EdgeType, from: NodeType, to: NodeType): boolean {
+export function edgeTypeFits(type: EdgeType, from: NodeType, to: NodeType, self = false): boolean {
   switch (type) {
     case 'Supports':
+      if (from === 'question') return self && to === 'question';
       return from === 'claim' && (to === 'claim' || to === 'answer');
     case 'Requires':
       return (from === 'answer' || from === 'claim') && to === 'question';
@@ -85,7 +90,8 @@ export function edgeTypeFits(type: EdgeType, from: NodeType, to: NodeType): bool
 
 /** Human-readable statement of the type rule for errors. */
 export const EDGE_TYPE_RULES: Readonly<Record<EdgeType, string>> = Object.freeze({
-  Supports: 'Supports runs claim -> claim or claim -> answer',
+  Supports:
+    "Supports runs claim -> claim or claim -> answer, or from a question to itself (the question's resolution support)",
   Requires: 'Requires runs answer -> question or claim -> question',
   Contradicts: 'Contradicts joins two different claims',
 });

@@ -176,7 +176,7 @@ function crossCheck(g: z.infer<typeof graphSchema>): FormatIssue[] {
     if (!t) add(`graph.edges[${i}].target`, `unknown node id "${e.target}"`);
     if (s && t) {
       const selfLoop = e.source === e.target;
-      if (!edgeTypeFits(e.type, s.type, t.type) || (selfLoop && e.type !== 'Supports'))
+      if (!edgeTypeFits(e.type, s.type, t.type, selfLoop) || (selfLoop && e.type !== 'Supports'))
         add(
           `graph.edges[${i}].type`,
           `a ${e.type} edge cannot run from ${s.type} "${e.source}" to ${t.type} "${e.target}" (${EDGE_TYPE_RULES[e.type]})`,

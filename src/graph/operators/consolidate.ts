@@ -13,7 +13,9 @@
  *   answer a (question q):  z_a = b_A + b_in k̃_a/(1 + k̃_a) + b_s Σ_j Ŝ_ja c_j − b_r Σ_q R̂_aq c_q,
  *              k̃_a = Σ_{j≠a} S_ja S_jj (support weighted by the sources' reliability; structure only),
  *              m_a = 1 − exp(−(k_a + ρ_a)/ω),  g_a = m_a e^{z_a} / (1 + Σ_{b∈A(q)} m_b e^{z_b})
- *   question q: m_q = 1 − exp(−κ_q/ω),  g_q = m_q σ(b_Q − b_res Σ_{a∈A(q)} c_a)   (openness)
+ *   question q: m_q = 1 − exp(−κ_q/ω),  g_q = m_q σ(b_Q − b_res Σ_{a∈A(q)} c_a − b_pro S_qq)   (openness;
+ *              S_qq = Supports[q → q] is q's resolution support, written by P_e: a question
+ *              with S_qq >= τ_promote is promoted to a PartialAnswer, Sec. 3.1)
  *   sharpen:   G = Σ_{A(q)} g,  s_a = m_a e^{g_a/τ_a} / Σ_b m_b e^{g_b/τ_a},
  *              h_a = (1 − η) g_a + η G s_a   (mass-preserving: Σ h = G <= 1)
  *   update:    c' = (1 − λ) c + λ h          (h = g outside answers)
@@ -145,7 +147,7 @@ export function denseEdges(shape: OperatorShape, theta: Float64Array): EdgeSourc
 
 /** Structure sums of the edge block (everything Q needs from edges except the c-weighted sums). */
 export interface StructureSums {
-  /** S_ii. */
+  /** S_ii: a claim's direct support, a question's resolution support (Q reads no other slot's). */
   diag: Float64Array;
   /** r_j: off-diagonal Supports out-sum. */
   supportOut: Float64Array;
@@ -431,7 +433,9 @@ export function confidenceUpdate(
     let answered = 0;
     const gi = shape.questionGroup[q - shape.firstQuestion]!;
     if (gi >= 0) for (const a of shape.groups[gi]!.answers) answered += c[a]!;
-    h[q] = (1 - Math.exp(-kq / p.presenceScale)) * sigmoid(p.biasQuestion - p.resolve * answered);
+    // s.diag[q] = S_qq, the resolution support (a question's Supports row holds only its self-edge)
+    const logit = p.biasQuestion - p.resolve * answered - p.promotion * s.diag[q]!;
+    h[q] = (1 - Math.exp(-kq / p.presenceScale)) * sigmoid(logit);
   }
   if (only) for (const i of only) out[i] = (1 - p.lambda) * c[i]! + p.lambda * h[i]!;
   else for (let i = 0; i < n; i++) out[i] = (1 - p.lambda) * c[i]! + p.lambda * h[i]!;

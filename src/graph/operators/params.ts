@@ -27,8 +27,10 @@
  *          J_T does not grow with the number of competing answers.
  *     Qb = b_res · sqrt(n_A) / 4                    questions: σ' <= 1/4, m_q <= 1; the
  *          answer-mass term is an indicator matrix with disjoint rows of at most n_A ones.
- *          (Structure terms of the logits — the question's resolution support, an answer's
- *          reliability-weighted support — hold no c and add nothing.)
+ *          (Structure terms of the logits — the question's promotion term b_pro S_qq, S_qq =
+ *          Supports[q → q] its resolution support, and an answer's reliability-weighted
+ *          support — are edge weights, held fixed: they shift a logit but have no derivative
+ *          in c, so they add nothing, whatever b_pro.)
  * With the defaults the bound is < 1 while n_A <= 15: the open world's growing answer groups
  * keep Q a contraction on the confidence block.
  * n_A is the largest number of answer slots competing for one question (a layout constant).
@@ -59,6 +61,22 @@ export interface GraphOperatorParams {
   require: number;
   /** b_res >= 0: how much answer mass closes a question. */
   resolve: number;
+  /**
+   * b_pro >= 0: how much a question's resolution support S_qq (its Supports self-edge, written
+   * by the items that support one of its answers) closes it: g_q = m_q σ(b_Q − b_res Σ_{A(q)} c_a
+   * − b_pro S_qq). Default 2 = b_Q: a question fully promoted (S_qq = 1) has lost its prior
+   * openness bias — its openness is at most m_q σ(0) <= 1/2 before any answer mass, and falls
+   * further with the answer mass. S_qq is structure, so b_pro does not enter the Lipschitz bound
+   * of the confidence block ({@link confidenceLipschitzBound}).
+   */
+  promotion: number;
+  /**
+   * τ_promote ∈ (0, 1]: a question is promoted (the paper's PartialAnswer, Sec. 3.1) iff its
+   * resolution support S_qq >= τ_promote. Read by the state in words (../state/describe.ts),
+   * not by Q or P_e. Default 0.5: one application of an item whose strength times Supports
+   * weight is at least 1/2 promotes (P_e moves S_qq from 0 to a_e·w).
+   */
+  promotionThreshold: number;
   /** ω > 0: presence gates 1 − exp(−(incident structure)/ω) of answers and questions. */
   presenceScale: number;
   /** μ ∈ [0, 1): merge rate of near-duplicate claims. */
@@ -87,6 +105,8 @@ export const DEFAULT_PARAMS: Readonly<GraphOperatorParams> = Object.freeze({
   tauContradict: 0.5,
   require: 0.4,
   resolve: 0.8,
+  promotion: 2,
+  promotionThreshold: 0.5,
   presenceScale: 0.1,
   mergeRate: 0.5,
   mergeRadius: 0.3,
@@ -112,7 +132,7 @@ export function resolveParams(params: Partial<GraphOperatorParams> = {}): GraphO
   if (!(lam > 0 && lam <= 1)) throw new ArgumentError('params.lambda', lam, 'must lie in (0, 1]');
   for (const key of ['biasClaim', 'biasAnswer', 'biasQuestion', 'direct', 'answerSupport'] as const)
     finiteNumber(`params.${key}`, p[key]);
-  for (const key of ['support', 'contradict', 'require', 'resolve'] as const) {
+  for (const key of ['support', 'contradict', 'require', 'resolve', 'promotion'] as const) {
     if (!(finiteNumber(`params.${key}`, p[key]) >= 0)) throw new ArgumentError(`params.${key}`, p[key], 'must be >= 0');
   }
   for (const key of ['tauContradict', 'presenceScale', 'mergeRadius', 'tauAnswer'] as const)
@@ -121,6 +141,8 @@ export function resolveParams(params: Partial<GraphOperatorParams> = {}): GraphO
   if (!(mu >= 0 && mu < 1)) throw new ArgumentError('params.mergeRate', mu, 'must lie in [0, 1)');
   const eta = finiteNumber('params.sharpen', p.sharpen);
   if (!(eta >= 0 && eta <= 1)) throw new ArgumentError('params.sharpen', eta, 'must lie in [0, 1]');
+  const tau = finiteNumber('params.promotionThreshold', p.promotionThreshold);
+  if (!(tau > 0 && tau <= 1)) throw new ArgumentError('params.promotionThreshold', tau, 'must lie in (0, 1]');
   if (p.mergeDims !== undefined) integerInRange('params.mergeDims', p.mergeDims, 0);
   return p;
 }

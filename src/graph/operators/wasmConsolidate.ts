@@ -38,7 +38,7 @@ export function graphKernels(): GraphKernels {
   return wasm().exports;
 }
 
-/** The 16 parameters in the order the kernels read them. */
+/** The 17 parameters in the order the kernels read them (`promotion` last). */
 export function packParams(p: GraphOperatorParams): Float64Array {
   return Float64Array.of(
     p.lambda,
@@ -57,6 +57,7 @@ export function packParams(p: GraphOperatorParams): Float64Array {
     p.mergeRadius,
     p.sharpen,
     p.tauAnswer,
+    p.promotion,
   );
 }
 

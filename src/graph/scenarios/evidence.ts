@@ -199,7 +199,7 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
       if (s && t && (!edgeTypeFits(e.type, s, t) || e.source === e.target))
         add(
           `${p}.type`,
-          `a ${e.type} edge cannot run from ${s} "${e.source}" to ${t} "${e.target}" (${EDGE_TYPE_RULES[e.type]}; a claim's self-support is its "support" field)`,
+          `a ${e.type} edge cannot run from ${s} "${e.source}" to ${t} "${e.target}" (${EDGE_TYPE_RULES[e.type]}; an item writes no self-edge: a claim's self-support is its "support" field, a question's resolution support follows from the item's Supports edges into its answers)`,
         );
       const key = `${e.type} ${e.source} ${e.target}`;
       if (written.has(key)) add(p, `writes ${e.type} ${e.source} -> ${e.target} twice`);
@@ -271,10 +271,31 @@ export interface CompiledEvidence extends CompiledItem {
 }
 
 /**
+ * The resolution support an item writes (Sec. 3.1, 7.2: P_e promotes the OpenQuestions e
+ * directly resolves): for each question q such that e writes a Supports edge of weight w > 0
+ * into one of q's answers, the coordinate Supports[q → q] (q's resolution support) with target 1
+ * and rate a_e·w_max, w_max the largest such weight of e for q. Every item has the same target,
+ * so items never pull the coordinate in different directions; weak evidence closes a smaller
+ * share of the gap 1 − S_qq. Returns question slot → [coordinate, rate]. O(|edges|).
+ */
+function resolutionSupport(item: EvidenceItem, layout: Layout): Map<number, readonly [number, number]> {
+  const best = new Map<number, number>();
+  for (const e of item.edges) {
+    if (e.type !== 'Supports' || !(e.weight > 0)) continue;
+    const q = layout.slots[layout.slotOf.get(e.target)!]!.questionSlot;
+    if (q !== undefined && q >= 0) best.set(q, Math.max(best.get(q) ?? 0, e.weight));
+  }
+  const out = new Map<number, readonly [number, number]>();
+  for (const [q, w] of best) out.set(q, [edgeIndex(layout, 'Supports', q, q), item.strength * w]);
+  return out;
+}
+
+/**
  * Compiles an item against a layout: footprint = the k attributes and the Supports diagonal of
  * each claim it adds, the k attributes of each answer and question it adds (rate: the attribute
- * strength), plus each edge coordinate it writes; targets accordingly; `entry` = the confidence
- * coordinate of each node it adds. O(|F_e| log |F_e|).
+ * strength), plus each edge coordinate it writes, plus the resolution support of each question
+ * it supports an answer of ({@link resolutionSupport}); targets accordingly; `entry` = the
+ * confidence coordinate of each node it adds. O(|F_e| log |F_e|).
  */
 export function compileItem(item: EvidenceItem, layout: Layout, attributeStrength = 1): CompiledEvidence {
   const entries = new Map<number, number>();
@@ -314,10 +335,19 @@ export function compileItem(item: EvidenceItem, layout: Layout, attributeStrengt
       questionCoordinates.set(q, list);
     }
   }
+  const resolution = resolutionSupport(item, layout);
+  for (const [q, [idx]] of resolution) {
+    entries.set(idx, 1);
+    questionCoordinates.set(q, [...(questionCoordinates.get(q) ?? []), idx]);
+  }
+  const resolutionRate = new Map([...resolution.values()]);
   const sortedKeys = [...entries.keys()].sort((a, b) => a - b);
   const footprint = layout.dim <= 2 ** 31 - 1 ? Int32Array.from(sortedKeys) : Float64Array.from(sortedKeys);
   const target = Float64Array.from(footprint, (i) => entries.get(i)!);
-  const rates = Float64Array.from(footprint, (i) => (attributeCoords.has(i) ? attributeStrength : item.strength));
+  const rates = Float64Array.from(
+    footprint,
+    (i) => resolutionRate.get(i) ?? (attributeCoords.has(i) ? attributeStrength : item.strength),
+  );
   return Object.freeze({
     id: item.id,
     strength: item.strength,

@@ -1,7 +1,8 @@
 /**
  * The state θ of a scenario in words: answers with confidences, questions with their openness
- * (and the parent of a sub-question evidence added), open questions left,
- * contradictions left (and those resolved by downweighting), merged claims. Reads θ directly
+ * (and the parent of a sub-question evidence added), open questions left, questions promoted to
+ * PartialAnswers (Sec. 3.1: resolution support S_qq >= τ_promote), contradictions left (and
+ * those resolved by downweighting), merged claims. Reads θ directly
  * (no decode), so it works for any state of a run, including ones where an item has written an
  * edge whose other endpoint has not appeared yet.
  */
@@ -10,6 +11,7 @@ import type {
   AnswerSummary,
   ContradictionSummary,
   MergeSummary,
+  PromotionSummary,
   QuestionSummary,
   StateSummary,
 } from '../../system/types.js';
@@ -29,7 +31,7 @@ import {
 interface StateReader {
   /** θ at a node-block index. */
   node(index: number): number;
-  /** S_ss, the Supports diagonal of slot s (the claim's direct support). */
+  /** S_ss, the Supports diagonal of slot s (a claim's direct support, a question's resolution support). */
   support(s: number): number;
   /** Calls f(i, j, w) for every non-zero Contradicts edge i → j between claims, i then j ascending. */
   contradictions(f: (i: number, j: number, w: number) => void): void;
@@ -92,6 +94,7 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
   const conf = (s: number) => read.node(confidenceIndex(layout, s));
   const idOf = (s: number) => layout.slots[s]!.id ?? `slot ${s}`;
   const answers: AnswerSummary[] = [];
+  const bestAnswer = new Map<number, number>(); // question slot → its best answer's slot
   for (const g of shape.groups) {
     const cs = Array.from(g.answers, (a) => conf(a));
     const bestC = maxOf(cs);
@@ -104,20 +107,38 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
         best: cs[t] === bestC && bestC > 0,
       }),
     );
+    if (bestC > 0) bestAnswer.set(g.question, g.answers[cs.indexOf(bestC)]!);
   }
   const questions: QuestionSummary[] = [];
+  const promoted: PromotionSummary[] = [];
+  const threshold = scenario.params.promotionThreshold;
   for (let q = shape.firstQuestion; q < shape.nmax; q++) {
     if (layout.slots[q]!.id === null) continue;
     const c = conf(q);
+    const text = layout.slots[q]!.text ?? null;
+    const support = read.support(q);
+    const isPromoted = support >= threshold;
     const summary: QuestionSummary = {
       question: idOf(q),
-      text: layout.slots[q]!.text ?? null,
+      text,
       openness: c,
-      open: c > delta,
+      open: c > delta && !isPromoted,
+      promoted: isPromoted,
     };
     const parent = layout.slots[q]!.parentSlot;
     if (parent !== undefined) summary.parent = idOf(parent);
     questions.push(summary);
+    if (!isPromoted) continue;
+    const a = bestAnswer.get(q);
+    promoted.push({
+      question: idOf(q),
+      text,
+      support,
+      threshold,
+      answer: a === undefined ? null : idOf(a),
+      answerText: a === undefined ? null : (layout.slots[a]!.text ?? null),
+      confidence: a === undefined ? 0 : conf(a),
+    });
   }
   const present = (s: number) => read.support(s) > 0 && conf(s) > 0;
   const contradictions: ContradictionSummary[] = [];
@@ -177,6 +198,7 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
     answers,
     questions,
     openQuestions: questions.filter((q) => q.open).map((q) => q.question),
+    promoted,
     contradictions,
     contradictionsLeft: contradictions.filter((c) => c.violating).length,
     merged,

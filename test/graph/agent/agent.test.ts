@@ -108,11 +108,13 @@ describe('agent-loop API', () => {
     ]);
     expect(d.answers.find((a) => a.answer === 'a:pub:acme')!.confidence).toBeGreaterThan(0);
     expect(d.answers.map((a) => a.answer)).toContain('a:other');
+    // one draw wrote the resolution support 0.6·0.8 = 0.48 < τ_promote: still open
     expect(d.questions.find((q) => q.question === 'q:pub')).toEqual({
       question: 'q:pub',
       text: 'Who published it?',
       openness: expect.any(Number),
       open: true,
+      promoted: false,
       parent: 'q',
     });
     expect(d.openQuestions).toContain('q:pub');

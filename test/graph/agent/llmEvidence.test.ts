@@ -162,7 +162,7 @@ describe('toEvidenceItem: new answers and questions (open world)', () => {
     edges: Array<{ type: string; source: string; target: string; weight: number }>;
   };
 
-  it('a claim with a new answer and a new question: the item adds both, and describe() lists the answer under its question and the question open with its parent', () => {
+  it('a claim with a new answer and a new question: the item adds both, and describe() lists the answer under its question and the question, promoted by the claim, with its parent', () => {
     const state = AgentState.fromScenario(sc);
     const item = toEvidenceItem(state, out) as Item;
     const c = item.claims[0]!.id;
@@ -205,14 +205,21 @@ describe('toEvidenceItem: new answers and questions (open world)', () => {
       },
     ]);
     expect(d.answers.find((a) => a.answer === 'a:publisher:acme')!.confidence).toBeGreaterThan(0);
+    // the claim supports the question's new answer: P_e wrote its resolution support 0.7·0.8 =
+    // 0.56 >= τ_promote, so the question is promoted to a partial answer, not open
     expect(d.questions.find((q) => q.question === 'q:publisher')).toEqual({
       question: 'q:publisher',
       text: 'Who published The Glass Orchard?',
       openness: expect.any(Number),
-      open: true,
+      open: false,
+      promoted: true,
       parent: 'q:author',
     });
-    expect(d.openQuestions).toContain('q:publisher');
+    expect(d.promoted.find((p) => p.question === 'q:publisher')).toMatchObject({
+      support: 0.7 * 0.8,
+      answer: 'a:publisher:acme',
+    });
+    expect(d.openQuestions).not.toContain('q:publisher');
     // toJSON / fromJSON keep them
     const r = AgentState.fromJSON(JSON.parse(JSON.stringify(state.toJSON())));
     expect(r.describe()).toEqual(d);

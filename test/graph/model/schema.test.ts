@@ -50,6 +50,12 @@ describe('graph JSON validation (every error names the JSON path and the problem
     ],
     ['Requires from a question', (d) => (d.edges[3]!.source = 'q'), 'graph.edges[3].type', /Requires runs answer/],
     [
+      'Supports from a question to another node',
+      (d) => d.edges.push({ type: 'Supports', source: 'q', target: 'a', weight: 0.5 }),
+      'graph.edges[4].type',
+      /Supports edge cannot run from question "q" to answer "a" \(.*from a question to itself \(the question's resolution support\)\)/,
+    ],
+    [
       'Contradicts self-loop',
       (d) => d.edges.push({ type: 'Contradicts', source: 'c1', target: 'c1', weight: 0.5 }),
       'graph.edges[4].type',
@@ -93,6 +99,21 @@ describe('graph JSON validation (every error names the JSON path and the problem
     } catch (e) {
       expect((e as Error).message.startsWith(issues[0]!.path + ' = ')).toBe(true);
     }
+  });
+
+  it("a question's Supports self-edge (its resolution support) is a valid edge; between two questions it is not", () => {
+    const d = doc();
+    d.edges.push({ type: 'Supports', source: 'q', target: 'q', weight: 0.6 });
+    const g = parseGraph(d);
+    expect(g.edges[4]).toEqual({ type: 'Supports', source: 'q', target: 'q', weight: 0.6 });
+    const two = doc();
+    two.capacities = { claims: 3, answers: 2, questions: 2 };
+    two.nodes.push({ id: 'q2', type: 'question', attributes: [0, 0], confidence: 1 });
+    two.edges.push({ type: 'Supports', source: 'q', target: 'q2', weight: 0.6 });
+    expect(issuesOf(two)[0]).toMatchObject({
+      path: 'graph.edges[4].type',
+      message: expect.stringMatching(/Supports edge cannot run from question "q" to question "q2"/) as unknown,
+    });
   });
 
   it('competing answers may not hold more than mass 1', () => {

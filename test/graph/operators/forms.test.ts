@@ -11,7 +11,7 @@ import { GRAPH as graphBackends } from '../../util/backends.js';
 import { consolidateTf, expandTf } from '../../../src/graph/linearisation/tfjs.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
 import { referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
-import { describeCoordinate, nodeOffset } from '../../../src/graph/model/layout.js';
+import { confidenceIndex, describeCoordinate, edgeIndex, nodeOffset } from '../../../src/graph/model/layout.js';
 import type { GraphOperatorParams } from '../../../src/graph/operators/params.js';
 import type { OperatorShape } from '../../../src/graph/model/shape.js';
 
@@ -120,6 +120,52 @@ describe.each(forms)('$name form agrees with the f64 reference', ({ name, backen
     for (let j = layout.edgeOffset; j < t.length; j++) expect(q6[j]).toBe(tin[j]);
   });
 });
+
+/**
+ * The openness of question q after one Q from θ with its resolution support set to `support`,
+ * by the formula of docs/graph.md: c'_q = (1 − λ) c_q + λ m_q σ(b_Q − b_res Σ_{A(q)} c_a − b_pro S_qq),
+ * m_q = 1 − exp(−κ_q/ω).
+ */
+function expectedOpenness(theta: Float64Array, q: number, support: number): number {
+  let kappa = 0;
+  for (let j = 0; j < layout.nmax; j++) kappa += theta[edgeIndex(layout, 'Requires', j, q)]!;
+  let answered = 0;
+  for (let a = 0; a < layout.nmax; a++)
+    if (layout.slots[a]!.questionSlot === q) answered += theta[confidenceIndex(layout, a)]!;
+  const m = 1 - Math.exp(-kappa / params.presenceScale);
+  const z = params.biasQuestion - params.resolve * answered - params.promotion * support;
+  return (1 - params.lambda) * theta[confidenceIndex(layout, q)]! + (params.lambda * m) / (1 + Math.exp(-z));
+}
+
+describe.each([{ name: 'reference', backend: graphBackends.reference, tol: 4 * 2 ** -52 }, ...forms])(
+  "$name form: a question's openness falls as its resolution support S_qq rises",
+  ({ name, backend, tol }) => {
+    it("Q's new openness is m_q σ(b_Q − b_res Σ c_a − b_pro S_qq) blended with the old, decreasing in S_qq", () => {
+      expect(params.promotion).toBeGreaterThan(0);
+      const run = states();
+      let checked = 0;
+      for (const t of [run[0]!, run[3]!])
+        for (let q = shape.firstQuestion; q < layout.nmax; q++) {
+          const idx = edgeIndex(layout, 'Supports', q, q);
+          const got = [0, 0.25, 0.5, 1].map((support) => {
+            const x = t.slice();
+            x[idx] = support;
+            return { support, open: backend.consolidate(shape, params, x)[confidenceIndex(layout, q)]!, x };
+          });
+          for (const g of got)
+            expect(
+              Math.abs(g.open - expectedOpenness(g.x, q, g.support)),
+              `${name} ${layout.slots[q]!.id}`,
+            ).toBeLessThanOrEqual(tol);
+          // with a presence gate m_q well above 0 (Requires edges still in), each step of S_qq lowers it
+          if (expectedOpenness(t, q, 0) - expectedOpenness(t, q, 1) < 1e-3) continue;
+          for (let r = 1; r < got.length; r++) expect(got[r]!.open).toBeLessThan(got[r - 1]!.open - 10 * tol);
+          checked++;
+        }
+      expect(checked).toBeGreaterThanOrEqual(3);
+    });
+  },
+);
 
 describe('reference-graph system on the wasm form', () => {
   it('runs Algorithm 1 to the same stop as the reference form, states within 1e-12', async () => {

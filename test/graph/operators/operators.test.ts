@@ -67,7 +67,9 @@ describe('P_e: affine blend on the footprint (docs/graph.md)', () => {
       }
       item.footprint.forEach((f, t) => {
         expect(out[f]).toBe(theta[f]! + item.rates[t]! * (item.target[t]! - theta[f]!));
-        expect([item.strength, sc.pool.attributeStrength]).toContain(item.rates[t]);
+        // a question's Supports self-edge (its resolution support) has its own rate: ../scenarios/evidence.test.ts
+        const q = layout.slots.findIndex((_s, slot) => edgeIndex(layout, 'Supports', slot, slot) === f);
+        if (q < shape.firstQuestion) expect([item.strength, sc.pool.attributeStrength]).toContain(item.rates[t]);
       });
       for (let s = 0; s < layout.nmax; s++) expect(inF.has(confidenceIndex(layout, s))).toBe(false);
     },
@@ -321,6 +323,10 @@ describe('evidence pool and P(·|θ)', () => {
   it('rejects operator parameters out of range, naming them', () => {
     expect(() => resolveParams({ lambda: 0 })).toThrow(/params\.lambda = 0: must lie in \(0, 1\]/);
     expect(() => resolveParams({ bogus: 1 } as never)).toThrow(/params\.bogus = 1: is not a parameter/);
+    expect(() => resolveParams({ promotion: -1 })).toThrow(/params\.promotion = -1: must be >= 0/);
+    for (const tau of [0, 1.5, NaN])
+      expect(() => resolveParams({ promotionThreshold: tau })).toThrow(/^params\.promotionThreshold = /);
+    expect(resolveParams({ promotionThreshold: 1 }).promotionThreshold).toBe(1);
     expect(() => createScenario(read('graph'), read('evidence'), { params: { support: 5 } })).toThrow(
       /params = .*: the analytic Lipschitz bound/,
     );

@@ -61,6 +61,42 @@ function expectSameBits(a: Float64Array, b: Float64Array): void {
   for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) expect([i, a[i]]).toEqual([i, b[i]]);
 }
 
+/**
+ * A synthetic problem whose questions carry resolution support (S_qq, `supports` cycled over the
+ * question slots; 0 leaves one absent) and whose item also writes the S_qq of the question of
+ * the answer it supports, towards 1 at a_e·w (as compileItem does). Without `decay` the item
+ * leaves that answer's Requires edge alone, so the question's belief changes only through S_qq.
+ */
+function withResolutionSupport(
+  problem: ReturnType<typeof syntheticProblem>,
+  supports: readonly number[],
+  decay: boolean,
+): { shape: OperatorShape; theta: Float64Array; item: CompiledItem } {
+  const { shape, state, item } = problem;
+  const n = shape.nmax;
+  const theta = densify(shape, state);
+  const diagonal = (q: number) => shape.edgeOffset + q * n + q;
+  for (let q = shape.firstQuestion; q < n; q++)
+    theta[diagonal(q)] = supports[(q - shape.firstQuestion) % supports.length]!;
+  const q = shape.answerQuestion[0]!;
+  if (q < 0) return { shape, theta, item };
+  const entries = new Map<number, [number, number]>();
+  item.footprint.forEach((f, t) => entries.set(f, [item.rates[t]!, item.target[t]!]));
+  entries.set(diagonal(q), [item.strength * 0.8, 1]);
+  if (!decay) entries.delete(shape.edgeOffset + n * n + shape.firstAnswer * n + q);
+  const keys = [...entries.keys()].sort((a, b) => a - b);
+  return {
+    shape,
+    theta,
+    item: {
+      ...item,
+      footprint: Int32Array.from(keys),
+      rates: Float64Array.from(keys, (x) => entries.get(x)![0]),
+      target: Float64Array.from(keys, (x) => entries.get(x)![1]),
+    },
+  };
+}
+
 const scenario = fc.record({
   nmax: fc.integer({ min: 20, max: 120 }),
   k: fc.integer({ min: 2, max: 6 }),
@@ -79,6 +115,24 @@ describe('structure-aware order-gap (Eq. 2) and step', () => {
       expect(ref).toBeGreaterThan(0);
       expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item, state), ref);
       expectSameBits(theta, before); // θ untouched
+    },
+  );
+
+  test.prop(
+    [scenario, fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }), fc.boolean()],
+    { numRuns: 30 },
+  )(
+    "with questions' resolution support: stored S_qq and an item that writes one, Ω and θ' bit for bit",
+    ({ nmax, k, edgesPerNode, seed }, supports, decay) => {
+      const p = withResolutionSupport(syntheticProblem(nmax, k, edgesPerNode, seed), supports, decay);
+      const { shape, item } = p;
+      const theta = p.theta;
+      const ref = generic(shape, theta, item);
+      expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item), ref);
+      expectSameBits(
+        graphStep(shape, DEFAULT_PARAMS, theta, item).next,
+        referenceConsolidate(shape, DEFAULT_PARAMS, referenceExpand(item, theta)),
+      );
     },
   );
 

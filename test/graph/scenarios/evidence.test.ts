@@ -1,6 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { compileItem, parseEvidencePool } from '../../../src/graph/scenarios/evidence.js';
-import { createScenario } from '../../../src/graph/scenarios/scenario.js';
+import { createScenario, defaultScenario, DEFAULT_SCENARIO_FILES } from '../../../src/graph/scenarios/scenario.js';
+import { referenceExpand } from '../../../src/graph/operators/expand.js';
 import { confidenceIndex, edgeIndex, nodeOffset } from '../../../src/graph/model/layout.js';
 import { GraphFormatError, parseGraph } from '../../../src/graph/model/schema.js';
 import { openGraphDoc as graphDoc, openItem, smallGraphDoc } from '../fixtures.js';
@@ -48,12 +50,13 @@ describe('evidence items that add answers and questions', () => {
     expect(attr('a:other', 1)).toEqual([0.5, 0.5]);
     expect(attr('q:pub', 0)).toEqual([0.2, 0.5]);
     expect(attr('q:pub', 1)).toEqual([0.9, 0.5]);
-    // edges at the item's strength; no Supports diagonal for answers or questions
+    // edges at the item's strength; no Supports diagonal for answers; the question whose answer
+    // the item supports gets its resolution support (target 1, rate a_e·w = 0.6·0.8)
     expect(written.get(edgeIndex(layout, 'Requires', slot('a'), slot('q:pub')))).toEqual([1, 0.6]);
-    expect(written.has(edgeIndex(layout, 'Supports', slot('q:pub'), slot('q:pub')))).toBe(false);
+    expect(written.get(edgeIndex(layout, 'Supports', slot('q:pub'), slot('q:pub')))).toEqual([1, 0.6 * 0.8]);
     expect(written.has(edgeIndex(layout, 'Supports', slot('a:other'), slot('a:other')))).toBe(false);
-    // footprint: 2 attributes + 1 diagonal (claim), 2 + 2 (answers), 2 (question), 4 edges
-    expect(item.footprint.length).toBe(3 + 4 + 2 + 4);
+    // footprint: 2 attributes + 1 diagonal (claim), 2 + 2 (answers), 2 (question), 4 edges, 1 resolution support
+    expect(item.footprint.length).toBe(3 + 4 + 2 + 4 + 1);
     expect(Array.from(item.entry)).toEqual(
       ['c:pub', 'a:pub:acme', 'a:other', 'q:pub'].map((id) => confidenceIndex(layout, slot(id))).sort((x, y) => x - y),
     );
@@ -111,5 +114,73 @@ describe('evidence items that add answers and questions', () => {
     expect(() => createScenario(small, { items: [openItem()] })).toThrow(
       /^reserved\[2\] = "a:other": capacity exceeded: more than 2 answer nodes/,
     );
+  });
+});
+
+/** Question slot → the largest weight > 0 of the item's Supports edges into its answers, read from the pool document. */
+function expectedSupport(sc: ReturnType<typeof defaultScenario>, itemId: string): Map<number, number> {
+  const { layout } = sc;
+  const item = sc.pool.items.find((it) => it.id === itemId)!;
+  const answerOf = new Map(sc.graph.nodes.filter((n) => n.type === 'answer').map((n) => [n.id, n.question!]));
+  const out = new Map<number, number>();
+  for (const e of item.edges) {
+    const question = answerOf.get(e.target);
+    if (e.type !== 'Supports' || question === undefined || e.weight === 0) continue;
+    const q = layout.slotOf.get(question)!;
+    out.set(q, Math.max(out.get(q) ?? 0, e.weight));
+  }
+  return out;
+}
+
+describe("compileItem: a question's resolution support S_qq (P_e promotes the questions an item resolves)", () => {
+  it('every item writes Supports[q -> q] with target 1 and rate a_e·w_max for exactly the questions it supports an answer of', () => {
+    const sc = defaultScenario();
+    const { layout } = sc;
+    let written = 0;
+    for (const it of sc.items) {
+      const expected = expectedSupport(sc, it.id);
+      for (let q = sc.shape.firstQuestion; q < layout.nmax; q++) {
+        const idx = edgeIndex(layout, 'Supports', q, q);
+        const at = Array.from(it.footprint).indexOf(idx);
+        const w = expected.get(q);
+        if (w === undefined) {
+          expect(at, `${it.id} writes no S_qq of slot ${q}`).toBe(-1);
+          continue;
+        }
+        written++;
+        expect(at, `${it.id} writes S_qq of slot ${q}`).toBeGreaterThanOrEqual(0);
+        expect(it.target[at]).toBe(1);
+        expect(it.rates[at]).toBe(it.strength * w);
+        expect(it.questionCoordinates.get(q)).toContain(idx);
+      }
+    }
+    expect(written).toBeGreaterThan(0); // the default pool supports answers of every question
+  });
+
+  it('takes the largest weight over the answers of one question; a weight-0 Supports edge writes nothing', () => {
+    const read = (file: string) => JSON.parse(readFileSync(file, 'utf8')) as { items: unknown[] };
+    const evidence = read(DEFAULT_SCENARIO_FILES.evidence);
+    evidence.items.push({
+      id: 'both',
+      strength: 0.5,
+      claims: [{ id: 'c:x', attributes: [0.5, 0.5, 0.5, 0], support: 0.8 }],
+      edges: [
+        { type: 'Supports', source: 'c:x', target: 'a:author:holt', weight: 0.4 },
+        { type: 'Supports', source: 'c:x', target: 'a:author:vance', weight: 0.6 },
+        { type: 'Supports', source: 'c:x', target: 'a:country', weight: 0 },
+      ],
+    });
+    const s2 = createScenario(read(DEFAULT_SCENARIO_FILES.graph), evidence);
+    const it = s2.itemById.get('both')!;
+    const author = s2.layout.slotOf.get('q:author')!;
+    const country = s2.layout.slotOf.get('q:country')!;
+    const idx = edgeIndex(s2.layout, 'Supports', author, author);
+    const at = Array.from(it.footprint).indexOf(idx);
+    expect(it.rates[at]).toBe(0.5 * 0.6);
+    expect(Array.from(it.footprint)).not.toContain(edgeIndex(s2.layout, 'Supports', country, country));
+    // P_e closes the share a_e·w_max of the gap 1 − S_qq: from 0 to 0.3, then to 0.3 + 0.3·0.7
+    const once = referenceExpand(it, s2.theta0);
+    expect(once[idx]).toBe(0.5 * 0.6);
+    expect(referenceExpand(it, once)[idx]).toBe(once[idx]! + 0.5 * 0.6 * (1 - once[idx]!));
   });
 });

@@ -8,15 +8,17 @@ import { runRecursive } from '../../../src/ordergap/algorithm1.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { createScenario, defaultScenario } from '../../../src/graph/scenarios/scenario.js';
 import { describeState, describeStructured } from '../../../src/graph/state/describe.js';
-import { structuredToDense, type StructuredGraphState } from '../../../src/graph/state/state.js';
+import { structuredFromDense, structuredToDense, type StructuredGraphState } from '../../../src/graph/state/state.js';
 import { AgentState } from '../../../src/graph/agent/agent.js';
 import { openGraphDoc, openItem } from '../fixtures.js';
+import { toEvidenceItem } from '../../../src/graph/agent/llmEvidence.js';
+import { edgeIndex } from '../../../src/graph/model/layout.js';
 
 /** Compares the two summaries at every state of a structured run; returns what they held. */
 function compareAlongRun(seed: number, delta: number) {
   const sys = referenceGraphSystem(defaultScenario());
   const sc = sys.scenario;
-  const seen = { states: 0, merges: 0, contradictions: 0 };
+  const seen = { states: 0, merges: 0, contradictions: 0, promoted: 0 };
   runRecursive(sys, {
     ...sys.capabilities.runDefaults!,
     seed,
@@ -27,6 +29,7 @@ function compareAlongRun(seed: number, delta: number) {
       expect(describeStructured(sc, st, delta)).toEqual(want);
       seen.merges += want.merged.length;
       seen.contradictions += want.contradictions.length;
+      seen.promoted += want.promoted.length;
       seen.states++;
     },
   });
@@ -34,13 +37,14 @@ function compareAlongRun(seed: number, delta: number) {
 }
 
 describe('describeStructured: the dense summary without the dense θ', () => {
-  it('every state of the default run: merges and contradictions included', () => {
+  it('every state of the default run: merges, contradictions and promoted questions included', () => {
     const sys = referenceGraphSystem(defaultScenario());
     const seen = compareAlongRun(sys.capabilities.runDefaults!.seed, 0.5);
     expect(seen.states).toBeGreaterThan(10);
-    // the comparison covered both parts that read edges and neighbour lists
+    // the comparison covered the parts that read edges and neighbour lists
     expect(seen.merges).toBeGreaterThan(0);
     expect(seen.contradictions).toBeGreaterThan(0);
+    expect(seen.promoted).toBeGreaterThan(0);
   });
 
   test.prop([fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.constantFrom(0.3, 0.5, 0.8)], { numRuns: 4 })(
@@ -82,13 +86,16 @@ describe('describeStructured: the dense summary without the dense θ', () => {
         expect(describeStructured(sc, st, 0.5)).toEqual(last);
       },
     });
+    // the item supports q:pub's answer (rate 0.6·0.8 = 0.48 towards 1): four draws promote q:pub
+    // (1 − 0.52⁴ >= 0.5), so it is no longer open; q's own answer a is supported by no item
     expect(last!.questions).toEqual([
-      { question: 'q', text: null, openness: expect.any(Number), open: expect.any(Boolean) },
+      { question: 'q', text: null, openness: expect.any(Number), open: expect.any(Boolean), promoted: false },
       {
         question: 'q:pub',
         text: 'Who published it?',
         openness: expect.any(Number),
-        open: true,
+        open: false,
+        promoted: true,
         parent: 'q',
       },
     ]);
@@ -98,6 +105,49 @@ describe('describeStructured: the dense summary without the dense θ', () => {
       ['q:pub', 'a:pub:acme', 'Acme Press'],
     ]);
     expect(last!.answers.find((a) => a.answer === 'a:pub:acme')!.confidence).toBeGreaterThan(0);
+  });
+
+  it('a question is promoted iff its resolution support S_qq >= τ_promote, and then is not open', () => {
+    const sc = defaultScenario();
+    const tau = sc.params.promotionThreshold;
+    const q = sc.layout.slotOf.get('q:author')!;
+    const at = (support: number) => {
+      const theta = sc.theta0.slice();
+      theta[edgeIndex(sc.layout, 'Supports', q, q)] = support;
+      const dense = describeState(sc, theta, 0.5);
+      expect(describeStructured(sc, structuredFromDense(sc.shape, sc.params, theta), 0.5)).toEqual(dense);
+      return dense;
+    };
+    const below = at(tau * (1 - Number.EPSILON));
+    expect(below.promoted).toEqual([]);
+    expect(below.openQuestions).toContain('q:author'); // openness 1 at θ0
+    const reached = at(tau);
+    expect(reached.promoted).toEqual([
+      {
+        question: 'q:author',
+        text: sc.layout.slots[q]!.text ?? null,
+        support: tau,
+        threshold: tau,
+        answer: 'a:author:vance', // θ0: both answers at 0.05, the first slot is the best
+        answerText: sc.layout.slots[sc.layout.slotOf.get('a:author:vance')!]!.text ?? null,
+        confidence: 0.05,
+      },
+    ]);
+    expect(reached.openQuestions).not.toContain('q:author');
+    expect(reached.questions.find((x) => x.question === 'q:author')).toMatchObject({ promoted: true, open: false });
+  });
+
+  it("an agent's describe() reports the question an LLM item resolves as promoted", () => {
+    const sc = defaultScenario();
+    const agent = AgentState.fromScenario(sc);
+    const item = toEvidenceItem(agent, {
+      claims: [{ text: 'Mira Vance wrote it.', source: 'encyclopedia', reliability: 0.9, answer: 'a:author:vance' }],
+    });
+    expect(agent.describe().promoted).toEqual([]);
+    agent.expand(item); // P_e alone: S_qq from 0 to a_e·reliability = 0.7·0.9 >= 0.5
+    const q = agent.layout.slotOf.get('q:author')!;
+    expect(agent.theta[edgeIndex(agent.layout, 'Supports', q, q)]).toBe(0.7 * 0.9);
+    expect(agent.describe().promoted.map((p) => [p.question, p.support])).toEqual([['q:author', 0.7 * 0.9]]);
   });
 
   it('bad δ and a state of another shape are refused naming the argument', () => {
