@@ -22,7 +22,7 @@ export {
   graphConfidenceUpdate,
   graphMergeClaims,
 } from './graph/consolidate';
-export { graphBlendFootprintInPlace } from './graph/expand';
+export { graphBlendFootprintInPlace, graphEntryConfidenceInPlace } from './graph/expand';
 export { graphNodeQuotient } from './graph/quotient';
 
 /** First byte above the module's static data; the TypeScript arena allocates from here. */

@@ -4,7 +4,7 @@
  * built-in system `reference-graph` (default scenario).
  *
  * Subspaces: `confidence` (Nmax), `attributes` (k·Nmax), `edges:Supports|Requires|Contradicts`
- * (Nmax² each), `footprint` (the union of all items' footprints). Questions: for each question
+ * (Nmax² each), `footprint` (the union of all items' blend footprints F_e). Questions: for each question
  * some item writes, the coordinates of q written by items (Supports edges into q's answers,
  * Requires edges into q); the certification uses the item-direction basis instead (Remark 5.4; docs/certify.md) — see
  * {@link questionBasis}.
@@ -34,7 +34,7 @@ import { EDGE_TYPES } from './model/model.js';
 import type { LipschitzBound } from './operators/params.js';
 import { confidenceLipschitzBound, DEFAULT_PARAMS } from './operators/params.js';
 import { referenceConsolidate } from './operators/consolidate.js';
-import { referenceExpand } from './operators/expand.js';
+import { expandWriteSet, referenceExpand } from './operators/expand.js';
 import { structuredFromSparse, type BuildProgress } from './state/state.js';
 import { densify } from './operators/orderGap.js';
 import { syntheticScenario, type SyntheticScenario, type SyntheticScenarioOptions } from './scenarios/synthetic.js';
@@ -65,7 +65,13 @@ import {
   type StructuredGraphState,
 } from './state/state.js';
 
-/** Union of all items' footprints, ascending. */
+/**
+ * Union of all items' blend footprints F_e, ascending: the certification subspace `footprint`.
+ * The entry coordinates (the confidences of the nodes items add) are not in it: they are
+ * confidence coordinates, where DP_e is the identity once c >= c₀ (at the fixed point), and the
+ * `confidence` subspace holds them. (`linearization.footprint(e)`, what P_e reads and writes,
+ * does include them.)
+ */
 export function footprintUnion(scenario: Scenario): number[] {
   const s = new Set<number>();
   for (const it of scenario.items) for (const i of it.footprint) s.add(i);
@@ -312,7 +318,8 @@ export function referenceGraphSystem(
         () => structuredFromDense(shape, params, scenario.theta0),
       ),
       linearization: {
-        footprint: (id) => Array.from(item(id).footprint),
+        // what P_e reads and writes: F_e and the entry confidences (DP_e ≠ I there below c₀)
+        footprint: (id) => expandWriteSet(item(id)),
         consolidateJacobian: (x) => (isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined),
         expandJacobian: (id, x) => (isInitialized() ? new GraphExpandJacobian(item(id), layout.dim, x) : undefined),
         consolidateTf: (tf, X) => (qTf ??= consolidateTf(shape, params))(tf, X),

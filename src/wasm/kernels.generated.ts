@@ -75,6 +75,8 @@ export interface KernelExports {
   graphMergeClaims(theta: number, k1: number, claims: number, md: number, diag: number, mu: number, h2: number, pull: number, out: number, rows: number, nrows: number): void;
   /** assembly/graph/expand/graphBlendFootprintInPlace: x `usize`, footprint `usize`, target `usize`, rates `usize`, m `i32`, returns `void` */
   graphBlendFootprintInPlace(x: number, footprint: number, target: number, rates: number, m: number): void;
+  /** assembly/graph/expand/graphEntryConfidenceInPlace: x `usize`, entry `usize`, m `i32`, returns `void` */
+  graphEntryConfidenceInPlace(x: number, entry: number, m: number): void;
   /** assembly/graph/quotient/graphNodeQuotient: n `i32`, k1 `i32`, claims `i32`, cp `usize`, cm `usize`, ap `usize`, am `usize`, withAttr `i32`, den `f64`, idx `usize`, val `usize`, returns `i32` */
   graphNodeQuotient(n: number, k1: number, claims: number, cp: number, cm: number, ap: number, am: number, withAttr: number, den: number, idx: number, val: number): number;
 }
@@ -140,6 +142,7 @@ export const KERNEL_SIGNATURES = {
   graphConfidenceUpdate: { params: [['n', 'i32'], ['claims', 'i32'], ['firstQuestion', 'i32'], ['c', 'usize'], ['sums', 'usize'], ['ws', 'usize'], ['p', 'usize'], ['ngroups', 'i32'], ['gstart', 'usize'], ['gans', 'usize'], ['qgroup', 'usize'], ['scratch', 'usize'], ['cout', 'usize']], result: 'void' },
   graphMergeClaims: { params: [['theta', 'usize'], ['k1', 'i32'], ['claims', 'i32'], ['md', 'i32'], ['diag', 'usize'], ['mu', 'f64'], ['h2', 'f64'], ['pull', 'usize'], ['out', 'usize'], ['rows', 'usize'], ['nrows', 'i32']], result: 'void' },
   graphBlendFootprintInPlace: { params: [['x', 'usize'], ['footprint', 'usize'], ['target', 'usize'], ['rates', 'usize'], ['m', 'i32']], result: 'void' },
+  graphEntryConfidenceInPlace: { params: [['x', 'usize'], ['entry', 'usize'], ['m', 'i32']], result: 'void' },
   graphNodeQuotient: { params: [['n', 'i32'], ['k1', 'i32'], ['claims', 'i32'], ['cp', 'usize'], ['cm', 'usize'], ['ap', 'usize'], ['am', 'usize'], ['withAttr', 'i32'], ['den', 'f64'], ['idx', 'usize'], ['val', 'usize']], result: 'i32' },
 } as const satisfies { readonly [K in keyof KernelExports]: KernelSignature };
 

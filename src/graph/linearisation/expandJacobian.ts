@@ -1,15 +1,20 @@
 /**
- * DP_e of a reference-graph item by central differences on the wasm blend kernel, with the
- * footprint values of the state resident in wasm memory.
+ * DP_e of a reference-graph item by central differences on the wasm kernels of P_e (the blend and
+ * the entry confidence), with the values of the state P_e writes resident in wasm memory.
  *
- * P_e writes only its footprint F_e and its values there depend on θ_F only (docs/graph.md), so
- * a column j ∉ F_e is e_j and a column j ∈ F_e is read off F_e: the kernel blends a copy of θ_F
- * (|F_e| values) with θ_j shifted, not the d-vector the generic engine hands P_e. The quotient
- * is the generic engine's ({@link FdJacobian} with `readSet: F_e`): the same step, the same
- * (a − b)·(1/((θ_j + h) − (θ_j − h))) over F_e in ascending order, exact zeros dropped — bit for
- * bit (tested). Cost per column O(|F_e|) instead of O(d).
+ * P_e writes only W_e = F_e ∪ entry_e (its footprint and the confidences of the nodes it adds) and
+ * its values there depend on θ_W only (docs/graph.md), so a column j ∉ W_e is e_j and a column
+ * j ∈ W_e is read off W_e: the kernels run on a copy of θ_W (|W_e| values) with θ_j shifted, not
+ * the d-vector the generic engine hands P_e. The quotient is the generic engine's
+ * ({@link FdJacobian} with `readSet: W_e`): the same step, the same
+ * (a − b)·(1/((θ_j + h) − (θ_j − h))) over W_e in ascending order, exact zeros dropped — bit for
+ * bit (tested). On F_e the columns are 1 − rate; on an entry coordinate 1 − 3(1 − c/c₀)²₊, which
+ * differs from 1 only below c₀. There the central difference of the cubic is off by exactly
+ * h²/c₀² (h = eps^(1/3)·max(1, |c|) the step, c₀ = 2⁻¹⁰: about 4e-5), far above
+ * `FD_RELATIVE_ACCURACY`; from c₀ + h on (the fixed point) the column is e_j exactly.
+ * Cost per column O(|W_e|) instead of O(d).
  */
-import type { CompiledItem } from '../operators/expand.js';
+import { expandWriteSet, type CompiledItem } from '../operators/expand.js';
 import { graphKernels, residentBlocks, type ResidentBlocks } from '../operators/wasmConsolidate.js';
 import { centralStep, finiteCopy } from '../../linearize/finiteDifference.js';
 import { CachedJacobian, FD_RELATIVE_ACCURACY } from '../../linearize/operator.js';
@@ -18,13 +23,33 @@ import { ArgumentError } from '../../util/errors.js';
 import { firstNonFinite } from '../../util/validate.js';
 import type { F64Block, I32Block } from '../../wasm/arena.js';
 
-/** The wasm blocks of one operator: two work copies of θ_F, the local footprint 0..|F_e|−1, t_e, rates. */
+/**
+ * The wasm blocks of one operator: two work copies of θ_W, the positions in W_e of F_e's and of
+ * the entry coordinates, t_e, rates.
+ */
 interface Blocks {
   work: F64Block;
   plus: F64Block;
   local: I32Block;
+  localEntry: I32Block;
   target: F64Block;
   rates: F64Block;
+}
+
+/** W_e = F_e ∪ entry_e ascending, and the positions in it of F_e's and of the entry coordinates. */
+function writeSet(item: CompiledItem): { w: Int32Array; fp: Int32Array; entry: Int32Array } {
+  const w = Int32Array.from(expandWriteSet(item));
+  const at = (j: number) => {
+    let lo = 0;
+    let hi = w.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (w[mid]! < j) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  };
+  return { w, fp: Int32Array.from(item.footprint, at), entry: Int32Array.from(item.entry, at) };
 }
 
 /**
@@ -35,9 +60,11 @@ interface Blocks {
  */
 export class GraphExpandJacobian extends CachedJacobian<'fd'> {
   readonly #item: CompiledItem;
-  /** x on F_e (in footprint order): all a column reads of x. */
-  readonly #xF: Float64Array;
-  /** Footprint coordinate → its position in F_e. */
+  /** W_e = F_e ∪ entry_e ascending, and where F_e's and the entry coordinates sit in it. */
+  readonly #write: { w: Int32Array; fp: Int32Array; entry: Int32Array };
+  /** x on W_e (ascending): all a column reads of x. */
+  readonly #xW: Float64Array;
+  /** Coordinate of W_e → its position in W_e. */
   readonly #position = new Map<number, number>();
   #resident: { blocks: ResidentBlocks; value: Blocks } | undefined;
 
@@ -45,38 +72,44 @@ export class GraphExpandJacobian extends CachedJacobian<'fd'> {
     if (x.length !== dim) throw new ArgumentError('x', x, `must have length ${dim}`);
     // checked whole (the error names the first non-finite entry), kept on F_e only: no d-copy per item
     if (firstNonFinite(x) >= 0) finiteCopy('x', x);
-    // P_e is affine on F_e: a combination of columns is exact, so never a directional difference
+    // DP_e is diagonal on the entry coordinates and F_e's columns are cheap: always combine
+    // columns, never a directional difference
     super(dim, dim, 'fd', FD_RELATIVE_ACCURACY, Infinity);
     this.#item = item;
-    this.#xF = Float64Array.from(item.footprint, (j) => x[j]!);
-    for (let k = 0; k < item.footprint.length; k++) this.#position.set(item.footprint[k]!, k);
+    this.#write = writeSet(item);
+    this.#xW = Float64Array.from(this.#write.w, (j) => x[j]!);
+    for (let k = 0; k < this.#write.w.length; k++) this.#position.set(this.#write.w[k]!, k);
   }
 
   #blocks(): Blocks {
-    const m = Math.max(1, this.#item.footprint.length);
+    const m = Math.max(1, this.#write.w.length);
     const { target, rates } = this.#item;
+    const { fp, entry } = this.#write;
     this.#resident ??= residentBlocks((a) => ({
       work: a.alloc(m),
       plus: a.alloc(m),
-      local: a.fromI32(Int32Array.from({ length: m }, (_, k) => k)),
+      local: a.fromI32(fp.length ? fp : [0]),
+      localEntry: a.fromI32(entry.length ? entry : [0]),
       target: a.from(target.length ? target : [0]),
       rates: a.from(rates.length ? rates : [0]),
     }));
     return this.#resident.value;
   }
 
-  /** P_e's values on F_e at θ_F with θ_F[k] = v, into `into` (wasm). */
-  #blend(into: F64Block, k: number, v: number): void {
+  /** P_e's values on W_e at θ_W with θ_W[k] = v, into `into` (wasm). */
+  #expand(into: F64Block, k: number, v: number): void {
     const b = this.#blocks();
-    const f = this.#item.footprint;
+    const { fp, entry } = this.#write;
     const view = into.view;
-    view.set(this.#xF.subarray(0, f.length));
+    view.set(this.#xW);
     view[k] = v;
-    graphKernels().graphBlendFootprintInPlace(into.ptr, b.local.ptr, b.target.ptr, b.rates.ptr, f.length);
+    const kernels = graphKernels();
+    kernels.graphBlendFootprintInPlace(into.ptr, b.local.ptr, b.target.ptr, b.rates.ptr, fp.length);
+    kernels.graphEntryConfidenceInPlace(into.ptr, b.localEntry.ptr, entry.length);
     this.stats.evaluations++;
   }
 
-  /** Off F_e, DP_e is the identity. */
+  /** Off W_e, DP_e is the identity. */
   protected override isIdentityColumn(j: number): boolean {
     return !this.#position.has(j);
   }
@@ -84,16 +117,16 @@ export class GraphExpandJacobian extends CachedJacobian<'fd'> {
   protected computeColumn(j: number): SparseVector {
     const k = this.#position.get(j);
     if (k === undefined) return unitVector(this.dim, j);
-    const xj = this.#xF[k]!;
+    const xj = this.#xW[k]!;
     const h = centralStep(xj);
     const p = xj + h;
     const m = xj - h;
     const b = this.#blocks();
-    this.#blend(b.plus, k, p);
-    this.#blend(b.work, k, m);
+    this.#expand(b.plus, k, p);
+    this.#expand(b.work, k, m);
     const fp = b.plus.view;
     const fm = b.work.view;
-    const f = this.#item.footprint;
+    const f = this.#write.w;
     const scale = 1 / (p - m);
     const idx: number[] = [];
     const val: number[] = [];

@@ -6,7 +6,7 @@
  * and O(B·C²·mergeDims) for the merge — meant for the small scenarios certification works on.
  */
 import type * as TfCore from '@tensorflow/tfjs-core';
-import type { CompiledItem } from '../operators/expand.js';
+import { ENTRY_CONFIDENCE, type CompiledItem } from '../operators/expand.js';
 import type { GraphOperatorParams } from '../operators/params.js';
 import type { OperatorShape } from '../model/shape.js';
 
@@ -122,7 +122,13 @@ export function consolidateTf(shape: OperatorShape, p: GraphOperatorParams): Gra
     });
 }
 
-/** P_e as a tfjs batched map: X + r ⊙ (t − X) with r, t zero outside the footprint. */
+/**
+ * P_e as a tfjs batched map: X + r ⊙ (t − X) with r, t zero outside the footprint, plus the
+ * entry confidence c₀ u³ with u = relu(m − X ⊙ m/c₀) (m the indicator of e's entry coordinates,
+ * c₀ = ENTRY_CONFIDENCE: u = (1 − c/c₀)₊ there and exactly 0 elsewhere). Written with ops the
+ * interval namespace of src/interval supports (relu, square, mul), so it is also P_e's interval
+ * form; relu's kink at c = c₀ has a Clarke derivative there.
+ */
 export function expandTf(item: CompiledItem, dim: number): GraphTfMap {
   const rate = new Float32Array(dim);
   const target = new Float32Array(dim);
@@ -130,11 +136,21 @@ export function expandTf(item: CompiledItem, dim: number): GraphTfMap {
     rate[f] = item.rates[i]!;
     target[f] = item.target[i]!;
   });
+  const mask = new Float32Array(dim);
+  const scale = new Float32Array(dim);
+  for (const j of item.entry) {
+    mask[j] = 1;
+    scale[j] = 1 / ENTRY_CONFIDENCE; // 2¹⁰: exact in float32
+  }
   return (tf, X) =>
     tf.tidy(() => {
       const r = tf.tensor1d(rate);
       const t = tf.tensor1d(target);
       // outside F: X + 0·(0 − X) = X exactly
-      return tf.add(X, tf.mul(r, tf.sub(t, X))) as TfCore.Tensor2D;
+      const blended = tf.add(X, tf.mul(r, tf.sub(t, X)));
+      if (item.entry.length === 0) return blended as TfCore.Tensor2D;
+      // outside the entry coordinates u = relu(0 − X·0) = 0, so they gain exactly 0
+      const u = tf.relu(tf.sub(tf.tensor1d(mask), tf.mul(X, tf.tensor1d(scale))));
+      return tf.add(blended, tf.mul(ENTRY_CONFIDENCE, tf.mul(tf.square(u), u))) as TfCore.Tensor2D;
     });
 }

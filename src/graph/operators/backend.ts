@@ -49,7 +49,9 @@ export const wasmGraphBackend: GraphBackend = {
       const target = s.from(item.target);
       const rates = s.from(item.rates);
       const fp = s.fromI32(item.footprint);
-      graphKernels().graphBlendFootprintInPlace(x.ptr, fp.ptr, target.ptr, rates.ptr, item.footprint.length);
+      const kernels = graphKernels();
+      kernels.graphBlendFootprintInPlace(x.ptr, fp.ptr, target.ptr, rates.ptr, item.footprint.length);
+      if (item.entry.length) kernels.graphEntryConfidenceInPlace(x.ptr, s.fromI32(item.entry).ptr, item.entry.length);
       out.set(x.view);
     });
     return out;

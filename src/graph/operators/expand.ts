@@ -1,14 +1,30 @@
 /**
  * The reference expansion operator P_e (docs/graph.md, "Reference operators"; Sec. 3.1): an affine blend on e's footprint F_e,
- *   P_e(θ)_F = θ_F + A_e (t_e − θ_F),   P_e(θ)_i = θ_i for i ∉ F_e,
+ *   P_e(θ)_F = θ_F + A_e (t_e − θ_F),
  * with A_e = diag of per-coordinate rates: the strength a_e ∈ (0, 1] on structure weights and
  * the pool's attribute strength (default 1: a claim's text embedding is copied, not graded, so
  * half-written attribute vectors never sit within the merge radius of an unrelated claim), and
  * target t_e (attributes and direct support of the claims e
- * adds, the edges it writes — a Requires edge it resolves has target 0). P_e writes structure
- * only, never a confidence. It is C^∞, non-expansive (‖DP_e‖ = 1; 1 − a_e on F_e), and
- * idempotent once incorporated: θ_F = t_e gives P_e(θ) = θ exactly.
+ * adds, the edges it writes — a Requires edge it resolves has target 0); and on the confidence
+ * coordinate c of each node e adds (`entry`, disjoint from F_e) the entry confidence
+ *   c ← c + c₀ (1 − c/c₀)³₊,   c₀ = {@link ENTRY_CONFIDENCE},
+ * so that a node P_e adds is a node of the graph (c > 0) before Q derives its belief; identity
+ * elsewhere. The entry confidence is the identity for c >= c₀: P_e writes structure only at every
+ * state where the nodes e adds are present with a belief of at least c₀ (the fixed point among
+ * them), and there it is C^∞, non-expansive (‖DP_e‖ = 1; 1 − a_e on F_e) and idempotent once
+ * incorporated: θ_F = t_e gives P_e(θ) = θ exactly. Below c₀ the entry confidence is C² (at c₀)
+ * with derivative 1 − 3(1 − c/c₀)² ∈ [−2, 1].
  */
+
+/**
+ * c₀ = 2⁻¹⁰: the confidence a node has between P_e adding it and Q deriving its belief. P_e
+ * raises the confidence c of each node it adds to c + c₀(1 − c/c₀)³₊ ({@link entryConfidence}):
+ * c₀ for an empty slot (c = 0), so the node is present (Def. 2.1: c ∈ (0, 1]) and the state
+ * decodes; and c itself for c >= c₀, so wherever the node already holds a belief of at least
+ * c₀ — in particular at the fixed point — P_e is unchanged and idempotence and redundancy are
+ * unaffected. A power of two, so c/c₀ is exact.
+ */
+export const ENTRY_CONFIDENCE = 2 ** -10;
 
 /** A compiled evidence item: footprint indices (ascending, distinct), targets, strength. */
 export interface CompiledItem {
@@ -29,6 +45,29 @@ export interface CompiledItem {
   readonly entry: Int32Array;
 }
 
+/**
+ * c₀ (1 − c/c₀)³₊ with c₀ = {@link ENTRY_CONFIDENCE}: what the entry confidence adds to c —
+ * exactly 0 for c >= c₀. The one expression of it (the wasm kernel `graphEntryConfidenceInPlace`
+ * has the same operations in the same order).
+ */
+export function entryDisplacement(c: number): number {
+  const u = 1 - c / ENTRY_CONFIDENCE;
+  return u > 0 ? ENTRY_CONFIDENCE * (u * u * u) : 0;
+}
+
+/** P_e's value at an entry coordinate: c + c₀ (1 − c/c₀)³₊ — c itself, exactly, for c >= c₀. */
+export function entryConfidence(c: number): number {
+  return c + entryDisplacement(c);
+}
+
+/**
+ * W_e = F_e ∪ entry_e, ascending: every coordinate P_e writes, and all its values there read
+ * (the two sets are disjoint). O(|W_e| log |W_e|).
+ */
+export function expandWriteSet(item: CompiledItem): number[] {
+  return [...Array.from(item.footprint), ...Array.from(item.entry)].sort((a, b) => a - b);
+}
+
 /** Applies the blend on F_e in place: x_F ← x_F + A_e (t − x_F). O(|F_e|). */
 export function blendFootprintInPlace(item: CompiledItem, x: Float64Array): void {
   const a = item.rates;
@@ -41,9 +80,15 @@ export function blendFootprintInPlace(item: CompiledItem, x: Float64Array): void
   }
 }
 
+/** Applies the entry confidence on e's entry coordinates in place: c ← {@link entryConfidence}(c). O(|entry|). */
+export function entryConfidenceInPlace(item: CompiledItem, x: Float64Array): void {
+  const e = item.entry;
+  for (let i = 0; i < e.length; i++) x[e[i]!] = entryConfidence(x[e[i]!]!);
+}
+
 /**
  * P_e(θ) (reference form) into `out` (may alias θ: then it is updated in place).
- * Cost O(d) for the copy + O(|F_e|).
+ * Cost O(d) for the copy + O(|F_e| + |entry|).
  */
 export function referenceExpand(
   item: CompiledItem,
@@ -52,15 +97,29 @@ export function referenceExpand(
 ): Float64Array {
   if (out !== theta) out.set(theta);
   blendFootprintInPlace(item, out);
+  entryConfidenceInPlace(item, out);
   return out;
 }
 
-/** ‖P_e(θ) − θ‖₂ = ‖A_e (t_e − θ_F)‖₂: how far e is from incorporated (the redundancy residual). */
-export function expansionResidual(item: CompiledItem, theta: Float64Array): number {
+/**
+ * ‖P_e(θ) − θ‖₂ = ‖(A_e (t_e − θ_F), c₀ (1 − θ_entry/c₀)³₊)‖₂ with θ read through `value`:
+ * how far e is from incorporated (the redundancy residual). The one implementation behind
+ * {@link expansionResidual} and the structured state's. O(|F_e| + |entry|) reads.
+ */
+export function expansionResidualOf(item: CompiledItem, value: (index: number) => number): number {
   let s = 0;
   for (let i = 0; i < item.footprint.length; i++) {
-    const d = item.rates[i]! * (item.target[i]! - theta[item.footprint[i]!]!);
+    const d = item.rates[i]! * (item.target[i]! - value(item.footprint[i]!));
+    s += d * d;
+  }
+  for (let i = 0; i < item.entry.length; i++) {
+    const d = entryDisplacement(value(item.entry[i]!));
     s += d * d;
   }
   return Math.sqrt(s);
+}
+
+/** ‖P_e(θ) − θ‖₂ of a dense θ: {@link expansionResidualOf}. */
+export function expansionResidual(item: CompiledItem, theta: Float64Array): number {
+  return expansionResidualOf(item, (i) => theta[i]!);
 }

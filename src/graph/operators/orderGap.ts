@@ -4,11 +4,13 @@
  *
  * - Q leaves every edge unchanged and P_e writes the same edge values in both orders, so the
  *   edge block contributes exactly 0; only the node block is compared.
- * - P_e never writes a confidence, so θ and P_e(θ) share c and differ only on e's footprint F_e.
- *   The edges of P_e(θ) are a view over θ's ({@link EdgeSource} with e's edits merged in), and
- *   ONE pass over the rows feeds both states to Q's row functions (`addRowStructure`, then
- *   `addRowWeighted` of ./consolidate.ts): each state's sums receive exactly the operations, in
- *   exactly the order, of Q's own passes over that state.
+ * - θ and P_e(θ) differ only on e's footprint F_e and on the confidences of the nodes e adds
+ *   (the entry confidence, which changes c only below c₀: P_e(θ)'s confidences are θ's with
+ *   those patched). The edges of P_e(θ) are a view over θ's ({@link EdgeSource} with e's edits
+ *   merged in), and ONE pass over the rows feeds both states, each with its own confidences, to
+ *   Q's row functions (`addRowStructure`, then `addRowWeighted` of ./consolidate.ts): each
+ *   state's sums receive exactly the operations, in exactly the order, of Q's own passes over
+ *   that state.
  * - A claim not within the merge radius of a claim e writes (in θ or in P_e(θ)) is merged
  *   identically in both orders: only the affected claims are merged (`mergeClaim`).
  * - The differences are gathered in ascending coordinate order and passed to the same distance
@@ -47,7 +49,7 @@ import {
   type StructureSums,
   type WeightedSums,
 } from './consolidate.js';
-import { referenceExpand, type CompiledItem } from './expand.js';
+import { entryConfidence, referenceExpand, type CompiledItem } from './expand.js';
 import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from '../model/shape.js';
 
@@ -222,6 +224,10 @@ interface ItemEdits {
   edited: Uint8Array;
   /** Number of claim slots of the shape. */
   claims: number;
+  /** Slots of e's entry coordinates (the confidences of the nodes e adds), ascending. */
+  entrySlots: number[];
+  /** The entry slots whose confidence P_e changes (θ's c below c₀), with P_e(θ)'s confidence. */
+  entryChanged: Array<readonly [slot: number, value: number]>;
 }
 
 function claimsOf(ed: ItemEdits): number {
@@ -233,7 +239,7 @@ function blend(x: number, rate: number, target: number): number {
   return x + rate * (target - x);
 }
 
-function itemEdits(shape: OperatorShape, item: CompiledItem, edges: EdgeSource): ItemEdits {
+function itemEdits(shape: OperatorShape, item: CompiledItem, nodes: Float64Array, edges: EdgeSource): ItemEdits {
   const n = shape.nmax;
   const nn = n * n;
   const k1 = shape.k + 1;
@@ -244,7 +250,16 @@ function itemEdits(shape: OperatorShape, item: CompiledItem, edges: EdgeSource):
     cols: [new Map(), new Map(), new Map()],
     edited: new Uint8Array(n),
     claims: shape.claims,
+    entrySlots: [],
+    entryChanged: [],
   };
+  for (let i = 0; i < item.entry.length; i++) {
+    const x = item.entry[i]!;
+    const slot = Math.floor(x / k1);
+    ed.entrySlots.push(slot);
+    const v = entryConfidence(nodes[x]!);
+    if (v !== nodes[x]) ed.entryChanged.push([slot, v]);
+  }
   for (let f = 0; f < item.footprint.length; f++) {
     const idx = item.footprint[f]!;
     const r = item.rates[f]!;
@@ -355,13 +370,15 @@ function zeroPairSums(p: PairSums): void {
 
 /**
  * Reusable per-slot scratch of the structure-aware order-gap ({@link orderGapScratch}): both
- * states' sums, the confidences before and after, and the update's scratch — what one
- * evaluation would otherwise allocate, O(24·Nmax) doubles. Q's own scratch may share its arrays
+ * states' sums, the confidences before and after (`cE`: P_e θ's, when e's entry confidence
+ * changes one), and the update's scratch — what one evaluation would otherwise allocate,
+ * O(25·Nmax) doubles. Q's own scratch may share its arrays
  * (../state/state.ts does) when the two never run at once. The node block of P_e(θ) is not in
  * it: the caller lends one (`orderGapOver`'s `nodes1`).
  */
 export interface OrderGapScratch extends PairSums {
   readonly c: Float64Array;
+  readonly cE: Float64Array;
   readonly c0: Float64Array;
   readonly c1: Float64Array;
   readonly update: UpdateScratch;
@@ -380,6 +397,7 @@ export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
     s1: emptyStructureSums(n),
     ws1: emptyWeightedSums(n),
     c1: new Float64Array(n),
+    cE: new Float64Array(n),
   };
 }
 
@@ -417,15 +435,28 @@ function bothRows(
 }
 
 /**
+ * P_e(θ)'s confidences: θ's (`c`, returned itself when e changes none) with the entry
+ * confidences of {@link ItemEdits.entryChanged}, else a copy into `out` (allocated when omitted).
+ */
+function expandedConfidences(ed: ItemEdits, c: Float64Array, out?: Float64Array): Float64Array {
+  if (ed.entryChanged.length === 0) return c;
+  const cE = out ?? new Float64Array(c.length);
+  cE.set(c);
+  for (const [slot, v] of ed.entryChanged) cE[slot] = v;
+  return cE;
+}
+
+/**
  * The fused pass: Q's two passes over the rows of `structure` and `weighted` (all rows when
- * null), for θ and P_e(θ) at once. Sums are exact (as Q's own passes) at every slot whose rows
- * the plans include.
+ * null), for θ (confidences `c`) and P_e(θ) (confidences `cE`) at once. Sums are exact (as Q's
+ * own passes) at every slot whose rows the plans include.
  */
 function fusedSums(
   base: EdgeSource,
   expanded: EdgeSource,
   ed: ItemEdits,
   c: Float64Array,
+  cE: Float64Array,
   tau: number,
   structure: RowPlan | null,
   weighted: RowPlan | null,
@@ -455,7 +486,7 @@ function fusedSums(
     const j = weighted === null ? r : weighted.rows[r]!;
     bothRows(base, expanded, ed.edited[j]!, j, weighted === null ? 7 : weighted.blocks[j]!, r0, r1);
     addRowWeighted(ws0, s0, c, tau, j, r0[0]!, r0[1]!, r0[2]!);
-    addRowWeighted(ws1, s1, c, tau, j, r1[0]!, r1[1]!, r1[2]!);
+    addRowWeighted(ws1, s1, cE, tau, j, r1[0]!, r1[1]!, r1[2]!);
   }
   return { s0, s1, ws0, ws1 };
 }
@@ -515,6 +546,28 @@ function neighbourLists(
   };
 }
 
+/**
+ * Adds to A the slots whose update reads the confidence of slot j: j; the targets of j's
+ * Supports row (Σ_j Ŝ_ji c_j); j's Contradicts neighbours either way (X̂_ij c_j σ((c_j − c_i)/τ_x));
+ * the rows requiring j (Σ_q R̂_iq c_q); the question of an answer j (its openness reads Σ c_a).
+ */
+function readersOfConfidence(
+  shape: OperatorShape,
+  nb: (t: EdgeBlockIndex, x: number, byColumn: boolean) => readonly number[],
+  j: number,
+  A: Set<number>,
+): void {
+  A.add(j);
+  for (const i of nb(0, j, false)) A.add(i);
+  for (const i of nb(2, j, false)) A.add(i);
+  for (const i of nb(2, j, true)) A.add(i);
+  for (const i of nb(1, j, true)) A.add(i);
+  if (j >= shape.firstAnswer && j < shape.firstQuestion) {
+    const q = shape.answerQuestion[j - shape.firstAnswer]!;
+    if (q >= 0) A.add(q);
+  }
+}
+
 /** The slots whose confidences can differ, and the row plans of the restricted pass. */
 interface Neighbourhood {
   slots: number[];
@@ -523,11 +576,14 @@ interface Neighbourhood {
 }
 
 /**
- * The slots A whose new confidence can differ between Q(θ) and Q(P_e θ), and the rows the
- * fused pass must read for their sums to be exact:
- * - A: the slots e writes; endpoints of e's Supports rows; rows and targets of e's Requires
- *   edits that change a weight, and every row requiring such a target; both endpoints of a
- *   changed Contradicts edge and their Contradicts neighbours; the whole group of an answer.
+ * The slots A whose new confidence can differ between Q(θ) and Q(P_e θ), or where P_e writes the
+ * entry confidence into Q(θ), and the rows the fused pass must read for their sums to be exact:
+ * - A: the slots e writes and e's entry slots; endpoints of e's Supports rows; rows and targets
+ *   of e's Requires edits that change a weight, and every row requiring such a target; both
+ *   endpoints of a changed Contradicts edge and their Contradicts neighbours; for an entry slot
+ *   whose confidence P_e changes, the slots whose sums read it (its Supports targets, its
+ *   Contradicts neighbours, the rows requiring it, the question of an answer); the whole group
+ *   of an answer.
  * - structure rows: Supports in-neighbours of A (k_a, k̃_a, and r_j of those rows); Requires rows
  *   of A and the Requires in-neighbours of A and of A's Requires targets (ρ, κ); D = A and its
  *   Contradicts neighbours, and their Contradicts in-neighbours (degrees).
@@ -546,6 +602,8 @@ function neighbourhood(
   const n = shape.nmax;
   const nb = neighbourLists(base, expanded, ed, budget);
   const A = new Set<number>(ed.slots);
+  for (const j of ed.entrySlots) A.add(j);
+  for (const [j] of ed.entryChanged) readersOfConfidence(shape, nb, j, A);
   for (const j of ed.rows[0].keys()) {
     A.add(j);
     for (const i of nb(0, j, false)) A.add(i);
@@ -715,9 +773,10 @@ function mergedAttributes(
 
 /**
  * ‖Q(P_e θ) − P_e(Q θ)‖ over the node coordinates that can differ, in ascending order, by the
- * definition's distance. `slots` (ascending, or null for all) are the slots whose confidences
- * c0 (of Q θ) are given; `merged0` the affected claims' merged attributes in Q θ; `qpe(x, s, t)`
- * the value of Q(P_e θ) at node coordinate x = s(k+1) + t.
+ * definition's distance. `slots` (ascending, or null for all; e's entry slots among them) are the
+ * slots whose confidences c0 (of Q θ) are given; `merged0` the affected claims' merged attributes
+ * in Q θ; `qpe(x, s, t)` the value of Q(P_e θ) at node coordinate x = s(k+1) + t. P_e(Q θ) is
+ * the blend on F_e and the entry confidence at e's entry slots.
  */
 function nodeDistance(
   shape: OperatorShape,
@@ -735,7 +794,9 @@ function nodeDistance(
   if (slots === null) inSlots.fill(1);
   else for (const s of slots) inSlots[s] = 1;
   const cand = new Set<number>(ed.slots);
+  for (const s of ed.entrySlots) cand.add(s);
   for (const s of merged0.keys()) cand.add(s);
+  const entry = new Set(ed.entrySlots);
   const order = slots === null ? null : [...new Set([...slots, ...cand])].sort((a, b) => a - b);
   const a: number[] = [];
   const b: number[] = [];
@@ -758,7 +819,7 @@ function nodeDistance(
       if (!isConf && !attr && ra === undefined) continue;
       const q = isConf ? c0[s]! : attr ? m0[t]! : nodes0[x]!;
       a.push(qpe(x, s, t));
-      b.push(ra === undefined ? q : blend(q, ra[0], ra[1]));
+      b.push(ra !== undefined ? blend(q, ra[0], ra[1]) : isConf && entry.has(s) ? entryConfidence(q) : q);
     }
   }
   return referenceDistance(a, b);
@@ -795,7 +856,7 @@ export function orderGapOver(
   region: OrderGapRegion,
   reuse?: OrderGapReuse,
 ): number {
-  const ed = itemEdits(shape, item, edges);
+  const ed = itemEdits(shape, item, nodes, edges);
   const expanded = expandedEdges(edges, ed);
   const local = region === 'neighbourhood' ? neighbourhood(shape, edges, expanded, ed) : null;
   return evaluate(shape, params, nodes, edges, expanded, ed, local, reuse);
@@ -811,6 +872,17 @@ export interface OrderGapReuse {
   readonly scratch?: OrderGapScratch;
   readonly nodes1?: Float64Array;
   readonly near?: MergeNear;
+}
+
+/**
+ * P_e θ's node block from θ's (`nodes`) into `nodes1`, which holds a copy of it: the blend on e's
+ * node coordinates and the entry confidences.
+ */
+function expandNodesInPlace(shape: OperatorShape, ed: ItemEdits, nodes: Float64Array, nodes1: Float64Array): void {
+  for (const [x, [r, t]] of ed.nodeRate) nodes1[x] = blend(nodes[x]!, r, t);
+  const k = shape.k;
+  const k1 = k + 1;
+  for (const [slot, v] of ed.entryChanged) nodes1[slot * k1 + k] = v;
 }
 
 /** The pass of {@link orderGapOver} once e's edits (and its neighbourhood, or null) are known. */
@@ -829,11 +901,13 @@ function evaluate(
   // with `near` on a neighbourhood, diagonals are read only where they are needed (below)
   const lazy = local !== null && near !== undefined;
   const c = readConfidences(shape, nodes, sc?.c);
+  const cE = expandedConfidences(ed, c, sc?.cE);
   const sums = fusedSums(
     edges,
     expanded,
     ed,
     c,
+    cE,
     params.tauContradict,
     local && local.structure,
     local && local.weighted,
@@ -851,13 +925,13 @@ function evaluate(
   const c0 = sc ? sc.c0 : new Float64Array(n);
   const c1 = sc ? sc.c1 : new Float64Array(n);
   confidenceUpdate(shape, params, c, sums.s0, sums.ws0, c0, local?.slots, sc?.update);
-  confidenceUpdate(shape, params, c, sums.s1, sums.ws1, c1, local?.slots, sc?.update);
+  confidenceUpdate(shape, params, cE, sums.s1, sums.ws1, c1, local?.slots, sc?.update);
   let nodes1: Float64Array;
   if (reuse.nodes1) {
     nodes1 = reuse.nodes1;
     nodes1.set(nodes.subarray(0, shape.edgeOffset));
   } else nodes1 = nodes.slice(0, shape.edgeOffset);
-  for (const [x, [r, t]] of ed.nodeRate) nodes1[x] = blend(nodes[x]!, r, t);
+  expandNodesInPlace(shape, ed, nodes, nodes1);
   const affected = mergeAffected(shape, params, nodes, nodes1, sums.s0.diag, sums.s1.diag, ed, near);
   const merged0 = new Map<number, Float64Array>();
   const merged1 = new Map<number, Float64Array>();
@@ -926,7 +1000,7 @@ export function graphOrderGap(
 ): number {
   const n = shape.nmax;
   const dense = denseEdges(shape, theta);
-  const ed = itemEdits(shape, item, dense);
+  const ed = itemEdits(shape, item, theta, dense);
   const expanded = expandedEdges(dense, ed);
   const budget = NEIGHBOURHOOD_FRACTION * 3 * n;
   let local: Neighbourhood | null = null;
@@ -1029,16 +1103,17 @@ export function stepOver(
   const n = shape.nmax;
   const k = shape.k;
   const k1 = k + 1;
-  const ed = itemEdits(shape, item, edges);
+  const ed = itemEdits(shape, item, nodes, edges);
   const c = readConfidences(shape, nodes);
-  const sums = fusedSums(edges, expandedEdges(edges, ed), ed, c, params.tauContradict, null, null);
+  const cE = expandedConfidences(ed, c);
+  const sums = fusedSums(edges, expandedEdges(edges, ed), ed, c, cE, params.tauContradict, null, null);
   const c0 = new Float64Array(n);
   const c1 = new Float64Array(n);
   confidenceUpdate(shape, params, c, sums.s0, sums.ws0, c0);
-  confidenceUpdate(shape, params, c, sums.s1, sums.ws1, c1);
+  confidenceUpdate(shape, params, cE, sums.s1, sums.ws1, c1);
   // θ' = Q(P_e θ): what referenceConsolidate does after its passes
   const nodes1 = nodes.slice(0, shape.edgeOffset);
-  for (const [x, [r, t]] of ed.nodeRate) nodes1[x] = blend(nodes[x]!, r, t);
+  expandNodesInPlace(shape, ed, nodes, nodes1);
   const next = nodes1.slice();
   const edgeWrites = expandEdgeWrites(shape, edges, item); // before indexFor may apply them
   mergeClaims(shape, params, nodes1, sums.s1.diag, next, indexFor?.(nodes1));

@@ -30,6 +30,7 @@ export type GraphKernels = Pick<
   | 'graphConfidenceUpdate'
   | 'graphMergeClaims'
   | 'graphBlendFootprintInPlace'
+  | 'graphEntryConfidenceInPlace'
   | 'graphNodeQuotient'
 >;
 

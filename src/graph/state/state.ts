@@ -31,7 +31,7 @@ import {
   type EdgeSource,
   type MergeIndex,
 } from '../operators/consolidate.js';
-import type { CompiledItem } from '../operators/expand.js';
+import { entryConfidenceInPlace, expansionResidualOf, type CompiledItem } from '../operators/expand.js';
 import {
   csrEdges,
   expandEdgeWrites,
@@ -673,7 +673,10 @@ export function structuredOrderGap(
   });
 }
 
-/** θ ← P_e(θ) in place: O(|F_e| log row) (+ O(nnz) when e adds an edge) + the moved claims' lists. */
+/**
+ * θ ← P_e(θ) in place (the blend on F_e and the entry confidences): O(|F_e| log row + |entry|)
+ * (+ O(nnz) when e adds an edge) + the moved claims' lists.
+ */
 export function structuredExpand(
   shape: OperatorShape,
   params: GraphOperatorParams,
@@ -689,6 +692,7 @@ export function structuredExpand(
     const v = state.nodes[x]!;
     state.nodes[x] = v + item.rates[f]! * (item.target[f]! - v);
   }
+  entryConfidenceInPlace(item, state.nodes); // the entry coordinates are node coordinates
   applyEdgeWrites(shape, state, writes);
   refreshNear(shape, params, state, claimsWritten(shape, item));
 }
@@ -723,14 +727,12 @@ function sharedScratch(shape: OperatorShape, state: StructuredGraphState): Conso
   return { c: o.c, cNew: o.c0, sums: o.s0, ws: o.ws0, update: o.update };
 }
 
-/** ‖P_e(θ) − θ‖₂ of the structured state (as `expansionResidual` on the dense θ). O(|F_e| log row). */
+/**
+ * ‖P_e(θ) − θ‖₂ of the structured state (`expansionResidualOf`, as `expansionResidual` on the
+ * dense θ). O(|F_e| log row + |entry|).
+ */
 export function structuredResidual(shape: OperatorShape, state: StructuredGraphState, item: CompiledItem): number {
-  let s = 0;
-  for (let i = 0; i < item.footprint.length; i++) {
-    const d = item.rates[i]! * (item.target[i]! - structuredValue(shape, state, item.footprint[i]!));
-    s += d * d;
-  }
-  return Math.sqrt(s);
+  return expansionResidualOf(item, (i) => structuredValue(shape, state, i));
 }
 
 /**

@@ -10,8 +10,14 @@ import type { GraphBackend } from '../../../src/graph/operators/backend.js';
 import { GRAPH as graphBackends } from '../../util/backends.js';
 import { consolidateTf, expandTf } from '../../../src/graph/linearisation/tfjs.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
-import { referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
+import {
+  ENTRY_CONFIDENCE,
+  entryConfidence,
+  referenceExpand,
+  type CompiledItem,
+} from '../../../src/graph/operators/expand.js';
 import { confidenceIndex, describeCoordinate, edgeIndex, nodeOffset } from '../../../src/graph/model/layout.js';
+import { encloseForm } from '../../../src/interval/intervalTf.js';
 import type { GraphOperatorParams } from '../../../src/graph/operators/params.js';
 import type { OperatorShape } from '../../../src/graph/model/shape.js';
 
@@ -103,13 +109,13 @@ describe.each(forms)('$name form agrees with the f64 reference', ({ name, backen
       }
   });
 
-  it('P_e writes only its footprint; empty slots stay exactly zero under Q; Q leaves edges unchanged', () => {
+  it('P_e writes only its footprint and entry confidences; empty slots stay exactly zero under Q; Q leaves edges unchanged', () => {
     const t = states()[6]!;
     const item = sc.items[7]!;
     const tin = name === 'tfjs' ? Float64Array.from(Float32Array.from(t)) : t; // tfjs sees float32 inputs
     const out = backend.expand(item, t);
-    const inF = new Set(item.footprint);
-    for (let j = 0; j < t.length; j++) if (!inF.has(j)) expect(out[j]).toBe(tin[j]);
+    const inW = new Set([...item.footprint, ...item.entry]);
+    for (let j = 0; j < t.length; j++) if (!inW.has(j)) expect(out[j]).toBe(tin[j]);
     const q = backend.consolidate(shape, params, sc.theta0);
     layout.slots.forEach((_s, slot) => {
       const o = nodeOffset(layout, slot);
@@ -166,6 +172,62 @@ describe.each([{ name: 'reference', backend: graphBackends.reference, tol: 4 * 2
     });
   },
 );
+
+// The entry confidence in float32: c is rounded to float32 (|Δc| <= 2⁻²⁴c₀ on [0, 2c₀]), u = 1 − 2¹⁰c
+// carries about 2·2⁻²⁴, u³ three times that, and c₀u³ and the sum one rounding each: the
+// result is within 8·2⁻²⁴·c₀ of the f64 value.
+const ENTRY_TFJS_TOL = 8 * 2 ** -24 * ENTRY_CONFIDENCE;
+
+describe.each(forms)('$name form: the entry confidence', ({ name, backend }) => {
+  it('c + c₀(1 − c/c₀)³₊ on the entry coordinates across [0, 2c₀] (the identity from c₀ on)', () => {
+    const item = sc.items[7]!;
+    const j = item.entry[0]!;
+    for (let i = 0; i <= 16; i++) {
+      const t = Float64Array.from(sc.theta0);
+      t[j] = (i / 8) * ENTRY_CONFIDENCE;
+      const got = backend.expand(item, t)[j]!;
+      const want = entryConfidence(t[j]!);
+      // wasm: the same operations as the reference, bit for bit
+      if (name === 'wasm') expect(Object.is(got, want), `c = ${t[j]}`).toBe(true);
+      else expect(Math.abs(got - want), `c = ${t[j]}`).toBeLessThanOrEqual(ENTRY_TFJS_TOL);
+    }
+  });
+});
+
+describe('tfjs form of P_e as its interval form (src/interval)', () => {
+  it('encloses the entry confidence and its derivative 1 − 3(1 − c/c₀)²₊, on points and on a box across c₀', () => {
+    const item = sc.items[7]!;
+    const j = item.entry[0]!;
+    const form = expandTf(item, layout.dim);
+    const at = (lo: number, hi: number) => {
+      const a = Float64Array.from(sc.theta0);
+      const b = Float64Array.from(sc.theta0);
+      a[j] = lo;
+      b[j] = hi;
+      const r = encloseForm(form, a, b, { seeds: [j], rows: [j] });
+      return { value: [r.lo[j]!, r.hi[j]!], slope: [r.jacobian!.lo[0]!, r.jacobian!.hi[0]!] };
+    };
+    for (let i = 0; i <= 16; i++) {
+      const c = (i / 8) * ENTRY_CONFIDENCE;
+      const u = Math.max(0, 1 - c / ENTRY_CONFIDENCE);
+      const { value, slope } = at(c, c);
+      // a few outward roundings along the chain of ~6 operations
+      expect(value[0]! <= entryConfidence(c) && entryConfidence(c) <= value[1]!, `c = ${c}`).toBe(true);
+      expect(value[1]! - value[0]!).toBeLessThanOrEqual(16 * Number.EPSILON * ENTRY_CONFIDENCE);
+      expect(slope[0]! <= 1 - 3 * u * u && 1 - 3 * u * u <= slope[1]!, `c = ${c}`).toBe(true);
+    }
+    // a box across the kink at c₀: its values and the derivative's range [1 − 3u², 1] enclosed
+    const { value, slope } = at(0.5 * ENTRY_CONFIDENCE, 1.5 * ENTRY_CONFIDENCE);
+    expect(value[0]).toBeLessThanOrEqual(entryConfidence(0.5 * ENTRY_CONFIDENCE));
+    expect(value[1]).toBeGreaterThanOrEqual(1.5 * ENTRY_CONFIDENCE);
+    expect(slope[0]).toBeLessThanOrEqual(1 - 3 * 0.25);
+    expect(slope[1]).toBeGreaterThanOrEqual(1);
+    // above c₀ the entry adds exactly nothing: the identity within the outward roundings, slope 1
+    const above = at(0.2, 0.3);
+    expect(above.slope).toEqual([1, 1]);
+    expect(Math.abs(above.value[0]! - 0.2) + Math.abs(above.value[1]! - 0.3)).toBeLessThanOrEqual(4 * Number.EPSILON);
+  });
+});
 
 describe('reference-graph system on the wasm form', () => {
   it('runs Algorithm 1 to the same stop as the reference form, states within 1e-12', async () => {

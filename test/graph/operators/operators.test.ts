@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { defaultScenario, createScenario } from '../../../src/graph/scenarios/scenario.js';
 import { referenceConsolidate, readConfidences } from '../../../src/graph/operators/consolidate.js';
-import { expansionResidual, referenceExpand } from '../../../src/graph/operators/expand.js';
+import {
+  ENTRY_CONFIDENCE,
+  entryConfidence,
+  expansionResidual,
+  referenceExpand,
+} from '../../../src/graph/operators/expand.js';
 import { confidenceIndex, edgeIndex, nodeOffset } from '../../../src/graph/model/layout.js';
 import { confidenceLipschitzBound, DEFAULT_PARAMS, resolveParams } from '../../../src/graph/operators/params.js';
 import {
@@ -54,16 +59,17 @@ function wideScenario(n: number): Scenario {
 
 const norm = (x: ArrayLike<number>) => Math.sqrt(Array.from(x).reduce((a, v) => a + v * v, 0));
 
-describe('P_e: affine blend on the footprint (docs/graph.md)', () => {
+describe('P_e: affine blend on the footprint, entry confidence on the nodes it adds (docs/graph.md)', () => {
   test.prop([fc.nat(sc.items.length - 1), fc.integer({ min: 0, max: 3 })])(
-    'writes only its footprint, exactly the blend there, and never a confidence',
+    'writes only its footprint (exactly the blend there) and the entry confidences of its new claims',
     (i, times) => {
       const item = sc.items[i]!;
       const theta = Q(saturated(times));
       const out = referenceExpand(item, theta);
       const inF = new Set(item.footprint);
+      const inEntry = new Set(item.entry);
       for (let j = 0; j < theta.length; j++) {
-        if (!inF.has(j)) expect(Object.is(out[j], theta[j])).toBe(true);
+        if (!inF.has(j) && !inEntry.has(j)) expect(Object.is(out[j], theta[j])).toBe(true);
       }
       item.footprint.forEach((f, t) => {
         expect(out[f]).toBe(theta[f]! + item.rates[t]! * (item.target[t]! - theta[f]!));
@@ -72,8 +78,45 @@ describe('P_e: affine blend on the footprint (docs/graph.md)', () => {
         if (q < shape.firstQuestion) expect([item.strength, sc.pool.attributeStrength]).toContain(item.rates[t]);
       });
       for (let s = 0; s < layout.nmax; s++) expect(inF.has(confidenceIndex(layout, s))).toBe(false);
+      // the entry coordinates are the confidences of the claims the item adds
+      const added = sc.pool.items[i]!.claims.map((c) => confidenceIndex(layout, layout.slotOf.get(c.id)!));
+      expect(Array.from(item.entry)).toEqual(added.sort((a, b) => a - b));
+      for (const j of item.entry) {
+        expect(Object.is(out[j], entryConfidence(theta[j]!))).toBe(true);
+        expect(out[j]).toBeGreaterThan(0); // a claim P_e adds is present
+      }
     },
   );
+
+  it('the entry confidence: c₀ at an empty slot, the identity from c₀ on, C² at c₀ with derivative 1 − 3(1 − c/c₀)²', () => {
+    const c0 = ENTRY_CONFIDENCE;
+    expect(entryConfidence(0)).toBe(c0);
+    for (const c of [c0, c0 * (1 + 2 ** -52), 2 * c0, 0.05, 0.5, 1])
+      expect(Object.is(entryConfidence(c), c)).toBe(true);
+    const h = c0 * 1e-4;
+    for (let i = 1; i < 40; i++) {
+      const c = (i / 32) * c0;
+      const u = Math.max(0, 1 - c / c0);
+      const slope = (entryConfidence(c + h) - entryConfidence(c - h)) / (2 * h);
+      expect(Math.abs(slope - (1 - 3 * u * u))).toBeLessThan(1e-6);
+      expect(slope).toBeGreaterThanOrEqual(-2);
+      expect(slope).toBeLessThanOrEqual(1 + 1e-9);
+      expect(entryConfidence(c)).toBeGreaterThan(0.6 * c0); // its minimum: c₀(1 − 2/(3√3)) ≈ 0.615 c₀
+    }
+  });
+
+  it('the residual ‖P_e θ − θ‖ counts the entry confidence', () => {
+    for (const item of sc.items) {
+      const theta = Float64Array.from(sc.theta0);
+      expect(expansionResidual(item, theta)).toBeCloseTo(
+        norm(referenceExpand(item, theta).map((v, j) => v - theta[j]!)),
+        15,
+      );
+      // incorporated on F_e but its claim not yet present: the entry confidence alone is pending
+      item.footprint.forEach((f, t) => (theta[f] = item.target[t]!));
+      expect(expansionResidual(item, theta)).toBe(ENTRY_CONFIDENCE * Math.sqrt(item.entry.length));
+    }
+  });
 
   it('is idempotent once incorporated: θ_F = t_e gives P_e(θ) = θ bit for bit', () => {
     for (const item of sc.items) {

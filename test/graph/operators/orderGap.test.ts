@@ -15,7 +15,7 @@ import {
 import { syntheticProblem } from '../../../src/graph/scenarios/synthetic.js';
 import { DEFAULT_PARAMS, type GraphOperatorParams } from '../../../src/graph/operators/params.js';
 import { consolidateNodes, denseEdges, referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
-import { referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
+import { ENTRY_CONFIDENCE, referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
 import type { OperatorShape } from '../../../src/graph/model/shape.js';
 import { referenceDistance } from '../../../src/blas1/dnrm2.js';
 import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
@@ -104,6 +104,9 @@ const scenario = fc.record({
   seed: fc.integer({ min: 1, max: 2 ** 31 }),
 });
 
+/** Confidences uniform on [0, 2c₀] (fc.double favours tiny magnitudes), c₀ itself included. */
+const aroundEntry = fc.integer({ min: 0, max: 2 ** 20 }).map((i) => (i / 2 ** 19) * ENTRY_CONFIDENCE);
+
 describe('structure-aware order-gap (Eq. 2) and step', () => {
   test.prop([scenario], { numRuns: 40 })(
     'every storage and region, both entries and the step give the generic Ω bit for bit',
@@ -111,6 +114,10 @@ describe('structure-aware order-gap (Eq. 2) and step', () => {
       const { shape, state, item } = syntheticProblem(nmax, k, edgesPerNode, seed);
       const theta = densify(shape, state);
       const before = Float64Array.from(theta);
+      // the item adds a claim in an empty slot: P_e writes its entry confidence c₀
+      expect(item.entry).toHaveLength(1);
+      expect(theta[item.entry[0]!]).toBe(0);
+      expect(referenceExpand(item, theta)[item.entry[0]!]).toBe(ENTRY_CONFIDENCE);
       const ref = generic(shape, theta, item);
       expect(ref).toBeGreaterThan(0);
       expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item, state), ref);
@@ -167,6 +174,9 @@ describe('structure-aware order-gap (Eq. 2) and step', () => {
       const { shape, state, item } = syntheticProblem(nmax, k, edgesPerNode, seed);
       const theta = densify(shape, state);
       item.footprint.forEach((f, t) => (theta[f] = item.target[t]!));
+      // its new claim present with the entry confidence: P_e θ = θ (the entry is the identity at c₀)
+      for (const x of item.entry) theta[x] = ENTRY_CONFIDENCE;
+      expect(referenceExpand(item, theta)).toEqual(theta);
       const p = { ...DEFAULT_PARAMS, mergeRate: 0 };
       expect(generic(shape, theta, item, p)).toBe(0);
       expectAll(allPaths(shape, p, theta, item), 0);
@@ -191,6 +201,40 @@ describe('structure-aware order-gap (Eq. 2) and step', () => {
     };
     expect(generic(shape, theta, item)).toBe(0);
     expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item), 0);
+  });
+
+  test.prop([scenario, fc.array(aroundEntry, { minLength: 3, maxLength: 3 })], {
+    numRuns: 30,
+  })('entry confidences of nodes that other edges already reach: every path gives the generic Ω', (sc, cs) => {
+    const { shape, state } = syntheticProblem(sc.nmax, sc.k, sc.edgesPerNode, sc.seed);
+    const theta = densify(shape, state);
+    const n = shape.nmax;
+    const k1 = shape.k + 1;
+    const edge = (t: number, j: number, i: number, w: number) => (theta[shape.edgeOffset + t * n * n + j * n + i] = w);
+    // the empty claim slot, an answer and its question, with confidences around c₀, reached by
+    // edges e does not write (written by other items before these nodes appear)
+    const j = shape.claims - 1;
+    const a = shape.firstAnswer;
+    const q = shape.answerQuestion[0]!;
+    edge(0, j, 5, 0.6); // Supports j -> 5: 5 reads c_j
+    edge(0, 6, j, 0.4);
+    edge(2, 3, j, 0.7); // Contradicts 3 -> j: 3 reads c_j
+    edge(2, j, 7, 0.5);
+    edge(1, j, q, 0.8);
+    edge(1, 8, q, 0.3); // Requires 8 -> q: 8 reads c_q
+    [j, a, q].forEach((s, t) => (theta[s * k1 + shape.k] = cs[t]!));
+    // all three, and each alone (an answer's question then reads its confidence through its openness)
+    for (const slots of [[j, a, q], [j], [a], [q]]) {
+      const item: CompiledItem = {
+        id: 'entry-only',
+        strength: 1,
+        footprint: new Int32Array(0),
+        rates: new Float64Array(0),
+        target: new Float64Array(0),
+        entry: Int32Array.from(slots, (s) => s * k1 + shape.k),
+      };
+      expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item), generic(shape, theta, item));
+    }
   });
 
   it('extractCsr recovers the stored edges exactly and declines above its cap', () => {

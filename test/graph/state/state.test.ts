@@ -16,12 +16,17 @@ import {
   structuredEntries,
   structuredFromDense,
   structuredFromEntries,
+  structuredExpand,
+  structuredResidual,
   structuredStep,
   structuredToDense,
   structuredValue,
 } from '../../../src/graph/state/state.js';
 import { syntheticScenario } from '../../../src/graph/scenarios/synthetic.js';
 import { densify } from '../../../src/graph/operators/orderGap.js';
+import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
+import { expansionResidual, referenceExpand } from '../../../src/graph/operators/expand.js';
+import { referenceDistance } from '../../../src/blas1/dnrm2.js';
 import {
   checkCoordinateSet,
   coordinateArray,
@@ -98,6 +103,27 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     const b = structuredStep(sc.shape, DEFAULT_PARAMS, again, sc.items[1]!);
     expect(Object.is(a, b)).toBe(true);
     expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
+  });
+
+  it('a step whose item adds a claim (the entry confidence acts): P_e, its residual, Ω and θ′ as on the dense θ', () => {
+    const sc = syntheticScenario(40, { items: 3 });
+    const item = sc.items[0]!;
+    const theta = densify(sc.shape, sc.state);
+    expect(theta[item.entry[0]!]).toBe(0); // its claim's slot is empty: P_e writes c₀ there
+    const expanded = referenceExpand(item, theta);
+    const st = structuredFromDense(sc.shape, DEFAULT_PARAMS, theta);
+    expect(Object.is(structuredResidual(sc.shape, st, item), expansionResidual(item, theta))).toBe(true);
+    const ex = copyStructured(st);
+    structuredExpand(sc.shape, DEFAULT_PARAMS, ex, item);
+    expect(bits(structuredToDense(sc.shape, ex), expanded)).toBe(true);
+    const omega = structuredStep(sc.shape, DEFAULT_PARAMS, st, item);
+    const next = referenceConsolidate(sc.shape, DEFAULT_PARAMS, expanded);
+    const generic = referenceDistance(
+      next,
+      referenceExpand(item, referenceConsolidate(sc.shape, DEFAULT_PARAMS, theta)),
+    );
+    expect(Object.is(omega, generic)).toBe(true);
+    expect(bits(structuredToDense(sc.shape, st), next)).toBe(true);
   });
 
   it('reads outside [0, d) and bad entries are refused naming the argument', () => {
