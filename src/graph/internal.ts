@@ -62,7 +62,15 @@ export {
   weightedSums,
   type WeightedSums,
 } from './operators/consolidate.js';
-export { blendFootprintInPlace, type CompiledItem, expansionResidual, referenceExpand } from './operators/expand.js';
+export {
+  blendFootprintInPlace,
+  type CompiledItem,
+  ENTRY_CONFIDENCE,
+  entryConfidence,
+  entryConfidenceInPlace,
+  expansionResidual,
+  referenceExpand,
+} from './operators/expand.js';
 export {
   type CompiledEvidence,
   compileItem,

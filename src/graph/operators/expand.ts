@@ -9,11 +9,12 @@
  * coordinate c of each node e adds (`entry`, disjoint from F_e) the entry confidence
  *   c ← c + c₀ (1 − c/c₀)³₊,   c₀ = {@link ENTRY_CONFIDENCE},
  * so that a node P_e adds is a node of the graph (c > 0) before Q derives its belief; identity
- * elsewhere. The entry confidence is the identity for c >= c₀: P_e writes structure only at every
- * state where the nodes e adds are present with a belief of at least c₀ (the fixed point among
- * them), and there it is C^∞, non-expansive (‖DP_e‖ = 1; 1 − a_e on F_e) and idempotent once
- * incorporated: θ_F = t_e gives P_e(θ) = θ exactly. Below c₀ the entry confidence is C² (at c₀)
- * with derivative 1 − 3(1 − c/c₀)² ∈ [−2, 1].
+ * elsewhere. The entry confidence is the identity for c >= c₀, so wherever the nodes e adds hold a
+ * belief of at least c₀ (once e is incorporated and Q has run: the fixed point of the recursion)
+ * P_e writes structure only, and there it is C^∞, non-expansive (‖DP_e‖ = 1; 1 − a_e on F_e) and
+ * idempotent once incorporated: θ_F = t_e gives P_e(θ) = θ exactly. Below c₀ the entry
+ * confidence is a cubic, C² at c₀, with derivative 1 − 3(1 − c/c₀)² ∈ [−2, 1] (so ‖DP_e‖ <= 2 at
+ * a state where a node e adds is still absent).
  */
 
 /**
@@ -21,8 +22,8 @@
  * raises the confidence c of each node it adds to c + c₀(1 − c/c₀)³₊ ({@link entryConfidence}):
  * c₀ for an empty slot (c = 0), so the node is present (Def. 2.1: c ∈ (0, 1]) and the state
  * decodes; and c itself for c >= c₀, so wherever the node already holds a belief of at least
- * c₀ — in particular at the fixed point — P_e is unchanged and idempotence and redundancy are
- * unaffected. A power of two, so c/c₀ is exact.
+ * c₀ — in particular at the fixed point of the recursion — P_e is unchanged and idempotence and
+ * redundancy are unaffected. A power of two, so c/c₀ is exact.
  */
 export const ENTRY_CONFIDENCE = 2 ** -10;
 
