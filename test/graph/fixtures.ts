@@ -99,3 +99,31 @@ export const arbGraphDoc = fc
       edges,
     };
   });
+
+/**
+ * Arbitrary graph documents with pending edges: a random valid graph ({@link arbGraphDoc}) from
+ * which some claims and answers are taken out and reserved in the layout instead (nodes evidence
+ * will add); the edges that touch them become pending edges.
+ */
+export const arbPendingGraph = fc
+  .tuple(arbGraphDoc, fc.array(fc.boolean(), { minLength: 20, maxLength: 20 }))
+  .map(([doc, drop]) => {
+    type Node = { id: string; type: NodeType; question?: string };
+    type Edge = { source: string; target: string };
+    const nodes = doc.nodes as unknown as Node[];
+    const out = new Set(nodes.filter((n, i) => n.type !== 'question' && drop[i % 20]).map((n) => n.id));
+    const edges = doc.edges as unknown as Edge[];
+    const touches = (e: Edge) => out.has(e.source) || out.has(e.target);
+    const reserved = nodes
+      .filter((n) => out.has(n.id))
+      .map((n) => ({ id: n.id, type: n.type, ...(n.question !== undefined ? { question: n.question } : {}) }));
+    return {
+      doc: {
+        ...doc,
+        nodes: doc.nodes.filter((n) => !out.has((n as unknown as Node).id)),
+        edges: edges.filter((e) => !touches(e)),
+        pendingEdges: edges.filter(touches),
+      },
+      reserved,
+    };
+  });

@@ -16,7 +16,9 @@
 import { ArgumentError } from '../../util/errors.js';
 import { finiteVector, integerInRange } from '../../util/validate.js';
 import {
+  EDGE_TYPE_RULES,
   EDGE_TYPES,
+  edgeTypeFits,
   nmaxOf,
   type Capacities,
   type EdgeType,
@@ -264,16 +266,33 @@ export function graphEntries(graph: EpistemicGraph, layout: Layout): Array<[numb
   });
   for (const e of graph.edges)
     out.push([edgeIndex(layout, e.type, layout.slotOf.get(e.source)!, layout.slotOf.get(e.target)!), e.weight]);
+  (graph.pendingEdges ?? []).forEach((e, i) => {
+    const where = `graph.pendingEdges[${i}]`;
+    const s = slotOfId(layout, e.source, `${where}.source`);
+    const u = slotOfId(layout, e.target, `${where}.target`);
+    const from = layout.slots[s]!.type;
+    const to = layout.slots[u]!.type;
+    if (!edgeTypeFits(e.type, from, to))
+      throw new ArgumentError(
+        `${where}.type`,
+        e.type,
+        `cannot run from ${from} slot "${e.source}" to ${to} slot "${e.target}" (${EDGE_TYPE_RULES[e.type]})`,
+      );
+    out.push([edgeIndex(layout, e.type, s, u), e.weight]);
+  });
   return out;
 }
 
 /**
  * φ⁻¹: decodes θ into a graph. A slot is a node iff any of its k+1 coordinates is non-zero; an
- * edge exists iff its weight is non-zero. The result is validated as a graph document, so a θ
- * that is no graph (a confidence outside (0, 1], an edge from an empty slot, a Supports edge
- * into a question, …) throws an error naming the coordinate. Nodes come out in slot order,
- * edges in (type, source slot, target slot) order — the canonical order; for a graph whose
- * nodes are listed in that order, `decode(embed(S)) == S` exactly. Cost O(d).
+ * edge exists iff its weight is non-zero. An edge one or both of whose endpoint slots is empty
+ * but reserved for a node (a node another evidence item will add: its slot has an id in the
+ * layout) is a pending edge (`pendingEdges`, ./model.ts). The result is validated as a graph
+ * document, so a θ that is no graph (a confidence outside (0, 1], an edge into a slot no node of
+ * the layout will fill, a Supports edge into a question, …) throws an error naming the
+ * coordinate. Nodes come out in slot order, edges and pending edges in (type, source slot,
+ * target slot) order — the canonical order; for a graph whose nodes are listed in that order,
+ * `decode(embed(S)) == S` exactly. Cost O(d).
  * @throws {ArgumentError} θ has the wrong length or non-finite entries; a non-zero slot has no
  *   id in the layout; the decoded document is not a valid graph (GraphFormatError).
  */
@@ -332,14 +351,29 @@ export function decodeParts(
     nodeList.push(node);
   }
   const edges: GraphEdge[] = [];
+  const pending: GraphEdge[] = [];
   edgesOf((t, s, u, w) => {
     const at = layout.edgeOffset + t * nmax * nmax + s * nmax + u;
     const where = `theta[${at}] (${describeCoordinate(layout, at)})`;
-    if (!present[s] || !present[u]) throw new ArgumentError(where, w, 'an edge joins an empty slot');
+    const from = layout.slots[s]!;
+    const to = layout.slots[u]!;
+    if ((!present[s] && from.id === null) || (!present[u] && to.id === null))
+      throw new ArgumentError(where, w, 'an edge joins an empty slot that no node of the layout will fill');
     if (!(w > 0 && w <= 1)) throw new ArgumentError(where, w, 'an edge weight must lie in (0, 1]');
-    edges.push({ type: EDGE_TYPES[t]!, source: layout.slots[s]!.id!, target: layout.slots[u]!.id!, weight: w });
+    const type = EDGE_TYPES[t]!;
+    const edge = { type, source: from.id!, target: to.id!, weight: w };
+    if (present[s] && present[u]) edges.push(edge);
+    else if (!edgeTypeFits(type, from.type, to.type))
+      throw new ArgumentError(where, w, `a pending ${type} edge cannot join these slots (${EDGE_TYPE_RULES[type]})`);
+    else pending.push(edge); // an endpoint's node is still to come
   });
-  return parseGraph({ k, capacities: { ...layout.capacities }, nodes: nodeList, edges });
+  return parseGraph({
+    k,
+    capacities: { ...layout.capacities },
+    nodes: nodeList,
+    edges,
+    ...(pending.length ? { pendingEdges: pending } : {}),
+  });
 }
 
 /**
@@ -349,13 +383,21 @@ export function decodeParts(
 export function canonicalGraph(graph: EpistemicGraph, layout: Layout): EpistemicGraph {
   const slot = (id: string) => layout.slotOf.get(id) ?? Number.MAX_SAFE_INTEGER;
   const nodes = [...graph.nodes].sort((a, b) => slot(a.id) - slot(b.id));
-  const edges = [...graph.edges].sort(
-    (a, b) =>
-      edgeTypeIndex(a.type) - edgeTypeIndex(b.type) ||
-      slot(a.source) - slot(b.source) ||
-      slot(a.target) - slot(b.target),
-  );
-  return Object.freeze({ ...graph, nodes: Object.freeze(nodes), edges: Object.freeze(edges) });
+  const order = (list: readonly GraphEdge[]) =>
+    Object.freeze(
+      [...list].sort(
+        (a, b) =>
+          edgeTypeIndex(a.type) - edgeTypeIndex(b.type) ||
+          slot(a.source) - slot(b.source) ||
+          slot(a.target) - slot(b.target),
+      ),
+    );
+  return Object.freeze({
+    ...graph,
+    nodes: Object.freeze(nodes),
+    edges: order(graph.edges),
+    ...(graph.pendingEdges ? { pendingEdges: order(graph.pendingEdges) } : {}),
+  });
 }
 
 function slotName(layout: Layout, s: number): string {

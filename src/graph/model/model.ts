@@ -68,6 +68,14 @@ export interface EpistemicGraph {
   readonly capacities: Capacities;
   readonly nodes: readonly GraphNode[];
   readonly edges: readonly GraphEdge[];
+  /**
+   * Pending edges: edges an evidence item has written before one or both of their endpoints is a
+   * node — a node another item will add, which has a reserved slot in the layout
+   * (./layout.ts) but is not in `nodes` yet. Same fields and type rules as `edges`; absent when
+   * there are none. They are part of the embedded state (φ writes them, φ⁻¹ reports them) but
+   * not of the graph's structure: consistency and everything else read `edges` only.
+   */
+  readonly pendingEdges?: readonly GraphEdge[];
 }
 
 /**

@@ -15,7 +15,10 @@
  * its endpoints (Sec. 2.2); no duplicate (type, source, target); `question` of an answer names
  * a question node; per-type node counts within capacity; the confidences of the answers to one
  * question sum to at most 1 (they are competing alternatives; consolidation keeps this
- * invariant, see ./operators.ts); attribute vectors have length k.
+ * invariant, see ./operators.ts); attribute vectors have length k. An optional `pendingEdges`
+ * list (edges written before an endpoint is a node, ./model.ts) has the edges' fields; each names
+ * at least one id that is not a node of the graph, fits the type rule at the endpoints that are,
+ * and duplicates no edge or other pending edge.
  */
 import { checkGraphMemory, readInputText } from '../../util/resources.js';
 import { z } from 'zod';
@@ -120,6 +123,7 @@ export const graphSchema = z.strictObject({
   capacities: z.strictObject({ claims: count, answers: count, questions: count }),
   nodes: z.array(nodeSchema),
   edges: z.array(edgeSchema),
+  pendingEdges: z.array(edgeSchema).optional(),
 });
 
 /** Cross-field checks of a document whose fields have the right types. */
@@ -168,7 +172,7 @@ function crossCheck(g: z.infer<typeof graphSchema>): FormatIssue[] {
         `the answers to question "${q}" have confidences summing to ${m} > 1 (competing answers share mass <= 1)`,
       );
   }
-  const seen = new Map<string, number>();
+  const seen = new Map<string, string>();
   g.edges.forEach((e, i) => {
     const s = byId.get(e.source);
     const t = byId.get(e.target);
@@ -184,13 +188,47 @@ function crossCheck(g: z.infer<typeof graphSchema>): FormatIssue[] {
     }
     const key = `${e.type}\u0000${e.source}\u0000${e.target}`;
     if (seen.has(key))
-      add(
-        `graph.edges[${i}]`,
-        `duplicate ${e.type} edge ${e.source} -> ${e.target} (first at edges[${seen.get(key)}])`,
-      );
-    else seen.set(key, i);
+      add(`graph.edges[${i}]`, `duplicate ${e.type} edge ${e.source} -> ${e.target} (first at ${seen.get(key)})`);
+    else seen.set(key, `edges[${i}]`);
   });
+  checkPendingEdges(g.pendingEdges ?? [], byId, seen, add);
   return issues;
+}
+
+/**
+ * The checks of the pending edges: each names at least one id that is not a node (else it is an
+ * edge), fits the type rule at its endpoints that are nodes (some type of the missing endpoint
+ * fits), is no self-loop but a Supports one, and duplicates no edge (`seen` holds the edges').
+ */
+function checkPendingEdges(
+  pending: readonly z.infer<typeof edgeSchema>[],
+  byId: ReadonlyMap<string, { type: NodeType }>,
+  seen: Map<string, string>,
+  add: (path: string, message: string) => void,
+): void {
+  pending.forEach((e, i) => {
+    const s = byId.get(e.source)?.type;
+    const t = byId.get(e.target)?.type;
+    if (s !== undefined && t !== undefined)
+      add(
+        `graph.pendingEdges[${i}]`,
+        `both "${e.source}" and "${e.target}" are nodes of the graph: an edge between nodes belongs in edges`,
+      );
+    const loop = e.source === e.target; // both endpoints the one pending node: one type for both
+    const fits = NODE_TYPES.some((a) => NODE_TYPES.some((b) => edgeTypeFits(e.type, s ?? a, t ?? (loop ? a : b))));
+    if (!fits || (loop && e.type !== 'Supports'))
+      add(
+        `graph.pendingEdges[${i}].type`,
+        `a ${e.type} edge cannot run from ${s ?? 'a pending node'} "${e.source}" to ${t ?? 'a pending node'} "${e.target}" (${EDGE_TYPE_RULES[e.type]})`,
+      );
+    const key = `${e.type}\u0000${e.source}\u0000${e.target}`;
+    if (seen.has(key))
+      add(
+        `graph.pendingEdges[${i}]`,
+        `duplicate ${e.type} edge ${e.source} -> ${e.target} (first at ${seen.get(key)})`,
+      );
+    else seen.set(key, `pendingEdges[${i}]`);
+  });
 }
 
 function freezeGraph(g: z.infer<typeof graphSchema>): EpistemicGraph {
@@ -206,14 +244,16 @@ function freezeGraph(g: z.infer<typeof graphSchema>): EpistemicGraph {
     if (n.source !== undefined) node.source = n.source;
     return Object.freeze(node);
   });
-  const edges: GraphEdge[] = g.edges.map((e) =>
-    Object.freeze({ type: e.type, source: e.source, target: e.target, weight: e.weight }),
-  );
+  const edge = (e: z.infer<typeof edgeSchema>): GraphEdge =>
+    Object.freeze({ type: e.type, source: e.source, target: e.target, weight: e.weight });
+  const pending = g.pendingEdges ?? [];
   return Object.freeze({
     k: g.k,
     capacities: Object.freeze({ ...g.capacities }),
     nodes: Object.freeze(nodes),
-    edges: Object.freeze(edges),
+    edges: Object.freeze(g.edges.map(edge)),
+    // only when there are some: a graph without pending edges has no such field
+    ...(pending.length ? { pendingEdges: Object.freeze(pending.map(edge)) } : {}),
   });
 }
 
@@ -270,5 +310,6 @@ export function graphToJson(graph: EpistemicGraph): unknown {
     capacities: { ...graph.capacities },
     nodes: graph.nodes.map((n) => ({ ...n, attributes: [...n.attributes] })),
     edges: graph.edges.map((e) => ({ ...e })),
+    ...(graph.pendingEdges?.length ? { pendingEdges: graph.pendingEdges.map((e) => ({ ...e })) } : {}),
   };
 }

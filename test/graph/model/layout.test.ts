@@ -15,7 +15,10 @@ import {
   nodeSubspace,
 } from '../../../src/graph/model/layout.js';
 import { parseGraph } from '../../../src/graph/model/schema.js';
-import { arbGraphDoc, smallGraphDoc } from '../fixtures.js';
+import { operatorShape } from '../../../src/graph/model/shape.js';
+import { DEFAULT_PARAMS } from '../../../src/graph/operators/params.js';
+import { decodeStructured, embedStructured } from '../../../src/graph/state/state.js';
+import { arbGraphDoc, arbPendingGraph, smallGraphDoc } from '../fixtures.js';
 
 describe('layout and embedding (Def. 2.2)', () => {
   const g = parseGraph(smallGraphDoc());
@@ -69,8 +72,18 @@ describe('layout and embedding (Def. 2.2)', () => {
       /theta\[2\] \(c\[c1\]\) = 1\.5: a present node needs confidence in \(0, 1\]/,
     );
     const t2 = embed(g, layout);
-    t2[edgeIndex(layout, 'Supports', 0, 2)] = 0.5; // into the empty slot c:new
-    expect(() => decode(t2, layout)).toThrow(/Supports\[c1 -> c:new\]\) = 0\.5: an edge joins an empty slot/);
+    t2[edgeIndex(layout, 'Supports', 0, 4)] = 0.5; // into the empty answer slot no node will fill
+    expect(() => decode(t2, layout)).toThrow(
+      /Supports\[c1 -> answer slot 1 \(empty\)\]\) = 0\.5: an edge joins an empty slot that no node of the layout will fill/,
+    );
+    const t3 = embed(g, layout);
+    t3[edgeIndex(layout, 'Requires', 2, 5)] = 1.5; // a pending edge is checked like any edge
+    expect(() => decode(t3, layout)).toThrow(/Requires\[c:new -> q\]\) = 1\.5: an edge weight must lie in \(0, 1\]/);
+    t3[edgeIndex(layout, 'Requires', 2, 5)] = 0;
+    t3[edgeIndex(layout, 'Contradicts', 3, 2)] = 0.5; // answer — pending claim: no Contradicts edge fits
+    expect(() => decode(t3, layout)).toThrow(
+      /Contradicts\[a -> c:new\]\) = 0\.5: a pending Contradicts edge cannot join/,
+    );
     expect(() => decode(new Float64Array(3), layout)).toThrow(/theta = Float64Array\(3\): must have length 126/);
   });
 
@@ -106,6 +119,55 @@ describe('layout and embedding (Def. 2.2)', () => {
     // and φ(φ⁻¹(θ)) = θ bit for bit
     expect(embed(decode(theta, lay), lay)).toEqual(theta);
   });
+
+  it('an edge into a slot reserved for a node still to come is a pending edge: decoded, listed, embedded back', () => {
+    const theta = embed(g, layout);
+    theta[edgeIndex(layout, 'Supports', 0, 2)] = 0.5; // c1 -> c:new, whose node is not there yet
+    theta[edgeIndex(layout, 'Contradicts', 2, 1)] = 0.25;
+    const d = decode(theta, layout);
+    expect(d.nodes.map((n) => n.id)).toEqual(['c1', 'c2', 'a', 'q']);
+    expect(d.edges).toEqual(canonicalGraph(g, layout).edges);
+    expect(d.pendingEdges).toEqual([
+      { type: 'Supports', source: 'c1', target: 'c:new', weight: 0.5 },
+      { type: 'Contradicts', source: 'c:new', target: 'c2', weight: 0.25 },
+    ]);
+    expect(embed(d, layout)).toEqual(theta);
+    expect(decode(embed(g, layout), layout)).not.toHaveProperty('pendingEdges');
+  });
+
+  it('embed refuses a pending edge the layout has no slot for, or whose slots do not fit its type', () => {
+    const doc = {
+      ...smallGraphDoc(),
+      pendingEdges: [{ type: 'Supports', source: 'c1', target: 'c:other', weight: 0.5 }],
+    };
+    expect(() => embed(parseGraph(doc), layout)).toThrow(
+      /^graph\.pendingEdges\[0\]\.target = "c:other": is not a node of the layout/,
+    );
+    const lay2 = createLayout(g, [{ id: 'a:new', type: 'answer', question: 'q' }]);
+    const doc2 = {
+      ...smallGraphDoc(),
+      pendingEdges: [{ type: 'Requires', source: 'c1', target: 'a:new', weight: 0.5 }],
+    };
+    expect(() => embed(parseGraph(doc2), lay2)).toThrow(
+      /^graph\.pendingEdges\[0\]\.type = "Requires": cannot run from claim slot "c1" to answer slot "a:new"/,
+    );
+  });
+
+  test.prop([arbPendingGraph], { numRuns: 200 })(
+    'with pending edges: φ⁻¹(φ(S)) = S and φ(φ⁻¹(θ)) = θ exactly, dense and structured',
+    ({ doc, reserved }) => {
+      const graph = parseGraph(doc);
+      const lay = createLayout(graph, reserved);
+      const theta = embed(graph, lay);
+      const back = decode(theta, lay);
+      expect(back).toEqual(canonicalGraph(graph, lay));
+      expect(back.pendingEdges?.length ?? 0).toBe(doc.pendingEdges.length);
+      expect(embed(back, lay)).toEqual(theta);
+      const shape = operatorShape(lay);
+      const st = embedStructured(graph, lay, shape, DEFAULT_PARAMS);
+      expect(decodeStructured(st, lay)).toEqual(back);
+    },
+  );
 
   test.prop([arbGraphDoc])('empty slots are exactly zero', (doc) => {
     const graph = parseGraph(doc);

@@ -2,12 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { GraphFormatError, loadGraphFile, parseGraph } from '../../../src/graph/model/schema.js';
+import { GraphFormatError, graphToJson, loadGraphFile, parseGraph } from '../../../src/graph/model/schema.js';
 import { checkConsistency } from '../../../src/graph/model/model.js';
 import { smallGraphDoc } from '../fixtures.js';
 
-type Doc = ReturnType<typeof smallGraphDoc> & { nodes: Record<string, unknown>[]; edges: Record<string, unknown>[] };
+type Doc = ReturnType<typeof smallGraphDoc> & {
+  nodes: Record<string, unknown>[];
+  edges: Record<string, unknown>[];
+  pendingEdges?: Record<string, unknown>[];
+};
 const doc = () => smallGraphDoc() as Doc;
+/** Adds a pending edge to the document. */
+const pend = (d: Doc, e: Record<string, unknown>) => (d.pendingEdges ??= []).push(e);
 
 function issuesOf(d: unknown): { path: string; message: string }[] {
   try {
@@ -83,6 +89,39 @@ describe('graph JSON validation (every error names the JSON path and the problem
       /duplicate Supports edge c1 -> c1 \(first at edges\[0\]\)/,
     ],
     ['unknown field', (d) => ((d as Record<string, unknown>).extra = 1), 'graph', /Unrecognized key/],
+    [
+      'pending edge between two nodes',
+      (d) => pend(d, { type: 'Supports', source: 'c2', target: 'c1', weight: 0.5 }),
+      'graph.pendingEdges[0]',
+      /both "c2" and "c1" are nodes of the graph: an edge between nodes belongs in edges/,
+    ],
+    [
+      'pending edge that fits no type of its missing endpoint',
+      (d) => pend(d, { type: 'Supports', source: 'q', target: 'c:new', weight: 0.5 }),
+      'graph.pendingEdges[0].type',
+      /a Supports edge cannot run from question "q" to a pending node "c:new"/,
+    ],
+    [
+      'pending Contradicts self-loop',
+      (d) => pend(d, { type: 'Contradicts', source: 'c:new', target: 'c:new', weight: 0.5 }),
+      'graph.pendingEdges[0].type',
+      /Contradicts joins two different claims/,
+    ],
+    [
+      'pending edge written twice',
+      (d) => {
+        pend(d, { type: 'Supports', source: 'c1', target: 'c:new', weight: 0.5 });
+        pend(d, { type: 'Supports', source: 'c1', target: 'c:new', weight: 0.6 });
+      },
+      'graph.pendingEdges[1]',
+      /duplicate Supports edge c1 -> c:new \(first at pendingEdges\[0\]\)/,
+    ],
+    [
+      'pending edge weight 0',
+      (d) => pend(d, { type: 'Supports', source: 'c1', target: 'x', weight: 0 }),
+      'graph.pendingEdges[0].weight',
+      /\(0, 1\]/,
+    ],
     ['bad node type', (d) => (d.nodes[0]!.type = 'fact'), 'graph.nodes[0].type', /claim|answer|question/],
   ];
 
@@ -114,6 +153,22 @@ describe('graph JSON validation (every error names the JSON path and the problem
       path: 'graph.edges[4].type',
       message: expect.stringMatching(/Supports edge cannot run from question "q" to question "q2"/) as unknown,
     });
+  });
+
+  it('pending edges: kept (frozen, in order) and written back by graphToJson; none means no field', () => {
+    const d = doc();
+    pend(d, { type: 'Supports', source: 'c1', target: 'c:new', weight: 0.5 });
+    pend(d, { type: 'Contradicts', source: 'c:new', target: 'c:other', weight: 0.25 });
+    const g = parseGraph(d);
+    expect(g.pendingEdges).toEqual(d.pendingEdges);
+    expect(Object.isFrozen(g.pendingEdges)).toBe(true);
+    expect(graphToJson(g)).toEqual(d);
+    const none = parseGraph({ ...doc(), pendingEdges: [] });
+    expect(none).not.toHaveProperty('pendingEdges');
+    expect(none).toEqual(parseGraph(doc()));
+    expect(graphToJson(none)).toEqual(doc());
+    // consistency reads the graph's edges only
+    expect(checkConsistency(g, 0.5).violations).toEqual(checkConsistency(parseGraph(doc()), 0.5).violations);
   });
 
   it('competing answers may not hold more than mass 1', () => {

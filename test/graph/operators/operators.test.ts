@@ -8,7 +8,15 @@ import {
   expansionResidual,
   referenceExpand,
 } from '../../../src/graph/operators/expand.js';
-import { confidenceIndex, edgeIndex, nodeOffset } from '../../../src/graph/model/layout.js';
+import { confidenceIndex, decode, edgeIndex, embed, nodeOffset } from '../../../src/graph/model/layout.js';
+import { referenceGraphSystem } from '../../../src/graph/system.js';
+import { runRecursive } from '../../../src/ordergap/algorithm1.js';
+import {
+  copyStructured,
+  decodeStructured,
+  structuredExpand,
+  structuredFromDense,
+} from '../../../src/graph/state/state.js';
 import { confidenceLipschitzBound, DEFAULT_PARAMS, resolveParams } from '../../../src/graph/operators/params.js';
 import {
   ConsolidationSchedule,
@@ -125,6 +133,37 @@ describe('P_e: affine blend on the footprint, entry confidence on the nodes it a
       expect(referenceExpand(item, theta)).toEqual(theta);
       expect(expansionResidual(item, theta)).toBe(0);
     }
+  });
+});
+
+describe('P_e leaves a graph (Def. 2.1): decode succeeds after every P_e', () => {
+  it('every state θ_t of the default run × every pool item: decode(P_e θ_t), dense and structured, and back', () => {
+    const sys = referenceGraphSystem(sc, { backend: 'reference' });
+    const run = runRecursive(sys, { ...sc.run, recordStates: true, representation: 'dense' });
+    const states = [sc.theta0, ...run.steps.map((s) => s.theta!)];
+    expect(states.length).toBeGreaterThan(20);
+    let pending = 0;
+    for (const theta of states) {
+      const st = structuredFromDense(shape, params, theta);
+      for (const item of sc.items) {
+        const x = referenceExpand(item, theta);
+        const g = decode(x, layout);
+        // the claims the item adds are nodes of the graph
+        for (const j of item.entry)
+          expect(g.nodes.some((n) => n.id === layout.slots[(j - layout.k) / (layout.k + 1)]!.id)).toBe(true);
+        const back = embed(g, layout);
+        expect(
+          back.every((v, i) => Object.is(v, x[i])),
+          'embed(decode(x)) = x bit for bit',
+        ).toBe(true);
+        pending += g.pendingEdges?.length ?? 0;
+        const s = copyStructured(st);
+        structuredExpand(shape, params, s, item);
+        expect(decodeStructured(s, layout)).toEqual(g);
+      }
+    }
+    // the run reaches states where items have written edges to claims other items add
+    expect(pending).toBeGreaterThan(0);
   });
 });
 
