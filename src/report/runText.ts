@@ -113,7 +113,7 @@ function stopLines(r: RunReport): string[] {
   return out;
 }
 
-/** A state in words: answers, open questions, promoted questions, contradictions, merged claims. */
+/** A state in words: answers, open questions, promoted questions, contradictions, merged claims, pending edges (when there are any). */
 export function renderStateSummary(f: StateSummary, title: string): string[] {
   const out = [`${title} (δ = ${f.delta}):`, '  Answers:'];
   for (const a of f.answers)
@@ -146,6 +146,10 @@ export function renderStateSummary(f: StateSummary, title: string): string[] {
       `${m.claims[0]} (${m.sources[0] ?? '?'}) ~ ${m.claims[1]} (${m.sources[1] ?? '?'}): distance ${m.originalDistance === null ? '?' : fixed(m.originalDistance, 4)} -> ${fixed(m.distance, 4)}`,
   );
   out.push(`  Merged claims: ${merged.length === 0 ? 'none' : merged.join('; ')}`);
+  if (f.pendingEdges?.length)
+    out.push(
+      `  Pending edges (an endpoint not a node yet): ${f.pendingEdges.map((e) => `${e.type} ${e.source} -> ${e.target} (${fixed(e.weight, 2)})`).join('; ')}`,
+    );
   return out;
 }
 

@@ -347,6 +347,11 @@ export interface StateSummary {
   merged: MergeSummary[];
   /** Claims present (direct support > 0), with confidences. */
   claims: Array<{ id: string; confidence: number; source: string | null }>;
+  /**
+   * Pending edges: edges written before one of their endpoints is a node (a node evidence will
+   * add), in (type, source, target) order; absent for a system that has none to report.
+   */
+  pendingEdges?: Array<{ type: string; source: string; target: string; weight: number }>;
 }
 
 /**

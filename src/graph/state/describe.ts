@@ -2,9 +2,9 @@
  * The state θ of a scenario in words: answers with confidences, questions with their openness
  * (and the parent of a sub-question evidence added), open questions left, questions promoted to
  * PartialAnswers (Sec. 3.1: resolution support S_qq >= τ_promote), contradictions left (and
- * those resolved by downweighting), merged claims. Reads θ directly
- * (no decode), so it works for any state of a run, including ones where an item has written an
- * edge whose other endpoint has not appeared yet.
+ * those resolved by downweighting), merged claims, pending edges (edges an item has written
+ * before one of their endpoints is a node: the `pendingEdges` of `decode`). Reads θ directly
+ * (no decode).
  */
 import { ArgumentError } from '../../util/errors.js';
 import type {
@@ -19,6 +19,7 @@ import { openInterval } from '../../util/validate.js';
 import { maxOf } from '../../util/arrays.js';
 import type { EdgeBlockIndex } from '../operators/consolidate.js';
 import { confidenceIndex, edgeIndex, edgeTypeIndex, nodeOffset } from '../model/layout.js';
+import { EDGE_TYPES } from '../model/model.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import {
   forEachStructuredEdge,
@@ -37,6 +38,8 @@ interface StateReader {
   contradictions(f: (i: number, j: number, w: number) => void): void;
   /** Claims j > i that may lie within the merge radius of claim i, ascending (a superset of those that do). */
   mergeCandidates(i: number): Iterable<number>;
+  /** Calls f(t, j, i, w) for every non-zero edge j → i of block t, in (t, j, i) order. */
+  edges(f: (t: number, j: number, i: number, w: number) => void): void;
 }
 
 /**
@@ -60,6 +63,15 @@ export function describeState(scenario: Scenario, theta: Float64Array, delta = 0
     },
     mergeCandidates: function* (i) {
       for (let j = i + 1; j < shape.claims; j++) yield j;
+    },
+    edges: (f) => {
+      const n = shape.nmax;
+      for (let b = 0; b < 3; b++)
+        for (let j = 0; j < n; j++)
+          for (let i = 0; i < n; i++) {
+            const w = theta[edgeIndex(layout, b, j, i)]!;
+            if (w !== 0) f(b, j, i, w);
+          }
     },
   });
 }
@@ -86,6 +98,7 @@ export function describeStructured(scenario: Scenario, state: StructuredGraphSta
         if (b === t && i < shape.claims && j < shape.claims) f(i, j, w);
       }),
     mergeCandidates: (i) => structuredMergeNeighbours(shape, params, state, i).filter((j) => j > i),
+    edges: (f) => forEachStructuredEdge(state, f),
   });
 }
 
@@ -193,6 +206,16 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
   const claims: StateSummary['claims'] = [];
   for (let i = 0; i < shape.claims; i++)
     if (present(i)) claims.push({ id: idOf(i), confidence: conf(i), source: layout.slots[i]!.source ?? null });
+  // decode's rule: a slot is a node iff one of its k + 1 coordinates is non-zero
+  const isNode = (s: number) => {
+    for (let j = 0, o = nodeOffset(layout, s); j <= layout.k; j++) if (read.node(o + j) !== 0) return true;
+    return false;
+  };
+  const pendingEdges: NonNullable<StateSummary['pendingEdges']> = [];
+  read.edges((t, j, i, w) => {
+    if (!isNode(j) || !isNode(i))
+      pendingEdges.push({ type: EDGE_TYPES[t]!, source: idOf(j), target: idOf(i), weight: w });
+  });
   return {
     delta,
     answers,
@@ -203,5 +226,6 @@ function summarise(scenario: Scenario, delta: number, read: StateReader): StateS
     contradictionsLeft: contradictions.filter((c) => c.violating).length,
     merged,
     claims,
+    pendingEdges,
   };
 }

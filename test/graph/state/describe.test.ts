@@ -13,6 +13,8 @@ import { AgentState } from '../../../src/graph/agent/agent.js';
 import { openGraphDoc, openItem } from '../fixtures.js';
 import { toEvidenceItem } from '../../../src/graph/agent/llmEvidence.js';
 import { edgeIndex } from '../../../src/graph/model/layout.js';
+import { decode } from '../../../src/graph/model/layout.js';
+import { renderStateSummary } from '../../../src/report/runText.js';
 
 /** Compares the two summaries at every state of a structured run; returns what they held. */
 function compareAlongRun(seed: number, delta: number) {
@@ -148,6 +150,24 @@ describe('describeStructured: the dense summary without the dense θ', () => {
     const q = agent.layout.slotOf.get('q:author')!;
     expect(agent.theta[edgeIndex(agent.layout, 'Supports', q, q)]).toBe(0.7 * 0.9);
     expect(agent.describe().promoted.map((p) => [p.question, p.support])).toEqual([['q:author', 0.7 * 0.9]]);
+  });
+
+  it('pending edges in words: the pending edges decode reports, at every state of the default run', () => {
+    const sc = defaultScenario();
+    const sys = referenceGraphSystem(sc, { backend: 'reference' });
+    const run = runRecursive(sys, { ...sc.run, recordStates: true, representation: 'dense' });
+    let seen = 0;
+    for (const theta of [sc.theta0, ...run.steps.map((s) => s.theta!)]) {
+      const summary = describeState(sc, theta, 0.5);
+      expect(summary.pendingEdges).toEqual(decode(theta, sc.layout).pendingEdges ?? []);
+      seen += summary.pendingEdges!.length;
+      if (summary.pendingEdges!.length)
+        expect(renderStateSummary(summary, 'State').join('\n')).toMatch(
+          /Pending edges \(an endpoint not a node yet\): (Supports|Requires|Contradicts) \S+ -> \S+ \(0\.\d\d\)/,
+        );
+      else expect(renderStateSummary(summary, 'State').join('\n')).not.toMatch(/Pending/);
+    }
+    expect(seen).toBeGreaterThan(0);
   });
 
   it('bad δ and a state of another shape are refused naming the argument', () => {
