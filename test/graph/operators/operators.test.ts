@@ -26,6 +26,7 @@ import {
 import { GraphFormatError, parseGraph } from '../../../src/graph/model/schema.js';
 import type { Scenario } from '../../../src/graph/scenarios/scenario.js';
 import { readFileSync } from 'node:fs';
+import { openGraphDoc, openItem } from '../fixtures.js';
 import { DEFAULT_SCENARIO_FILES } from '../../../src/graph/scenarios/scenario.js';
 
 const sc = defaultScenario();
@@ -69,7 +70,7 @@ const norm = (x: ArrayLike<number>) => Math.sqrt(Array.from(x).reduce((a, v) => 
 
 describe('P_e: affine blend on the footprint, entry confidence on the nodes it adds (docs/graph.md)', () => {
   test.prop([fc.nat(sc.items.length - 1), fc.integer({ min: 0, max: 3 })])(
-    'writes only its footprint (exactly the blend there) and the entry confidences of its new claims',
+    'writes only its footprint (exactly the blend there) and the entry confidences of the nodes it adds',
     (i, times) => {
       const item = sc.items[i]!;
       const theta = Q(saturated(times));
@@ -86,8 +87,9 @@ describe('P_e: affine blend on the footprint, entry confidence on the nodes it a
         if (q < shape.firstQuestion) expect([item.strength, sc.pool.attributeStrength]).toContain(item.rates[t]);
       });
       for (let s = 0; s < layout.nmax; s++) expect(inF.has(confidenceIndex(layout, s))).toBe(false);
-      // the entry coordinates are the confidences of the claims the item adds
-      const added = sc.pool.items[i]!.claims.map((c) => confidenceIndex(layout, layout.slotOf.get(c.id)!));
+      // the entry coordinates are the confidences of the nodes the item adds
+      const { claims, answers, questions } = sc.pool.items[i]!;
+      const added = [...claims, ...answers, ...questions].map((c) => confidenceIndex(layout, layout.slotOf.get(c.id)!));
       expect(Array.from(item.entry)).toEqual(added.sort((a, b) => a - b));
       for (const j of item.entry) {
         expect(Object.is(out[j], entryConfidence(theta[j]!))).toBe(true);
@@ -164,6 +166,18 @@ describe('P_e leaves a graph (Def. 2.1): decode succeeds after every P_e', () =>
     }
     // the run reaches states where items have written edges to claims other items add
     expect(pending).toBeGreaterThan(0);
+  });
+
+  it('an item that adds a claim, answers and a sub-question: decode(P_e θ) along a run, all four nodes present', () => {
+    const open = createScenario(openGraphDoc(), { items: [openItem()] });
+    const item = open.items[0]!;
+    let theta = open.theta0;
+    for (let step = 0; step < 4; step++) {
+      const x = referenceExpand(item, theta);
+      const ids = new Set(decode(x, open.layout).nodes.map((n) => n.id));
+      for (const id of ['c:pub', 'a:pub:acme', 'a:other', 'q:pub']) expect(ids.has(id)).toBe(true);
+      theta = Q(x, open);
+    }
   });
 });
 

@@ -18,7 +18,8 @@ import { consolidateNodes, denseEdges, referenceConsolidate } from '../../../src
 import { ENTRY_CONFIDENCE, referenceExpand, type CompiledItem } from '../../../src/graph/operators/expand.js';
 import type { OperatorShape } from '../../../src/graph/model/shape.js';
 import { referenceDistance } from '../../../src/blas1/dnrm2.js';
-import { defaultScenario } from '../../../src/graph/scenarios/scenario.js';
+import { createScenario, defaultScenario } from '../../../src/graph/scenarios/scenario.js';
+import { openGraphDoc, openItem } from '../fixtures.js';
 
 /** Ω by the definition (Eq. 2): two full Q and two full P_e applications. */
 function generic(shape: OperatorShape, theta: Float64Array, item: CompiledItem, p = DEFAULT_PARAMS): number {
@@ -234,6 +235,17 @@ describe('structure-aware order-gap (Eq. 2) and step', () => {
         entry: Int32Array.from(slots, (s) => s * k1 + shape.k),
       };
       expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item), generic(shape, theta, item));
+    }
+  });
+
+  it('an item that adds a claim, answers and a sub-question (entry confidences on all three): every path along a run', () => {
+    const sc = createScenario(openGraphDoc(), { items: [openItem()] });
+    const item = sc.items[0]!;
+    expect(item.entry).toHaveLength(4);
+    let t = sc.theta0;
+    for (let step = 0; step < 4; step++) {
+      expectAll(allPaths(sc.shape, sc.params, t, item), generic(sc.shape, t, item, sc.params));
+      t = referenceConsolidate(sc.shape, sc.params, referenceExpand(item, t));
     }
   });
 
