@@ -272,7 +272,7 @@ export function graphEntries(graph: EpistemicGraph, layout: Layout): Array<[numb
     const u = slotOfId(layout, e.target, `${where}.target`);
     const from = layout.slots[s]!.type;
     const to = layout.slots[u]!.type;
-    if (!edgeTypeFits(e.type, from, to))
+    if (!edgeTypeFits(e.type, from, to, s === u))
       throw new ArgumentError(
         `${where}.type`,
         e.type,
@@ -363,7 +363,7 @@ export function decodeParts(
     const type = EDGE_TYPES[t]!;
     const edge = { type, source: from.id!, target: to.id!, weight: w };
     if (present[s] && present[u]) edges.push(edge);
-    else if (!edgeTypeFits(type, from.type, to.type))
+    else if (!edgeTypeFits(type, from.type, to.type, s === u))
       throw new ArgumentError(where, w, `a pending ${type} edge cannot join these slots (${EDGE_TYPE_RULES[type]})`);
     else pending.push(edge); // an endpoint's node is still to come
   });

@@ -215,7 +215,9 @@ function checkPendingEdges(
         `both "${e.source}" and "${e.target}" are nodes of the graph: an edge between nodes belongs in edges`,
       );
     const loop = e.source === e.target; // both endpoints the one pending node: one type for both
-    const fits = NODE_TYPES.some((a) => NODE_TYPES.some((b) => edgeTypeFits(e.type, s ?? a, t ?? (loop ? a : b))));
+    const fits = NODE_TYPES.some((a) =>
+      NODE_TYPES.some((b) => edgeTypeFits(e.type, s ?? a, t ?? (loop ? a : b), loop)),
+    );
     if (!fits || (loop && e.type !== 'Supports'))
       add(
         `graph.pendingEdges[${i}].type`,

@@ -18,7 +18,7 @@ import { parseGraph } from '../../../src/graph/model/schema.js';
 import { operatorShape } from '../../../src/graph/model/shape.js';
 import { DEFAULT_PARAMS } from '../../../src/graph/operators/params.js';
 import { decodeStructured, embedStructured } from '../../../src/graph/state/state.js';
-import { arbGraphDoc, arbPendingGraph, smallGraphDoc } from '../fixtures.js';
+import { arbGraphDoc, arbPendingGraph, openGraphDoc, smallGraphDoc } from '../fixtures.js';
 
 describe('layout and embedding (Def. 2.2)', () => {
   const g = parseGraph(smallGraphDoc());
@@ -133,6 +133,20 @@ describe('layout and embedding (Def. 2.2)', () => {
     ]);
     expect(embed(d, layout)).toEqual(theta);
     expect(decode(embed(g, layout), layout)).not.toHaveProperty('pendingEdges');
+  });
+
+  it("a question's resolution support written before the question appears is a pending Supports self-edge", () => {
+    const open = parseGraph(openGraphDoc());
+    const lay = createLayout(open, [{ id: 'q:new', type: 'question' }]);
+    const q = lay.slotOf.get('q:new')!;
+    const theta = embed(open, lay);
+    theta[edgeIndex(lay, 'Supports', q, q)] = 0.6;
+    const d = decode(theta, lay);
+    expect(d.pendingEdges).toEqual([{ type: 'Supports', source: 'q:new', target: 'q:new', weight: 0.6 }]);
+    expect(embed(d, lay)).toEqual(theta);
+    // from one question to another it fits no rule, pending or not
+    theta[edgeIndex(lay, 'Supports', lay.slotOf.get('q')!, q)] = 0.5;
+    expect(() => decode(theta, lay)).toThrow(/Supports\[q -> q:new\]\) = 0\.5: a pending Supports edge cannot join/);
   });
 
   it('embed refuses a pending edge the layout has no slot for, or whose slots do not fit its type', () => {

@@ -102,6 +102,12 @@ describe('graph JSON validation (every error names the JSON path and the problem
       /a Supports edge cannot run from question "q" to a pending node "c:new"/,
     ],
     [
+      'pending Supports from a question to another',
+      (d) => pend(d, { type: 'Supports', source: 'q', target: 'q:new', weight: 0.5 }),
+      'graph.pendingEdges[0].type',
+      /a Supports edge cannot run from question "q" to a pending node "q:new"/,
+    ],
+    [
       'pending Contradicts self-loop',
       (d) => pend(d, { type: 'Contradicts', source: 'c:new', target: 'c:new', weight: 0.5 }),
       'graph.pendingEdges[0].type',
@@ -159,6 +165,7 @@ describe('graph JSON validation (every error names the JSON path and the problem
     const d = doc();
     pend(d, { type: 'Supports', source: 'c1', target: 'c:new', weight: 0.5 });
     pend(d, { type: 'Contradicts', source: 'c:new', target: 'c:other', weight: 0.25 });
+    pend(d, { type: 'Supports', source: 'q:new', target: 'q:new', weight: 0.6 }); // a resolution support
     const g = parseGraph(d);
     expect(g.pendingEdges).toEqual(d.pendingEdges);
     expect(Object.isFrozen(g.pendingEdges)).toBe(true);
