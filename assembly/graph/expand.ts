@@ -7,7 +7,7 @@
 //
 // with per-coordinate rates r and targets t, and on the confidence coordinates of the nodes e adds
 //
-//   c ← c + c₀ (1 − c/c₀)³₊,   c₀ = 2⁻¹⁰        (identity for c >= c₀; identity elsewhere).
+//   c ← c + (c₀/3) (1 − c/c₀)³₊,   c₀ = 2⁻¹⁰        (identity for c >= c₀; identity elsewhere).
 //
 // `graphBlendFootprintInPlace` ↔ the TypeScript `blendFootprintInPlace` and
 // `graphEntryConfidenceInPlace` ↔ `entryConfidenceInPlace` (src/graph/operators/expand.ts): the
@@ -28,12 +28,12 @@ export function graphBlendFootprintInPlace(x: usize, footprint: usize, target: u
   }
 }
 
-/** In place on x: the entry confidence c + c₀ (1 − c/c₀)³₊ at the m coordinates (i32 indices at `entry`). */
+/** In place on x: the entry confidence c + (c₀/3) (1 − c/c₀)³₊ at the m coordinates (i32 indices at `entry`). */
 export function graphEntryConfidenceInPlace(x: usize, entry: usize, m: i32): void {
   for (let i = 0; i < m; i++) {
     const j = ldi(entry, i);
     const c = ld(x, j);
     const u = 1.0 - c / ENTRY_CONFIDENCE;
-    st(x, j, c + (u > 0 ? ENTRY_CONFIDENCE * (u * u * u) : 0.0));
+    st(x, j, c + (u > 0 ? (ENTRY_CONFIDENCE / 3.0) * (u * u * u) : 0.0));
   }
 }

@@ -8,9 +8,9 @@
  * the d-vector the generic engine hands P_e. The quotient is the generic engine's
  * ({@link FdJacobian} with `readSet: W_e`): the same step, the same
  * (a − b)·(1/((θ_j + h) − (θ_j − h))) over W_e in ascending order, exact zeros dropped — bit for
- * bit (tested). On F_e the columns are 1 − rate; on an entry coordinate 1 − 3(1 − c/c₀)²₊, which
+ * bit (tested). On F_e the columns are 1 − rate; on an entry coordinate 1 − (1 − c/c₀)²₊, which
  * differs from 1 only below c₀. There the central difference of the cubic is off by exactly
- * h²/c₀² (h = eps^(1/3)·max(1, |c|) the step, c₀ = 2⁻¹⁰: about 4e-5), far above
+ * h²/(3c₀²) (h = eps^(1/3)·max(1, |c|) the step, c₀ = 2⁻¹⁰: about 1.3e-5), far above
  * `FD_RELATIVE_ACCURACY`; from c₀ + h on (the fixed point) the column is e_j exactly.
  * Cost per column O(|W_e|) instead of O(d).
  */

@@ -124,7 +124,7 @@ export function consolidateTf(shape: OperatorShape, p: GraphOperatorParams): Gra
 
 /**
  * P_e as a tfjs batched map: X + r ⊙ (t − X) with r, t zero outside the footprint, plus the
- * entry confidence c₀ u³ with u = relu(m − X ⊙ m/c₀) (m the indicator of e's entry coordinates,
+ * entry confidence (c₀/3) u³ with u = relu(m − X ⊙ m/c₀) (m the indicator of e's entry coordinates,
  * c₀ = ENTRY_CONFIDENCE: u = (1 − c/c₀)₊ there and exactly 0 elsewhere). Written with ops the
  * interval namespace of src/interval supports (relu, square, mul), so it is also P_e's interval
  * form; relu's kink at c = c₀ has a Clarke derivative there.
@@ -151,6 +151,6 @@ export function expandTf(item: CompiledItem, dim: number): GraphTfMap {
       if (item.entry.length === 0) return blended as TfCore.Tensor2D;
       // outside the entry coordinates u = relu(0 − X·0) = 0, so they gain exactly 0
       const u = tf.relu(tf.sub(tf.tensor1d(mask), tf.mul(X, tf.tensor1d(scale))));
-      return tf.add(blended, tf.mul(ENTRY_CONFIDENCE, tf.mul(tf.square(u), u))) as TfCore.Tensor2D;
+      return tf.add(blended, tf.mul(ENTRY_CONFIDENCE / 3, tf.mul(tf.square(u), u))) as TfCore.Tensor2D;
     });
 }

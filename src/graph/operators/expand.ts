@@ -7,20 +7,20 @@
  * target t_e (attributes and direct support of the claims e
  * adds, the edges it writes — a Requires edge it resolves has target 0); and on the confidence
  * coordinate c of each node e adds (`entry`, disjoint from F_e) the entry confidence
- *   c ← c + c₀ (1 − c/c₀)³₊,   c₀ = {@link ENTRY_CONFIDENCE},
+ *   c ← c + (c₀/3) (1 − c/c₀)³₊,   c₀ = {@link ENTRY_CONFIDENCE},
  * so that a node P_e adds is a node of the graph (c > 0) before Q derives its belief; identity
  * elsewhere. The entry confidence is the identity for c >= c₀, so wherever the nodes e adds hold a
  * belief of at least c₀ (once e is incorporated and Q has run: the fixed point of the recursion)
  * P_e writes structure only, and there it is C^∞, non-expansive (‖DP_e‖ = 1; 1 − a_e on F_e) and
  * idempotent once incorporated: θ_F = t_e gives P_e(θ) = θ exactly. Below c₀ the entry
- * confidence is a cubic, C² at c₀, with derivative 1 − 3(1 − c/c₀)² ∈ [−2, 1] (so ‖DP_e‖ <= 2 at
- * a state where a node e adds is still absent).
+ * confidence is a cubic, C² at c₀, increasing, with derivative 1 − (1 − c/c₀)² ∈ [0, 1]: P_e is
+ * non-expansive everywhere on c >= 0, also where a node e adds is still absent.
  */
 
 /**
  * c₀ = 2⁻¹⁰: the confidence a node has between P_e adding it and Q deriving its belief. P_e
- * raises the confidence c of each node it adds to c + c₀(1 − c/c₀)³₊ ({@link entryConfidence}):
- * c₀ for an empty slot (c = 0), so the node is present (Def. 2.1: c ∈ (0, 1]) and the state
+ * raises the confidence c of each node it adds to c + (c₀/3)(1 − c/c₀)³₊ ({@link entryConfidence}):
+ * c₀/3 for an empty slot (c = 0), so the node is present (Def. 2.1: c ∈ (0, 1]) and the state
  * decodes; and c itself for c >= c₀, so wherever the node already holds a belief of at least
  * c₀ — in particular at the fixed point of the recursion — P_e is unchanged and idempotence and
  * redundancy are unaffected. A power of two, so c/c₀ is exact.
@@ -47,16 +47,16 @@ export interface CompiledItem {
 }
 
 /**
- * c₀ (1 − c/c₀)³₊ with c₀ = {@link ENTRY_CONFIDENCE}: what the entry confidence adds to c —
+ * (c₀/3) (1 − c/c₀)³₊ with c₀ = {@link ENTRY_CONFIDENCE}: what the entry confidence adds to c —
  * exactly 0 for c >= c₀. The one expression of it (the wasm kernel `graphEntryConfidenceInPlace`
  * has the same operations in the same order).
  */
 export function entryDisplacement(c: number): number {
   const u = 1 - c / ENTRY_CONFIDENCE;
-  return u > 0 ? ENTRY_CONFIDENCE * (u * u * u) : 0;
+  return u > 0 ? (ENTRY_CONFIDENCE / 3) * (u * u * u) : 0;
 }
 
-/** P_e's value at an entry coordinate: c + c₀ (1 − c/c₀)³₊ — c itself, exactly, for c >= c₀. */
+/** P_e's value at an entry coordinate: c + (c₀/3) (1 − c/c₀)³₊ — c itself, exactly, for c >= c₀. */
 export function entryConfidence(c: number): number {
   return c + entryDisplacement(c);
 }

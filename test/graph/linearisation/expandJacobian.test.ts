@@ -26,7 +26,7 @@ describe('GraphExpandJacobian (wasm P_e on its write set)', () => {
         using J = new GraphExpandJacobian(item, sys.dim, x);
         const cols = [...write, 0, sys.dim - 1];
         for (const j of cols) expect(J.column(j)).toEqual(generic.column(j));
-        // DP_e = diag(1 − rates) on F_e, 1 − 3(1 − c/c₀)²₊ on the entry coordinates, I elsewhere:
+        // DP_e = diag(1 − rates) on F_e, 1 − (1 − c/c₀)²₊ on the entry coordinates, I elsewhere:
         // the analytic Jacobian within FD accuracy
         for (let k = 0; k < item.footprint.length; k++) {
           const col = toDense(J.column(item.footprint[k]!));
@@ -34,11 +34,11 @@ describe('GraphExpandJacobian (wasm P_e on its write set)', () => {
         }
         for (const j of item.entry) {
           const u = Math.max(0, 1 - x[j]! / ENTRY_CONFIDENCE);
-          // the central difference of the cubic c + c₀u³ is off by exactly h²/c₀² (its third
-          // derivative −6/c₀² times h²/6), large where the step h is not small against c₀
+          // the central difference of the cubic c + (c₀/3)u³ is off by exactly h²/(3c₀²) (its
+          // third derivative −2/c₀² times h²/6), large where the step h is not small against c₀
           const h = centralStep(x[j]!);
-          const fdError = (h * h) / ENTRY_CONFIDENCE ** 2;
-          expect(Math.abs(toDense(J.column(j))[j]! - (1 - 3 * u * u))).toBeLessThan(fdError + 1e-9);
+          const fdError = (h * h) / (3 * ENTRY_CONFIDENCE ** 2);
+          expect(Math.abs(toDense(J.column(j))[j]! - (1 - u * u))).toBeLessThan(fdError + 1e-9);
         }
         const v = sparseFromDense(Float64Array.from(x, (_, i) => (i % 11 === 0 || write.includes(i) ? 0.5 : 0)));
         const a = toDense(J.apply(v));

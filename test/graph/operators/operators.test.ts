@@ -98,9 +98,9 @@ describe('P_e: affine blend on the footprint, entry confidence on the nodes it a
     },
   );
 
-  it('the entry confidence: c₀ at an empty slot, the identity from c₀ on, C² at c₀ with derivative 1 − 3(1 − c/c₀)²', () => {
+  it('the entry confidence: c₀/3 at an empty slot, the identity from c₀ on, C² at c₀ with derivative 1 − (1 − c/c₀)² ∈ [0, 1]', () => {
     const c0 = ENTRY_CONFIDENCE;
-    expect(entryConfidence(0)).toBe(c0);
+    expect(entryConfidence(0)).toBe(c0 / 3);
     for (const c of [c0, c0 * (1 + 2 ** -52), 2 * c0, 0.05, 0.5, 1])
       expect(Object.is(entryConfidence(c), c)).toBe(true);
     const h = c0 * 1e-4;
@@ -108,10 +108,10 @@ describe('P_e: affine blend on the footprint, entry confidence on the nodes it a
       const c = (i / 32) * c0;
       const u = Math.max(0, 1 - c / c0);
       const slope = (entryConfidence(c + h) - entryConfidence(c - h)) / (2 * h);
-      expect(Math.abs(slope - (1 - 3 * u * u))).toBeLessThan(1e-6);
-      expect(slope).toBeGreaterThanOrEqual(-2);
+      expect(Math.abs(slope - (1 - u * u))).toBeLessThan(1e-6);
+      expect(slope).toBeGreaterThanOrEqual(0); // increasing: P_e stays non-expansive
       expect(slope).toBeLessThanOrEqual(1 + 1e-9);
-      expect(entryConfidence(c)).toBeGreaterThan(0.6 * c0); // its minimum: c₀(1 − 2/(3√3)) ≈ 0.615 c₀
+      expect(entryConfidence(c)).toBeGreaterThan(c0 / 3); // its minimum is at c = 0
     }
   });
 
@@ -124,7 +124,7 @@ describe('P_e: affine blend on the footprint, entry confidence on the nodes it a
       );
       // incorporated on F_e but its claim not yet present: the entry confidence alone is pending
       item.footprint.forEach((f, t) => (theta[f] = item.target[t]!));
-      expect(expansionResidual(item, theta)).toBe(ENTRY_CONFIDENCE * Math.sqrt(item.entry.length));
+      expect(expansionResidual(item, theta)).toBe((ENTRY_CONFIDENCE / 3) * Math.sqrt(item.entry.length));
     }
   });
 

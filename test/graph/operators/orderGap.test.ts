@@ -115,10 +115,10 @@ describe('structure-aware order-gap (Eq. 2) and step', () => {
       const { shape, state, item } = syntheticProblem(nmax, k, edgesPerNode, seed);
       const theta = densify(shape, state);
       const before = Float64Array.from(theta);
-      // the item adds a claim in an empty slot: P_e writes its entry confidence c₀
+      // the item adds a claim in an empty slot: P_e writes its entry confidence c₀/3
       expect(item.entry).toHaveLength(1);
       expect(theta[item.entry[0]!]).toBe(0);
-      expect(referenceExpand(item, theta)[item.entry[0]!]).toBe(ENTRY_CONFIDENCE);
+      expect(referenceExpand(item, theta)[item.entry[0]!]).toBe(ENTRY_CONFIDENCE / 3);
       const ref = generic(shape, theta, item);
       expect(ref).toBeGreaterThan(0);
       expectAll(allPaths(shape, DEFAULT_PARAMS, theta, item, state), ref);
