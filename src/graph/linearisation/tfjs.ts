@@ -123,11 +123,14 @@ export function consolidateTf(shape: OperatorShape, p: GraphOperatorParams): Gra
 }
 
 /**
- * P_e as a tfjs batched map: X + r ⊙ (t − X) with r, t zero outside the footprint, plus the
- * entry confidence (c₀/3) u³ with u = relu(m − X ⊙ m/c₀) (m the indicator of e's entry coordinates,
- * c₀ = ENTRY_CONFIDENCE: u = (1 − c/c₀)₊ there and exactly 0 elsewhere). Written with ops the
- * interval namespace of src/interval supports (relu, square, mul), so it is also P_e's interval
- * form; relu's kink at c = c₀ has a Clarke derivative there.
+ * P_e as a tfjs batched map: X + r ⊙ (t − X) with r, t zero outside the footprint, and at each of
+ * e's entry coordinates (disjoint from the footprint, so the blend leaves X there) the entry
+ * confidence c + (c₀/3) u³ with u = relu(1 − c/c₀) (c₀ = ENTRY_CONFIDENCE), computed on that
+ * one column and put back between slices of the blended rows: full-width operations are only the
+ * blend's three, which matters to the interval evaluation of this form (P_e's interval form in
+ * certify, src/interval), where every full-width operation is an interval operation on d columns.
+ * Written with ops the interval namespace supports (slice, concat, relu, square, mul); relu's
+ * kink at c = c₀ has a Clarke derivative there.
  */
 export function expandTf(item: CompiledItem, dim: number): GraphTfMap {
   const rate = new Float32Array(dim);
@@ -136,21 +139,25 @@ export function expandTf(item: CompiledItem, dim: number): GraphTfMap {
     rate[f] = item.rates[i]!;
     target[f] = item.target[i]!;
   });
-  const mask = new Float32Array(dim);
-  const scale = new Float32Array(dim);
-  for (const j of item.entry) {
-    mask[j] = 1;
-    scale[j] = 1 / ENTRY_CONFIDENCE; // 2¹⁰: exact in float32
-  }
+  const entry = Array.from(item.entry); // ascending
   return (tf, X) =>
     tf.tidy(() => {
       const r = tf.tensor1d(rate);
       const t = tf.tensor1d(target);
       // outside F: X + 0·(0 − X) = X exactly
       const blended = tf.add(X, tf.mul(r, tf.sub(t, X)));
-      if (item.entry.length === 0) return blended as TfCore.Tensor2D;
-      // outside the entry coordinates u = relu(0 − X·0) = 0, so they gain exactly 0
-      const u = tf.relu(tf.sub(tf.tensor1d(mask), tf.mul(X, tf.tensor1d(scale))));
-      return tf.add(blended, tf.mul(ENTRY_CONFIDENCE / 3, tf.mul(tf.square(u), u))) as TfCore.Tensor2D;
+      if (entry.length === 0) return blended as TfCore.Tensor2D;
+      const B = X.shape[0];
+      const pieces: TfCore.Tensor[] = [];
+      let from = 0;
+      for (const j of entry) {
+        if (j > from) pieces.push(tf.slice(blended, [0, from], [B, j - from]));
+        const c = tf.slice(X, [0, j], [B, 1]);
+        const u = tf.relu(tf.sub(1, tf.mul(c, 1 / ENTRY_CONFIDENCE))); // 2¹⁰: exact in float32
+        pieces.push(tf.add(c, tf.mul(ENTRY_CONFIDENCE / 3, tf.mul(tf.square(u), u))));
+        from = j + 1;
+      }
+      if (from < dim) pieces.push(tf.slice(blended, [0, from], [B, dim - from]));
+      return tf.concat(pieces, 1) as TfCore.Tensor2D;
     });
 }
