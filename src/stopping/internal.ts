@@ -5,6 +5,20 @@
 export { checkKnownParams, optionalMaxSteps, requireField, ruleLabel } from './rule.js';
 export { VoteTally } from './votes.js';
 export { betaTailInt, betaTailIntUnchecked, leaderProbability, type TailPair } from './betaTail.js';
+export {
+  DIRICHLET_DEFAULTS,
+  DIRICHLET_MAX_TOP_K,
+  type DirichletLeaderProbability,
+  dirichletLeaderProbability,
+  DirichletStoppingRule,
+  type DirichletStoppingParams,
+} from './dirichletRule.js';
+export {
+  ENTROPY_DEFAULT_THRESHOLD,
+  EntropyStoppingRule,
+  type EntropyStoppingParams,
+  normalisedEntropy,
+} from './entropyRule.js';
 export { ORDER_GAP_DEFAULTS } from './orderGapRule.js';
 export { FIXED_BUDGET_DEFAULT } from './fixedBudget.js';
 export { CONFIDENCE_DEFAULT_THRESHOLD } from './confidenceThreshold.js';

@@ -13,12 +13,17 @@ import {
   PoolVoteRule,
 } from './poolVote.js';
 import { BetaStoppingRule } from './betaRule.js';
+import { DIRICHLET_DEFAULTS, DIRICHLET_MAX_TOP_K, DirichletStoppingRule } from './dirichletRule.js';
+import { ENTROPY_DEFAULT_THRESHOLD, EntropyStoppingRule } from './entropyRule.js';
 import { CONFIDENCE_DEFAULT_THRESHOLD, ConfidenceThresholdRule } from './confidenceThreshold.js';
 import { FIXED_BUDGET_DEFAULT, FixedBudgetRule } from './fixedBudget.js';
 import { ORDER_GAP_DEFAULTS, OrderGapRule } from './orderGapRule.js';
 import { PATIENCE_DEFAULTS, PatienceConvergenceRule } from './patienceConvergence.js';
 import { PLURALITY_DEFAULT_WINDOW, PluralityAgreementRule } from './pluralityAgreement.js';
-import type { StoppingRule } from './rule.js';
+import { checkKnownParams, type StoppingRule } from './rule.js';
+
+/** Adaptive-Consistency's majority criterion (`MajorityStoppingCriteria`): share >= 0.8 from the second answer on. */
+const MAJORITY_DEFAULTS = { ratio: 0.8, minSamples: 2 } as const;
 
 /** A rule configuration: registered name and parameters (what archives and run records store). */
 export interface RuleSpec {
@@ -141,6 +146,47 @@ const RULES: ReadonlyArray<{
     ],
     reads: ['answer'],
     factory: (p) => new BetaStoppingRule(p as any),
+  },
+  {
+    name: 'dirichlet',
+    summary:
+      'Adaptive-Consistency, Dirichlet: stop when P(the leader beats every other answer) >= threshold (Beta below 3 answers)',
+    params: [
+      { name: 'threshold', default: DIRICHLET_DEFAULTS.threshold, text: 'in (1/2, 1) (the published default)' },
+      {
+        name: 'topK',
+        default: DIRICHLET_DEFAULTS.topK,
+        text: `most-voted answers kept, in [2, ${DIRICHLET_MAX_TOP_K}] (the published default)`,
+      },
+      { name: 'minSamples', default: 1, text: 'answered samples before testing' },
+      MAX_STEPS,
+    ],
+    reads: ['answer'],
+    factory: (p) => new DirichletStoppingRule(p as any),
+  },
+  {
+    name: 'entropy',
+    summary: 'Adaptive-Consistency, entropy: stop when H(counts)/log2(k) <= threshold from the second answer on',
+    params: [
+      { name: 'threshold', default: ENTROPY_DEFAULT_THRESHOLD, text: 'in (0, 1) (the published default)' },
+      MAX_STEPS,
+    ],
+    reads: ['answer'],
+    factory: (p) => new EntropyStoppingRule(p as any),
+  },
+  {
+    name: 'majority',
+    summary: "Adaptive-Consistency, majority: the plurality rule's ratio test with the published defaults",
+    params: [
+      { name: 'ratio', default: MAJORITY_DEFAULTS.ratio, text: 'leader share in (0, 1] (the published default)' },
+      { name: 'minSamples', default: MAJORITY_DEFAULTS.minSamples, text: 'answered samples before testing' },
+      MAX_STEPS,
+    ],
+    reads: ['answer'],
+    factory: (p) => {
+      checkKnownParams('majority', p, ['ratio', 'minSamples', 'maxSteps']);
+      return new PluralityAgreementRule({ ...MAJORITY_DEFAULTS, ...(p as any) });
+    },
   },
   {
     name: 'anytime',

@@ -223,6 +223,9 @@ describe('registry', () => {
       'stability',
       'plurality',
       'beta',
+      'dirichlet',
+      'entropy',
+      'majority',
       'anytime',
       'pool',
     ]);
