@@ -35,7 +35,7 @@
  * T_S has relative error at most ρ_S = ε·((6|S| + 12)(Λ + N) + N + 3) (including the exp and the
  * N + 1 positive additions), and the signed sum over the 2^{m−1} subsets adds at most 4^{m−1}·ε
  * (partial sums are at most Σ T_S <= 2^{m−1}). The bound returned is
- * 1.01·Σ_S ρ_S·T_S + 4^{m−1}·ε. For five answers and 40 samples it is about 1e-11; the tests
+ * 1.01·Σ_S ρ_S·T_S + 4^{m−1}·ε. For counts (20, 10, 5, 3, 2) it is 9e-14; the tests
  * check the computed probability against exact rationals within it.
  */
 import { ArgumentTypeError } from '../util/errors.js';
@@ -160,7 +160,7 @@ export interface DirichletStoppingParams {
  * ```ts
  * const r = new DirichletStoppingRule();
  * ['a', 'b', 'c', 'a', 'a', 'a', 'a', 'a', 'a'].map((answer, i) => r.observe({ t: i + 1, answer }).stop).indexOf(true);
- * // 8: at t = 9 the counts (7, 1, 1) give P = 0.963 >= 0.95 (at t = 8, (6, 1, 1) give 0.940)
+ * // 8: at t = 9 the counts (7, 1, 1) give P = 0.963 >= 0.95 (at t = 8, (6, 1, 1) give 0.935)
  * ```
  */
 export class DirichletStoppingRule extends BaseRule {

@@ -57,6 +57,9 @@ export interface RuleInfo {
 }
 
 const MAX_STEPS: RuleParamInfo = { name: 'maxSteps', default: null, text: 'step cap (off)' };
+/** The Beta and Dirichlet criteria's published threshold and the shared answered-samples floor. */
+const AC_THRESHOLD: RuleParamInfo = { name: 'threshold', default: 0.95, text: 'in (1/2, 1) (the published default)' };
+const MIN_SAMPLES: RuleParamInfo = { name: 'minSamples', default: 1, text: 'answered samples before testing' };
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const RULES: ReadonlyArray<{
@@ -139,11 +142,7 @@ const RULES: ReadonlyArray<{
   {
     name: 'beta',
     summary: 'Adaptive-Consistency: stop when P(p1 > p2) >= threshold',
-    params: [
-      { name: 'threshold', default: 0.95, text: 'in (1/2, 1) (the published default)' },
-      { name: 'minSamples', default: 1, text: 'answered samples before testing' },
-      MAX_STEPS,
-    ],
+    params: [AC_THRESHOLD, MIN_SAMPLES, MAX_STEPS],
     reads: ['answer'],
     factory: (p) => new BetaStoppingRule(p as any),
   },
@@ -152,13 +151,13 @@ const RULES: ReadonlyArray<{
     summary:
       'Adaptive-Consistency, Dirichlet: stop when P(the leader beats every other answer) >= threshold (Beta below 3 answers)',
     params: [
-      { name: 'threshold', default: DIRICHLET_DEFAULTS.threshold, text: 'in (1/2, 1) (the published default)' },
+      { ...AC_THRESHOLD, default: DIRICHLET_DEFAULTS.threshold },
       {
         name: 'topK',
         default: DIRICHLET_DEFAULTS.topK,
         text: `most-voted answers kept, in [2, ${DIRICHLET_MAX_TOP_K}] (the published default)`,
       },
-      { name: 'minSamples', default: 1, text: 'answered samples before testing' },
+      MIN_SAMPLES,
       MAX_STEPS,
     ],
     reads: ['answer'],

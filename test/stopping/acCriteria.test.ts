@@ -212,20 +212,9 @@ describe('registration', () => {
   });
 
   it('ordergap compare --rules accepts them by name', async () => {
-    const r = await cli(
-      'compare',
-      '--samples',
-      EXAMPLE,
-      '--repeats',
-      '1',
-      '--rules',
-      'dirichlet',
-      '--rules',
-      'entropy',
-      '--rules',
-      'majority',
-      '--json',
-    );
+    const names = ['dirichlet', 'entropy', 'majority'];
+    const flags = names.flatMap((n) => ['--rules', n]);
+    const r = await cli('compare', '--samples', EXAMPLE, '--repeats', '1', ...flags, '--json');
     expect(r.code, r.stderr).toBe(0);
     const labels = JSON.stringify(JSON.parse(r.stdout));
     for (const l of [
