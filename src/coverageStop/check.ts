@@ -75,6 +75,8 @@ export interface CoverageCheck {
    * state in words calls open (openness > ½) makes the verdict blind; the others are listed only.
    */
   readonly unaddressedQuestions: readonly string[];
+  /** Those of {@link unaddressedQuestions} the state in words calls open: the stop is blind to them. */
+  readonly openUnaddressedQuestions: readonly string[];
   /** Pool items with Ω(θ_T; e) > ε, largest Ω first. */
   readonly movingItems: readonly MovingItem[];
   /** certify's per-question coverage at θ_T. */
@@ -216,6 +218,7 @@ export async function checkCoverageAtStop(
     epsilon,
     uncoveredQuestions,
     unaddressedQuestions,
+    openUnaddressedQuestions: openUnaddressed,
     movingItems,
     coverage: report.coverage,
     poolCheck,

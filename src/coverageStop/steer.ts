@@ -5,7 +5,8 @@
  *
  * - The questions failing the check ({@link targetQuestions}): each uncovered one (certify's
  *   per-question coverage fails on W_q at θ_T; its λ_min, tolerance and their ratio), then each
- *   that no pool item addresses (W_q empty, coverage not decided). Each names the pool items that
+ *   open one that no pool item addresses (W_q empty, coverage not decided; a closed one is not
+ *   missing, and does not make the stop blind either). Each names the pool items that
  *   address it: those whose footprint — the coordinates P_e reads and writes — meets q's
  *   coordinates, else certify's blind items of q (./check.ts). A question with none is
  *   unaddressable from this pool: only new evidence can reach it.
@@ -39,7 +40,7 @@ export interface TargetQuestion {
   readonly addressedBy: readonly string[];
 }
 
-/** The questions failing the check: the uncovered ones, then those no pool item addresses. */
+/** The questions failing the check: the uncovered ones, then the open ones no pool item addresses. */
 export function targetQuestions(check: CoverageCheck): TargetQuestion[] {
   return [
     ...check.uncoveredQuestions.map(
@@ -52,7 +53,7 @@ export function targetQuestions(check: CoverageCheck): TargetQuestion[] {
         addressedBy: q.addressedBy,
       }),
     ),
-    ...check.unaddressedQuestions.map(
+    ...check.openUnaddressedQuestions.map(
       (question): TargetQuestion => ({
         question,
         failure: 'unaddressed',

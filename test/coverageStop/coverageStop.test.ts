@@ -9,7 +9,8 @@ import { certify } from '../../src/certify/certify.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { checkCoverageAtStop } from '../../src/coverageStop/check.js';
 import { redirectWeights, runCoverageAware } from '../../src/coverageStop/run.js';
-import { redirectTargets, steerTargets } from '../../src/coverageStop/steer.js';
+import type { CoverageCheck } from '../../src/coverageStop/check.js';
+import { redirectTargets, steerTargets, targetQuestions } from '../../src/coverageStop/steer.js';
 import { referenceGraphSystem, type ReferenceGraphSystem } from '../../src/graph/system.js';
 import { answerAccuracy, hiddenTruthScenario } from '../../src/graph/scenarios/hiddenTruthScenario.js';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
@@ -60,6 +61,19 @@ describe('redirect weights', () => {
       const onT = dist.reduce((s, e, i) => s + (targets.has(e.id) ? w[i]! - (1 - share) * e.p : 0), 0);
       expect(Math.abs(onT - share)).toBeLessThanOrEqual(8 * dist.length * Number.EPSILON);
     }
+  });
+});
+
+describe('the questions redirect targets', () => {
+  it('are the uncovered ones and the open unaddressed ones, never a closed unaddressed one', () => {
+    const check = {
+      uncoveredQuestions: [],
+      unaddressedQuestions: ['q:open', 'q:closed'],
+      openUnaddressedQuestions: ['q:open'],
+      movingItems: [],
+    } as unknown as CoverageCheck;
+    expect(targetQuestions(check).map((q) => [q.question, q.failure])).toEqual([['q:open', 'unaddressed']]);
+    expect(steerTargets(check, 'coverage')).toEqual([]);
   });
 });
 
