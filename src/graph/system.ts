@@ -18,6 +18,7 @@ import type {
   EvidenceWeight,
   OperatorSystem,
   StateCapability,
+  TfConsolidate,
 } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { graphBackends, referenceGraphBackend, wasmGraphBackend } from './operators/backend.js';
@@ -291,6 +292,7 @@ export function referenceGraphSystem(
     return it;
   };
   let qTf: GraphTfMap | undefined;
+  const absorbing = params.absorbRadius > 0;
   const eTf = new Map<string, GraphTfMap>();
   return defineSystem(
     {
@@ -320,9 +322,16 @@ export function referenceGraphSystem(
       linearization: {
         // what P_e reads and writes: F_e and the entry confidences (DP_e ≠ I there below c₀)
         footprint: (id) => expandWriteSet(item(id)),
-        consolidateJacobian: (x) => (isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined),
+        // DQ's engines and tfjs form are Q without the absorbing merge: with it on (h_a > 0), DQ
+        // comes from differences of this system's own Q
+        ...(absorbing
+          ? {}
+          : {
+              consolidateJacobian: (x: Float64Array) =>
+                isInitialized() ? new GraphConsolidateJacobian(scenario, x) : undefined,
+              consolidateTf: ((tf, X) => (qTf ??= consolidateTf(shape, params))(tf, X)) as TfConsolidate,
+            }),
         expandJacobian: (id, x) => (isInitialized() ? new GraphExpandJacobian(item(id), layout.dim, x) : undefined),
-        consolidateTf: (tf, X) => (qTf ??= consolidateTf(shape, params))(tf, X),
         expandTf: (tf, id, X) => {
           let m = eTf.get(id);
           if (!m) eTf.set(id, (m = expandTf(item(id), layout.dim)));
@@ -346,7 +355,7 @@ export function referenceGraphSystem(
         boxAt: domainBox(layout),
         start: 'stop',
         // the wasm kernels on the edges by rows: bit for bit this system's Q when it runs as wasm
-        ...(backend === wasmGraphBackend
+        ...(backend === wasmGraphBackend && !absorbing
           ? {
               consolidateOn: (base: Float64Array, block: ArrayLike<number>) =>
                 isInitialized() ? graphConsolidationEngine(scenario, base, block) : undefined,

@@ -7,7 +7,7 @@
  */
 import type { BackendName, Backends } from '../../wasm/backend.js';
 import { wasm } from '../../wasm/module.js';
-import { referenceConsolidate } from './consolidate.js';
+import { absorbDense, referenceConsolidate } from './consolidate.js';
 import { referenceExpand, type CompiledItem } from './expand.js';
 import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from '../model/shape.js';
@@ -41,6 +41,7 @@ export const wasmGraphBackend: GraphBackend = {
       out.set(theta);
       out.set(node.view, 0);
     });
+    absorbDense(shape, params, theta, out);
     return out;
   },
   expand(item, theta, out = new Float64Array(theta.length)) {

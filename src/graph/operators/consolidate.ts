@@ -1,8 +1,8 @@
 /**
  * The reference consolidation operator Q on the embedded graph (docs/graph.md, "Reference operators"; Sec. 3.1), pure TypeScript,
  * f64. Q derives confidences from structure, merges near-duplicate claims and sharpens each
- * question's answers; it leaves every edge weight unchanged. Empty slots (all zeros) stay
- * exactly zero. Formulas (S, R, X the Supports, Requires, Contradicts blocks; c confidences):
+ * question's answers; it leaves every edge weight unchanged, except where the absorbing merge
+ * (below; off by default) folds one claim into another. Empty slots (all zeros) stay exactly zero. Formulas (S, R, X the Supports, Requires, Contradicts blocks; c confidences):
  *
  *   structure sums (first pass): r_j = Σ_{i≠j} S_ji, k_i = Σ_{j≠i} S_ji, d_i = Σ_j (X_ij + X_ji),
  *                   ρ_j = Σ_q R_jq, κ_q = Σ_j R_jq
@@ -21,6 +21,11 @@
  *   update:    c' = (1 − λ) c + λ h          (h = g outside answers)
  *   merge (claims, first mergeDims attributes ℓ̃):  s_ij = S_ii S_jj (1 − ‖ℓ̃_i − ℓ̃_j‖²/h²)_+³,
  *              ℓ̃_i' = ℓ̃_i + μ Σ_j s_ij (ℓ̃_j − ℓ̃_i) / (1 + Σ_j s_ij)
+ *   absorb (claims i < j within the absorb radius h_a <= h of each other in θ; h_a = 0, the
+ *              default, turns it off): weight m_ij = ψ((h_a² − r²)/(¾h_a²)) ψ(S_ii/s₀) ψ(S_jj/s₀)
+ *              (ψ the C² smooth step, 1 for r <= h_a/2); pair by pair in ascending order, j's edges
+ *              are carried over to i by w ⊕ m w' (a ⊕ b = a + b − ab), j's edges and node
+ *              coordinates scaled by 1 − m: at m = 1 slot j is released ({@link absorptionWrites})
  *
  * The Lipschitz bound of c ↦ c' is in ./params.ts. Cost: O(Nmax²) for the edge sums (two
  * streaming passes over the edge block; exact zeros are skipped, which changes no sum) plus
@@ -535,6 +540,189 @@ export function mergeClaim(
   return true;
 }
 
+// ---------------------------------------------------------------------------------------------
+// absorbing merge
+
+/**
+ * s₀: a claim slot's Supports diagonal (its reliability) at and above which it takes full part in
+ * an absorbing merge. Below it the pair's weight is scaled by the C² ramp ψ(S/s₀), so a claim
+ * fading out of the state (S → 0) stops absorbing continuously instead of at a jump.
+ */
+export const ABSORB_PRESENCE = 2 ** -6;
+
+/**
+ * The C² smooth step ψ(t) = 6t⁵ − 15t⁴ + 10t³ on [0, 1] (0 below, 1 above): ψ' and ψ'' vanish at
+ * both ends, so a weight built from it is C² wherever its argument is.
+ */
+export function smoothStep(t: number): number {
+  if (t <= 0) return 0;
+  if (t >= 1) return 1;
+  return t * t * t * (t * (6 * t - 15) + 10);
+}
+
+/**
+ * m_ij, the weight with which claim j is absorbed into claim i (i < j): with h_a the absorb radius,
+ *   m_ij = ψ((h_a² − r²)/(h_a² − h_a²/4)) · ψ(S_ii/s₀) · ψ(S_jj/s₀),
+ * r the distance of their first mergeDims attributes and s₀ = {@link ABSORB_PRESENCE}. It is 0 at
+ * r >= h_a and exactly 1 for r <= h_a/2 between claims of reliability >= s₀: a pair that Q's
+ * pulling merge has brought within half the radius is absorbed completely, in one application.
+ * C² in θ. 0 when h_a = 0 (the default: no absorbing merge).
+ */
+export function absorptionWeight(p: GraphOperatorParams, r2: number, si: number, sj: number): number {
+  const h2 = p.absorbRadius * p.absorbRadius;
+  if (!(r2 < h2)) return 0;
+  return smoothStep((h2 - r2) / (0.75 * h2)) * smoothStep(si / ABSORB_PRESENCE) * smoothStep(sj / ABSORB_PRESENCE);
+}
+
+/** One absorbing pair: claim j is absorbed into claim i (i < j) with weight m ∈ (0, 1]. */
+export interface Absorption {
+  readonly i: number;
+  readonly j: number;
+  readonly m: number;
+}
+
+/**
+ * The absorbing pairs of a state, ascending by (i, j): every pair of claims i < j with
+ * m_ij > 0 ({@link absorptionWeight}) for θ's attributes (`nodes`, its node block) and Supports
+ * diagonal (read from `edges`). With a {@link MergeIndex} only its candidates are tested (the absorb radius is
+ * at most the merge radius, so every pair within it is a candidate). Empty when h_a = 0.
+ * Cost O(C² · mergeDims), with an index O(Σ candidates · mergeDims).
+ */
+export function absorbingPairs(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  nodes: Float64Array,
+  edges: EdgeSource,
+  index?: MergeIndex,
+): Absorption[] {
+  const out: Absorption[] = [];
+  if (p.absorbRadius === 0) return out;
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const diag = (i: number) => edges.value(0, i, i);
+  const test = (i: number, j: number) => {
+    if (j <= i || diag(j) === 0) return;
+    let r2 = 0;
+    for (let t = 0; t < md; t++) {
+      const dlt = nodes[j * k1 + t]! - nodes[i * k1 + t]!;
+      r2 += dlt * dlt;
+    }
+    const m = absorptionWeight(p, r2, diag(i), diag(j));
+    if (m > 0) out.push({ i, j, m });
+  };
+  if (index) {
+    for (const i of index.claims()) {
+      if (diag(i) === 0) continue;
+      const cand = index.candidates(i);
+      for (let r = 0; r < cand.length; r++) test(i, cand[r]!);
+    }
+    return out.sort((a, b) => a.i - b.i || a.j - b.j);
+  }
+  for (let i = 0; i < shape.claims; i++) if (diag(i) !== 0) for (let j = i + 1; j < shape.claims; j++) test(i, j);
+  return out;
+}
+
+/** An edge weight an operator writes: block t, row j, column i, its new value. */
+export interface EdgeValue {
+  readonly block: EdgeBlockIndex;
+  readonly row: number;
+  readonly col: number;
+  readonly value: number;
+}
+
+/** What an absorbing merge writes: node coordinates [index, value] and edge weights. */
+export interface AbsorptionWrites {
+  readonly nodes: ReadonlyArray<readonly [number, number]>;
+  readonly edges: readonly EdgeValue[];
+}
+
+/** a ⊕ b = a + b − ab: the probabilistic "or" of two weights in [0, 1] (stays in [0, 1]; a ⊕ 0 = a exactly). */
+function orWeight(a: number, b: number): number {
+  return b === 0 ? a : a + b - a * b;
+}
+
+/**
+ * The writes of the absorbing merge A for the given pairs, applied one pair after another in
+ * their order (each reads what the previous ones wrote). For pair (i, j, m), in each edge block B:
+ *   B'_ix = B_ix ⊕ m B_jx,  B'_xi = B_xi ⊕ m B_xj  (x ∉ {i, j}: j's edges carried over to i),
+ *   B'_ii = B_ii ⊕ m B_jj,   B'_jx = (1 − m) B_jx,  B'_xj = (1 − m) B_xj  (all x, the pair's mutual
+ *   edges B_ij, B_ji included: they are not carried over, a claim does not support itself),
+ * and on the node block j's k + 1 coordinates (attributes and confidence) are scaled by 1 − m; i's
+ * are left alone. At m = 1 slot j is released (all zeros: an empty slot) and i holds the union of
+ * both claims' edges. `nodes` is the node block the writes apply to (Q's output), `edges` the
+ * edges before A. Nothing is modified. Cost O(pairs · (the pair's row and column lengths)).
+ */
+export function absorptionWrites(
+  shape: OperatorShape,
+  nodes: Float64Array,
+  edges: EdgeSource,
+  pairs: readonly Absorption[],
+): AbsorptionWrites {
+  const n = shape.nmax;
+  const k1 = shape.k + 1;
+  const edgeOut = new Map<number, number>(); // key (t·n + row)·n + col, insertion order kept
+  const byLine = new Map<number, Set<number>>(); // (2t + 0 row | 1 column)·n + line → others
+  const nodeOut = new Map<number, number>();
+  const read = (t: EdgeBlockIndex, x: number, column: boolean): Map<number, number> => {
+    const line = new Map<number, number>();
+    const r = column ? edges.column(t, x) : edges.row(t, x);
+    for (let p = r.start; p < r.end; p++) line.set(r.idx[p]!, r.vals[p]!);
+    for (const y of byLine.get((2 * t + (column ? 1 : 0)) * n + x) ?? []) {
+      const key = column ? (t * n + y) * n + x : (t * n + x) * n + y;
+      line.set(y, edgeOut.get(key)!);
+    }
+    return line;
+  };
+  const write = (t: EdgeBlockIndex, row: number, col: number, v: number) => {
+    edgeOut.set((t * n + row) * n + col, v);
+    for (const [kind, line, other] of [
+      [0, row, col],
+      [1, col, row],
+    ] as const) {
+      const key = (2 * t + kind) * n + line;
+      let set = byLine.get(key);
+      if (!set) byLine.set(key, (set = new Set()));
+      set.add(other);
+    }
+  };
+  for (const { i, j, m } of pairs) {
+    for (const t of [0, 1, 2] as const) {
+      const ri = read(t, i, false);
+      const rj = read(t, j, false);
+      const ci = read(t, i, true);
+      const cj = read(t, j, true);
+      for (const [x, w] of rj) {
+        if (x === i || x === j) continue;
+        write(t, i, x, orWeight(ri.get(x) ?? 0, m * w));
+        write(t, j, x, (1 - m) * w);
+      }
+      for (const [x, w] of cj) {
+        if (x === i || x === j) continue;
+        write(t, x, i, orWeight(ci.get(x) ?? 0, m * w));
+        write(t, x, j, (1 - m) * w);
+      }
+      const jj = rj.get(j) ?? 0;
+      if (jj !== 0) {
+        write(t, i, i, orWeight(ri.get(i) ?? 0, m * jj));
+        write(t, j, j, (1 - m) * jj);
+      }
+      if (ri.has(j)) write(t, i, j, (1 - m) * ri.get(j)!);
+      if (rj.has(i)) write(t, j, i, (1 - m) * rj.get(i)!);
+    }
+    for (let t = 0; t < k1; t++) {
+      const x = j * k1 + t;
+      nodeOut.set(x, (1 - m) * (nodeOut.get(x) ?? nodes[x]!));
+    }
+  }
+  const edgeList: EdgeValue[] = [];
+  for (const [key, value] of [...edgeOut].sort((a, b) => a[0] - b[0])) {
+    const t = Math.floor(key / (n * n)) as EdgeBlockIndex;
+    const row = Math.floor((key - t * n * n) / n);
+    edgeList.push({ block: t, row, col: key - t * n * n - row * n, value });
+  }
+  return { nodes: [...nodeOut].sort((a, b) => a[0] - b[0]), edges: edgeList };
+}
+
 /** Reads the Nmax confidences of θ (into `out` when given). */
 export function readConfidences(
   shape: OperatorShape,
@@ -599,7 +787,8 @@ export function consolidateNodes(
 
 /**
  * Q(θ) (reference form, docs/graph.md): node block from {@link consolidateNodes} over the dense
- * edges of θ, edge block copied. `out` must not alias θ. Cost O(d + C² · mergeDims).
+ * edges of θ, edge block copied, then the absorbing merge ({@link absorbDense}; nothing when
+ * h_a = 0). `out` must not alias θ. Cost O(d + C² · mergeDims).
  */
 export function referenceConsolidate(
   shape: OperatorShape,
@@ -609,5 +798,28 @@ export function referenceConsolidate(
 ): Float64Array {
   out.set(theta);
   consolidateNodes(shape, p, theta, denseEdges(shape, theta), out);
+  absorbDense(shape, p, theta, out);
   return out;
+}
+
+/**
+ * The absorbing merge on a dense state: `out` holds Q's update of θ without it (node block
+ * updated, edge block θ's) and receives the writes of {@link absorptionWrites} for θ's
+ * {@link absorbingPairs}. Nothing happens when no pair absorbs (always when h_a = 0). `out` must
+ * not alias θ. Cost O(C² · mergeDims) for the pairs + O(Nmax) per row or column a pair touches.
+ */
+export function absorbDense(
+  shape: OperatorShape,
+  p: GraphOperatorParams,
+  theta: Float64Array,
+  out: Float64Array,
+): void {
+  if (p.absorbRadius === 0) return;
+  const edges = denseEdges(shape, theta);
+  const pairs = absorbingPairs(shape, p, theta, edges);
+  if (pairs.length === 0) return;
+  const w = absorptionWrites(shape, out, edges, pairs);
+  for (const [x, v] of w.nodes) out[x] = v;
+  const n = shape.nmax;
+  for (const e of w.edges) out[shape.edgeOffset + (e.block * n + e.row) * n + e.col] = e.value;
 }

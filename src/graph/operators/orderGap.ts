@@ -27,6 +27,7 @@
  * and CSR plus CSC ({@link withColumns}); all implement {@link EdgeSource}.
  */
 import { referenceDistance } from '../../blas1/dnrm2.js';
+import { ArgumentError } from '../../util/errors.js';
 import {
   addRowStructure,
   addRowWeighted,
@@ -41,6 +42,7 @@ import {
   mergeClaim,
   mergeClaims,
   readConfidences,
+  referenceConsolidate,
   type UpdateScratch,
   type EdgeBlockIndex,
   type EdgeRow,
@@ -856,10 +858,41 @@ export function orderGapOver(
   region: OrderGapRegion,
   reuse?: OrderGapReuse,
 ): number {
+  notAbsorbing(params);
   const ed = itemEdits(shape, item, nodes, edges);
   const expanded = expandedEdges(edges, ed);
   const local = region === 'neighbourhood' ? neighbourhood(shape, edges, expanded, ed) : null;
   return evaluate(shape, params, nodes, edges, expanded, ed, local, reuse);
+}
+
+/**
+ * The structure-aware passes rest on Q leaving every edge unchanged, which the absorbing merge
+ * (h_a > 0) does not: they refuse it, and the entry points that accept it ({@link graphOrderGap},
+ * {@link graphStep}, the structured state's) evaluate the definition instead.
+ * @throws {ArgumentError} `params.absorbRadius` > 0.
+ */
+function notAbsorbing(params: GraphOperatorParams): void {
+  if (params.absorbRadius > 0)
+    throw new ArgumentError(
+      'params.absorbRadius',
+      params.absorbRadius,
+      'must be 0 for the structure-aware pass (the absorbing merge writes edges); use graphOrderGap or the structured state',
+    );
+}
+
+/**
+ * Ω(θ; e) (Eq. 2) by its definition on a dense θ: both compositions formed and compared by
+ * `referenceDistance`. The path of {@link graphOrderGap} and {@link graphStep} when Q absorbs.
+ * Cost: four operator applications on θ (O(d) each, plus Q's).
+ */
+function definitionOrderGap(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  theta: Float64Array,
+  item: CompiledItem,
+  qpe: Float64Array = referenceConsolidate(shape, params, referenceExpand(item, theta)),
+): number {
+  return referenceDistance(qpe, referenceExpand(item, referenceConsolidate(shape, params, theta)));
 }
 
 /**
@@ -998,6 +1031,7 @@ export function graphOrderGap(
   theta: Float64Array,
   item: CompiledItem,
 ): number {
+  if (params.absorbRadius > 0) return definitionOrderGap(shape, params, theta, item);
   const n = shape.nmax;
   const dense = denseEdges(shape, theta);
   const ed = itemEdits(shape, item, theta, dense);
@@ -1034,6 +1068,7 @@ export function graphOrderGapSparse(
   state: SparseGraphState,
   item: CompiledItem,
 ): number {
+  if (params.absorbRadius > 0) return definitionOrderGap(shape, params, densify(shape, state), item);
   return orderGapOver(shape, params, state.nodes, csrEdges(state), item, hasColumns(state) ? 'neighbourhood' : 'all');
 }
 
@@ -1100,6 +1135,7 @@ export function stepOver(
   item: CompiledItem,
   indexFor?: (expandedNodes: Float64Array) => MergeIndex | undefined,
 ): NodeStep {
+  notAbsorbing(params);
   const n = shape.nmax;
   const k = shape.k;
   const k1 = k + 1;
@@ -1146,6 +1182,10 @@ export function graphStep(
   theta: Float64Array,
   item: CompiledItem,
 ): GraphStep {
+  if (params.absorbRadius > 0) {
+    const qpe = referenceConsolidate(shape, params, referenceExpand(item, theta));
+    return { omega: definitionOrderGap(shape, params, theta, item, qpe), next: qpe };
+  }
   const next = referenceExpand(item, theta);
   const r = stepOver(shape, params, theta.subarray(0, shape.edgeOffset), denseEdges(shape, theta), item);
   next.set(r.nextNodes, 0);

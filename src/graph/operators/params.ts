@@ -31,6 +31,9 @@
  *          Supports[q → q] its resolution support, and an answer's reliability-weighted
  *          support — are edge weights, held fixed: they shift a logit but have no derivative
  *          in c, so they add nothing, whatever b_pro.)
+ * The absorbing merge (h_a > 0, ./consolidate.ts) follows the update: it scales an absorbed claim's
+ * confidence by 1 − m ∈ [0, 1] with m independent of c and leaves every other confidence alone,
+ * so it multiplies D_c c' by a diagonal of norm <= 1 and the bound holds with it on.
  * With the defaults the bound is < 1 while n_A <= 15: the open world's growing answer groups
  * keep Q a contraction on the confidence block.
  * n_A is the largest number of answer slots competing for one question (a layout constant).
@@ -83,6 +86,15 @@ export interface GraphOperatorParams {
   mergeRate: number;
   /** h > 0: merge radius (attribute distance beyond which claims never interact). */
   mergeRadius: number;
+  /**
+   * h_a ∈ [0, h]: absorb radius of the absorbing merge (./consolidate.ts, `absorptionWeight`):
+   * a claim within h_a/2 of a lower-numbered claim (both of reliability >= 2⁻⁶) is absorbed into
+   * it by Q — its edges carried over, its slot released — and partly absorbed between h_a/2 and
+   * h_a. Default 0: off (Q never writes an edge). It touches the confidence block only by scaling
+   * the absorbed claim's confidence by 1 − m ∈ [0, 1], so the bound of
+   * {@link confidenceLipschitzBound} holds with it on.
+   */
+  absorbRadius: number;
   /** How many leading attribute coordinates are the text embedding (merged); the rest (e.g. the
    * source code) are left alone. Default: k − 1, set per layout when undefined. */
   mergeDims?: number;
@@ -110,6 +122,7 @@ export const DEFAULT_PARAMS: Readonly<GraphOperatorParams> = Object.freeze({
   presenceScale: 0.1,
   mergeRate: 0.5,
   mergeRadius: 0.3,
+  absorbRadius: 0,
   sharpen: 0.15,
   tauAnswer: 0.15,
 });
@@ -139,6 +152,9 @@ export function resolveParams(params: Partial<GraphOperatorParams> = {}): GraphO
     positiveNumber(`params.${key}`, p[key]);
   const mu = finiteNumber('params.mergeRate', p.mergeRate);
   if (!(mu >= 0 && mu < 1)) throw new ArgumentError('params.mergeRate', mu, 'must lie in [0, 1)');
+  const ha = finiteNumber('params.absorbRadius', p.absorbRadius);
+  if (!(ha >= 0 && ha <= p.mergeRadius))
+    throw new ArgumentError('params.absorbRadius', ha, `must lie in [0, mergeRadius = ${p.mergeRadius}]`);
   const eta = finiteNumber('params.sharpen', p.sharpen);
   if (!(eta >= 0 && eta <= 1)) throw new ArgumentError('params.sharpen', eta, 'must lie in [0, 1]');
   const tau = finiteNumber('params.promotionThreshold', p.promotionThreshold);

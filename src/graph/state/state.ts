@@ -13,7 +13,10 @@
  *   exactly Ω (../operators/orderGap.ts module comment) without a pass of Q over the whole state;
  * - the merge of near-duplicate claims visits the pairs a maintained neighbour list names
  *   ({@link MergeIndex}): the pairs of claims within the merge radius are kept up to date as
- *   P_e and Q move claims, so a step costs O(moved claims · C) there instead of O(C²).
+ *   P_e and Q move claims, so a step costs O(moved claims · C) there instead of O(C²);
+ * - with the absorbing merge on (`absorbRadius` > 0) Q writes the absorbed claims' edges, applied
+ *   like P_e's, and Ω is the definition on two copies of the state (the neighbourhood pass
+ *   assumes Q writes no edge).
  *
  * Memory: the node block, 24 bytes per stored edge (CSR + CSC), 4·(Nmax + 1) per block for the
  * row and column starts, and the neighbour lists (a few entries per claim near another) — what
@@ -23,7 +26,10 @@
  * step allocates nothing of O(Nmax).
  */
 import { ArgumentError } from '../../util/errors.js';
+import { referenceDistance } from '../../blas1/dnrm2.js';
 import {
+  absorbingPairs,
+  absorptionWrites,
   consolidateNodes,
   runPosition,
   type ConsolidateScratch,
@@ -663,6 +669,7 @@ export function structuredOrderGap(
   state: StructuredGraphState,
   item: CompiledItem,
 ): number {
+  if (params.absorbRadius > 0) return absorbingOrderGap(shape, params, state, item);
   const k1 = shape.k + 1;
   const grid = ensureNear(shape, params, state);
   return orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood', {
@@ -710,11 +717,57 @@ export function structuredConsolidate(
   ensureNear(shape, params, state);
   const out = (state.spare ??= new Float64Array(shape.edgeOffset));
   state.scratch ??= sharedScratch(shape, state);
-  consolidateNodes(shape, params, state.nodes, csrEdges(state.indexed()), out, mergeIndexOf(state), state.scratch);
+  const edges = csrEdges(state.indexed());
+  const index = mergeIndexOf(state);
+  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch);
+  const pairs = absorbingPairs(shape, params, state.nodes, edges, index);
+  const absorbed = pairs.length ? absorptionWrites(shape, out, edges, pairs) : null;
   const before = state.nodes;
   state.nodes = out;
   state.spare = before;
-  refreshNear(shape, params, state, claimsMoved(shape, before, out, [...state.nearClaims]));
+  if (absorbed) {
+    for (const [x, v] of absorbed.nodes) out[x] = v;
+    applyEdgeWrites(shape, state, absorbed.edges);
+  }
+  const moved = claimsMoved(shape, before, out, [...state.nearClaims]);
+  if (absorbed) for (const { i, j } of pairs) moved.push(i, j); // j's reliability, i's edges changed
+  refreshNear(shape, params, state, moved);
+}
+
+/**
+ * Ω(θ; e) (Eq. 2) when Q absorbs (h_a > 0): Q writes edges there, which the structure-aware pass
+ * assumes it never does, so both compositions are formed on copies of the state and compared by
+ * the definition's distance over their non-zero coordinates in ascending order — bit for bit the
+ * generic evaluation on the dense θ (a coordinate equal in both contributes exactly 0 to the
+ * distance). Cost: two copies (O(Nmax·k + nnz)) and two applications of Q.
+ */
+function absorbingOrderGap(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  item: CompiledItem,
+): number {
+  const qpe = copyStructured(state);
+  structuredExpand(shape, params, qpe, item);
+  structuredConsolidate(shape, params, qpe);
+  const peq = copyStructured(state);
+  structuredConsolidate(shape, params, peq);
+  structuredExpand(shape, params, peq, item);
+  const a = structuredEntries(shape, qpe);
+  const b = structuredEntries(shape, peq);
+  const x: number[] = [];
+  const y: number[] = [];
+  for (let p = 0, q = 0; p < a.length || q < b.length; ) {
+    const ia = p < a.length ? a[p]![0] : Infinity;
+    const ib = q < b.length ? b[q]![0] : Infinity;
+    const va = ia <= ib ? a[p++]![1] : 0;
+    const vb = ib <= ia ? b[q++]![1] : 0;
+    if (va !== vb) {
+      x.push(va);
+      y.push(vb);
+    }
+  }
+  return referenceDistance(x, y);
 }
 
 /**
