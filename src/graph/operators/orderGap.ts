@@ -858,7 +858,7 @@ export function orderGapOver(
   region: OrderGapRegion,
   reuse?: OrderGapReuse,
 ): number {
-  notAbsorbing(params);
+  if (!reuse?.absorbsNothing) notAbsorbing(params);
   const ed = itemEdits(shape, item, nodes, edges);
   const expanded = expandedEdges(edges, ed);
   const local = region === 'neighbourhood' ? neighbourhood(shape, edges, expanded, ed) : null;
@@ -905,6 +905,12 @@ export interface OrderGapReuse {
   readonly scratch?: OrderGapScratch;
   readonly nodes1?: Float64Array;
   readonly near?: MergeNear;
+  /**
+   * The caller has checked that Q absorbs no pair of claims in θ nor in P_e(θ) (always so when
+   * `absorbRadius` is 0): the pass is then exact with the absorbing merge on, which it otherwise
+   * refuses.
+   */
+  readonly absorbsNothing?: boolean;
 }
 
 /**

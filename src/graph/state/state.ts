@@ -29,6 +29,7 @@ import { ArgumentError } from '../../util/errors.js';
 import { referenceDistance } from '../../blas1/dnrm2.js';
 import {
   absorbingPairs,
+  absorptionWeight,
   absorptionWrites,
   consolidateNodes,
   runPosition,
@@ -669,10 +670,12 @@ export function structuredOrderGap(
   state: StructuredGraphState,
   item: CompiledItem,
 ): number {
-  if (params.absorbRadius > 0) return absorbingOrderGap(shape, params, state, item);
   const k1 = shape.k + 1;
   const grid = ensureNear(shape, params, state);
+  const absorbing = params.absorbRadius > 0;
+  if (absorbing && absorbsAround(shape, params, state, item)) return absorbingOrderGap(shape, params, state, item);
   return orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood', {
+    absorbsNothing: absorbing,
     scratch: (state.omegaScratch ??= orderGapScratch(shape)),
     // P_e θ's node block goes into the spare Q writes into next (never both at once)
     nodes1: (state.spare ??= new Float64Array(shape.edgeOffset)),
@@ -732,6 +735,53 @@ export function structuredConsolidate(
   const moved = claimsMoved(shape, before, out, [...state.nearClaims]);
   if (absorbed) for (const { i, j } of pairs) moved.push(i, j); // j's reliability, i's edges changed
   refreshNear(shape, params, state, moved);
+}
+
+/**
+ * Whether Q absorbs a pair of claims in θ or in P_e(θ) (h_a > 0): θ's pairs from the neighbour
+ * lists; in P_e(θ) only pairs with a claim e writes (attributes or reliability) can be new, so
+ * each such claim, at its P_e(θ) attributes (the blend of `structuredExpand`, the same
+ * arithmetic), is tested against the live claims of its grid cells and e's other claims. When
+ * neither absorbs, Q writes no edge in either composition and the neighbourhood pass is exact.
+ * Cost O(θ's candidate pairs + |F_e| log row + e's claims · claims around each) and a copy of the
+ * node block.
+ */
+function absorbsAround(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  item: CompiledItem,
+): boolean {
+  if (absorbingPairs(shape, params, state.nodes, csrEdges(state.indexed()), mergeIndexOf(state)).length) return true;
+  const written = claimsWritten(shape, item);
+  if (written.length === 0) return false;
+  const k1 = shape.k + 1;
+  const n = shape.nmax;
+  const nodes1 = state.nodes.slice();
+  const diag1 = new Map<number, number>();
+  for (let f = 0; f < item.footprint.length; f++) {
+    const x = item.footprint[f]!;
+    const v = structuredValue(shape, state, x);
+    const b = v + item.rates[f]! * (item.target[f]! - v);
+    const rel = x - shape.edgeOffset;
+    if (rel < 0) nodes1[x] = b;
+    else if (rel < n * n && rel % (n + 1) === 0) diag1.set(rel / (n + 1), b);
+  }
+  const reliability = (i: number) => diag1.get(i) ?? structuredEdge(state, 0, i, i);
+  for (const i of written) {
+    if (reliability(i) === 0) continue;
+    for (const j of new Set([...state.grid!.around(nodes1, k1, i), ...written])) {
+      if (j === i || reliability(j) === 0) continue;
+      let r2 = 0;
+      for (let t = 0; t < shape.mergeDims; t++) {
+        const d = nodes1[j * k1 + t]! - nodes1[i * k1 + t]!;
+        r2 += d * d;
+      }
+      const [lo, hi] = i < j ? [i, j] : [j, i]; // the order absorbingPairs weighs a pair in
+      if (absorptionWeight(params, r2, reliability(lo), reliability(hi)) > 0) return true;
+    }
+  }
+  return false;
 }
 
 /**
