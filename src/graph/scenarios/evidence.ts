@@ -147,8 +147,10 @@ export interface EvidencePool {
 }
 
 /**
- * Validates an evidence pool against the graph it extends: ids unique across graph and pool,
- * attribute lengths k, an added answer's question and an added question's parent are question
+ * Validates an evidence pool against the graph it extends: ids unique across graph and pool —
+ * except that a node one item adds may be added again by a later item alike (same list,
+ * attributes, question or parent: two extractions that find the same new answer), which
+ * reserves it once — attribute lengths k, an added answer's question and an added question's parent are question
  * nodes (of the graph or the pool), edge endpoints exist (graph nodes or nodes the pool adds),
  * edge types fit their endpoints, no item writes one coordinate twice, every item writes
  * something.
@@ -161,14 +163,33 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
   const issues: FormatIssue[] = [];
   const add = (path: string, message: string) => issues.push({ path, message });
   const types = new Map<string, NodeType>(graph.nodes.map((n) => [n.id, n.type]));
+  // where each added node was first declared, and what as (another item may declare it again alike)
+  const firstDeclared = new Map<string, { at: string; item: number; same: string }>();
   const itemIds = new Set<string>();
   d.items.forEach((it, i) => {
     if (itemIds.has(it.id)) add(`evidence.items[${i}].id`, `duplicate evidence id "${it.id}"`);
     itemIds.add(it.id);
     const declare = (list: 'claims' | 'answers' | 'questions', type: NodeType) =>
       it[list].forEach((c, j) => {
-        if (types.has(c.id)) add(`evidence.items[${i}].${list}[${j}].id`, `duplicate node id "${c.id}"`);
-        else types.set(c.id, type);
+        const at = `evidence.items[${i}].${list}[${j}]`;
+        const same = JSON.stringify([
+          list,
+          c.attributes,
+          (c as { question?: string }).question,
+          (c as { parent?: string }).parent,
+        ]);
+        const first = firstDeclared.get(c.id);
+        if (first !== undefined && first.item !== i && first.same !== same)
+          add(
+            `${at}.id`,
+            `"${c.id}" is declared differently by ${first.at} (an added node may be declared again only alike)`,
+          );
+        else if (types.has(c.id) && (first === undefined || first.item === i))
+          add(`${at}.id`, `duplicate node id "${c.id}"`);
+        else if (first === undefined) {
+          types.set(c.id, type);
+          firstDeclared.set(c.id, { at, item: i, same });
+        }
         if (c.attributes.length !== graph.k)
           add(
             `evidence.items[${i}].${list}[${j}].attributes`,
@@ -244,10 +265,16 @@ function frozenNodes<T extends { attributes: readonly number[] }>(nodes: readonl
 export function reservedNodes(pool: { readonly items: readonly EvidenceItem[] }): ReservedNode[] {
   const out: ReservedNode[] = [];
   type Mutable = { -readonly [K in keyof ReservedNode]: ReservedNode[K] };
-  const meta = (r: Mutable, n: { text?: string; source?: string }) => {
+  const record = (r: Mutable, n: { text?: string; source?: string }) => {
     if (n.text !== undefined) r.text = n.text;
     if (n.source !== undefined) r.source = n.source;
     out.push(r);
+  };
+  const seen = new Set<string>();
+  const meta = (r: Mutable, n: { text?: string; source?: string }) => {
+    if (seen.has(r.id)) return; // declared again by a later item, alike (parseEvidencePool)
+    seen.add(r.id);
+    record(r, n);
   };
   for (const it of pool.items) {
     for (const c of it.claims) meta({ id: c.id, type: 'claim' }, c);

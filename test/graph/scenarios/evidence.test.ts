@@ -74,6 +74,23 @@ describe('evidence items that add answers and questions', () => {
     ]);
   });
 
+  it('a node one item adds may be added again by a later item alike (reserved once), not differently', () => {
+    const second = { ...openItem(), id: 'e:again', claims: [] };
+    const edges = second.edges.filter((e: { source: string }) => e.source !== 'c:pub');
+    const sc = createScenario(graphDoc(), { items: [openItem(), { ...second, edges }] });
+    expect(sc.layout.slots.filter((s) => s.id === 'a:pub:acme')).toHaveLength(1);
+    expect(sc.items.map((it) => it.id)).toEqual(['e:open', 'e:again']);
+    const moved = {
+      ...second,
+      edges,
+      answers: second.answers.map((a: { attributes: number[] }) => ({ ...a, attributes: [0, 0] })),
+    };
+    expect(issuesOf([openItem(), moved])).toContainEqual({
+      path: 'evidence.items[1].answers[0].id',
+      message: expect.stringMatching(/declared differently by evidence\.items\[0\]\.answers\[0\]/) as unknown as string,
+    });
+  });
+
   it('bad answers and questions are refused, each problem with its JSON path', () => {
     const item = openItem() as ReturnType<typeof openItem> & Record<string, unknown>;
     item.answers[0]!.question = 'q:nowhere';
