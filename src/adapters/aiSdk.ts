@@ -33,6 +33,15 @@ import { checkAdapterOptions, errorMessage, EvidenceFeed, isEvidenceItem } from 
 import type { ToolCallError, ToolErrorsReport } from './evidence.js';
 
 export { isEvidenceItem, type ToolCallError } from './evidence.js';
+export {
+  answerQuestion,
+  type AnswerEvent,
+  type AnswerQuestionOptions,
+  type AnswerReport,
+  type ExtractionCounts,
+  type ExtractionKind,
+} from './documentQa/answerQuestion.js';
+export { chunkDocument, type Chunk, type ChunkOptions } from './documentQa/chunk.js';
 
 /**
  * Any tool set: like the AI SDK's own `stepCountIs` (a `StopCondition<any>`), the condition fits

@@ -1,0 +1,369 @@
+/**
+ * The document-QA loop (Sec. 7.1–7.3) over any AI SDK language model: the question becomes an
+ * epistemic state (the question node and the claim that it was asked), the document is cut into
+ * chunks ({@link chunkDocument}) read in BM25 order for the question ({@link ChunkRanking}), each
+ * chunk is turned into evidence by a structured-output call with the evidence schema and its
+ * extraction prompt (`toEvidenceItem`, `extractionPrompt`), applied by P_e then Q
+ * (`AgentState.step`), and Algorithm 1's stop — the windowed order-gap below ε (Eq. 3) with the
+ * coverage check — decides when to stop. With the `redirect` policy, a blind candidate stop
+ * names the questions failing the check, and the loop then reads the chunks that rank best for
+ * those questions and focuses the extraction prompt on them (Sec. 7.3).
+ *
+ * A chunk whose output holds no claim is an observation with Ω = 0 (P_e is the identity: the
+ * chunk adds nothing) once the state holds evidence. After the reading pass, further passes
+ * reprocess the extracted items without calling the model ("reprocessing a chunk already fully
+ * represented leaves the state unchanged", Sec. 7.3), until the stop or the pass budget.
+ *
+ * An output that does not parse, does not match the schema or references nothing the state
+ * holds is sent back once per repair with the error (`maxRepairs`); an output cut off at the token
+ * budget (finish reason `length`) is asked again to finalize. An output with no claims is an
+ * empty extraction — the chunk says nothing about the questions — and counted apart from the
+ * invalid ones, as paired scoring counts empty and unparseable answers apart. Transport failures
+ * are the AI SDK's to retry (`maxRetries`, exponential backoff).
+ */
+import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
+import { z } from 'zod';
+import { CoverageStopper, type CoveragePolicy, type StopReport } from '../../coverageStop/stopper.js';
+import { AgentState } from '../../graph/agent/agent.js';
+import { extractionPrompt, llmEvidenceSchema, toEvidenceItem } from '../../graph/agent/llmEvidence.js';
+import { GRAPH_RUN_DEFAULTS } from '../../graph/scenarios/scenario.js';
+import type { StateSummary } from '../../system/types.js';
+import { OrderGapRule } from '../../stopping/orderGapRule.js';
+import { ArgumentError, ArgumentTypeError } from '../../util/errors.js';
+import { integerInRange } from '../../util/validate.js';
+import { errorMessage } from '../evidence.js';
+import { agentCheckSite } from '../../graph/system.js';
+import { chunkDocument, ChunkRanking, type Chunk, type ChunkOptions } from './chunk.js';
+
+/** The id of the question node {@link answerQuestion} asks. */
+export const MAIN_QUESTION = 'q:main';
+
+/** What the loop reports as it goes (see {@link AnswerQuestionOptions.onEvent}). */
+export type AnswerEvent =
+  | { readonly type: 'chunk'; readonly chunk: Chunk; readonly focus: string | null }
+  | {
+      readonly type: 'output';
+      readonly chunk: number;
+      readonly kind: ExtractionKind;
+      readonly attempts: number;
+      readonly error: string | null;
+    }
+  | {
+      readonly type: 'step';
+      readonly chunk: number;
+      readonly omega: number;
+      /** A later pass's reprocessing of an extracted item (no model call). */
+      readonly reapplied: boolean;
+      readonly report: StopReport;
+    };
+
+/** How one chunk's extraction ended. */
+export type ExtractionKind = 'evidence' | 'empty' | 'invalid';
+
+/** Options of {@link answerQuestion}. */
+export interface AnswerQuestionOptions {
+  /** Any AI SDK language model (a provider's, or `MockLanguageModelV3` from `ai/test`). */
+  model: LanguageModel;
+  /** The question, in words. */
+  question: string;
+  /** The document to answer from (chunked with `chunking`); or give `chunks`. */
+  document?: string;
+  /** The document already cut into chunks, in document order. */
+  chunks?: readonly string[];
+  /** How `document` is cut (default: one paragraph per chunk). */
+  chunking?: ChunkOptions;
+  /** At most this many chunks are read (default: all). */
+  maxChunks?: number;
+  /** Passes over the extracted items in all, the first being the reading pass (default 10; the later ones call no model). */
+  passes?: number;
+  /** Repairs of an invalid or cut-off output per chunk, each with the error (default 2). */
+  maxRepairs?: number;
+  /** Transport retries per model call, the AI SDK's exponential backoff (default 2, as the AI SDK). */
+  maxRetries?: number;
+  /** ε and window of the order-gap rule (Eq. 3; default the graph's 0.01 and 3). */
+  epsilon?: number;
+  window?: number;
+  /** What a blind candidate stop does (default 'redirect': read for the failing questions, Sec. 7.3). */
+  policy?: CoveragePolicy;
+  /** Called with each event, in order. */
+  onEvent?: (event: AnswerEvent) => void;
+  /** Cancels the pending model call and the loop. */
+  abortSignal?: AbortSignal;
+}
+
+/** Counts of the extraction calls' outcomes (paired scoring counts empty and invalid apart). */
+export interface ExtractionCounts {
+  /** Model calls made (first attempts and repairs). */
+  readonly calls: number;
+  /** Chunks whose output became an evidence item. */
+  readonly evidence: number;
+  /** Chunks whose output held no claim. */
+  readonly empty: number;
+  /** Chunks whose output stayed invalid after every repair (no evidence from them). */
+  readonly invalid: number;
+  /** Repairs asked for (an invalid output sent back with its error). */
+  readonly repairs: number;
+  /** Outputs cut off at the token budget (finish reason `length`), each asked again to finalize. */
+  readonly truncated: number;
+}
+
+/** The result of {@link answerQuestion}. */
+export interface AnswerReport {
+  readonly question: string;
+  /** The best answer to the question in the final state, or null when no answer was found. */
+  readonly answer: { readonly id: string; readonly text: string | null; readonly confidence: number } | null;
+  /** Why the loop ended: the stopper's reason, or 'exhausted' when the chunks (or maxChunks) ran out first. */
+  readonly reason: StopReport['reason'] | 'exhausted';
+  /** The stopper's last report (null when no evidence was applied). */
+  readonly stop: StopReport | null;
+  /** Observations: evidence items applied and empty extractions (Ω = 0) after the first item. */
+  readonly steps: number;
+  /** Chunks read, in reading order (indices into the document's chunks), and how many there are. */
+  readonly read: readonly number[];
+  readonly chunks: number;
+  readonly extraction: ExtractionCounts;
+  /** Ω(θ_t; e_t) of each observation (Eq. 2; 0 for an empty extraction). */
+  readonly omegas: readonly number[];
+  /** The final state in words. */
+  readonly summary: StateSummary;
+  /** The final state (continue it, save it, or certify it). */
+  readonly state: AgentState;
+}
+
+/** The relaxed form of the schema the call asks for: `claims` may be empty (an empty extraction). */
+const outputSchema = z.strictObject({ claims: z.array(llmEvidenceSchema.shape.claims.element) });
+
+/** The state a question starts from: the question and the claim that it was asked (which keeps it present). */
+function initialState(question: string): AgentState {
+  return AgentState.fromGraph({
+    k: 8,
+    capacities: { claims: 8, answers: 4, questions: 2 },
+    nodes: [
+      { id: MAIN_QUESTION, type: 'question', text: question, attributes: [1, 0, 0, 0, 0, 0, 0, 0], confidence: 1 },
+      { id: 'c:asked', type: 'claim', text: `Asked: ${question}`, attributes: [0, 1, 0, 0, 0, 0, 0, 0], confidence: 1 },
+    ],
+    edges: [
+      { type: 'Supports', source: 'c:asked', target: 'c:asked', weight: 1 },
+      { type: 'Requires', source: 'c:asked', target: MAIN_QUESTION, weight: 1 },
+    ],
+  });
+}
+
+function checkOptions(o: AnswerQuestionOptions): {
+  chunks: Chunk[];
+  maxChunks: number;
+  maxRepairs: number;
+  passes: number;
+} {
+  if (typeof o !== 'object' || o === null) throw new ArgumentTypeError('options', o, 'must be an object');
+  if (typeof o.question !== 'string' || o.question.trim() === '')
+    throw new ArgumentError('question', o.question, 'must be a non-empty string');
+  if ((o.document === undefined) === (o.chunks === undefined))
+    throw new ArgumentError('document', o.document, 'give exactly one of document and chunks');
+  let chunks: Chunk[];
+  if (o.chunks !== undefined) {
+    if (!Array.isArray(o.chunks) || o.chunks.length === 0)
+      throw new ArgumentError('chunks', o.chunks, 'must be a non-empty array of strings');
+    let at = 0;
+    chunks = o.chunks.map((text, index) => {
+      if (typeof text !== 'string' || text.trim() === '')
+        throw new ArgumentError(`chunks[${index}]`, text, 'must be a non-empty string');
+      const c = { index, text, start: at, end: at + text.length };
+      at = c.end;
+      return c;
+    });
+  } else chunks = chunkDocument(o.document!, o.chunking);
+  const maxChunks = integerInRange('maxChunks', o.maxChunks ?? chunks.length, 1);
+  const maxRepairs = integerInRange('maxRepairs', o.maxRepairs ?? 2, 0);
+  const passes = integerInRange('passes', o.passes ?? 10, 1);
+  if (o.maxRetries !== undefined) integerInRange('maxRetries', o.maxRetries, 0);
+  if (o.onEvent !== undefined && typeof o.onEvent !== 'function')
+    throw new ArgumentTypeError('onEvent', o.onEvent, 'must be a function');
+  return { chunks, maxChunks, maxRepairs, passes };
+}
+
+interface Extraction {
+  kind: ExtractionKind;
+  item: unknown;
+  attempts: number;
+  error: string | null;
+  repairs: number;
+  truncated: number;
+}
+
+/** One chunk's structured-output call, repaired with the error up to `maxRepairs` times. */
+async function extract(
+  o: AnswerQuestionOptions,
+  state: AgentState,
+  system: string,
+  chunk: Chunk,
+  maxRepairs: number,
+): Promise<Extraction> {
+  const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [{ role: 'user', content: chunk.text }];
+  const r: Extraction = { kind: 'invalid', item: null, attempts: 0, error: null, repairs: 0, truncated: 0 };
+  for (;;) {
+    r.attempts++;
+    let reply = '';
+    try {
+      const out = await generateText({
+        model: o.model,
+        system,
+        messages,
+        output: Output.object({ schema: outputSchema }),
+        ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
+        ...(o.abortSignal ? { abortSignal: o.abortSignal } : {}),
+      });
+      if (out.output.claims.length === 0) return { ...r, kind: 'empty', error: null };
+      reply = out.text;
+      r.item = toEvidenceItem(state, out.output, { id: `chunk:${chunk.index}` });
+      return { ...r, kind: 'evidence', error: null };
+    } catch (e) {
+      if (
+        !NoObjectGeneratedError.isInstance(e) &&
+        !(e instanceof ArgumentError) &&
+        !(e instanceof Error && e.name === 'GraphFormatError')
+      )
+        throw e;
+      const cut = NoObjectGeneratedError.isInstance(e) && e.finishReason === 'length';
+      if (cut) r.truncated++;
+      r.error = cut ? 'the output was cut off at the token budget' : errorMessage(e);
+      if (NoObjectGeneratedError.isInstance(e)) reply = e.text ?? '';
+    }
+    if (r.repairs >= maxRepairs) return r;
+    r.repairs++;
+    messages.push(
+      { role: 'assistant', content: reply },
+      {
+        role: 'user',
+        content: r.error.startsWith('the output was cut off')
+          ? 'Your output was cut off at the token budget. Finalize now: return the complete JSON object, shorter if need be.'
+          : `That output is invalid: ${r.error}. Return only the corrected JSON object.`,
+      },
+    );
+  }
+}
+
+/** The query the next chunk is ranked by: the question, or the texts of the questions the stopper is after. */
+function queryFor(
+  state: AgentState,
+  stopper: CoverageStopper,
+  question: string,
+): { query: string; focus: string | null } {
+  const targets = stopper.targetQuestions.map((t) => t.question);
+  if (targets.length === 0) return { query: question, focus: null };
+  const texts = state
+    .describe()
+    .questions.filter((q) => targets.includes(q.question))
+    .map((q) => q.text ?? q.question);
+  return { query: texts.join(' '), focus: targets[0]! };
+}
+
+/** The loop's moving parts: the state, the stopper and what has been read and extracted. */
+class Loop {
+  readonly state: AgentState;
+  readonly stopper: CoverageStopper;
+  readonly omegas: number[] = [];
+  readonly read: number[] = [];
+  /** The evidence items extracted so far, with their chunks, in reading order. */
+  readonly items: Array<{ chunk: number; item: unknown }> = [];
+  readonly counts = { calls: 0, evidence: 0, empty: 0, invalid: 0, repairs: 0, truncated: 0 };
+  last: StopReport | null = null;
+  readonly #emit: (e: AnswerEvent) => void;
+
+  constructor(o: AnswerQuestionOptions) {
+    this.state = initialState(o.question);
+    const rule = new OrderGapRule({
+      epsilon: o.epsilon ?? GRAPH_RUN_DEFAULTS.epsilon,
+      window: o.window ?? GRAPH_RUN_DEFAULTS.window,
+    });
+    this.stopper = new CoverageStopper(null, rule, { policy: o.policy ?? 'redirect' });
+    this.#emit = (e) => o.onEvent?.(e);
+  }
+
+  get stopped(): boolean {
+    return this.last?.stop ?? false;
+  }
+
+  emit(e: AnswerEvent): void {
+    this.#emit(e);
+  }
+
+  /**
+   * One observation of Algorithm 1 for chunk `chunk`: Ω = state.step(item) for an evidence item,
+   * Ω = 0 for an empty extraction (P_e is the identity: the chunk adds nothing) once the state
+   * holds evidence; the coverage check at a candidate stop runs over the items extracted so far.
+   */
+  async observe(chunk: number, item: unknown | null, reapplied: boolean): Promise<void> {
+    if (item === null && this.items.length === 0) return;
+    const omega = item === null ? 0 : this.state.step(item as never);
+    this.omegas.push(omega);
+    this.last = await this.stopper.observe({ omega }, () =>
+      agentCheckSite(
+        this.state,
+        this.items.map((x) => x.item as never),
+      ),
+    );
+    this.emit({ type: 'step', chunk, omega, reapplied, report: this.last });
+  }
+}
+
+/**
+ * Answers `question` from a document with `model` by the document-QA loop (module comment). The
+ * first pass reads the chunks in BM25 order (at most `maxChunks`), one model call each plus
+ * repairs; while the stopper has not stopped, further passes (up to `passes` in all) reprocess
+ * the extracted items in reading order without calling the model — Sec. 7.3's reprocessing of a
+ * chunk already represented, whose Ω is small once the state holds it. Resolves when the stopper
+ * says stop, or with 'exhausted' when the passes run out first.
+ * @throws {ArgumentError} bad options (named), before any model call; the model's or provider's
+ *   own errors (after the AI SDK's transport retries).
+ * @example
+ * ```ts
+ * const report = await answerQuestion({ model, question: 'Who wrote it?', document: text });
+ * report.answer; // { id, text, confidence } or null
+ * ```
+ */
+export async function answerQuestion(options: AnswerQuestionOptions): Promise<AnswerReport> {
+  const { chunks, maxChunks, maxRepairs, passes } = checkOptions(options);
+  const loop = new Loop(options);
+  const { state, stopper, counts } = loop;
+  const ranking = new ChunkRanking(chunks);
+  while (loop.read.length < maxChunks && !loop.stopped) {
+    options.abortSignal?.throwIfAborted();
+    const { query, focus } = queryFor(state, stopper, options.question);
+    const chunk = ranking.next(query);
+    if (chunk === null) break;
+    loop.read.push(chunk.index);
+    loop.emit({ type: 'chunk', chunk, focus });
+    const prompt = extractionPrompt(state, focus === null ? {} : { question: focus });
+    const x = await extract(options, state, prompt, chunk, maxRepairs);
+    counts.calls += x.attempts;
+    counts.repairs += x.repairs;
+    counts.truncated += x.truncated;
+    counts[x.kind]++;
+    loop.emit({ type: 'output', chunk: chunk.index, kind: x.kind, attempts: x.attempts, error: x.error });
+    if (x.kind === 'invalid') continue;
+    if (x.kind === 'evidence') loop.items.push({ chunk: chunk.index, item: x.item });
+    await loop.observe(chunk.index, x.kind === 'evidence' ? x.item : null, false);
+  }
+  for (let pass = 1; pass < passes && !loop.stopped; pass++)
+    for (const { chunk, item } of [...loop.items]) {
+      if (loop.stopped) break;
+      options.abortSignal?.throwIfAborted();
+      await loop.observe(chunk, item, true);
+    }
+  const summary = state.describe();
+  const best = summary.answers.find((a) => a.question === MAIN_QUESTION && a.best);
+  return Object.freeze({
+    question: options.question,
+    answer: best ? Object.freeze({ id: best.answer, text: best.text, confidence: best.confidence }) : null,
+    reason: loop.stopped ? loop.last!.reason : 'exhausted',
+    stop: loop.last,
+    steps: loop.omegas.length,
+    read: loop.read,
+    chunks: chunks.length,
+    extraction: Object.freeze({ ...counts }),
+    omegas: loop.omegas,
+    summary,
+    state,
+  });
+}

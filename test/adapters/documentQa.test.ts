@@ -1,0 +1,194 @@
+import { readFileSync } from 'node:fs';
+import { MockLanguageModelV3 } from 'ai/test';
+import { describe, expect, it } from 'vitest';
+import { answerQuestion, type AnswerEvent } from '../../src/adapters/documentQa/answerQuestion.js';
+import { chunkDocument, ChunkRanking } from '../../src/adapters/documentQa/chunk.js';
+
+/** The Gettysburg Address (Bliss copy, 1863; public domain), shipped with the examples. */
+const GETTYSBURG = readFileSync(new URL('../../examples/documents/gettysburg.txt', import.meta.url), 'utf8');
+const QUESTION = 'What war was the nation engaged in?';
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/**
+ * The outputs a model gives per sentence of the address, written by hand for these tests in the
+ * form a structured-output call returns (no model was called): `first` is the first reply, and
+ * `repair` the reply to the loop's repair message when `first` is invalid. Sentences not listed
+ * hold nothing on the question: the reply is an empty extraction.
+ */
+const OUTPUTS: Array<{ sentence: string; first: string; repair?: string }> = [
+  {
+    sentence: 'Now we are engaged in a great civil war',
+    first: '{"claims": [{"text": "The nation is engaged in a great civil war."', // cut short: not JSON
+    repair: JSON.stringify({
+      claims: [
+        {
+          text: 'The nation is engaged in a great civil war.',
+          source: 'Gettysburg Address',
+          reliability: 0.9,
+          question: 'q:main',
+          answerText: 'A great civil war',
+        },
+      ],
+    }),
+  },
+  {
+    sentence: 'We are met on a great battle-field of that war.',
+    // a claim id the state does not hold: toEvidenceItem refuses it, the repair drops it
+    first: JSON.stringify({
+      claims: [
+        { text: 'They are met on a battle-field of that war.', source: 'Gettysburg Address', supports: ['c:nope'] },
+      ],
+    }),
+    repair: JSON.stringify({
+      claims: [
+        {
+          text: 'They are met on a battle-field of that war.',
+          source: 'Gettysburg Address',
+          reliability: 0.8,
+          question: 'q:main',
+          answerText: 'A great civil war',
+        },
+      ],
+    }),
+  },
+  {
+    sentence: 'Four score and seven years ago',
+    first: JSON.stringify({
+      claims: [{ text: 'The nation was brought forth four score and seven years ago.', source: 'Gettysburg Address' }],
+    }),
+  },
+];
+
+type Prompt = Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
+const textOf = (m: Prompt[number]) =>
+  typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
+
+/** A model answering from {@link OUTPUTS}: the chunk is the first user message; a second one asks for a repair. */
+function addressModel(outputs = OUTPUTS, finish: 'stop' | 'length' = 'stop') {
+  return new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      const users = (prompt as Prompt).filter((m) => m.role === 'user');
+      const o = outputs.find((x) => textOf(users[0]!).includes(x.sentence));
+      const text = !o ? '{"claims": []}' : users.length > 1 ? o.repair! : o.first;
+      const cut = finish === 'length' && users.length === 1 && o !== undefined;
+      return {
+        content: [{ type: 'text' as const, text }],
+        finishReason: cut ? { unified: 'length' as const, raw: 'length' } : { unified: 'stop' as const, raw: 'stop' },
+        usage,
+        warnings: [],
+      };
+    },
+  });
+}
+
+describe('chunkDocument and the BM25 reading order', () => {
+  it('paragraph windows are the blank-line separated paragraphs; sentence windows overlap as asked', () => {
+    const paragraphs = chunkDocument(GETTYSBURG);
+    expect(paragraphs).toHaveLength(3);
+    expect(paragraphs[1]!.text.startsWith('Now we are engaged')).toBe(true);
+    for (const c of paragraphs) expect(GETTYSBURG.slice(c.start, c.end)).toBe(c.text);
+    const s = chunkDocument('One. Two. Three. Four.', { unit: 'sentence', size: 2, overlap: 1 });
+    expect(s.map((c) => c.text)).toEqual(['One. Two.', 'Two. Three.', 'Three. Four.']);
+    expect(chunkDocument('One. Two. Three.', { unit: 'sentence', size: 2, overlap: 0 }).map((c) => c.text)).toEqual([
+      'One. Two.',
+      'Three.',
+    ]);
+  });
+
+  it('bad chunking is refused with the argument named', () => {
+    expect(() => chunkDocument('  \n\n ')).toThrow(/document.*no text/);
+    expect(() => chunkDocument('a', { size: 0 })).toThrow(/chunking\.size/);
+    expect(() => chunkDocument('a', { size: 2, overlap: 2 })).toThrow(/chunking\.overlap.*< chunking\.size = 2/);
+    expect(() => chunkDocument('a', { unit: 'word' as never })).toThrow(/chunking\.unit/);
+  });
+
+  it('the best unread chunk for the query first, then the ones it does not match in document order', () => {
+    const r = new ChunkRanking(chunkDocument(GETTYSBURG, { unit: 'sentence', size: 1, overlap: 0 }));
+    // only sentence 1 holds "engaged", "war" and "nation" together
+    expect(r.next(QUESTION)!.index).toBe(1);
+    const order = [1];
+    for (let c = r.next(QUESTION); c !== null; c = r.next(QUESTION)) order.push(c.index);
+    expect([...order].sort((a, b) => a - b)).toEqual([...Array(10).keys()]);
+    expect(r.unread).toBe(0);
+  });
+});
+
+describe('answerQuestion: the document-QA loop over an AI SDK model (MockLanguageModelV3)', () => {
+  const sentences = { unit: 'sentence', size: 1, overlap: 0 } as const;
+
+  it('reads in BM25 order, repairs invalid outputs, and stops on the order-gap with a converged coverage check', async () => {
+    const model = addressModel();
+    const events: AnswerEvent[] = [];
+    const r = await answerQuestion({
+      model,
+      question: QUESTION,
+      document: GETTYSBURG,
+      chunking: sentences,
+      onEvent: (e) => events.push(e),
+    });
+    expect(r.answer?.text).toBe('A great civil war');
+    expect(r.reason).toBe('order-gap');
+    expect(r.stop?.verdict).toBe('converged');
+    expect(r.read[0]).toBe(1);
+    // one call per chunk read, plus one repair for each of the two invalid first replies
+    expect(r.extraction.calls).toBe(r.read.length + 2);
+    expect(r.extraction.repairs).toBe(2);
+    expect(r.extraction.invalid).toBe(0);
+    const extracted = OUTPUTS.filter((o) =>
+      r.read.some((i) => chunkDocument(GETTYSBURG, sentences)[i]!.text.includes(o.sentence)),
+    );
+    expect(r.extraction.evidence).toBe(extracted.length);
+    expect(r.extraction.empty).toBe(r.read.length - extracted.length);
+    expect(model.doGenerateCalls).toHaveLength(r.extraction.calls);
+    // the events: a chunk and an output event per chunk read, a step per observation
+    expect(events.filter((e) => e.type === 'chunk')).toHaveLength(r.read.length);
+    expect(events.filter((e) => e.type === 'output')).toHaveLength(r.read.length);
+    const steps = events.filter((e) => e.type === 'step');
+    expect(steps.map((e) => e.omega)).toEqual(r.omegas);
+    expect(steps.at(-1)!.report.stop).toBe(true);
+    expect(r.steps).toBe(r.omegas.length);
+  });
+
+  it('a document with nothing on the question: no evidence, no answer, the chunks run out', async () => {
+    const r = await answerQuestion({ model: addressModel([]), question: QUESTION, document: GETTYSBURG });
+    expect(r.reason).toBe('exhausted');
+    expect(r.answer).toBeNull();
+    expect(r.steps).toBe(0);
+    expect(r.extraction).toMatchObject({ evidence: 0, empty: 3, invalid: 0, calls: 3 });
+  });
+
+  it('an output cut off at the token budget is asked to finalize and counted as truncated', async () => {
+    const outputs = [{ ...OUTPUTS[2]!, repair: OUTPUTS[2]!.first, first: '{"claims": [{"text": "The nation was' }];
+    const model = addressModel(outputs, 'length');
+    const r = await answerQuestion({
+      model,
+      question: QUESTION,
+      document: GETTYSBURG,
+      chunking: sentences,
+      maxChunks: 10,
+    });
+    expect(r.extraction.truncated).toBe(1);
+    expect(r.extraction.evidence).toBe(1);
+    const repair = (
+      model.doGenerateCalls.find((c) => (c.prompt as Prompt).filter((m) => m.role === 'user').length > 1)!
+        .prompt as Prompt
+    ).at(-1)!;
+    expect(textOf(repair)).toMatch(/cut off at the token budget/);
+  });
+
+  it('bad options are refused, naming the argument, before any model call', async () => {
+    const model = addressModel();
+    await expect(answerQuestion({ model, question: ' ', document: 'x' })).rejects.toThrow(/question/);
+    await expect(answerQuestion({ model, question: QUESTION })).rejects.toThrow(/document.*exactly one/);
+    await expect(answerQuestion({ model, question: QUESTION, chunks: [] })).rejects.toThrow(/chunks/);
+    await expect(answerQuestion({ model, question: QUESTION, document: 'x', maxChunks: 0 })).rejects.toThrow(
+      /maxChunks/,
+    );
+    await expect(answerQuestion({ model, question: QUESTION, document: 'x', passes: 0 })).rejects.toThrow(/passes/);
+    expect(model.doGenerateCalls).toHaveLength(0);
+  });
+});
