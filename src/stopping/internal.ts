@@ -3,7 +3,8 @@
  * is promised. Re-exports only.
  */
 export { checkKnownParams, optionalMaxSteps, requireField, ruleLabel } from './rule.js';
-export { VoteTally } from './votes.js';
+export { unanimousAnswer, VoteTally } from './votes.js';
+export { logAddExp, logSumExp } from './logSpace.js';
 export { betaTailInt, betaTailIntUnchecked, leaderProbability, type TailPair } from './betaTail.js';
 export {
   DIRICHLET_DEFAULTS,
