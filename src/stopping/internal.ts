@@ -41,3 +41,14 @@ export {
   type PoolThresholds,
   poolThresholds,
 } from './poolVote.js';
+export {
+  ESC_DYNAMIC_DEFAULTS,
+  ESC_MAX_BUDGET,
+  escControlScheme,
+  type EscControlPrediction,
+  EscDynamicRule,
+  type EscDynamicParams,
+  escDynamicWindow,
+  type EscWindowChoice,
+  normalUpperTail,
+} from './escDynamic.js';

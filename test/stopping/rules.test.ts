@@ -228,6 +228,7 @@ describe('registry', () => {
       'majority',
       'anytime',
       'pool',
+      'esc-dynamic',
     ]);
     for (const s of defaultRuleSpecs(40)) expect(createRule(s).label.startsWith(s.name)).toBe(true);
   });
