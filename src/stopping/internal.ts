@@ -52,3 +52,4 @@ export {
   type EscWindowChoice,
   normalUpperTail,
 } from './escDynamic.js';
+export { MMC_DEFAULTS, MMC_GRID, mmcLogEValue, type MmcParams, MmcRule } from './mmcRule.js';

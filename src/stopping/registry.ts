@@ -14,6 +14,7 @@ import {
 } from './poolVote.js';
 import { BetaStoppingRule } from './betaRule.js';
 import { ESC_DYNAMIC_DEFAULTS, ESC_MAX_BUDGET, EscDynamicRule } from './escDynamic.js';
+import { MMC_DEFAULTS, MmcRule } from './mmcRule.js';
 import { DIRICHLET_DEFAULTS, DIRICHLET_MAX_TOP_K, DirichletStoppingRule } from './dirichletRule.js';
 import { ENTROPY_DEFAULT_THRESHOLD, EntropyStoppingRule } from './entropyRule.js';
 import { CONFIDENCE_DEFAULT_THRESHOLD, ConfidenceThresholdRule } from './confidenceThreshold.js';
@@ -247,6 +248,21 @@ const RULES: ReadonlyArray<{
     }),
     reads: ['answer'],
     factory: (p) => new EscDynamicRule(p as any),
+  },
+  {
+    name: 'mmc',
+    summary:
+      "Martingale Majority Certificate: leader-vs-runner-up and leader-vs-others mixture e-values both >= 1/δ (the authors' code)",
+    params: paramsOf(MMC_DEFAULTS, {
+      delta: 'δ in (0, 1)',
+      contenders: 'M >= 2: the contender set',
+      minPairUpdates: 'pair-process updates before a stop',
+      minOtherUpdates: 'other-process updates before a stop',
+      leaderMatch: 'the certified answer must still lead after the vote',
+      maxSteps: 'N_max: abstain (budget stop) here',
+    }),
+    reads: ['answer'],
+    factory: (p) => new MmcRule(p as any),
   },
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -229,6 +229,7 @@ describe('registry', () => {
       'anytime',
       'pool',
       'esc-dynamic',
+      'mmc',
     ]);
     for (const s of defaultRuleSpecs(40)) expect(createRule(s).label.startsWith(s.name)).toBe(true);
   });
