@@ -53,3 +53,4 @@ export {
   normalUpperTail,
 } from './escDynamic.js';
 export { MMC_DEFAULTS, MMC_GRID, mmcLogEValue, type MmcParams, MmcRule } from './mmcRule.js';
+export { CITE_DEFAULTS, citeLevel, type CiteParams, CiteRule } from './citeRule.js';

@@ -13,6 +13,7 @@ import {
   PoolVoteRule,
 } from './poolVote.js';
 import { BetaStoppingRule } from './betaRule.js';
+import { CITE_DEFAULTS, CiteRule } from './citeRule.js';
 import { ESC_DYNAMIC_DEFAULTS, ESC_MAX_BUDGET, EscDynamicRule } from './escDynamic.js';
 import { MMC_DEFAULTS, MmcRule } from './mmcRule.js';
 import { DIRICHLET_DEFAULTS, DIRICHLET_MAX_TOP_K, DirichletStoppingRule } from './dirichletRule.js';
@@ -263,6 +264,20 @@ const RULES: ReadonlyArray<{
     }),
     reads: ['answer'],
     factory: (p) => new MmcRule(p as any),
+  },
+  {
+    name: 'cite',
+    summary:
+      'CITE, reconstructed from its abstract: intersection-union test of pairwise e-processes that the leader is the unique mode, P(false certificate) <= δ',
+    params: [
+      ...paramsOf(CITE_DEFAULTS, {
+        delta: 'δ in (0, 1)',
+        retarget: 'a new test (level spent δ·6/(π² j²)) when the leader changes; false: one test on the first answer',
+      }),
+      MAX_STEPS,
+    ],
+    reads: ['answer'],
+    factory: (p) => new CiteRule(p as any),
   },
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -230,6 +230,7 @@ describe('registry', () => {
       'pool',
       'esc-dynamic',
       'mmc',
+      'cite',
     ]);
     for (const s of defaultRuleSpecs(40)) expect(createRule(s).label.startsWith(s.name)).toBe(true);
   });
