@@ -74,6 +74,7 @@
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { leaderProbability } from './betaTail.js';
+import { logAddExp } from './logSpace.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 
@@ -162,14 +163,6 @@ export interface AnytimeMixture {
 }
 
 const mixtureCache = new Map<string, AnytimeMixture>();
-
-function logAddExp(a: number, b: number): number {
-  if (a === -Infinity) return b;
-  if (b === -Infinity) return a;
-  const m = Math.max(a, b);
-  if (m === Infinity) return Infinity;
-  return m + Math.log(Math.exp(a - m) + Math.exp(b - m));
-}
 
 /** log(w·e^a + (1 − w)·e^b). */
 function logMix(w: number, a: number, b: number): number {

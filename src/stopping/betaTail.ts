@@ -31,6 +31,7 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
+import { logSumExp } from './logSpace.js';
 
 /** A probability together with its complement, each computed from its own terms. */
 export interface TailPair {
@@ -38,15 +39,6 @@ export interface TailPair {
   above: number;
   /** P(Beta(a, b) <= x) = 1 − above, computed separately (accurate when tiny). */
   below: number;
-}
-
-function logSumExp(values: readonly number[]): number {
-  let max = -Infinity;
-  for (const v of values) if (v > max) max = v;
-  if (max === -Infinity) return -Infinity;
-  let s = 0;
-  for (const v of values) s += Math.exp(v - max);
-  return max + Math.log(s);
 }
 
 /**

@@ -3,7 +3,8 @@
  * is promised. Re-exports only.
  */
 export { checkKnownParams, optionalMaxSteps, requireField, ruleLabel } from './rule.js';
-export { VoteTally } from './votes.js';
+export { unanimousAnswer, VoteTally } from './votes.js';
+export { logAddExp, logSumExp } from './logSpace.js';
 export { betaTailInt, betaTailIntUnchecked, leaderProbability, type TailPair } from './betaTail.js';
 export {
   DIRICHLET_DEFAULTS,
@@ -40,3 +41,16 @@ export {
   type PoolThresholds,
   poolThresholds,
 } from './poolVote.js';
+export {
+  ESC_DYNAMIC_DEFAULTS,
+  ESC_MAX_BUDGET,
+  escControlScheme,
+  type EscControlPrediction,
+  EscDynamicRule,
+  type EscDynamicParams,
+  escDynamicWindow,
+  type EscWindowChoice,
+  normalUpperTail,
+} from './escDynamic.js';
+export { MMC_DEFAULTS, MMC_GRID, mmcLogEValue, type MmcParams, MmcRule } from './mmcRule.js';
+export { CITE_DEFAULTS, citeLevel, type CiteParams, CiteRule } from './citeRule.js';

@@ -11,7 +11,7 @@ import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
-import { VoteTally } from './votes.js';
+import { unanimousAnswer, VoteTally } from './votes.js';
 
 /** Default ESC window of {@link PluralityAgreementRule} when neither ratio nor window is given (ESC's published w = 5). */
 export const PLURALITY_DEFAULT_WINDOW = 5;
@@ -78,10 +78,9 @@ export class PluralityAgreementRule extends BaseRule {
     if (this.#window !== undefined) {
       this.#windowAnswers.push(a);
       if (this.#windowAnswers.length === this.#window) {
-        const first = this.#windowAnswers[0]!;
-        const same = first !== null && this.#windowAnswers.every((x) => x === first);
+        const first = unanimousAnswer(this.#windowAnswers);
         this.#windowAnswers = [];
-        if (same) {
+        if (first !== null) {
           return {
             stop: true,
             reason: 'criterion',

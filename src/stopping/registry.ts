@@ -13,6 +13,9 @@ import {
   PoolVoteRule,
 } from './poolVote.js';
 import { BetaStoppingRule } from './betaRule.js';
+import { CITE_DEFAULTS, CiteRule } from './citeRule.js';
+import { ESC_DYNAMIC_DEFAULTS, ESC_MAX_BUDGET, EscDynamicRule } from './escDynamic.js';
+import { MMC_DEFAULTS, MmcRule } from './mmcRule.js';
 import { DIRICHLET_DEFAULTS, DIRICHLET_MAX_TOP_K, DirichletStoppingRule } from './dirichletRule.js';
 import { ENTROPY_DEFAULT_THRESHOLD, EntropyStoppingRule } from './entropyRule.js';
 import { CONFIDENCE_DEFAULT_THRESHOLD, ConfidenceThresholdRule } from './confidenceThreshold.js';
@@ -57,6 +60,14 @@ export interface RuleInfo {
 }
 
 const MAX_STEPS: RuleParamInfo = { name: 'maxSteps', default: null, text: 'step cap (off)' };
+
+/** A rule's parameters from its defaults object, in the order and with the texts of `texts`. */
+function paramsOf<K extends string>(
+  defaults: Readonly<Record<K, number | boolean>>,
+  texts: Readonly<Record<K, string>>,
+): RuleParamInfo[] {
+  return (Object.keys(texts) as K[]).map((name) => ({ name, default: defaults[name], text: texts[name] }));
+}
 /** The Beta and Dirichlet criteria's published threshold and the shared answered-samples floor. */
 const AC_THRESHOLD: RuleParamInfo = { name: 'threshold', default: 0.95, text: 'in (1/2, 1) (the published default)' };
 const MIN_SAMPLES: RuleParamInfo = { name: 'minSamples', default: 1, text: 'answered samples before testing' };
@@ -226,6 +237,47 @@ const RULES: ReadonlyArray<{
     ],
     reads: ['answer'],
     factory: (p) => new PoolVoteRule(p as any),
+  },
+  {
+    name: 'esc-dynamic',
+    summary:
+      "ESC's control scheme per item: after a first window that disagrees, the smallest window whose predicted affected proportion is <= tolerance",
+    params: paramsOf(ESC_DYNAMIC_DEFAULTS, {
+      window: 'first window w0 >= 2 (the repository window)',
+      budget: `L in [w0, ${ESC_MAX_BUDGET}]: the most samples (the repository max_up)`,
+      tolerance: 'ε in (0, 1): largest predicted affected proportion of a chosen window (not published)',
+    }),
+    reads: ['answer'],
+    factory: (p) => new EscDynamicRule(p as any),
+  },
+  {
+    name: 'mmc',
+    summary:
+      "Martingale Majority Certificate: leader-vs-runner-up and leader-vs-others mixture e-values both >= 1/δ (the authors' code)",
+    params: paramsOf(MMC_DEFAULTS, {
+      delta: 'δ in (0, 1)',
+      contenders: 'M >= 2: the contender set',
+      minPairUpdates: 'pair-process updates before a stop',
+      minOtherUpdates: 'other-process updates before a stop',
+      leaderMatch: 'the certified answer must still lead after the vote',
+      maxSteps: 'N_max: abstain (budget stop) here',
+    }),
+    reads: ['answer'],
+    factory: (p) => new MmcRule(p as any),
+  },
+  {
+    name: 'cite',
+    summary:
+      'CITE, reconstructed from its abstract: intersection-union test of pairwise e-processes that the leader is the unique mode, P(false certificate) <= δ',
+    params: [
+      ...paramsOf(CITE_DEFAULTS, {
+        delta: 'δ in (0, 1)',
+        retarget: 'a new test (level spent δ·6/(π² j²)) when the leader changes; false: one test on the first answer',
+      }),
+      MAX_STEPS,
+    ],
+    reads: ['answer'],
+    factory: (p) => new CiteRule(p as any),
   },
 ];
 /* eslint-enable @typescript-eslint/no-explicit-any */

@@ -74,3 +74,19 @@ export class VoteTally {
     this.#missing = 0;
   }
 }
+
+/**
+ * The answer every entry of a window shares, or null when the window is empty, holds an empty or
+ * unparseable sample (null), or holds two different answers: ESC's zero-entropy window test.
+ * @example
+ * ```ts
+ * unanimousAnswer(['a', 'a', 'a']); // 'a'
+ * unanimousAnswer(['a', null, 'a']); // null
+ * ```
+ */
+export function unanimousAnswer(window: ReadonlyArray<string | null>): string | null {
+  const first = window[0] ?? null;
+  if (first === null) return null;
+  for (const x of window) if (x !== first) return null;
+  return first;
+}

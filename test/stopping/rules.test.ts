@@ -228,6 +228,9 @@ describe('registry', () => {
       'majority',
       'anytime',
       'pool',
+      'esc-dynamic',
+      'mmc',
+      'cite',
     ]);
     for (const s of defaultRuleSpecs(40)) expect(createRule(s).label.startsWith(s.name)).toBe(true);
   });
