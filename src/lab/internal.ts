@@ -36,6 +36,7 @@ export {
   differenceInterval,
   type DifferenceInterval,
   pairedUnitKeys,
+  paretoFront,
   perItemScores,
   tQuantile975,
 } from './pairedScoring.js';
