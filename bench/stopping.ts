@@ -7,11 +7,16 @@
  * agreement with the full-budget vote, the false-stop rate (1 − agreement), and the paired 95%
  * interval for the accuracy difference to the full budget (clustered by item). It also writes the
  * accuracy-against-mean-samples plot, and measures:
- * - false stops on synthetic streams with a known answer (src/lab/syntheticStreams.ts) for the
- *   anytime-valid rule without a budget (its guarantee: the most likely answer) and with the
- *   streams' length as its budget (its guarantee: the vote of all the stream's samples), the Beta
- *   rule, ESC and the order-gap rule — each counted against the most likely answer and against the
- *   full vote;
+ * - every registered rule at its defaults (`ordergap compare --rules all`, the fixed budget as the
+ *   baseline) on the same file, with the same figures, the Pareto front of accuracy against mean
+ *   samples and its plot;
+ * - false stops and mean samples on synthetic streams with a known answer, one set per shape of
+ *   src/lab/syntheticStreams.ts (two-way, three-way, long tail, many-answer numeric, near tie,
+ *   blanks, easy), for every registered rule at its defaults and for the configurations the
+ *   targets are about: the anytime-valid rule without a budget (its guarantee: the most likely
+ *   answer) and with the streams' length as its budget (its guarantee: the vote of all the
+ *   stream's samples), the exact pool test with that budget, the Beta rule, ESC and the order-gap
+ *   rule — each counted against the most likely answer and against the full vote;
  * - the selection of the order-gap default on synthetic samples (src/lab/calibrate.ts), to show
  *   the figures the default was chosen from;
  * - the anytime rule's cap on its all-in weight (`maxWeight` 0, 1/2 = the default, 63/64 = the
@@ -32,14 +37,14 @@ import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { calibrateOrderGap } from '../src/lab/calibrate.js';
 import { parseSamples } from '../src/lab/samples.js';
-import { falseStopTrial, SYNTHETIC_DISTRIBUTIONS } from '../src/lab/syntheticStreams.js';
+import { falseStopTrials, SYNTHETIC_DISTRIBUTIONS } from '../src/lab/syntheticStreams.js';
 import { ANYTIME_MAX_WEIGHT, anytimeMixture } from '../src/stopping/anytimeVote.js';
 import { POOL_DEFAULT_SPENDING } from '../src/stopping/poolVote.js';
 import { replaySamples } from '../src/lab/replay.js';
 import { summarizeReplay } from '../src/lab/pairedScoring.js';
 import { compareReport } from '../src/report/compare.js';
 import { ORDER_GAP_DEFAULTS } from '../src/stopping/orderGapRule.js';
-import type { RuleSpec } from '../src/stopping/registry.js';
+import { createRule, listRules, type RuleSpec } from '../src/stopping/registry.js';
 import { generateSyntheticSamples } from '../scripts/generate-samples.js';
 import { absentMessage, ESC_LAST_LETTERS, sharedDataFile } from './_data.js';
 
@@ -90,31 +95,53 @@ async function main(): Promise<void> {
   const stem = opts.samples === null ? 'stopping' : `stopping-${basename(samples).replace(/\.jsonl?$/i, '')}`;
   const out = opts.out ?? `${results}${stem}.json`;
   const plot = out.replace(/\.json$/i, '') + '-accuracy.svg';
+  const allPlot = out.replace(/\.json$/i, '') + '-all-accuracy.svg';
 
   let t0 = performance.now();
   const report = await compareReport({ samples, repeats: opts.repeats, seed: SEED, plot });
   const replayAndPlotMs = performance.now() - t0;
-  const rules = report.summary.rules.map((r) => ({
-    label: r.label,
-    name: r.name,
-    params: r.params,
-    accuracy: r.accuracy,
-    accuracyChange: r.accuracyChange,
-    accuracyDifference: r.accuracyDifference,
-    meanSamples: r.meanSamples,
-    samplesSaved: r.samplesSaved,
-    agreement: r.agreement,
-    agreementUnits: r.agreementUnits,
-    falseStopRate: r.falseStopRate,
-    noAnswer: r.noAnswer,
-    stopReasons: r.stopReasons,
-  }));
+  const ruleRows = (r: typeof report) =>
+    r.summary.rules.map((x) => ({
+      label: x.label,
+      name: x.name,
+      params: x.params,
+      accuracy: x.accuracy,
+      accuracyChange: x.accuracyChange,
+      accuracyDifference: x.accuracyDifference,
+      meanSamples: x.meanSamples,
+      samplesSaved: x.samplesSaved,
+      agreement: x.agreement,
+      agreementUnits: x.agreementUnits,
+      falseStopRate: x.falseStopRate,
+      noAnswer: x.noAnswer,
+      stopReasons: x.stopReasons,
+      onFront: r.paretoFront.includes(x.label),
+    }));
+  const rules = ruleRows(report);
   process.stdout.write(
     `replay: ${rules.length} rules, ${report.summary.pairedUnits} paired units, ${replayAndPlotMs.toFixed(0)} ms with the plot\n`,
   );
 
+  // every registered rule at its defaults, as `ordergap compare --rules all` runs them
   t0 = performance.now();
-  const syntheticRules: RuleSpec[] = [
+  const all = await compareReport({ samples, repeats: opts.repeats, seed: SEED, rules: ['all'], plot: allPlot });
+  const allRulesMs = performance.now() - t0;
+  const allRules = {
+    statement:
+      'every registered rule at its defaults (ordergap compare --rules all; the fixed budget as the baseline at N), paired over the same units',
+    plot: basename(allPlot),
+    pairedUnits: all.summary.pairedUnits,
+    paretoFront: all.paretoFront,
+    rules: ruleRows(all),
+  };
+  process.stdout.write(
+    `all rules: ${allRules.rules.length} rules, front ${allRules.paretoFront.length}, ${allRulesMs.toFixed(0)} ms with the plot\n`,
+  );
+
+  // every shape, every registered rule at its defaults and the configurations the targets are
+  // about, on shared streams (one configuration given twice, by label, runs once)
+  t0 = performance.now();
+  const targetRules: RuleSpec[] = [
     { name: 'anytime', params: { delta: DELTA } },
     { name: 'anytime', params: { delta: DELTA, budget: SYNTHETIC.maxSteps } },
     { name: 'beta', params: { threshold: 0.95 } },
@@ -122,11 +149,16 @@ async function main(): Promise<void> {
     { name: 'order-gap', params: {} },
     { name: 'pool', params: { delta: DELTA, budget: SYNTHETIC.maxSteps } },
   ];
-  const synthetic = syntheticRules.flatMap((spec) =>
-    SYNTHETIC_DISTRIBUTIONS.map((d) => {
-      const r = falseStopTrial(spec, d, SYNTHETIC);
-      return { ...r, fullVoteFalseStopRate: r.fullVoteFalseStops / r.streams };
-    }),
+  const syntheticRules: RuleSpec[] = [];
+  for (const spec of [...targetRules, ...listRules().map((r) => ({ name: r.name, params: {} }))])
+    if (!syntheticRules.some((x) => createRule(x).label === createRule(spec).label)) syntheticRules.push(spec);
+  const synthetic = SYNTHETIC_DISTRIBUTIONS.flatMap((d) =>
+    falseStopTrials(syntheticRules, d, SYNTHETIC).map((r, k) => ({
+      ...r,
+      name: syntheticRules[k]!.name,
+      shape: d.shape,
+      fullVoteFalseStopRate: r.fullVoteFalseStops / r.streams,
+    })),
   );
   const syntheticMs = performance.now() - t0;
   process.stdout.write(`synthetic streams: ${synthetic.length} trials, ${syntheticMs.toFixed(0)} ms\n`);
@@ -200,11 +232,14 @@ async function main(): Promise<void> {
   const anytime = byName('anytime');
   // each variant against the event its guarantee bounds: the most likely answer without a budget,
   // the vote of all the stream's samples with one
+  const labelOf = (spec: RuleSpec) => createRule(spec).label;
+  const anytimeLabels = targetRules.filter((r) => r.name === 'anytime').map(labelOf);
   const anytimeSynthetic = synthetic
-    .filter((s) => s.rule.startsWith('anytime'))
+    .filter((s) => anytimeLabels.includes(s.rule))
     .map((s) => (s.rule.includes('budget=') ? s.fullVoteFalseStopRate : s.falseStopRate));
   const pool = byName('pool');
-  const poolSynthetic = synthetic.filter((s) => s.rule.startsWith('pool')).map((s) => s.fullVoteFalseStopRate);
+  const poolLabels = targetRules.filter((r) => r.name === 'pool').map(labelOf);
+  const poolSynthetic = synthetic.filter((s) => poolLabels.includes(s.rule)).map((s) => s.fullVoteFalseStopRate);
   const anytimeBudget = typeof anytime.params.budget === 'number' ? anytime.params.budget : null;
   const doc = {
     benchmark: 'stopping',
@@ -222,10 +257,16 @@ async function main(): Promise<void> {
     extractor: report.extractor,
     pairedUnits: report.summary.pairedUnits,
     droppedUnits: report.summary.droppedUnits,
-    timings: { replayAndPlotMs, syntheticMs, calibrationMs, capsMs },
+    timings: { replayAndPlotMs, allRulesMs, syntheticMs, calibrationMs, capsMs },
     plot: basename(plot),
     rules,
-    synthetic: { ...SYNTHETIC, results: synthetic },
+    paretoFront: report.paretoFront,
+    allRules,
+    synthetic: {
+      ...SYNTHETIC,
+      shapes: SYNTHETIC_DISTRIBUTIONS.map((d) => ({ name: d.name, shape: d.shape })),
+      results: synthetic,
+    },
     calibration: { ...calibration, defaults: ORDER_GAP_DEFAULTS },
     anytimeCaps,
     poolSpending,
@@ -268,7 +309,7 @@ async function main(): Promise<void> {
     },
   };
   writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
-  process.stdout.write(`wrote ${out} and ${plot}\n`);
+  process.stdout.write(`wrote ${out}, ${plot} and ${allPlot}\n`);
 }
 
 void main();

@@ -772,6 +772,38 @@ function renderOrderGapNmax(doc, ctx) {
   return out.join('\n');
 }
 
+/** The `--rules all` comparison of bench/stopping.ts: every registered rule, its figures and the Pareto front. */
+function renderAllRules(all, ctx) {
+  const front = field(ctx, all, 'paretoFront', 'array');
+  const signed = (x) => `${x > 0 ? '+' : ''}${fmt(x)}`;
+  return [
+    para(
+      '**Every registered rule at its defaults** (`ordergap compare --rules all`, the fixed budget as the ' +
+        `baseline; same file, orders and seed; ${fmt(field(ctx, all, 'pairedUnits', 'number'))} paired units). ` +
+        '"front" marks the Pareto front of accuracy against mean samples: no other rule is at least as accurate ' +
+        `for at most as many samples, one of the two strictly. Plot: \`bench/results/${field(ctx, all, 'plot', 'string')}\`.`,
+    ),
+    '',
+    table(
+      ['rule', 'accuracy', 'Δ 95% CI', 'mean samples', 'false stops', 'front'],
+      rows(ctx, all, 'rules').map(({ item: r, ctx: c }) => {
+        const ci = field(c, r, 'accuracyDifference', 'object', { optional: true });
+        const cc = { ...c, prefix: `${c.prefix}.accuracyDifference` };
+        const label = field(c, r, 'label', 'string');
+        const name = field(c, r, 'name', 'string');
+        return [
+          label.startsWith(name) ? label : `${name}: ${label}`,
+          fmt(field(c, r, 'accuracy', 'number')),
+          ci ? `[${signed(field(cc, ci, 'low', 'number'))}, ${signed(field(cc, ci, 'high', 'number'))}]` : '—',
+          fmt(field(c, r, 'meanSamples', 'number')),
+          fmt(field(c, r, 'falseStopRate', 'number')),
+          front.includes(label) ? '*' : '',
+        ];
+      }),
+    ),
+  ];
+}
+
 function renderStopping(doc, ctx) {
   const out = [];
   const env = field(ctx, doc, 'environment', 'object', { optional: true }) ?? {};
@@ -787,6 +819,7 @@ function renderStopping(doc, ctx) {
   const samples = field(ctx, doc, 'samples', 'object');
   const pct = fmt;
   const signed = (x) => `${x > 0 ? '+' : ''}${fmt(x)}`;
+  const front = field(ctx, doc, 'paretoFront', 'array', { optional: true });
   out.push(
     '',
     para(
@@ -796,12 +829,23 @@ function renderStopping(doc, ctx) {
         `budget ${fmt(field(ctx, doc, 'budget', 'number'))}; ${fmt(field(ctx, doc, 'pairedUnits', 'number'))} paired units). ` +
         'Accuracy, agreement and false stops are fractions of the paired units; ' +
         '"Δ 95% CI": paired interval for the accuracy difference to the full budget, clustered by item; ' +
-        '"false stops": share of units whose answer differs from the full-budget vote (1 − agreement). ' +
+        '"false stops": share of units whose answer differs from the full-budget vote (1 − agreement)' +
+        (front ? '; "front": on the Pareto front of accuracy against mean samples. ' : '. ') +
         `Plot: \`bench/results/${field(ctx, doc, 'plot', 'string')}\`.`,
     ),
     '',
     table(
-      ['rule', 'accuracy', 'Δ vs full', 'Δ 95% CI', 'mean samples', 'agrees w/ full vote', 'false stops', 'note'],
+      [
+        'rule',
+        'accuracy',
+        'Δ vs full',
+        'Δ 95% CI',
+        'mean samples',
+        'agrees w/ full vote',
+        'false stops',
+        ...(front ? ['front'] : []),
+        'note',
+      ],
       rows(ctx, doc, 'rules').map(({ item: r, ctx: c }) => {
         const ci = field(c, r, 'accuracyDifference', 'object', { optional: true });
         const cc = { ...c, prefix: `${c.prefix}.accuracyDifference` };
@@ -814,6 +858,7 @@ function renderStopping(doc, ctx) {
           fmt(field(c, r, 'meanSamples', 'number')),
           pct(field(c, r, 'agreement', 'number')),
           pct(field(c, r, 'falseStopRate', 'number')),
+          ...(front ? [front.includes(field(c, r, 'label', 'string')) ? '*' : ''] : []),
           name === 'patience'
             ? 'does not fit votes (docs/stopping.md)'
             : name === 'anytime' || name === 'pool'
@@ -823,24 +868,41 @@ function renderStopping(doc, ctx) {
       }),
     ),
   );
+  const all = field(ctx, doc, 'allRules', 'object', { optional: true });
+  if (all) out.push('', ...renderAllRules(all, { ...ctx, prefix: 'allRules' }));
   const syn = field(ctx, doc, 'synthetic', 'object');
   const yc = { ...ctx, prefix: 'synthetic' };
   const trials = rows(yc, syn, 'results');
   const dists = [...new Set(trials.map(({ item, ctx: c }) => field(c, item, 'distribution', 'string')))];
+  // columns headed by the shape each distribution stands for, where recorded
+  const shapes = rows(yc, syn, 'shapes', { optional: true }).map(({ item, ctx: c }) => ({
+    name: field(c, item, 'name', 'string'),
+    shape: field(c, item, 'shape', 'string'),
+  }));
+  const heading = (d) => shapes.find((x) => x.name === d)?.shape ?? d;
   const ruleLabels = [...new Set(trials.map(({ item, ctx: c }) => field(c, item, 'rule', 'string')))];
+  // a registered name that builds another rule (majority is plurality's ratio test) says so
+  const ruleName = (label) => {
+    const t = trials.find(({ item }) => item.rule === label);
+    const name = t && field(t.ctx, t.item, 'name', 'string', { optional: true });
+    return name === undefined || label.startsWith(name) ? label : `${name}: ${label}`;
+  };
   out.push(
     '',
     para(
       `**False stops on synthetic streams with a known answer** (${fmt(field(yc, syn, 'streams', 'number'))} independent ` +
         `streams per distribution, at most ${fmt(field(yc, syn, 'maxSteps', 'number'))} samples): share of streams the rule ` +
         'stopped by its own test on an answer other than the most likely one, in brackets (where recorded) on an ' +
-        "answer other than the vote of all the stream's samples, and (after the slash) mean samples.",
+        "answer other than the vote of all the stream's samples, and (after the slash) mean samples." +
+        (shapes.length
+          ? ` Shapes (src/lab/syntheticStreams.ts): ${shapes.map((x) => `${x.shape} = \`${x.name}\``).join('; ')}.`
+          : ''),
     ),
     '',
     table(
-      ['rule', ...dists],
+      ['rule', ...dists.map(heading)],
       ruleLabels.map((label) => [
-        label,
+        ruleName(label),
         ...dists.map((d) => {
           const t = trials.find(({ item }) => item.rule === label && item.distribution === d);
           if (!t) return '—';

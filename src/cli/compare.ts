@@ -4,14 +4,20 @@
  */
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { compareReport, renderCompareText, type CompareReportOptions } from '../report/compare.js';
-import { defaultRuleSpecs, listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
+import {
+  compareReport,
+  parseCompareRule,
+  renderCompareText,
+  type CompareReportOptions,
+  type CompareRule,
+} from '../report/compare.js';
+import { defaultRuleSpecs, listRules } from '../stopping/registry.js';
 import { isArgumentError } from '../util/errors.js';
 import { checkCommandDestinations, checkInputPaths, parseIntAtLeast, parseSeed, printJson } from './options.js';
 
-function parseRule(value: string, previous: RuleSpec[] | undefined): RuleSpec[] {
+function parseRule(value: string, previous: CompareRule[] | undefined): CompareRule[] {
   try {
-    return [...(previous ?? []), parseRuleSpec(value)];
+    return [...(previous ?? []), parseCompareRule(value)];
   } catch (e) {
     if (isArgumentError(e)) throw new InvalidArgumentError(e.message);
     throw e;
@@ -28,7 +34,7 @@ export function registerCompareCommand(program: Command): void {
     .requiredOption('--samples <file>', 'JSONL: {"question", "answer", "generated_answer": [...]} per line')
     .option(
       '--rules <spec>',
-      'a rule as name[:key=value,...] (repeat the flag for several); parameters left out take the defaults listed below, e.g. order-gap or beta:threshold=0.99',
+      'a rule as name[:key=value,...] (repeat the flag for several); parameters left out take the defaults listed below, e.g. order-gap or beta:threshold=0.99; all: every rule below at its defaults (with other --rules: those too, each configuration once)',
       parseRule,
     )
     .option('--repeats <n>', 'R seeded shuffles of each item (default 10)', parseIntAtLeast(1))

@@ -36,6 +36,7 @@ export {
   differenceInterval,
   type DifferenceInterval,
   pairedUnitKeys,
+  paretoFront,
   perItemScores,
   tQuantile975,
 } from './pairedScoring.js';
@@ -45,7 +46,12 @@ export {
   EMPTY_ANSWER,
   type FalseStopResult,
   falseStopTrial,
+  falseStopTrials,
+  numericNearMissDistribution,
+  type NumericNearMissOptions,
   SYNTHETIC_DISTRIBUTIONS,
+  syntheticAnswers,
+  type SyntheticShape,
 } from './syntheticStreams.js';
 export { type CalibrationCandidate, ORDER_GAP_GRID } from './calibrate.js';
 export type { AdmissionDecision } from './admission.js';

@@ -24,6 +24,7 @@
  *   repeats of one item share its difficulty, so they are not independent; the items are).
  */
 import { ArgumentError } from '../util/errors.js';
+import { finiteNumber } from '../util/validate.js';
 import type { ReplayResult, UnitRecord } from './replay.js';
 
 /** Summary of one rule over the paired units. */
@@ -293,4 +294,39 @@ export function perItemScores(rules: ReadonlyArray<{ label: string; units: reado
     return units.reduce((s, u) => s + u.samplesUsed, 0) / units.length;
   });
   return { items, scores, costs };
+}
+
+/**
+ * The Pareto front of accuracy (higher is better) against mean samples (lower is better): the
+ * indices, in input order, of the points that no other point dominates, where q dominates p when
+ * q.accuracy >= p.accuracy and q.meanSamples <= p.meanSamples with at least one of the two
+ * strict. Points with equal accuracy and equal mean samples do not dominate each other, so they
+ * are on the front together or off it together. The figures are compared as computed (no
+ * tolerance): they are means over the same paired units, so equal outcomes give equal numbers.
+ * Cost: O(n²) comparisons for n points (a comparison has a handful of rules).
+ * @throws {ArgumentError} a figure that is not a finite number.
+ * @example
+ * ```ts
+ * paretoFront([
+ *   { accuracy: 0.9, meanSamples: 40 },
+ *   { accuracy: 0.9, meanSamples: 8 },
+ *   { accuracy: 0.8, meanSamples: 5 },
+ *   { accuracy: 0.7, meanSamples: 6 },
+ * ]); // [1, 2]: 0 costs more than 1 for the same accuracy, 3 is worse and dearer than 2
+ * ```
+ */
+export function paretoFront(points: ReadonlyArray<{ accuracy: number; meanSamples: number }>): number[] {
+  points.forEach((p, i) => {
+    finiteNumber(`points[${i}].accuracy`, p.accuracy);
+    finiteNumber(`points[${i}].meanSamples`, p.meanSamples);
+  });
+  const dominates = (q: (typeof points)[number], p: (typeof points)[number]): boolean =>
+    q.accuracy >= p.accuracy &&
+    q.meanSamples <= p.meanSamples &&
+    (q.accuracy > p.accuracy || q.meanSamples < p.meanSamples);
+  const front: number[] = [];
+  points.forEach((p, i) => {
+    if (!points.some((q) => dominates(q, p))) front.push(i);
+  });
+  return front;
 }

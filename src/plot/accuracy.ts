@@ -4,15 +4,16 @@
  * upper-left is better: the same accuracy for fewer samples. The accuracy axis spans at least
  * the 95% interval of one accuracy ({@link accuracyMinSpan}), so differences the data cannot
  * tell apart stay close on the page, and its percentages carry as many decimals as its tick
- * step needs (src/plot/axis.ts).
+ * step needs (src/plot/axis.ts). Points marked `front` are joined by a dashed line labelled
+ * "Pareto front".
  */
-import { ArgumentError } from '../util/errors.js';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { accuracyMinSpan, linearAxis } from './axis.js';
 import { integerInRange } from '../util/validate.js';
 import { maxOf, minOf } from '../util/arrays.js';
 import { finiteField, recordArray, stringField } from './data.js';
 import { renderVegaLiteToSvg, type RenderedSvg, type VegaLiteSpec } from './render.js';
-import { frame, type PlotFrameOptions } from './theme.js';
+import { frame, PLOT_HEIGHT, type PlotFrameOptions } from './theme.js';
 
 /** One rule's result. */
 export interface AccuracyPoint {
@@ -22,7 +23,19 @@ export interface AccuracyPoint {
   meanSamples: number;
   /** Fraction correct, in [0, 1]. */
   accuracy: number;
+  /**
+   * On the Pareto front (no other point has at least this accuracy for at most these samples, one
+   * of the two strictly): the points so marked are joined, in order of mean samples, by a dashed
+   * line labelled {@link ACCURACY_FRONT_LABEL}. The plot draws what it is told; it does not compute
+   * the front.
+   */
+  front?: boolean;
 }
+
+/** The label of the line through the Pareto front's points. */
+export const ACCURACY_FRONT_LABEL = 'Pareto front';
+/** Colour of the Pareto front's line and label. */
+const FRONT_COLOR = '#555555';
 
 /** Options of {@link accuracySpec}. */
 export interface AccuracyPlotOptions extends PlotFrameOptions {
@@ -62,7 +75,9 @@ export function accuracySpec(points: readonly AccuracyPoint[], options: Accuracy
     const accuracy = finiteField('points', i, p, 'accuracy');
     if (meanSamples < 0) throw new ArgumentError(`points[${i}].meanSamples`, meanSamples, 'must be >= 0');
     if (accuracy < 0 || accuracy > 1) throw new ArgumentError(`points[${i}].accuracy`, accuracy, 'must lie in [0, 1]');
-    return { rule, meanSamples, accuracy };
+    if (p.front !== undefined && typeof p.front !== 'boolean')
+      throw new ArgumentTypeError(`points[${i}].front`, p.front, 'must be a boolean');
+    return { rule, meanSamples, accuracy, front: p.front === true };
   });
   const x = {
     field: 'meanSamples',
@@ -88,10 +103,14 @@ export function accuracySpec(points: readonly AccuracyPoint[], options: Accuracy
     throw new ArgumentError('options.labels', mode, "must be 'auto', 'text' or 'legend'");
   const asText = mode === 'text' || (mode === 'auto' && values.length <= ACCURACY_TEXT_LABEL_LIMIT);
   const domain = values.map((v) => v.rule);
+  // px per unit of accuracy: where the front's label fits (frontLayers)
+  const pxPerAccuracy = (options.height ?? PLOT_HEIGHT) / (axis.domain[1] - axis.domain[0]);
+  const front = frontLayers(values, x, y, (axis.domain[1] - maxOf(accuracies)) * pxPerAccuracy);
   if (asText) {
     return frame(options, {
       data: { values },
       layer: [
+        ...front,
         {
           mark: { type: 'point', filled: true, size: 90 },
           encoding: { x, y, color: { field: 'rule', type: 'nominal', title: null, legend: null } },
@@ -104,8 +123,7 @@ export function accuracySpec(points: readonly AccuracyPoint[], options: Accuracy
     });
   }
   const legend = { orient: 'right', labelLimit: 0, title: null };
-  return frame(options, {
-    data: { values },
+  const marks = {
     mark: { type: 'point', filled: true, size: 90, opacity: 0.85 },
     encoding: {
       x,
@@ -113,8 +131,52 @@ export function accuracySpec(points: readonly AccuracyPoint[], options: Accuracy
       color: { field: 'rule', type: 'nominal', scale: { domain }, legend },
       shape: { field: 'rule', type: 'nominal', scale: { domain }, legend },
     },
-  });
+  };
+  return frame(options, front.length ? { data: { values }, layer: [...front, marks] } : { data: { values }, ...marks });
 }
+
+/**
+ * The Pareto front's layers (none when no point is marked): a dashed line through the marked
+ * points in order of mean samples (then accuracy), drawn under the points, and its label, which
+ * ends at the front's right-most point, just above it. No point lies there: a point left of a
+ * front point and above it would dominate it. Only when fewer than {@link FRONT_LABEL_ROOM} px
+ * separate the top point from the top of the plot (`headroom`) does the label go just below its
+ * point instead.
+ */
+function frontLayers(
+  values: ReadonlyArray<{ rule: string; meanSamples: number; accuracy: number; front: boolean }>,
+  x: Record<string, unknown>,
+  y: Record<string, unknown>,
+  headroom: number,
+): Record<string, unknown>[] {
+  const onFront = values
+    .filter((v) => v.front)
+    .sort((a, b) => a.meanSamples - b.meanSamples || a.accuracy - b.accuracy)
+    .map((v, order) => ({ meanSamples: v.meanSamples, accuracy: v.accuracy, order, front: ACCURACY_FRONT_LABEL }));
+  if (onFront.length === 0) return [];
+  const above = headroom >= FRONT_LABEL_ROOM;
+  return [
+    {
+      data: { values: onFront },
+      mark: { type: 'line', color: FRONT_COLOR, strokeDash: [6, 3], strokeWidth: 1.5 },
+      encoding: { x, y, order: { field: 'order', type: 'quantitative' }, description: { field: 'front' } },
+    },
+    {
+      data: { values: onFront.slice(-1) },
+      mark: {
+        type: 'text',
+        color: FRONT_COLOR,
+        fontStyle: 'italic',
+        align: 'right',
+        ...(above ? { baseline: 'bottom', dy: -7 } : { baseline: 'top', dy: 9 }),
+      },
+      encoding: { x, y, text: { field: 'front' } },
+    },
+  ];
+}
+
+/** Vertical room (px) the front's label needs above its point: the 11-px text and the 7-px gap. */
+const FRONT_LABEL_ROOM = 18;
 
 /** Renders an accuracy plot to SVG (arguments and errors as {@link accuracySpec}). */
 export async function plotAccuracy(

@@ -29,6 +29,12 @@ export {
 } from './spectrum.js';
 export { fitPowerLaw, type PowerLawFit } from './powerLaw.js';
 export { scalingSpec, type ScalingPoint, type ScalingPlotOptions, type SeriesFit } from './scaling.js';
-export { accuracySpec, ACCURACY_TEXT_LABEL_LIMIT, type AccuracyPoint, type AccuracyPlotOptions } from './accuracy.js';
+export {
+  ACCURACY_FRONT_LABEL,
+  accuracySpec,
+  ACCURACY_TEXT_LABEL_LIMIT,
+  type AccuracyPoint,
+  type AccuracyPlotOptions,
+} from './accuracy.js';
 export { writeNamedPlots, checkPlotDir } from './files.js';
 export { marginSpec, NONPOSITIVE_LABEL, type MarginPlotOptions } from './margin.js';

@@ -6,7 +6,7 @@
  */
 export { certifySections } from './certifyHtml.js';
 export { CERTIFY_PLOT_NAMES, coverageMarginPoints, subspaceMarginPoints } from './certifyPlots.js';
-export { shortLabel } from './compare.js';
+export { ALL_RULES, type CompareRule, parseCompareRule, resolveCompareRules, shortLabel } from './compare.js';
 export { coverageComparison, renderCoverageText } from './coverage.js';
 export { DEMO_PLOT_NAMES, demoPlots } from './demoPlots.js';
 export { escapeHtml, inlineSvg } from './html.js';

@@ -18,10 +18,10 @@ describe('ordergap compare (built CLI)', () => {
     expect(r.stdout).toMatch(/60 items, sha256 [0-9a-f]{12}\), 2 repeats, seed 0, budget 40, extractor answer-is/);
     expect(r.stdout).toMatch(/paired units \(item × repeat resolved by every rule\): 116, dropped 4; paired items 58/);
     expect(r.stdout).toMatch(
-      /^\s*#\s+rule\s+accuracy\s+Δ vs full\s+95% CI of Δ\s+mean samples\s+saved\s+agrees w\/ full vote\s+no answer$/m,
+      /^\s*#\s+rule\s+accuracy\s+Δ vs full\s+95% CI of Δ\s+mean samples\s+saved\s+agrees w\/ full vote\s+false stops\s+no answer\s+front$/m,
     );
     expect(r.stdout).toMatch(
-      /^\s*1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+\[\+0\.0%, \+0\.0%\]\s+40\.00\s+0\.0%\s+100\.0%\s+0$/m,
+      /^\s*1\s+fixed-budget\(budget=40\)\s+\d+\.\d%\s+\+0\.0%\s+\[\+0\.0%, \+0\.0%\]\s+40\.00\s+0\.0%\s+100\.0%\s+0\.0%\s+0(\s+\*)?$/m,
     );
     // the one order-gap configuration is the documented default
     expect(r.stdout).toMatch(
@@ -30,6 +30,65 @@ describe('ordergap compare (built CLI)', () => {
     expect(r.stdout).toMatch(/^\s*9\s+anytime\(delta=0\.05, budget=40, maxWeight=0\.5\)/m);
     expect(r.stdout).toMatch(/^10\s+pool\(delta=0\.05, budget=40, spending=0\.25\)/m);
     expect(r.stdout).toMatch(/^note: patience: does not fit votes/m);
+    expect(r.stdout).toMatch(
+      /^Pareto front \(\*: no other rule has at least its accuracy for at most its mean samples, one strictly\): #\d+/m,
+    );
+  });
+
+  it('--rules all runs every registered rule at its defaults and marks the Pareto front', async () => {
+    const { listRules } = await import('../../src/stopping/registry.js');
+    const args = ['compare', '--samples', EXAMPLE, '--repeats', '2', '--rules', 'all'];
+    const r = run(...args, '--json');
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      summary: {
+        rules: Array<{
+          name: string;
+          label: string;
+          accuracy: number;
+          meanSamples: number;
+          falseStopRate: number;
+          agreement: number;
+          accuracyDifference: unknown;
+        }>;
+      };
+      paretoFront: string[];
+    };
+    const rules = doc.summary.rules;
+    // the baseline (the fixed budget at N) first, then every other registered rule in registry order
+    const names = listRules().map((x) => x.name);
+    expect(rules.map((x) => x.name)).toEqual(['fixed-budget', ...names.filter((n) => n !== 'fixed-budget')]);
+    expect(rules[0]!.label).toBe('fixed-budget(budget=40)');
+    for (const x of rules) {
+      expect(x.accuracyDifference, x.label).not.toBeNull();
+      expect(x.falseStopRate).toBeCloseTo(1 - x.agreement, 15);
+    }
+    // the front by its definition, pair by pair
+    const dominated = (p: (typeof rules)[number]) =>
+      rules.some(
+        (q) =>
+          q.accuracy >= p.accuracy &&
+          q.meanSamples <= p.meanSamples &&
+          (q.accuracy > p.accuracy || q.meanSamples < p.meanSamples),
+      );
+    expect(doc.paretoFront).toEqual(rules.filter((p) => !dominated(p)).map((p) => p.label));
+    expect(doc.paretoFront.length).toBeGreaterThan(0);
+    // the text shows every rule, stars the front's rows and names them
+    const text = run(...args);
+    expect(text.status, text.stderr).toBe(0);
+    const rows = text.stdout.split('\n').filter((l) => /^\s*\d+\s+\S/.test(l));
+    expect(rows).toHaveLength(rules.length);
+    const starred = rows.filter((l) => l.trimEnd().endsWith('*')).map((l) => Number(l.trim().split(/\s+/)[0]));
+    const frontRows = rules.flatMap((x, i) => (doc.paretoFront.includes(x.label) ? [i + 1] : []));
+    expect(starred).toEqual(frontRows);
+    expect(text.stdout).toContain(`): ${frontRows.map((i) => `#${i}`).join(', ')}\n`);
+    // with another spec: that configuration too; a default one given again runs once
+    const more = run(...args, '--rules', 'beta:threshold=0.99', '--rules', 'beta', '--json');
+    expect(more.status, more.stderr).toBe(0);
+    const labels = (JSON.parse(more.stdout) as typeof doc).summary.rules.map((x) => x.label);
+    expect(labels).toHaveLength(rules.length + 1);
+    expect(new Set(labels).size).toBe(labels.length);
+    expect(labels).toContain('beta(threshold=0.99, minSamples=1)');
   });
 
   it('--rules NAME alone uses the documented defaults; --help lists every default', async () => {
@@ -144,6 +203,7 @@ describe('ordergap compare (built CLI)', () => {
       [['--samples', EXAMPLE, '--repeats', '0'], /'0' must be >= 1/],
       [['--samples', EXAMPLE, '--rules', 'nope'], /rule = "nope": is not a stopping rule/],
       [['--samples', EXAMPLE, '--rules', 'beta:threshold=2'], /threshold = 2/],
+      [['--samples', EXAMPLE, '--rules', 'all:delta=0.1'], /rule spec = "all:delta=0\.1": "all" takes no parameters/],
       [['--samples', EXAMPLE, '--seed', '-3'], /'-3' must be >= 0/],
       [['--samples', EXAMPLE, '--extractor', 'regex'], /extractor = "regex"/],
       [[], /--samples/],

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { ACCURACY_TEXT_LABEL_LIMIT, accuracySpec, plotAccuracy } from '../../src/plot/accuracy.js';
+import {
+  ACCURACY_FRONT_LABEL,
+  ACCURACY_TEXT_LABEL_LIMIT,
+  accuracySpec,
+  plotAccuracy,
+} from '../../src/plot/accuracy.js';
 import { accuracyMinSpan } from '../../src/plot/axis.js';
 import { PLOT_HEIGHT } from '../../src/plot/theme.js';
 import { axisLabels, groupOf, svgItems, svgTexts } from './svg.js';
@@ -73,6 +78,39 @@ describe('accuracy plot', () => {
     expect(domain(many)).toBe(domain([many[0]!, many.at(-1)!]));
   });
 
+  it.each([3, ACCURACY_TEXT_LABEL_LIMIT + 2])(
+    'with %s points, the ones marked front are joined in order of samples by one dashed line, labelled',
+    async (n) => {
+      // a front of three given out of order, and points off it between them
+      const pts = Array.from({ length: n }, (_, k) => ({ rule: `off-${k}`, meanSamples: 3 + k, accuracy: 0.5 }));
+      pts[0] = { rule: 'dear', meanSamples: 30, accuracy: 0.9, front: true } as (typeof pts)[number];
+      pts[1] = { rule: 'cheap', meanSamples: 1, accuracy: 0.55, front: true } as (typeof pts)[number];
+      pts[2] = { rule: 'middle', meanSamples: 6, accuracy: 0.8, front: true } as (typeof pts)[number];
+      const p = await plotAccuracy(pts);
+      const sym = svgItems(groupOf(p.svg, 'mark-symbol role-mark')).filter((i) => i.aria?.includes('accuracy'));
+      expect(sym).toHaveLength(n);
+      const at = (a: number, m: number) =>
+        sym.find((i) => i.aria!.includes(`mean samples per question: ${m};`) && i.aria!.includes(`accuracy: ${a}%`))!;
+      const line = groupOf(p.svg, 'mark-line role-mark');
+      expect(line.match(/<path\b/g)).toHaveLength(1);
+      expect(line).toContain(`aria-label="${ACCURACY_FRONT_LABEL}"`);
+      expect(line).toContain('stroke-dasharray');
+      // the vertices are the front's points, left to right
+      const vertices = [...line.matchAll(/[ML]([-\d.e]+),([-\d.e]+)/g)].map((m) => [Number(m[1]), Number(m[2])]);
+      const want = [at(55, 1), at(80, 6), at(90, 30)].map((i) => [i.x, i.y]);
+      expect(vertices).toHaveLength(3);
+      vertices.forEach(([x, y], k) => {
+        expect(x).toBeCloseTo(want[k]![0]!, 2);
+        expect(y).toBeCloseTo(want[k]![1]!, 2);
+      });
+      expect(svgTexts(p.svg).filter((t) => t === ACCURACY_FRONT_LABEL)).toHaveLength(1);
+      // no point marked: no line, no label
+      const plain = await plotAccuracy(pts.map(({ rule, meanSamples, accuracy }) => ({ rule, meanSamples, accuracy })));
+      expect(groupOf(plain.svg, 'mark-line role-mark')).toBe('');
+      expect(svgTexts(plain.svg)).not.toContain(ACCURACY_FRONT_LABEL);
+    },
+  );
+
   it('rejects accuracy outside [0, 1] and negative samples', () => {
     expect(() => accuracySpec([{ rule: 'a', meanSamples: 1, accuracy: 1.5 }])).toThrow(
       /^points\[0\]\.accuracy = 1\.5: must lie in \[0, 1\]/,
@@ -82,6 +120,9 @@ describe('accuracy plot', () => {
     );
     expect(() => accuracySpec([{ rule: 5 as unknown as string, meanSamples: 1, accuracy: 0.5 }])).toThrow(
       /^points\[0\]\.rule = 5/,
+    );
+    expect(() => accuracySpec([{ rule: 'a', meanSamples: 1, accuracy: 0.5, front: 1 as unknown as boolean }])).toThrow(
+      /^points\[0\]\.front = 1: must be a boolean/,
     );
   });
 });

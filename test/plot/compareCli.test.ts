@@ -35,6 +35,25 @@ describe('ordergap compare --plot DIR (built CLI)', () => {
     expect(inkStats(png.rgba).inkFraction).toBeGreaterThan(0.02);
   });
 
+  it('--rules all: the Pareto front of the --json report is the dashed line through its points', () => {
+    const file = join(root, 'all.svg');
+    const r = run('compare', '--samples', samples, '--repeats', '2', '--rules', 'all', '--json', '--plot', file);
+    expect(r.status, r.stderr).toBe(0);
+    const doc = JSON.parse(r.stdout) as {
+      summary: { rules: { label: string; meanSamples: number }[] };
+      paretoFront: string[];
+    };
+    const svg = readFileSync(file, 'utf8');
+    const line = groupOf(svg, 'mark-line role-mark');
+    expect(line).toContain('aria-label="Pareto front"');
+    // one vertex per rule on the front, left to right in order of their mean samples
+    const xs = [...line.matchAll(/[ML]([-\d.e]+),[-\d.e]+/g)].map((m) => Number(m[1]));
+    expect(xs).toHaveLength(doc.paretoFront.length);
+    expect(xs).toEqual([...xs].sort((a, b) => a - b));
+    const points = svgItems(groupOf(svg, 'mark-symbol role-mark')).filter((i) => i.aria?.includes('accuracy'));
+    expect(points).toHaveLength(doc.summary.rules.length);
+  });
+
   const real = sharedDataFile(ESC_LAST_LETTERS);
   if (real === null)
     console.warn(`test/plot/compareCli.test.ts: real-data plot skipped, ${absentMessage(ESC_LAST_LETTERS)}`);

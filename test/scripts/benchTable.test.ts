@@ -256,12 +256,47 @@ const stopping = {
       falseStopRate: 0.0088,
     },
   ],
+  paretoFront: ['anytime(delta=0.07)'],
+  allRules: {
+    plot: 'fixture-all-accuracy.svg',
+    pairedUnits: 7384,
+    paretoFront: ['fixture-rule(k=3)'],
+    rules: [
+      {
+        label: 'fixed-budget(budget=41)',
+        name: 'fixed-budget',
+        accuracy: 0.8124,
+        accuracyDifference: { low: 0, high: 0 },
+        meanSamples: 41,
+        falseStopRate: 0,
+      },
+      {
+        label: 'fixture-rule(k=3)',
+        name: 'fixture-alias',
+        accuracy: 0.7914,
+        accuracyDifference: { low: -0.0317, high: -0.0103 },
+        meanSamples: 3.21,
+        falseStopRate: 0.0456,
+      },
+    ],
+  },
   synthetic: {
     streams: 678,
     maxSteps: 199,
+    shapes: [
+      { name: 'fixture 0.6/0.4', shape: 'fixture-two-way' },
+      { name: 'fixture easy', shape: 'fixture-easy' },
+    ],
     results: [
       { rule: 'anytime(delta=0.07)', distribution: 'fixture 0.6/0.4', falseStopRate: 0.0123, meanSamples: 87.6 },
       { rule: 'anytime(delta=0.07)', distribution: 'fixture easy', falseStopRate: 0.0234, meanSamples: 15.4 },
+      {
+        rule: 'fixture-rule(k=3)',
+        name: 'fixture-alias',
+        distribution: 'fixture easy',
+        falseStopRate: 0.0345,
+        meanSamples: 6.78,
+      },
     ],
   },
   calibration: { chosen: { epsilon: 0.0456, window: 6 } },
@@ -473,6 +508,19 @@ describe('scripts/bench-table.mjs', () => {
     ]) {
       expect(page).toContain(heading);
     }
+  });
+
+  it('stopping: the all-rules table stars its Pareto front, aliases show their rule, shapes head the synthetic columns', () => {
+    expect(run(['--results', results, '--out', out]).status).toBe(0);
+    const page = readFileSync(out, 'utf8');
+    expect(page).toMatch(
+      /^\| fixture-alias: fixture-rule\(k=3\) \| 0\.791 \| \[-0\.0317, -0\.0103\] \| 3\.21 \| 0\.0456 \| \* \|$/m,
+    );
+    expect(page).toMatch(/^\| fixed-budget\(budget=41\) \| 0\.812 \| \[0, 0\] \| 41 \| 0 \| {2}\|$/m);
+    // the default comparison's front column
+    expect(page).toMatch(/^\| anytime\(delta=0\.07\) \|.*\| \* \| P\(false stop\) <= δ \|$/m);
+    expect(page).toMatch(/^\| rule \| fixture-two-way \| fixture-easy \|$/m);
+    expect(page).toMatch(/^\| fixture-alias: fixture-rule\(k=3\) \| — \| 0\.0345 \/ 6\.78 \|$/m);
   });
 
   it.each([
