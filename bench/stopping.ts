@@ -35,7 +35,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { basename, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { calibrateOrderGap } from '../src/lab/calibrate.js';
+import { calibrateOnShapes, calibrateOrderGap } from '../src/lab/calibrate.js';
 import { parseSamples } from '../src/lab/samples.js';
 import { falseStopTrials, SYNTHETIC_DISTRIBUTIONS } from '../src/lab/syntheticStreams.js';
 import { ANYTIME_MAX_WEIGHT, anytimeMixture } from '../src/stopping/anytimeVote.js';
@@ -167,6 +167,33 @@ async function main(): Promise<void> {
   const calibration = calibrateOrderGap(parseSamples(generateSyntheticSamples(20260506, 1000), 'synthetic-1000'));
   const calibrationMs = performance.now() - t0;
   process.stdout.write(`calibration: chose ${JSON.stringify(calibration.chosen)}, ${calibrationMs.toFixed(0)} ms\n`);
+  // the same rule on every synthetic shape, and what its choice costs here against the Beta rule
+  const onShapes = calibrateOnShapes();
+  const shapeRules: RuleSpec[] = [{ name: 'beta', params: {} }];
+  if (onShapes.chosen) shapeRules.push({ name: 'order-gap', params: { ...onShapes.chosen } });
+  const shared = parseSamples(readFileSync(samples, 'utf8'), basename(samples));
+  const shapeReplay = summarizeReplay(
+    replaySamples(shared, { rules: shapeRules, repeats: opts.repeats, seed: SEED, budget: report.budget }),
+  );
+  const [full, betaRow, chosenRow] = shapeReplay.rules;
+  const shapeCalibration = {
+    ...onShapes,
+    onSamples: chosenRow
+      ? {
+          label: chosenRow.label,
+          accuracyChange: chosenRow.accuracy - full!.accuracy,
+          meanSamples: chosenRow.meanSamples,
+          betaMeanSamples: betaRow!.meanSamples,
+          ratioToBeta: chosenRow.meanSamples / betaRow!.meanSamples,
+          // 1e-12 absorbs the rounding of a difference of means that is -0.1 points exactly
+          met:
+            chosenRow.accuracy - full!.accuracy >= -0.001 - 1e-12 &&
+            chosenRow.meanSamples <= 0.85 * betaRow!.meanSamples,
+          statement: 'loss <= 0.1 points against the full budget at <= 0.85 x the Beta rule mean samples',
+        }
+      : null,
+  };
+  process.stdout.write(`calibration on the shapes: chose ${JSON.stringify(onShapes.chosen)}\n`);
 
   // the anytime rule's one free choice, the cap on the all-in weight, on both sample sets: the
   // default 1/2 against no all-in bettor (0) and the earliest unanimous stop the budget allows
@@ -268,6 +295,7 @@ async function main(): Promise<void> {
       results: synthetic,
     },
     calibration: { ...calibration, defaults: ORDER_GAP_DEFAULTS },
+    shapeCalibration,
     anytimeCaps,
     poolSpending,
     targets: {

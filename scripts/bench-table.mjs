@@ -979,6 +979,25 @@ function renderStopping(doc, ctx) {
         `${fmt(field(ctx, doc, 'timings.syntheticMs', 'number'))} ms, selection ${fmt(field(ctx, doc, 'timings.calibrationMs', 'number'))} ms.`,
     ),
   );
+  const shapeCal = field(ctx, doc, 'shapeCalibration', 'object', { optional: true });
+  if (shapeCal) {
+    const sctx = { ...ctx, prefix: 'shapeCalibration' };
+    const picked = field(sctx, shapeCal, 'chosen', 'object', { optional: true });
+    const on = field(sctx, shapeCal, 'onSamples', 'object', { optional: true });
+    const oc = { ...sctx, prefix: 'shapeCalibration.onSamples' };
+    out.push(
+      '',
+      para(
+        'The same rule on every synthetic shape at once (300 items per shape, calibrateOnShapes in src/lab/calibrate.ts) chooses ' +
+          (picked ? `ε = ${fmt(picked.epsilon)}, w = ${fmt(picked.window)}` : 'nothing') +
+          (on
+            ? `; on these samples it changes accuracy by ${fmt(100 * field(oc, on, 'accuracyChange', 'number'))} points at ${fmt(field(oc, on, 'meanSamples', 'number'))} mean samples, ` +
+              `${fmt(field(oc, on, 'ratioToBeta', 'number'))} × the Beta rule's ${fmt(field(oc, on, 'betaMeanSamples', 'number'))} ` +
+              `(target: ${field(oc, on, 'statement', 'string')}: ${field(oc, on, 'met', 'boolean') ? 'met' : 'not met'}).`
+            : '.'),
+      ),
+    );
+  }
   return out.join('\n');
 }
 
