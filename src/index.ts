@@ -65,6 +65,7 @@ export {
   type CoveragePolicy,
   CoverageStopper,
   type CoverageStopperOptions,
+  type StopperSnapshot,
   type StopReport,
 } from './coverageStop/stopper.js';
 export {

@@ -24,6 +24,24 @@
  * the coverage check (`targetQuestions`: the question, what failed, the applied items addressing
  * it); the stopper keeps them until its next candidate stop, so a retrieval tool can aim at them:
  * `retrieve` reads `stopper.targetQuestions.map((q) => q.question)`.
+ *
+ * Between calls. A condition serves one `generateText` / `streamText` call (it reads that call's
+ * steps); the loop's state is the AgentState and the stopper, both plain JSON when saved. A loop
+ * cut by another condition (`stepCountIs(n)`) and continued by a later call — in another
+ * process too — saves `state.toJSON()` and `stopper.snapshot()`, and continues with
+ * `AgentState.fromJSON(doc)` and a stopper built as before with `stopper.restore(snapshot)`, under
+ * a new condition: it stops at the step, with the report (but `sdkSteps`) and θ (bit for bit), of
+ * one uninterrupted call. The new condition's `sdkSteps`, `toolErrors` and `omegas` cover its own
+ * call.
+ *
+ * ```ts
+ * const saved = JSON.stringify({ state: state.toJSON(), stopper: stopper.snapshot() }); // after a call
+ * const doc = JSON.parse(saved);                                                          // later
+ * const state2 = graph.AgentState.fromJSON(doc.state);
+ * const stopper2 = new CoverageStopper(null, new OrderGapRule({ epsilon: 0.01, window: 4 }));
+ * stopper2.restore(doc.stopper);
+ * await generateText({ ..., stopWhen: [orderGapStopWhen({ state: state2, stopper: stopper2 }), stepCountIs(200)] });
+ * ```
  */
 import { pushAll } from '../util/arrays.js';
 import type { StepResult, StopCondition, ToolSet } from 'ai';

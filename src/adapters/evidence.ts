@@ -3,10 +3,11 @@
  * `AgentState` and a `CoverageStopper` one step at a time, and the failed tool calls their stop
  * reports list (a failed call brings no evidence; it is reported, not dropped).
  */
-import type { CoverageStopper, StopReport } from '../coverageStop/stopper.js';
-import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
+import type { CoverageStopper, StopperSnapshot, StopReport } from '../coverageStop/stopper.js';
+import type { AgentState, EvidenceInput, StateDocument } from '../graph/agent/agent.js';
 import { agentCheckSite } from '../graph/system.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { jsonCopy } from '../util/json.js';
 import { finiteNumber } from '../util/validate.js';
 
 /** True for the JSON form of an evidence item: an object with a string `id`, a numeric `strength` and `claims` or `edges`. */
@@ -68,6 +69,22 @@ export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
+/**
+ * What an {@link EvidenceFeed} holds, as plain JSON: the agent state's document, the stopper's
+ * snapshot, the Ω of every applied item and the failed tool calls read.
+ */
+export interface FeedSnapshot<E extends ToolCallError = ToolCallError> {
+  /** `AgentState.toJSON()`. */
+  readonly state: StateDocument;
+  /** `CoverageStopper.snapshot()`. */
+  readonly stopper: StopperSnapshot;
+  /** Ω(θ; e) of each applied item, in order. */
+  readonly omegas: readonly number[];
+  readonly toolErrors: readonly E[];
+  /** Whether an item has been fed (the stopper's report is then the feed's). */
+  readonly fed: boolean;
+}
+
 /** Feeds evidence items to the state and the stopper, and keeps the failed tool calls read (module comment). */
 export class EvidenceFeed<E extends ToolCallError = ToolCallError> {
   readonly #state: AgentState;
@@ -75,9 +92,9 @@ export class EvidenceFeed<E extends ToolCallError = ToolCallError> {
   readonly #candidates: (() => readonly EvidenceInput[]) | undefined;
   readonly #gain: number | undefined;
   #decided: StopReport | null = null;
-  readonly omegas: number[] = [];
+  omegas: number[] = [];
   /** Every failed tool call the adapter has read, in order (the adapter appends them). */
-  readonly toolErrors: E[] = [];
+  toolErrors: E[] = [];
 
   constructor(
     state: AgentState,
@@ -110,6 +127,46 @@ export class EvidenceFeed<E extends ToolCallError = ToolCallError> {
     }
     this.#decided = last ?? this.#decided;
     return last;
+  }
+
+  /**
+   * The feed's state with the state's and the stopper's ({@link FeedSnapshot}).
+   * @throws as `CoverageStopper.snapshot` (a rule that cannot be saved).
+   */
+  snapshot(): FeedSnapshot<E> {
+    return {
+      state: this.#state.toJSON(),
+      stopper: this.#stopper.snapshot(),
+      omegas: [...this.omegas],
+      toolErrors: jsonCopy(this.toolErrors),
+      fed: this.#decided !== null,
+    };
+  }
+
+  /**
+   * Makes the state, the stopper and the feed those of `snapshot` (in place: whoever holds them
+   * sees the restored ones).
+   * @throws {ArgumentError} as `AgentState.restore` and `CoverageStopper.restore`, or omegas and
+   *   toolErrors not arrays (nothing is changed).
+   */
+  restore(snapshot: FeedSnapshot<E>): void {
+    const s = snapshot as Partial<FeedSnapshot<E>> | null;
+    if (typeof s !== 'object' || s === null) throw new ArgumentTypeError('snapshot', s, 'must be a feed snapshot');
+    const omegas = Array.isArray(s.omegas) ? s.omegas.map((w, i) => finiteNumber(`snapshot.omegas[${i}]`, w)) : null;
+    if (!omegas) throw new ArgumentError('snapshot.omegas', s.omegas, 'must be an array of order-gaps');
+    if (!Array.isArray(s.toolErrors)) throw new ArgumentError('snapshot.toolErrors', s.toolErrors, 'must be an array');
+    const toolErrors = jsonCopy(s.toolErrors as E[]);
+    const before = this.#stopper.snapshot();
+    this.#stopper.restore(s.stopper!);
+    try {
+      this.#state.restore(s.state);
+    } catch (e) {
+      this.#stopper.restore(before);
+      throw e;
+    }
+    this.omegas = omegas;
+    this.toolErrors = toolErrors;
+    this.#decided = s.fed === true ? this.#stopper.report : null;
   }
 
   /** True once a report has said stop (nothing is fed after it). */

@@ -7,16 +7,40 @@
  * policy of src/coverageStop.
  *
  * ```ts
- * import { Annotation, MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
- * import { orderGapChannel, orderGapNode, routeOnOrderGap } from 'ordergap/langgraph';
- * const State = Annotation.Root({ ...MessagesAnnotation.spec, orderGap: orderGapChannel() });
+ * import { Annotation, MemorySaver, MessagesAnnotation, StateGraph, START } from '@langchain/langgraph';
+ * import { OrderGapAnnotation, orderGapNode, routeOnOrderGap } from 'ordergap/langgraph';
+ * const State = Annotation.Root({ ...MessagesAnnotation.spec, ...OrderGapAnnotation.spec });
+ * const checkStop = orderGapNode({ state, stopper });
  * const graph = new StateGraph(State)
  *   .addNode('agent', callModel).addNode('tools', toolNode)
- *   .addNode('checkStop', orderGapNode({ state, stopper }))
+ *   .addNode('checkStop', checkStop)
  *   .addEdge(START, 'agent').addEdge('agent', 'tools').addEdge('tools', 'checkStop')
  *   .addConditionalEdges('checkStop', routeOnOrderGap('agent'))
- *   .compile();
+ *   .compile({ checkpointer: new MemorySaver() });
  * ```
+ *
+ * Checkpoints. `OrderGapAnnotation` adds two fields: `orderGap`, the stop report, and
+ * `orderGapState`, the order-gap state as plain JSON (`OrderGapCheckpoint`: the AgentState's
+ * document `state.toJSON()`, the stopper's `snapshot()`, the Ω of every applied item, the
+ * failed tool calls, and `processed`, how many messages the node has consumed). The node writes
+ * both in one update, so a checkpointer saves them with the messages they account for. The
+ * AgentState and stopper given to `orderGapNode` hold the state of the run's start; at each run
+ * the node makes them, in place, those of the graph state's `orderGapState` (a no-op while they
+ * already are). A graph compiled with a checkpointer and stopped midway — `interruptBefore` /
+ * `interruptAfter`, a GraphRecursionError, a stream left early — and resumed on the same
+ * thread (`invoke(null, { configurable: { thread_id } })`), also by a graph built from scratch
+ * with new objects, or from an earlier checkpoint (time travel), applies each item once and
+ * stops at the step, with the report and θ (bit for bit), of the uninterrupted run; a thread
+ * without a checkpoint starts from the state the node was built with. A node that reads the
+ * state or the stopper before `checkStop` in a step (an agent aiming at
+ * `stopper.targetQuestions`, a tool building items against the state) calls
+ * `checkStop.sync(graphState)` first. Limits: the objects serve one run at a time (concurrent
+ * runs of one compiled graph need a graph each); the stopper's rule must have `snapshot()` /
+ * `restore()` (the order-gap rule has); the checkpoint grows with the state's document and the
+ * stopper's checks (a JSON copy per step). With `orderGapChannel()` alone the order-gap state
+ * lives only in the node's objects: the run cannot be resumed from a checkpoint, and a node
+ * whose stopper is not at the step of the graph state's report refuses to run.
+ *
  * A failed tool call brings no evidence; the report lists it (`toolErrors`: message index, tool
  * name, call id, message) instead of dropping it. LangGraph's `ToolNode` turns a tool that throws
  * into a tool message with status 'error' and content `Error: <message>\n Please fix your
@@ -35,10 +59,11 @@
 import { Annotation, END } from '@langchain/langgraph';
 import type { CoverageStopper } from '../coverageStop/stopper.js';
 import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
-import { ArgumentTypeError } from '../util/errors.js';
+import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { pushAll } from '../util/arrays.js';
+import { integerInRange } from '../util/validate.js';
 import { checkAdapterOptions, errorMessage, EvidenceFeed, isEvidenceItem } from './evidence.js';
-import type { ToolCallError, ToolErrorsReport } from './evidence.js';
+import type { FeedSnapshot, ToolCallError, ToolErrorsReport } from './evidence.js';
 
 export { isEvidenceItem, type ToolCallError } from './evidence.js';
 
@@ -54,15 +79,39 @@ export interface LangGraphToolCallError extends ToolCallError {
  */
 export type LangGraphStopReport = ToolErrorsReport<LangGraphToolCallError>;
 
+/** A graph-state field whose last written value wins, null until one is written. */
+const lastValue = <T>() => Annotation<T | null>({ reducer: (_old, next) => next, default: () => null });
+
 /** The graph-state field holding the latest stop report (last value wins; null before any evidence). */
 export function orderGapChannel() {
-  return Annotation<LangGraphStopReport | null>({ reducer: (_old, next) => next, default: () => null });
+  return lastValue<LangGraphStopReport>();
 }
 
-/** A graph state with messages (the default source of evidence) and the stop report. */
+/**
+ * The order-gap state {@link orderGapNode} keeps in the graph state (channel `orderGapState`):
+ * plain JSON, so a checkpointer saves it with the messages (module comment).
+ */
+export interface OrderGapCheckpoint extends FeedSnapshot<LangGraphToolCallError> {
+  /** How many `messages` the node has consumed: the next run reads from this index. */
+  readonly processed: number;
+}
+
+/**
+ * The graph-state fields of the order-gap stop, to spread into a state annotation:
+ * `orderGap` (the stop report, {@link orderGapChannel}) and `orderGapState` (the
+ * {@link OrderGapCheckpoint} a checkpointer saves and a resumed run restores; module comment).
+ */
+export const OrderGapAnnotation = Annotation.Root({
+  orderGap: orderGapChannel(),
+  orderGapState: lastValue<OrderGapCheckpoint>(),
+});
+
+/** A graph state with messages (the default source of evidence), the stop report and the order-gap state. */
 export interface OrderGapGraphState {
   messages?: readonly unknown[];
   orderGap?: LangGraphStopReport | null;
+  /** Present (null before the first run) when the state has the field of {@link OrderGapAnnotation}. */
+  orderGapState?: OrderGapCheckpoint | null;
 }
 
 /** Options of {@link orderGapNode}. */
@@ -81,12 +130,27 @@ export interface OrderGapNodeOptions<S> {
   adaptiveGain?: number;
 }
 
+/** The update {@link orderGapNode} writes: the stop report, and the order-gap state when the graph state has its field. */
+export interface OrderGapUpdate {
+  orderGap: LangGraphStopReport | null;
+  orderGapState?: OrderGapCheckpoint;
+}
+
 /** The node {@link orderGapNode} returns, with the failed tool calls and the Ω of every applied item. */
-export type OrderGapNode<S> = ((graphState: S) => Promise<{ orderGap: LangGraphStopReport | null }>) & {
+export type OrderGapNode<S> = ((graphState: S) => Promise<OrderGapUpdate>) & {
   /** Every failed tool call read so far, also before the first evidence item. */
   readonly toolErrors: readonly LangGraphToolCallError[];
   /** Ω(θ; e) of each applied item, in order. */
   readonly omegas: readonly number[];
+  /**
+   * Makes the node's AgentState and stopper (in place) those of `graphState`'s `orderGapState`
+   * — the state at the start of the run when it is null — unless they already are; nothing
+   * without the field. The node does it first; a node that reads the state or the stopper
+   * before it in a step (an agent aiming at `stopper.targetQuestions`, a tool building items
+   * against the state) calls it first too (module comment).
+   * @throws {ArgumentError} an `orderGapState` that is not the state of this node's configuration.
+   */
+  sync(graphState: S): void;
 };
 
 function parseContent(x: unknown): unknown {
@@ -189,30 +253,81 @@ export function evidenceFromToolMessages(
 /**
  * The node that applies new evidence and writes the stop report to `orderGap` (module comment):
  * `{ orderGap }`, the latest report with the failed tool calls read so far (the stop report
- * again once one said stop; null before the first evidence item). The failed calls are read
- * from the same new `messages` as the evidence.
- * @throws {ArgumentTypeError} state, stopper or a callback of the wrong type.
+ * again once one said stop; null before the first evidence item), and `orderGapState` when the
+ * graph state has that field (`OrderGapAnnotation`). The failed calls are read from the same new
+ * `messages` as the evidence. `state` and `stopper` are the state of the run's start; with
+ * `orderGapState` they follow the graph state's (module comment, "Checkpoints").
+ * @throws {ArgumentTypeError} state, stopper or a callback of the wrong type; at a run, a
+ *   stopper whose rule cannot be saved (with `orderGapState`). {@link ArgumentError} at a run:
+ *   an `orderGapState` of another configuration; without it, a graph state whose report is not
+ *   at the stopper's step (restored from a checkpoint).
  */
 export function orderGapNode<S extends OrderGapGraphState = OrderGapGraphState>(
   options: OrderGapNodeOptions<S>,
 ): OrderGapNode<S> {
   checkAdapterOptions(options);
-  const { state, stopper } = options;
+  const { stopper } = options;
   const evidenceOf = options.evidenceOf ?? evidenceFromToolMessages;
-  const feed = new EvidenceFeed<LangGraphToolCallError>(state, stopper, options.candidates, options.adaptiveGain);
+  const feed = new EvidenceFeed<LangGraphToolCallError>(
+    options.state,
+    stopper,
+    options.candidates,
+    options.adaptiveGain,
+  );
   let processed = 0;
-  const node = async (graphState: S) => {
+  const snapshot = (): OrderGapCheckpoint => ({ ...feed.snapshot(), processed });
+  // With the orderGapState field, the state, the stopper and `processed` are a cache of the graph
+  // state's checkpoint: `held` is the checkpoint they equal (null: unknown, after a run that
+  // threw midway), `start` the one of the run's start (taken at the first run), the checkpoint
+  // of a thread without one.
+  let start: OrderGapCheckpoint | null = null;
+  let held: { checkpoint: OrderGapCheckpoint; json?: string } | null = null;
+  const sync = (graphState: S): boolean => {
+    if (graphState === null || typeof graphState !== 'object' || !('orderGapState' in graphState)) return false;
+    if (start === null) held = { checkpoint: (start = snapshot()) };
+    const want = graphState.orderGapState ?? start;
+    if (want === held?.checkpoint) return true;
+    const json = JSON.stringify(want);
+    if (held === null || json !== (held.json ??= JSON.stringify(held.checkpoint))) {
+      const at = integerInRange('orderGapState.processed', want.processed, 0);
+      feed.restore(want); // nothing changes when it throws: the cache still holds `held`
+      processed = at;
+    }
+    held = { checkpoint: want, json };
+    return true;
+  };
+  const run = async (graphState: S, checkpointed: boolean): Promise<OrderGapUpdate> => {
     const prev = graphState.orderGap ?? null;
+    if (!checkpointed && prev !== null && prev.step !== stopper.steps)
+      throw new ArgumentError(
+        'graphState.orderGap.step',
+        prev.step,
+        `is not the stopper's step ${stopper.steps}: the graph state was restored from a checkpoint this node's ` +
+          "state and stopper did not reach; keep them in the graph state (OrderGapAnnotation's orderGapState)",
+      );
     if (prev?.stop) return { orderGap: prev };
     const next = evidenceOf(graphState, processed);
     pushAll(feed.toolErrors, toolErrorsIn(graphState.messages ?? [], processed, next.processed));
     processed = next.processed;
     await feed.feed(next.items);
-    return { orderGap: feed.report({}) ?? prev };
+    const orderGap = feed.report({}) ?? prev;
+    if (!checkpointed) return { orderGap };
+    held = { checkpoint: snapshot() };
+    return { orderGap, orderGapState: held.checkpoint };
+  };
+  const node = async (graphState: S): Promise<OrderGapUpdate> => {
+    const checkpointed = sync(graphState);
+    try {
+      return await run(graphState, checkpointed);
+    } catch (e) {
+      if (checkpointed) held = null; // the run may have applied items before it threw: restore at the next
+      throw e;
+    }
   };
   Object.defineProperties(node, {
     toolErrors: { get: () => feed.toolErrors, enumerable: true },
     omegas: { get: () => feed.omegas, enumerable: true },
+    sync: { value: (graphState: S) => void sync(graphState), enumerable: true },
   });
   return node as OrderGapNode<S>;
 }

@@ -43,11 +43,19 @@
  *   if (report.stop) break;
  * }
  * ```
+ *
+ * A loop that resumes later saves the stopper with its state: {@link CoverageStopper.snapshot}
+ * is what the stopper has observed and decided, as plain JSON (its steps, the rule's
+ * observations, the latest report, the checks, the target questions), and
+ * {@link CoverageStopper.restore} puts it into a stopper built as that one was, which then
+ * reports every later step exactly as the original would have. The rule must have `snapshot()`
+ * and `restore()` (the order-gap rule has); the agent state is saved by `AgentState.toJSON()`.
  */
 import { resolveRunParams } from '../system/runParams.js';
 import type { OperatorSystem } from '../system/types.js';
-import type { StepObservation, StoppingRule } from '../stopping/rule.js';
+import type { RuleSnapshot, StepObservation, StoppingRule } from '../stopping/rule.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
+import { jsonCopy } from '../util/json.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { checkCoverageAtStop, type CoverageCheck, type CoverageCheckOptions } from './check.js';
 import {
@@ -119,6 +127,37 @@ export interface StopReport {
    * pool items addressing each (else empty) — what a loop that controls its own retrieval
    * extracts for next, whatever the steer.
    */
+  readonly targetQuestions: readonly TargetQuestion[];
+}
+
+/** Version tag of {@link StopperSnapshot}. */
+const STOPPER_FORMAT = 'ordergap-stopper/1';
+
+/**
+ * What a {@link CoverageStopper} has observed and decided ({@link CoverageStopper.snapshot}):
+ * plain JSON, restored into a stopper of the same configuration by
+ * {@link CoverageStopper.restore}.
+ */
+export interface StopperSnapshot {
+  readonly format: typeof STOPPER_FORMAT;
+  /** The configuration it was taken under; {@link CoverageStopper.restore} requires the same. */
+  readonly config: {
+    readonly rule: string;
+    readonly policy: CoveragePolicy | false;
+    readonly steer: RedirectSteer;
+    readonly maxSteps: number | null;
+    readonly epsilon: number;
+  };
+  /** Observations so far ({@link CoverageStopper.steps}). */
+  readonly step: number;
+  /** Observations since the rule's last reset. */
+  readonly window: number;
+  readonly rule: RuleSnapshot;
+  /** The latest report ({@link CoverageStopper.report}). */
+  readonly report: StopReport | null;
+  /** Every coverage check so far ({@link CoverageStopper.checks}). */
+  readonly checks: readonly CoverageCheck[];
+  /** The questions kept since the latest candidate stop ({@link CoverageStopper.targetQuestions}). */
   readonly targetQuestions: readonly TargetQuestion[];
 }
 
@@ -317,6 +356,79 @@ export class CoverageStopper {
       },
       statistic,
     );
+  }
+
+  /** This stopper's configuration, as a snapshot records it. */
+  #config(): StopperSnapshot['config'] {
+    const { policy, steer, maxSteps, epsilon } = this;
+    return { rule: this.rule.label, policy, steer, maxSteps, epsilon };
+  }
+
+  /** The rule, when it can be saved and restored. */
+  #savableRule(): Required<Pick<StoppingRule, 'snapshot' | 'restore'>> {
+    const { snapshot, restore } = this.rule;
+    if (typeof snapshot !== 'function' || typeof restore !== 'function')
+      throw new ArgumentTypeError(
+        'rule',
+        this.rule.label,
+        'has no snapshot() and restore(): its state cannot be saved',
+      );
+    return { snapshot: () => snapshot.call(this.rule), restore: (s) => restore.call(this.rule, s) };
+  }
+
+  /**
+   * What the stopper has observed and decided, as plain JSON ({@link StopperSnapshot}): its
+   * steps, the rule's observations, the latest report, the checks and the target questions. The
+   * configuration (system, rule, policy, options) is not state: a restore needs a stopper built
+   * as this one was.
+   * @throws {ArgumentTypeError} the rule has no `snapshot()` (the order-gap rule has).
+   */
+  snapshot(): StopperSnapshot {
+    return {
+      format: STOPPER_FORMAT,
+      config: this.#config(),
+      step: this.#step,
+      window: this.#window,
+      rule: this.#savableRule().snapshot(),
+      ...jsonCopy({ report: this.#last, checks: this.#checks, targetQuestions: this.#targetQuestions }),
+    };
+  }
+
+  /**
+   * Makes this stopper's state that of `snapshot` (from {@link snapshot}, also after a JSON round
+   * trip): it then reports every later observation exactly as the snapshotted stopper would have.
+   * The rule's label, the policy, steer, maxSteps and ε must be this stopper's; the system and
+   * the certify options are not compared.
+   * @throws {ArgumentError} not a snapshot, another configuration, steps that do not fit (the
+   *   stopper is unchanged); {@link ArgumentTypeError} the rule has no `restore()`.
+   */
+  restore(snapshot: StopperSnapshot): void {
+    const s = snapshot as Partial<StopperSnapshot> | null;
+    if (typeof s !== 'object' || s === null || s.format !== STOPPER_FORMAT)
+      throw new ArgumentError('snapshot.format', s?.format, `must be "${STOPPER_FORMAT}"`);
+    const mine = this.#config();
+    for (const key of Object.keys(mine) as Array<keyof StopperSnapshot['config']>)
+      if (s.config?.[key] !== mine[key])
+        throw new ArgumentError(
+          `snapshot.config.${key}`,
+          s.config?.[key],
+          `must be this stopper's ${JSON.stringify(mine[key])}`,
+        );
+    const step = integerInRange('snapshot.step', s.step, 0);
+    const window = integerInRange('snapshot.window', s.window, 0, step);
+    // the stopper numbers the rule's steps: the rule has seen exactly the window
+    if (s.rule?.t !== window)
+      throw new ArgumentError('snapshot.rule.t', s.rule?.t, `must be snapshot.window = ${window}`);
+    for (const key of ['checks', 'targetQuestions'] as const)
+      if (!Array.isArray(s[key])) throw new ArgumentError(`snapshot.${key}`, s[key], 'must be an array');
+    if (typeof s.report !== 'object') throw new ArgumentError('snapshot.report', s.report, 'must be a report or null');
+    const copy = jsonCopy({ report: s.report, checks: s.checks!, targetQuestions: s.targetQuestions! });
+    this.#savableRule().restore(s.rule!);
+    this.#step = step;
+    this.#window = window;
+    this.#last = copy.report && Object.freeze(copy.report);
+    this.#checks = [...copy.checks];
+    this.#targetQuestions = copy.targetQuestions;
   }
 
   /** Forgets every observation (a new loop). */

@@ -9,6 +9,7 @@ export {
   observeOnly,
   type RuleParams,
   type RuleReason,
+  type RuleSnapshot,
   type StepObservation,
   type StopDecision,
   type StoppingRule,

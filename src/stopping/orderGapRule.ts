@@ -5,9 +5,9 @@
  */
 import { ArgumentError } from '../util/errors.js';
 import { windowedMeanUnchecked } from './window.js';
-import { positiveNumber, integerInRange } from '../util/validate.js';
+import { finiteNumber, positiveNumber, integerInRange } from '../util/validate.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps, requireField } from './rule.js';
-import type { RuleParams, StepObservation, StopDecision } from './rule.js';
+import type { RuleParams, RuleSnapshot, StepObservation, StopDecision } from './rule.js';
 
 /**
  * The default configuration of {@link OrderGapRule} for repeated sampling: the cheapest (ε, w)
@@ -81,5 +81,29 @@ export class OrderGapRule extends BaseRule {
 
   protected clear(): void {
     this.#values = [];
+  }
+
+  /** The steps observed since the last reset and their order-gaps ({@link RuleSnapshot}: `state` is `{ values }`). */
+  snapshot(): RuleSnapshot {
+    return { label: this.label, t: this.observed, state: { values: [...this.#values] } };
+  }
+
+  /**
+   * Takes the observations of `snapshot` (see {@link StoppingRule.restore}).
+   * @throws {ArgumentError} another label, t not an integer >= 0, `state.values` not t finite
+   *   order-gaps >= 0 (the rule is unchanged).
+   */
+  restore(snapshot: RuleSnapshot): void {
+    this.restoreWith(snapshot, (state, t) => {
+      const values = (state as { values?: unknown } | null)?.values;
+      if (!Array.isArray(values) || values.length !== t)
+        throw new ArgumentError('snapshot.state.values', values, `must be the ${t} order-gaps observed`);
+      const checked = values.map((v: unknown, i) => {
+        const omega = finiteNumber(`snapshot.state.values[${i}]`, v);
+        if (omega < 0) throw new ArgumentError(`snapshot.state.values[${i}]`, omega, 'an order-gap cannot be negative');
+        return omega;
+      });
+      this.#values = checked;
+    });
   }
 }

@@ -69,6 +69,28 @@ export interface StoppingRule {
   observe(obs: StepObservation): StopDecision;
   /** Forgets everything observed (ready for a new run). */
   reset(): void;
+  /**
+   * What the rule has observed, as plain JSON (absent: the rule cannot be saved). A checkpointed
+   * loop saves it with the rest of its state ({@link RuleSnapshot}).
+   */
+  snapshot?(): RuleSnapshot;
+  /**
+   * Makes the rule's observations those of `snapshot`, taken from a rule of the same label: it
+   * then decides every later observation exactly as that rule would have.
+   * @throws {ArgumentError} a snapshot of another configuration, or not a snapshot (the rule is
+   *   unchanged).
+   */
+  restore?(snapshot: RuleSnapshot): void;
+}
+
+/** What a rule has observed ({@link StoppingRule.snapshot}): plain JSON. */
+export interface RuleSnapshot {
+  /** The label of the rule it was taken from (its name and parameters). */
+  readonly label: string;
+  /** Observations since the last reset: the next must be step t + 1. */
+  readonly t: number;
+  /** The rule's own record of those observations (the order-gap rule: the Ω values, in order). */
+  readonly state: unknown;
 }
 
 /** The decision to continue. */
@@ -116,6 +138,26 @@ export abstract class BaseRule implements StoppingRule {
   reset(): void {
     this.#t = 0;
     this.clear();
+  }
+
+  /** Observations since the last reset (the last step observed). */
+  protected get observed(): number {
+    return this.#t;
+  }
+
+  /**
+   * Checks `snapshot` against this rule (an object with this rule's label and t an integer >= 0)
+   * and, after `load` has taken its state without throwing, sets t from it.
+   * @throws {ArgumentError} naming the field that does not fit (the rule is unchanged).
+   */
+  protected restoreWith(snapshot: RuleSnapshot, load: (state: unknown, t: number) => void): void {
+    if (typeof snapshot !== 'object' || snapshot === null)
+      throw new ArgumentTypeError('snapshot', snapshot, 'must be a rule snapshot');
+    if (snapshot.label !== this.label)
+      throw new ArgumentError('snapshot.label', snapshot.label, `must be this rule's label "${this.label}"`);
+    const t = integerInRange('snapshot.t', snapshot.t, 0);
+    load(snapshot.state, t);
+    this.#t = t;
   }
 
   /** The rule's own test for this observation (t already checked). */

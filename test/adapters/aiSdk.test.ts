@@ -3,6 +3,7 @@ import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { orderGapStopWhen, type OrderGapStopCondition } from '../../src/adapters/aiSdk.js';
+import type { StopperSnapshot } from '../../src/coverageStop/stopper.js';
 import { AgentState } from '../../src/graph/agent/agent.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from './fixtures.js';
 
@@ -11,9 +12,9 @@ const usage = {
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
-/** A mock model that asks for the next retrieval at every step (ids from Algorithm 1's draws). */
-function retrievingModel() {
-  let call = 0;
+/** A mock model that asks for the next retrieval at every step (ids from Algorithm 1's draws, from the `from`-th). */
+function retrievingModel(from = 0) {
+  let call = from;
   return new MockLanguageModelV3({
     doGenerate: async () => {
       const i = call++;
@@ -80,6 +81,41 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
     expect(stopper.checks[0]!.verdict).toBe('blind');
     expect(stop.report!.stop).toBe(true);
     expect(['order-gap', 'budget']).toContain(stop.report!.reason);
+  });
+
+  it('between generateText calls the loop persists as JSON (state.toJSON(), stopper.snapshot()): continued by new objects, it stops as one uninterrupted call', async () => {
+    const make = () => ({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper('continue', 75) });
+    const call = (stop: OrderGapStopCondition, from: number, cap: number) =>
+      generateText({
+        model: retrievingModel(from),
+        tools: { retrieve },
+        prompt: 'research',
+        stopWhen: [stop, stepCountIs(cap)],
+      });
+    const whole = make();
+    const wholeStop = orderGapStopWhen({ ...whole, candidates: () => pool });
+    await call(wholeStop, 0, 200);
+    // cut after the first refused blind stop (the rule's window restarted), then saved
+    const cut = paper.stop.step + 2;
+    const first = make();
+    const firstStop = orderGapStopWhen({ ...first, candidates: () => pool });
+    await call(firstStop, 0, cut);
+    expect(firstStop.report).toMatchObject({ stop: false, step: cut });
+    expect(first.stopper.checks).toHaveLength(1);
+    const saved = JSON.stringify({ state: first.state.toJSON(), stopper: first.stopper.snapshot() });
+    // a later call, in another process: new objects from the saved JSON, a new condition
+    const doc = JSON.parse(saved) as { state: unknown; stopper: StopperSnapshot };
+    const later = { state: AgentState.fromJSON(doc.state), stopper: scenarioStopper('continue', 75) };
+    later.stopper.restore(doc.stopper);
+    const laterStop = orderGapStopWhen({ ...later, candidates: () => pool });
+    await call(laterStop, cut, 200);
+    const { sdkSteps, ...report } = laterStop.report!;
+    const { sdkSteps: wholeSteps, ...wholeReport } = wholeStop.report!;
+    expect(report).toEqual(wholeReport);
+    expect(sdkSteps + cut).toBe(wholeSteps);
+    expect([...firstStop.omegas, ...laterStop.omegas]).toEqual(wholeStop.omegas);
+    expect(Buffer.from(later.state.theta.buffer).equals(Buffer.from(whole.state.theta.buffer))).toBe(true);
+    expect(later.stopper.checks).toEqual(JSON.parse(JSON.stringify(whole.stopper.checks)));
   });
 
   it('a tool call that throws is reported (step, tool, message), and the SDK steps are counted apart from the evidence steps', async () => {

@@ -19,8 +19,9 @@ describe('examples/agents run offline with the frameworks’ test models', () =>
     expect(ai.stdout).toMatch(/candidate stop: (converged|blind)/);
     expect(ai.stdout).toMatch(/q:author: /);
   });
-  it('langgraph.mjs: exits 0; same outputs in the same order, so the same stop as the AI SDK loop', () => {
+  it('langgraph.mjs: exits 0; cut midway and resumed by a new graph from the checkpoint, it stops as the AI SDK loop', () => {
     expect(lg.status, lg.stderr).toBe(0);
+    expect(lg.stdout).toMatch(/^cut by the recursion limit after [1-9]\d* evidence items; resumed by a new graph$/m);
     expect(lg.stdout.match(stopLine)!.slice(1)).toEqual(ai.stdout.match(stopLine)!.slice(1));
     expect(lg.stdout).toMatch(/Ω̂ = \d\.\d{4}$/m);
   });

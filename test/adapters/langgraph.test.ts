@@ -9,6 +9,7 @@ import { orderGapChannel, orderGapNode, routeOnOrderGap } from '../../src/adapte
 import type { CoverageStopper } from '../../src/coverageStop/stopper.js';
 import { AgentState } from '../../src/graph/agent/agent.js';
 import { itemDoc, paper, pool, scenario, scenarioStopper, sequence } from './fixtures.js';
+import { orderGapEdges } from './loop.js';
 
 const State = Annotation.Root({ ...MessagesAnnotation.spec, orderGap: orderGapChannel() });
 
@@ -22,20 +23,19 @@ const retrieve = tool(async ({ id }: { id: string }) => JSON.stringify(itemDoc(i
 function buildGraph(stopper: CoverageStopper, withCandidates: boolean) {
   const model = new FakeListChatModel({ responses: [...sequence] });
   const state = AgentState.fromScenario(scenario);
-  return new StateGraph(State)
-    .addNode('agent', async (s) => ({ messages: [await model.invoke(s.messages)] }))
-    .addNode('tools', async (s) => {
-      const last = s.messages[s.messages.length - 1]!;
-      const id = String(last.content);
-      const content = (await retrieve.invoke({ id })) as string;
-      return { messages: [new ToolMessage({ content, tool_call_id: `call-${s.messages.length}`, name: 'retrieve' })] };
-    })
-    .addNode('checkStop', orderGapNode({ state, stopper, ...(withCandidates ? { candidates: () => pool } : {}) }))
-    .addEdge(START, 'agent')
-    .addEdge('agent', 'tools')
-    .addEdge('tools', 'checkStop')
-    .addConditionalEdges('checkStop', routeOnOrderGap('agent'))
-    .compile();
+  return orderGapEdges(
+    new StateGraph(State)
+      .addNode('agent', async (s) => ({ messages: [await model.invoke(s.messages)] }))
+      .addNode('tools', async (s) => {
+        const last = s.messages[s.messages.length - 1]!;
+        const id = String(last.content);
+        const content = (await retrieve.invoke({ id })) as string;
+        return {
+          messages: [new ToolMessage({ content, tool_call_id: `call-${s.messages.length}`, name: 'retrieve' })],
+        };
+      })
+      .addNode('checkStop', orderGapNode({ state, stopper, ...(withCandidates ? { candidates: () => pool } : {}) })),
+  ).compile();
 }
 
 describe('ordergap/langgraph: a conditional edge to END on the order-gap stop (FakeListChatModel loop)', () => {
@@ -83,19 +83,16 @@ describe('ordergap/langgraph: failed tool calls are reported, not dropped', () =
     );
     const model = new FakeListChatModel({ responses: [...sequence] });
     const node = orderGapNode({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper(false) });
-    const g = new StateGraph(State)
-      .addNode('agent', async (s) => {
-        const id = String((await model.invoke(s.messages)).content);
-        const call = { id: `call-${s.messages.length}`, name: 'retrieve', args: { id } };
-        return { messages: [new AIMessage({ content: '', tool_calls: [call] })] };
-      })
-      .addNode('tools', new ToolNode([flaky]))
-      .addNode('checkStop', node)
-      .addEdge(START, 'agent')
-      .addEdge('agent', 'tools')
-      .addEdge('tools', 'checkStop')
-      .addConditionalEdges('checkStop', routeOnOrderGap('agent'))
-      .compile();
+    const g = orderGapEdges(
+      new StateGraph(State)
+        .addNode('agent', async (s) => {
+          const id = String((await model.invoke(s.messages)).content);
+          const call = { id: `call-${s.messages.length}`, name: 'retrieve', args: { id } };
+          return { messages: [new AIMessage({ content: '', tool_calls: [call] })] };
+        })
+        .addNode('tools', new ToolNode([flaky]))
+        .addNode('checkStop', node),
+    ).compile();
     const out = await g.invoke({ messages: [{ role: 'user', content: 'research' }] }, { recursionLimit: 1000 });
     const report = out.orderGap!;
     const failed = out.messages.flatMap((m, i) =>

@@ -152,6 +152,88 @@ describe('CoverageStopper: the policy on a candidate stop', () => {
     expect(c.check!.movingItems).toEqual(report!.check!.movingItems);
   });
 
+  it('a stopper restored from the snapshot after any step (through JSON) reports every later step as the original', async () => {
+    // 'redirect' with steer order-gap: refused blind stops (the rule's window restarts, redirect
+    // lists), then the budget; the snapshot must carry all of it
+    const make = () =>
+      new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: setting.window }), {
+        policy: 'redirect',
+        steer: 'order-gap',
+        maxSteps: trajectory.length,
+      });
+    const observeFrom = async (stopper: CoverageStopper, k: number) => {
+      const reports = [];
+      for (let i = k; i < trajectory.length; i++)
+        reports.push(await stopper.observe({ omega: trajectory[i]!.omega }, () => siteAt(i)));
+      return reports;
+    };
+    const original = make();
+    const whole = await observeFrom(original, 0);
+    expect(whole.filter((r) => r.action === 'redirect').length).toBeGreaterThan(1);
+    expect(whole.at(-1)).toMatchObject({ stop: true, reason: 'budget' });
+    const json = <T>(x: T): T => JSON.parse(JSON.stringify(x)) as T;
+    for (const k of [0, 1, paper.stop.step - 1, paper.stop.step, paper.stop.step + 1, trajectory.length - 1]) {
+      const a = make();
+      for (let i = 0; i < k; i++) await a.observe({ omega: trajectory[i]!.omega }, () => siteAt(i));
+      const b = make();
+      await b.observe({ omega: 0.5 }, () => siteAt(0)); // b has its own past: the restore replaces it
+      b.restore(json(a.snapshot()));
+      expect([b.steps, b.report, b.checks, b.targetQuestions]).toEqual(
+        json([a.steps, a.report, a.checks, a.targetQuestions]),
+      );
+      expect(b.snapshot()).toEqual(json(a.snapshot()));
+      expect(await observeFrom(b, k)).toEqual(whole.slice(k));
+      expect(b.checks).toEqual(json(original.checks));
+    }
+  });
+
+  it('a snapshot of another configuration, or whose steps do not fit, is refused by name with the stopper unchanged; a rule without snapshot() cannot be saved', async () => {
+    const rule = () => new OrderGapRule({ epsilon: setting.epsilon, window: setting.window });
+    const a = new CoverageStopper(null, rule(), { policy: 'continue', maxSteps: 40 });
+    const k = paper.stop.step - 1; // before the first candidate stop: the window is every step
+    for (let i = 0; i < k; i++) await a.observe({ omega: trajectory[i]!.omega }, () => siteAt(i));
+    const s = a.snapshot();
+    expect(s).toMatchObject({
+      format: 'ordergap-stopper/1',
+      config: { rule: a.rule.label, policy: 'continue', steer: 'coverage', maxSteps: 40, epsilon: setting.epsilon },
+      step: k,
+      window: k,
+      rule: { t: k },
+    });
+    const b = new CoverageStopper(null, rule(), { policy: 'continue', maxSteps: 40 });
+    await b.observe({ omega: 0.5 }, () => siteAt(0));
+    const before = b.snapshot();
+    const refused: Array<[unknown, RegExp]> = [
+      [{ ...s, format: 'x' }, /^snapshot\.format = "x": must be "ordergap-stopper\/1"/],
+      [
+        { ...s, config: { ...s.config, policy: 'stop' } },
+        /^snapshot\.config\.policy = "stop": must be this stopper's "continue"/,
+      ],
+      [
+        { ...s, config: { ...s.config, maxSteps: null } },
+        /^snapshot\.config\.maxSteps = null: must be this stopper's 40/,
+      ],
+      [{ ...s, window: k + 1 }, new RegExp(`^snapshot\\.window = ${k + 1}`)],
+      [
+        { ...s, rule: { ...s.rule, t: k - 1 } },
+        new RegExp(`^snapshot\\.rule\\.t = ${k - 1}: must be snapshot\\.window = ${k}`),
+      ],
+      [{ ...s, rule: { ...s.rule, state: { values: [] } } }, /^snapshot\.state\.values = /],
+      [{ ...s, checks: null }, /^snapshot\.checks = null: must be an array/],
+    ];
+    for (const [bad, message] of refused) {
+      expect(() => b.restore(bad as never)).toThrow(message);
+      expect(b.snapshot()).toEqual(before);
+    }
+    const other = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: 3 }), {
+      policy: 'continue',
+      maxSteps: 40,
+    });
+    expect(() => other.restore(s)).toThrow(/^snapshot\.config\.rule = "order-gap\(epsilon=0\.025, window=2\)"/);
+    const confidence = new CoverageStopper(null, new ConfidenceThresholdRule({ threshold: 0.25 }));
+    expect(() => confidence.snapshot()).toThrow(/^rule = "confidence\(.*\)": has no snapshot\(\) and restore\(\)/);
+  });
+
   it('bad arguments are refused naming them; candidate() needs a system', async () => {
     const rule = new OrderGapRule({ epsilon: setting.epsilon, window: setting.window });
     expect(() => new CoverageStopper(null, {} as never)).toThrow(/^rule = /);

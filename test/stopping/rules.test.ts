@@ -74,6 +74,54 @@ describe('order-gap rule', () => {
   });
 });
 
+describe('order-gap rule: snapshot and restore', () => {
+  // Ω of Algorithm 1 on the closed form of Sec. 9.2 (budget run: floats of every size)
+  const omegas = runRecursive(closedFormSystem(), {
+    epsilon: 0.025,
+    window: 3,
+    maxSteps: 12,
+    rule: 'budget',
+  }).steps.map((s) => s.omega);
+  const make = () => new OrderGapRule({ epsilon: 0.02, window: 3 });
+  const observeFrom = (rule: StoppingRule, k: number) =>
+    omegas.slice(k).map((omega, i) => rule.observe({ t: k + i + 1, omega }));
+
+  it('a rule restored from the snapshot after any step (through JSON) decides every later step as the original', () => {
+    const whole = observeFrom(make(), 0);
+    expect(whole.some((d) => d.stop)).toBe(true);
+    for (let k = 0; k <= omegas.length; k++) {
+      const a = make();
+      omegas.slice(0, k).forEach((omega, i) => a.observe({ t: i + 1, omega }));
+      const b = make();
+      b.observe({ t: 1, omega: 9 }); // b has its own past: the restore replaces it
+      b.restore(JSON.parse(JSON.stringify(a.snapshot())));
+      expect(b.values).toEqual(omegas.slice(0, k));
+      expect(observeFrom(b, k)).toEqual(whole.slice(k));
+    }
+  });
+
+  it('a snapshot of another configuration or not fitting its t is refused, the rule unchanged', () => {
+    const a = make();
+    omegas.slice(0, 4).forEach((omega, i) => a.observe({ t: i + 1, omega }));
+    const s = a.snapshot();
+    const b = make();
+    b.observe({ t: 1, omega: 0.5 });
+    const other = new OrderGapRule({ epsilon: 0.02, window: 2 });
+    expect(() => other.restore(s)).toThrow(
+      /^snapshot\.label = "order-gap\(epsilon=0\.02, window=3\)": must be this rule's label "order-gap\(epsilon=0\.02, window=2\)"/,
+    );
+    expect(() => b.restore({ ...s, t: 3 })).toThrow(
+      /^snapshot\.state\.values = an array of length 4: must be the 3 order-gaps observed/,
+    );
+    expect(() => b.restore({ ...s, t: -1 })).toThrow(/^snapshot\.t = -1/);
+    expect(() => b.restore({ ...s, state: { values: [0.1, 0.2, -0.3, 0.4] } })).toThrow(
+      /^snapshot\.state\.values\[2\] = -0\.3: an order-gap cannot be negative/,
+    );
+    expect(() => b.restore(null as never)).toThrow(/^snapshot = null/);
+    expect(b.snapshot()).toEqual({ label: b.label, t: 1, state: { values: [0.5] } });
+  });
+});
+
 describe('fixed budget', () => {
   it('stops exactly at N', () => {
     expect(drive(new FixedBudgetRule({ budget: 3 }), [{}, {}, {}, {}])).toMatchObject({

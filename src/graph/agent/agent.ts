@@ -261,6 +261,25 @@ export class AgentState {
     return st;
   }
 
+  /**
+   * Makes this state the one `doc` describes, in place: as {@link fromJSON}, for a loop whose
+   * code holds this object (a checkpointed agent loop restoring its state).
+   * @throws as {@link fromJSON} (the state is unchanged).
+   */
+  restore(doc: unknown): void {
+    const r = AgentState.fromJSON(doc);
+    this.#graph = r.#graph;
+    this.#reserved = r.#reserved;
+    this.#layout = r.#layout;
+    this.#shape = r.#shape;
+    this.#params = r.#params;
+    this.#state = r.#state;
+    this.#attributeStrength = r.#attributeStrength;
+    this.#steps = r.#steps;
+    this.#applied.clear();
+    for (const [id, item] of r.#applied) this.#applied.set(id, item);
+  }
+
   /** A copy of θ, dense (length d). */
   get theta(): Float64Array {
     return structuredToDense(this.#shape, this.#state);

@@ -215,6 +215,27 @@ describe('agent-loop API', () => {
     expect(() => AgentState.fromJSON({ ...doc, theta: [[1e9, 1]] })).toThrow(/state\.theta\[0\]\[0\] = 1000000000/);
   });
 
+  it('restore() makes a state held elsewhere the document, in place: it continues bit for bit; a bad document changes nothing', () => {
+    const a = AgentState.fromScenario(sc);
+    for (const id of sequence.slice(0, 6)) a.step(itemDoc(id));
+    const doc = JSON.parse(JSON.stringify(a.toJSON()));
+    // a state that went elsewhere (other items, another graph) takes the document's place
+    const b = AgentState.fromGraph(openGraphDoc());
+    b.step(openItem());
+    const held = b;
+    held.restore(doc);
+    expect(held).toBe(b);
+    expect(JSON.stringify(b.toJSON())).toBe(JSON.stringify(doc));
+    expect(b.evidence).toEqual(a.evidence);
+    for (const id of sequence.slice(6)) expect(Object.is(b.step(itemDoc(id)), a.step(itemDoc(id)))).toBe(true);
+    expect(Buffer.from(b.theta.buffer).equals(Buffer.from(a.theta.buffer))).toBe(true);
+    expect(b.steps).toBe(a.steps);
+    const before = JSON.stringify(b.toJSON());
+    expect(() => b.restore({ ...doc, theta: [[1e9, 1]] })).toThrow(/^state\.theta\[0\]\[0\] = 1000000000/);
+    expect(() => b.restore({ ...doc, evidence: [null] })).toThrow(/^state\.evidence\[0\] = null/);
+    expect(JSON.stringify(b.toJSON())).toBe(before);
+  });
+
   it('save() is atomic: a crash mid-write leaves the previous file intact and no temp file behind', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'og-agent-'));
     const file = join(dir, 'state.json');
