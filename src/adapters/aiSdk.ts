@@ -141,15 +141,24 @@ export function orderGapStopWhen<TOOLS extends ToolSet = AnyTools>(
   const { state, stopper } = options;
   const evidenceOf = options.evidenceOf ?? evidenceFromToolResults;
   const feed = new EvidenceFeed<AiSdkToolCallError>(state, stopper, options.candidates, options.adaptiveGain);
+  // steps read of the current generateText call, the steps of earlier calls, and the first step
+  // of the current call (a condition passed to a second call sees a new steps list)
   let processed = 0;
+  let before = 0;
+  let first: StepResult<TOOLS> | undefined;
   let report: AiSdkStopReport | null = null;
   const condition = async ({ steps }: { steps: Array<StepResult<TOOLS>> }): Promise<boolean> => {
+    if (steps[0] !== first) {
+      before += processed;
+      processed = 0;
+      first = steps[0];
+    }
     for (; processed < steps.length && !feed.stopped; processed++) {
       const step = steps[processed]!;
-      pushAll(feed.toolErrors, toolErrorsOf(step, processed));
+      pushAll(feed.toolErrors, toolErrorsOf(step, before + processed));
       await feed.feed(evidenceOf(step));
     }
-    if (!report?.stop) report = feed.report({ sdkSteps: processed });
+    if (!report?.stop) report = feed.report({ sdkSteps: before + processed });
     processed = steps.length;
     return feed.stopped;
   };

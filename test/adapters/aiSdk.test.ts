@@ -118,6 +118,28 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
     expect(later.stopper.checks).toEqual(JSON.parse(JSON.stringify(whole.stopper.checks)));
   });
 
+  it('one condition over two generateText calls (the same objects, no snapshot) reads every step of both', async () => {
+    const make = () => ({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper('continue', 75) });
+    const call = (stop: OrderGapStopCondition, from: number, cap: number) =>
+      generateText({
+        model: retrievingModel(from),
+        tools: { retrieve },
+        prompt: 'research',
+        stopWhen: [stop, stepCountIs(cap)],
+      });
+    const whole = make();
+    const wholeStop = orderGapStopWhen({ ...whole, candidates: () => pool });
+    await call(wholeStop, 0, 200);
+    const cut = paper.stop.step + 2;
+    const again = make();
+    const stop = orderGapStopWhen({ ...again, candidates: () => pool });
+    await call(stop, 0, cut);
+    await call(stop, cut, 200);
+    expect(stop.omegas).toEqual(wholeStop.omegas);
+    expect(stop.report).toEqual(wholeStop.report);
+    expect(Buffer.from(again.state.theta.buffer).equals(Buffer.from(whole.state.theta.buffer))).toBe(true);
+  });
+
   it('a tool call that throws is reported (step, tool, message), and the SDK steps are counted apart from the evidence steps', async () => {
     let calls = 0;
     const thrown: string[] = [];
