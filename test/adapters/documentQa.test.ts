@@ -153,6 +153,35 @@ describe('answerQuestion: the document-QA loop over an AI SDK model (MockLanguag
     expect(r.steps).toBe(r.omegas.length);
   });
 
+  it('with your retriever instead of a document: it gets the query and the count read, and the loop stops as with the document', async () => {
+    const sentences5 = chunkDocument(GETTYSBURG, sentences);
+    const ranking = new ChunkRanking(sentences5);
+    const calls: Array<[string, number]> = [];
+    const retrieve = (query: string, read: number) => {
+      calls.push([query, read]);
+      return ranking.next(query)?.text ?? null;
+    };
+    const viaRetriever = await answerQuestion({ model: addressModel(), question: QUESTION, retrieve, maxChunks: 10 });
+    const viaDocument = await answerQuestion({
+      model: addressModel(),
+      question: QUESTION,
+      document: GETTYSBURG,
+      chunking: sentences,
+    });
+    expect(calls[0]).toEqual([QUESTION, 0]);
+    expect(calls.map((c) => c[1])).toEqual(calls.map((_, i) => i));
+    expect(viaRetriever.omegas).toEqual(viaDocument.omegas);
+    expect(viaRetriever.reason).toBe(viaDocument.reason);
+    expect(viaRetriever.answer).toEqual(viaDocument.answer);
+    expect(viaRetriever.chunks).toBe(viaRetriever.read.length);
+    await expect(answerQuestion({ model: addressModel(), question: QUESTION, retrieve: () => '  ' })).rejects.toThrow(
+      /retrieve.*chunk 0.*non-empty string or null/,
+    );
+    await expect(
+      answerQuestion({ model: addressModel(), question: QUESTION, retrieve, document: GETTYSBURG }),
+    ).rejects.toThrow(/exactly one of document, chunks and retrieve/);
+  });
+
   it('a document with nothing on the question: no evidence, no answer, the chunks run out', async () => {
     const r = await answerQuestion({ model: addressModel([]), question: QUESTION, document: GETTYSBURG });
     expect(r.reason).toBe('exhausted');

@@ -70,6 +70,12 @@ export interface AnswerQuestionOptions {
   document?: string;
   /** The document already cut into chunks, in document order. */
   chunks?: readonly string[];
+  /**
+   * Your retriever instead of a document: called with the query (the question, or the texts of
+   * the questions the stopper is after) and the number of chunks read so far, it returns the next
+   * chunk's text, or null when it has nothing more. Give `maxChunks` with it (default 100).
+   */
+  retrieve?: (query: string, read: number) => Promise<string | null> | string | null;
   /** How `document` is cut (default: one paragraph per chunk). */
   chunking?: ChunkOptions;
   /** At most this many chunks are read (default: all). */
@@ -118,7 +124,10 @@ export interface AnswerReport {
   readonly stop: StopReport | null;
   /** Observations: evidence items applied and empty extractions (Ω = 0) after the first item. */
   readonly steps: number;
-  /** Chunks read, in reading order (indices into the document's chunks), and how many there are. */
+  /**
+   * Chunks read, in reading order (indices into the document's chunks; with `retrieve`, the
+   * order of retrieval), and how many there are (with `retrieve`: how many it returned).
+   */
   readonly read: readonly number[];
   readonly chunks: number;
   readonly extraction: ExtractionCounts;
@@ -158,10 +167,13 @@ function checkOptions(o: AnswerQuestionOptions): {
   if (typeof o !== 'object' || o === null) throw new ArgumentTypeError('options', o, 'must be an object');
   if (typeof o.question !== 'string' || o.question.trim() === '')
     throw new ArgumentError('question', o.question, 'must be a non-empty string');
-  if ((o.document === undefined) === (o.chunks === undefined))
-    throw new ArgumentError('document', o.document, 'give exactly one of document and chunks');
-  let chunks: Chunk[];
-  if (o.chunks !== undefined) {
+  const sources = [o.document, o.chunks, o.retrieve].filter((x) => x !== undefined).length;
+  if (sources !== 1)
+    throw new ArgumentError('document', o.document, 'give exactly one of document, chunks and retrieve');
+  let chunks: Chunk[] = [];
+  if (o.retrieve !== undefined) {
+    if (typeof o.retrieve !== 'function') throw new ArgumentTypeError('retrieve', o.retrieve, 'must be a function');
+  } else if (o.chunks !== undefined) {
     if (!Array.isArray(o.chunks) || o.chunks.length === 0)
       throw new ArgumentError('chunks', o.chunks, 'must be a non-empty array of strings');
     let at = 0;
@@ -173,7 +185,7 @@ function checkOptions(o: AnswerQuestionOptions): {
       return c;
     });
   } else chunks = chunkDocument(o.document!, o.chunking);
-  const maxChunks = integerInRange('maxChunks', o.maxChunks ?? chunks.length, 1);
+  const maxChunks = integerInRange('maxChunks', o.maxChunks ?? (o.retrieve ? 100 : chunks.length), 1);
   const maxRepairs = integerInRange('maxRepairs', o.maxRepairs ?? 2, 0);
   const passes = integerInRange('passes', o.passes ?? 10, 1);
   if (o.maxRetries !== undefined) integerInRange('maxRetries', o.maxRetries, 0);
@@ -308,6 +320,31 @@ class Loop {
 }
 
 /**
+ * Where the next chunk comes from: the BM25 ranking of the document's chunks, or the caller's
+ * retriever (its text checked, numbered in retrieval order).
+ */
+function chunkSource(
+  o: AnswerQuestionOptions,
+  chunks: readonly Chunk[],
+): (query: string, read: number) => Promise<Chunk | null> {
+  if (!o.retrieve) {
+    const ranking = new ChunkRanking(chunks);
+    return (query) => Promise.resolve(ranking.next(query));
+  }
+  const retrieve = o.retrieve;
+  let at = 0;
+  return async (query, read) => {
+    const text = await retrieve(query, read);
+    if (text === null) return null;
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new ArgumentError(`retrieve(…) [chunk ${read}]`, text, 'must return a non-empty string or null');
+    const c = { index: read, text, start: at, end: at + text.length };
+    at = c.end;
+    return c;
+  };
+}
+
+/**
  * Answers `question` from a document with `model` by the document-QA loop (module comment). The
  * first pass reads the chunks in BM25 order (at most `maxChunks`), one model call each plus
  * repairs; while the stopper has not stopped, further passes (up to `passes` in all) reprocess
@@ -326,11 +363,11 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
   const { chunks, maxChunks, maxRepairs, passes } = checkOptions(options);
   const loop = new Loop(options);
   const { state, stopper, counts } = loop;
-  const ranking = new ChunkRanking(chunks);
+  const next = chunkSource(options, chunks);
   while (loop.read.length < maxChunks && !loop.stopped) {
     options.abortSignal?.throwIfAborted();
     const { query, focus } = queryFor(state, stopper, options.question);
-    const chunk = ranking.next(query);
+    const chunk = await next(query, loop.read.length);
     if (chunk === null) break;
     loop.read.push(chunk.index);
     loop.emit({ type: 'chunk', chunk, focus });
@@ -360,7 +397,7 @@ export async function answerQuestion(options: AnswerQuestionOptions): Promise<An
     stop: loop.last,
     steps: loop.omegas.length,
     read: loop.read,
-    chunks: chunks.length,
+    chunks: options.retrieve ? loop.read.length : chunks.length,
     extraction: Object.freeze({ ...counts }),
     omegas: loop.omegas,
     summary,
