@@ -3,8 +3,9 @@
  * "Failure handling": up to seven retries with exponential backoff, after which the item is a
  * transport failure — excluded from paired scoring, not scored as a wrong answer). The AI SDK's
  * own retries are turned off (`maxRetries: 0`) so that every attempt is counted here: a retryable
- * `APICallError` (`isRetryable`) is retried after `retryDelayMs · 2^k` ms (k = 0, 1, ...); any
- * other error, or the last retryable one, ends the call with a {@link TransportFailure}.
+ * `APICallError` (`isRetryable`) is retried after `retryDelayMs · 2^k` ms (k = 0, 1, ...); a
+ * non-retryable one, or the last retryable one, ends the call with a {@link TransportFailure};
+ * any other error (not a transport error) is thrown as it is.
  */
 import { APICallError, generateText, type LanguageModel, type ModelMessage } from 'ai';
 import { ArgumentTypeError } from '../util/errors.js';
@@ -121,8 +122,8 @@ export async function callModel(
         retries: attempt,
       };
     } catch (e) {
-      if (!(APICallError.isInstance(e) && e.isRetryable) || attempt >= maxRetries)
-        throw new TransportFailure(attempt + 1, e);
+      if (!APICallError.isInstance(e)) throw e;
+      if (!e.isRetryable || attempt >= maxRetries) throw new TransportFailure(attempt + 1, e);
       if (delay > 0) await sleep(delay * 2 ** attempt);
     }
   }
