@@ -13,15 +13,7 @@ import type { RuleSpec } from '../stopping/registry.js';
 import { VoteTally } from '../stopping/votes.js';
 import { integerInRange } from '../util/validate.js';
 import { RuleFeed } from './ruleFeed.js';
-import {
-  addCounts,
-  checkSolveOptions,
-  noCounts,
-  solve,
-  type CallCounts,
-  type SolveOptions,
-  type SolveResult,
-} from './solve.js';
+import { SolveRun, type CallCounts, type SolveOptions, type SolveResult } from './solve.js';
 
 /** The paper's sample count (Sec. 3) and temperature (App. B). */
 export const BRANCH_DEFAULTS = Object.freeze({ samples: 5, temperature: 0.7 });
@@ -55,19 +47,16 @@ export interface BranchResult extends CallCounts {
  * @throws {TransportFailure} a call did not deliver; {@link ArgumentError} bad options (no call made).
  */
 export async function branch(model: LanguageModel, problem: string, o: BranchOptions = {}): Promise<BranchResult> {
-  checkSolveOptions(o);
+  const run = new SolveRun(model, { ...o, temperature: o.temperature ?? BRANCH_DEFAULTS.temperature });
   const N = integerInRange('samples', o.samples ?? BRANCH_DEFAULTS.samples, 1);
   const feed = o.rule === undefined ? null : new RuleFeed(o.rule, N);
-  const opts: SolveOptions = { ...o, temperature: o.temperature ?? BRANCH_DEFAULTS.temperature };
-  const counts = noCounts();
   const tally = new VoteTally();
   const samples: SolveResult[] = [];
   let stopReason: BranchResult['stopReason'] = 'samples';
   let detail = '';
   for (let i = 1; i <= N; i++) {
-    const s = await solve(model, problem, opts);
+    const s = await run.solve(problem);
     samples.push(s);
-    addCounts(counts, s);
     tally.add(s.answer);
     const d = feed?.observe(s.answer, s.kind);
     if (d?.stop && i < N) {
@@ -78,5 +67,5 @@ export async function branch(model: LanguageModel, problem: string, o: BranchOpt
   }
   const answer = tally.leader();
   const agreement = answer === null ? 0 : tally.count(answer) / samples.length;
-  return { ...counts, answer, samples, votes: tally.entries(), agreement, stopReason, detail };
+  return { ...run.counts, answer, samples, votes: tally.entries(), agreement, stopReason, detail };
 }

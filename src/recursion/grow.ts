@@ -11,15 +11,7 @@ import type { RuleSpec } from '../stopping/registry.js';
 import { integerInRange } from '../util/validate.js';
 import { growPrompt } from './prompts.js';
 import { RuleFeed } from './ruleFeed.js';
-import {
-  addCounts,
-  checkSolveOptions,
-  noCounts,
-  solve,
-  type CallCounts,
-  type SolveOptions,
-  type SolveResult,
-} from './solve.js';
+import { SolveRun, type CallCounts, type SolveOptions, type SolveResult } from './solve.js';
 
 /** The paper's round cap (Sec. 3). */
 export const GROW_ROUNDS = 3;
@@ -46,17 +38,15 @@ export interface GrowResult extends CallCounts {
  * @throws {TransportFailure} a call did not deliver; {@link ArgumentError} bad options (no call made).
  */
 export async function grow(model: LanguageModel, problem: string, o: GrowOptions = {}): Promise<GrowResult> {
-  checkSolveOptions(o);
+  const run = new SolveRun(model, o);
   const R = integerInRange('rounds', o.rounds ?? GROW_ROUNDS, 1);
   const feed = o.rule === undefined ? null : new RuleFeed(o.rule, R);
-  const counts = noCounts();
   const rounds: SolveResult[] = [];
   let stopReason: GrowResult['stopReason'] = 'rounds';
   for (let r = 1; r <= R; r++) {
     const prev = rounds.at(-1);
-    const s = await solve(model, prev === undefined ? problem : growPrompt(problem, prev.text), o);
+    const s = await run.solve(prev === undefined ? problem : growPrompt(problem, prev.text));
     rounds.push(s);
-    addCounts(counts, s);
     if (prev !== undefined && s.answer !== null && s.answer === prev.answer) {
       stopReason = 'stable';
       break;
@@ -66,5 +56,5 @@ export async function grow(model: LanguageModel, problem: string, o: GrowOptions
       break;
     }
   }
-  return { ...counts, answer: rounds.at(-1)!.answer, rounds, stopReason };
+  return { ...run.counts, answer: rounds.at(-1)!.answer, rounds, stopReason };
 }

@@ -8,17 +8,8 @@
  */
 import type { LanguageModel } from 'ai';
 import { integerInRange } from '../util/validate.js';
-import { addUsage, callModel } from './call.js';
 import { composePrompt, decomposePrompt, parseSubQuestions, subQuestionPrompt } from './prompts.js';
-import {
-  addCounts,
-  checkSolveOptions,
-  noCounts,
-  solve,
-  type CallCounts,
-  type SolveOptions,
-  type SolveResult,
-} from './solve.js';
+import { SolveRun, type CallCounts, type SolveOptions, type SolveResult } from './solve.js';
 
 /** Sub-question cap (not stated in the paper). */
 export const PRUNE_MAX_SUBQUESTIONS = 5;
@@ -47,28 +38,20 @@ export interface PruneResult extends CallCounts {
  * @throws {TransportFailure} a call did not deliver; {@link ArgumentError} bad options (no call made).
  */
 export async function prune(model: LanguageModel, problem: string, o: PruneOptions = {}): Promise<PruneResult> {
-  checkSolveOptions(o);
+  const run = new SolveRun(model, o);
   const cap = integerInRange('maxSubQuestions', o.maxSubQuestions ?? PRUNE_MAX_SUBQUESTIONS, 2);
-  const counts = noCounts();
-  const plan = await callModel(model, [{ role: 'user', content: decomposePrompt(problem, cap) }], o);
-  counts.calls += 1;
-  counts.retries += plan.retries;
-  addUsage(counts.usage, plan.usage);
-  const subQuestions = parseSubQuestions(plan.text).slice(0, cap);
+  const subQuestions = parseSubQuestions(await run.call(decomposePrompt(problem, cap))).slice(0, cap);
   if (subQuestions.length < 2) {
-    const final = await solve(model, problem, o);
-    addCounts(counts, final);
-    return { ...counts, answer: final.answer, subQuestions, subAnswers: [], final, fallback: true };
+    const final = await run.solve(problem);
+    return { ...run.counts, answer: final.answer, subQuestions, subAnswers: [], final, fallback: true };
   }
   const solved: Array<{ question: string; answer: string | null }> = [];
   const subAnswers: SolveResult[] = [];
   for (const q of subQuestions) {
-    const s = await solve(model, subQuestionPrompt(problem, solved, q), o);
-    addCounts(counts, s);
+    const s = await run.solve(subQuestionPrompt(problem, solved, q));
     subAnswers.push(s);
     solved.push({ question: q, answer: s.answer });
   }
-  const final = await solve(model, composePrompt(problem, solved), o);
-  addCounts(counts, final);
-  return { ...counts, answer: final.answer, subQuestions, subAnswers, final, fallback: false };
+  const final = await run.solve(composePrompt(problem, solved));
+  return { ...run.counts, answer: final.answer, subQuestions, subAnswers, final, fallback: false };
 }

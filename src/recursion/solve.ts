@@ -126,3 +126,33 @@ export async function solve(model: LanguageModel, problem: string, o: SolveOptio
     retries: first.retries + second.retries,
   };
 }
+
+/**
+ * The solves of one operator run over one model and options, with their counts summed: what
+ * GROW, PRUNE and BRANCH build on. The options are checked when it is made (before any call).
+ */
+export class SolveRun {
+  readonly counts: CallCounts = noCounts();
+
+  /** @throws {ArgumentError} bad options. */
+  constructor(
+    readonly model: LanguageModel,
+    readonly options: SolveOptions,
+  ) {
+    checkSolveOptions(options);
+  }
+
+  /** {@link solve} of `problem`, counted. */
+  async solve(problem: string): Promise<SolveResult> {
+    const s = await solve(this.model, problem, this.options);
+    addCounts(this.counts, s);
+    return s;
+  }
+
+  /** One plain call of `prompt` (no answer read), counted; its text. */
+  async call(prompt: string): Promise<string> {
+    const out = await callModel(this.model, [{ role: 'user', content: prompt }], this.options);
+    addCounts(this.counts, { ...out, calls: 1, truncated: 0, finalized: 0 });
+    return out.text;
+  }
+}
