@@ -34,7 +34,9 @@ const allowed = {
   graph: ['ordergap', 'stopping', 'linearize', 'system', 'linalg', 'blas1', 'wasm', 'util'],
   lab: ['ordergap', 'stopping', 'system', 'blas1', 'util'],
   plot: ['util'],
+  recursion: ['lab', 'stopping', 'util'],
   adapters: [
+    'recursion',
     'coverageStop',
     'graph',
     'certify',

@@ -60,6 +60,19 @@ export {
   type ExtractionKind,
 } from './documentQa/answerQuestion.js';
 export { chunkDocument, type Chunk, type ChunkOptions } from './documentQa/chunk.js';
+export { solve, type CallCounts, type SolveOptions, type SolveResult } from '../recursion/solve.js';
+export { TransportFailure, type CallOptions, type TokenUsage } from '../recursion/call.js';
+export { grow, type GrowOptions, type GrowResult } from '../recursion/grow.js';
+export { prune, type PruneOptions, type PruneResult } from '../recursion/prune.js';
+export { branch, type BranchOptions, type BranchResult } from '../recursion/branch.js';
+export {
+  runRecursion,
+  type MethodItemRecord,
+  type RecursionItem,
+  type RecursionRun,
+  type RecursionRunOptions,
+} from '../recursion/run.js';
+export { scoreRecursion, truncationCorrelation, type MethodScore, type RecursionReport } from '../recursion/scoring.js';
 
 /**
  * Any tool set: like the AI SDK's own `stepCountIs` (a `StopCondition<any>`), the condition fits

@@ -22,7 +22,15 @@ export {
   numericExtractor,
   userExtractor,
 } from './extractors.js';
-export { buildStream, type ObservationStream, seededPermutation, type StreamStep, unitSeed } from './observations.js';
+export {
+  buildStream,
+  type ObservationStream,
+  seededPermutation,
+  type StreamStep,
+  unitSeed,
+  type VoteObservation,
+  VoteObserver,
+} from './observations.js';
 export {
   baselineSpec,
   type ReplayConfig,

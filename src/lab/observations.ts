@@ -16,10 +16,11 @@ import { evaluateOrderGapUnchecked } from '../ordergap/orderGap.js';
 import { createRng } from '../ordergap/rng.js';
 import type { StepObservation } from '../stopping/rule.js';
 import { VoteTally } from '../stopping/votes.js';
+import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import type { AnswerExtractor, Extraction } from './extractors.js';
 import type { SampleItem } from './samples.js';
-import { EMPTY_EVIDENCE, answerEvidence, voteStateSystem } from './voteSystem.js';
+import { EMPTY_EVIDENCE, answerEvidence, voteStateSystem, type VoteStateSystem } from './voteSystem.js';
 
 /** One step of a stream. */
 export interface StreamStep {
@@ -70,6 +71,72 @@ export function seededPermutation(n: number, seed: number): number[] {
   return p;
 }
 
+/** One observation of a {@link VoteObserver}: what a rule is shown, and the plurality after it. */
+export interface VoteObservation {
+  readonly obs: StepObservation;
+  /** Plurality after this step (null: no answered sample yet). */
+  readonly leader: string | null;
+}
+
+/**
+ * The per-step computation of a stream, one extraction at a time: the vote-state system's Ω, the
+ * tally, the Laplace confidence (see the module comment). Built over known candidate answers (a
+ * replayed item's), or over K slots filled in arrival order by the distinct answers seen (a
+ * live run drawing at most K samples has at most K distinct answers; the unused slots stay at
+ * zero votes, as a replayed item's not-yet-seen candidates do).
+ * Cost: O(K) per observation.
+ * @throws {ArgumentError} (at observe) an answer outside the candidates, or more distinct answers
+ *   than slots.
+ */
+export class VoteObserver {
+  readonly #system: VoteStateSystem;
+  readonly #slots: Map<string, string> | null;
+  readonly #capacity: number;
+  readonly #tally = new VoteTally();
+  #theta: Float64Array;
+  #t = 0;
+
+  constructor(candidates: readonly string[] | number, lambda: number) {
+    const slotted = typeof candidates === 'number';
+    this.#capacity = slotted ? integerInRange('slots', candidates, 1) : candidates.length;
+    this.#slots = slotted ? new Map() : null;
+    const names = slotted ? Array.from({ length: this.#capacity }, (_, i) => `#${i + 1}`) : candidates;
+    this.#system = voteStateSystem(names, { lambda });
+    this.#theta = this.#system.theta0!;
+  }
+
+  /** Observes the next sample's extraction (step t + 1). */
+  observe(ex: Extraction): VoteObservation {
+    const answer = ex.kind === 'answer' ? ex.answer : null;
+    const t = ++this.#t;
+    const ev = evaluateOrderGapUnchecked(
+      this.#system,
+      this.#theta,
+      answer === null ? EMPTY_EVIDENCE : answerEvidence(this.#slotOf(answer)),
+    );
+    this.#theta = ev.expandThenConsolidate;
+    this.#tally.add(answer);
+    const [v1] = this.#tally.topTwo();
+    const confidence = (v1 + 1) / (this.#tally.valid + 2);
+    return {
+      obs: { t, answer, empty: ex.kind === 'empty', omega: ev.omega, confidence, score: confidence },
+      leader: this.#tally.leader(),
+    };
+  }
+
+  #slotOf(answer: string): string {
+    if (this.#slots === null) return answer;
+    let slot = this.#slots.get(answer);
+    if (slot === undefined) {
+      if (this.#slots.size >= this.#capacity)
+        throw new ArgumentError('answer', answer, `is a distinct answer beyond the ${this.#capacity} slots`);
+      slot = `#${this.#slots.size + 1}`;
+      this.#slots.set(answer, slot);
+    }
+    return slot;
+  }
+}
+
 /**
  * Builds the stream of one item for one repeat. Stops at the first transport failure (null
  * sample): nothing after it can be observed.
@@ -83,12 +150,10 @@ export function buildStream(
   const extractions = item.samples.map((s) => (s === null ? null : extractor.extract(s)));
   const candidates: string[] = [];
   for (const e of extractions) if (e?.kind === 'answer' && !candidates.includes(e.answer)) candidates.push(e.answer);
-  const system = voteStateSystem(candidates, { lambda: options.lambda });
+  const observer = new VoteObserver(candidates, options.lambda);
   const perm = seededPermutation(item.samples.length, unitSeed(options.seed, options.repeat, options.itemIndex));
   const order = perm.slice(0, Math.min(options.budget, perm.length));
-  const tally = new VoteTally();
   const steps: StreamStep[] = [];
-  let theta = system.theta0!;
   let failureAt: number | null = null;
   for (let t = 1; t <= order.length; t++) {
     const idx = order[t - 1]!;
@@ -97,18 +162,7 @@ export function buildStream(
       failureAt = t;
       break;
     }
-    const answer = ex.kind === 'answer' ? ex.answer : null;
-    const ev = evaluateOrderGapUnchecked(system, theta, answer === null ? EMPTY_EVIDENCE : answerEvidence(answer));
-    theta = ev.expandThenConsolidate;
-    tally.add(answer);
-    const [v1] = tally.topTwo();
-    const confidence = (v1 + 1) / (tally.valid + 2);
-    steps.push({
-      obs: { t, answer, empty: ex.kind === 'empty', omega: ev.omega, confidence, score: confidence },
-      kind: ex.kind,
-      leader: tally.leader(),
-      sampleIndex: idx,
-    });
+    steps.push({ ...observer.observe(ex), kind: ex.kind, sampleIndex: idx });
   }
   return { steps, failureAt, order };
 }
