@@ -83,18 +83,26 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
     expect(['order-gap', 'budget']).toContain(stop.report!.reason);
   });
 
-  it('between generateText calls the loop persists as JSON (state.toJSON(), stopper.snapshot()): continued by new objects, it stops as one uninterrupted call', async () => {
-    const make = () => ({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper('continue', 75) });
-    const call = (stop: OrderGapStopCondition, from: number, cap: number) =>
-      generateText({
-        model: retrievingModel(from),
-        tools: { retrieve },
-        prompt: 'research',
-        stopWhen: [stop, stepCountIs(cap)],
-      });
+  /** The `continue` loop's state and stopper, fresh. */
+  const make = () => ({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper('continue', 75) });
+  /** One generateText call retrieving from draw `from` on, capped at `cap` SDK steps. */
+  const call = (stop: OrderGapStopCondition, from: number, cap: number) =>
+    generateText({
+      model: retrievingModel(from),
+      tools: { retrieve },
+      prompt: 'research',
+      stopWhen: [stop, stepCountIs(cap)],
+    });
+  /** The `continue` loop in one uninterrupted call. */
+  const uninterrupted = async () => {
     const whole = make();
     const wholeStop = orderGapStopWhen({ ...whole, candidates: () => pool });
     await call(wholeStop, 0, 200);
+    return { whole, wholeStop };
+  };
+
+  it('between generateText calls the loop persists as JSON (state.toJSON(), stopper.snapshot()): continued by new objects, it stops as one uninterrupted call', async () => {
+    const { whole, wholeStop } = await uninterrupted();
     // cut after the first refused blind stop (the rule's window restarted), then saved
     const cut = paper.stop.step + 2;
     const first = make();
@@ -119,17 +127,7 @@ describe('ordergap/ai-sdk: stopWhen in a real generateText loop (MockLanguageMod
   });
 
   it('one condition over two generateText calls (the same objects, no snapshot) reads every step of both', async () => {
-    const make = () => ({ state: AgentState.fromScenario(scenario), stopper: scenarioStopper('continue', 75) });
-    const call = (stop: OrderGapStopCondition, from: number, cap: number) =>
-      generateText({
-        model: retrievingModel(from),
-        tools: { retrieve },
-        prompt: 'research',
-        stopWhen: [stop, stepCountIs(cap)],
-      });
-    const whole = make();
-    const wholeStop = orderGapStopWhen({ ...whole, candidates: () => pool });
-    await call(wholeStop, 0, 200);
+    const { whole, wholeStop } = await uninterrupted();
     const cut = paper.stop.step + 2;
     const again = make();
     const stop = orderGapStopWhen({ ...again, candidates: () => pool });
