@@ -23,7 +23,7 @@
  */
 import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
 import { z } from 'zod';
-import { CoverageStopper, type CoveragePolicy, type StopReport } from '../../coverageStop/stopper.js';
+import { CoverageStopper, type CheckSite, type CoveragePolicy, type StopReport } from '../../coverageStop/stopper.js';
 import { AgentState } from '../../graph/agent/agent.js';
 import { extractionPrompt, llmEvidenceSchema, toEvidenceItem } from '../../graph/agent/llmEvidence.js';
 import { GRAPH_RUN_DEFAULTS } from '../../graph/scenarios/scenario.js';
@@ -269,6 +269,8 @@ class Loop {
   readonly counts = { calls: 0, evidence: 0, empty: 0, invalid: 0, repairs: 0, truncated: 0 };
   last: StopReport | null = null;
   readonly #emit: (e: AnswerEvent) => void;
+  /** The coverage check's site for the current state and items (null once a step changed them). */
+  #site: CheckSite | null = null;
 
   constructor(o: AnswerQuestionOptions) {
     this.state = initialState(o.question);
@@ -296,13 +298,17 @@ class Loop {
   async observe(chunk: number, item: unknown | null, reapplied: boolean): Promise<void> {
     if (item === null && this.items.length === 0) return;
     const omega = item === null ? 0 : this.state.step(item as never);
+    if (item !== null) this.#site = null;
     this.omegas.push(omega);
-    this.last = await this.stopper.observe({ omega }, () =>
-      agentCheckSite(
+    // an empty extraction leaves the state and the items as they were: the same site, which the
+    // stopper does not check again
+    this.last = await this.stopper.observe({ omega }, () => {
+      this.#site ??= agentCheckSite(
         this.state,
         this.items.map((x) => x.item as never),
-      ),
-    );
+      );
+      return this.#site;
+    });
     this.emit({ type: 'step', chunk, omega, reapplied, report: this.last });
   }
 }
