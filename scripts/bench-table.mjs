@@ -1223,6 +1223,61 @@ function renderProof(doc, ctx) {
   return out.join('\n');
 }
 
+function renderDocumentQa(doc, ctx) {
+  const env = field(ctx, doc, 'environment', 'object', { optional: true }) ?? {};
+  const ec = { ...ctx, prefix: 'environment' };
+  const out = [
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
+      ['note', field(ec, env, 'note', 'string', { optional: true })],
+    ]),
+    '',
+    para(
+      '**The document-QA loop\u2019s own cost per chunk** (`answerQuestion` with the default options and a model ' +
+        'answering at once with outputs computed before the run; best of ' +
+        `${fmt(field(ctx, doc, 'repeats', 'number'))} runs): synthetic documents of ` +
+        `${fmt(field(ctx, doc, 'wordsPerParagraph', 'number'))} words a paragraph from ` +
+        `${fmt(field(ctx, doc, 'vocabulary', 'number'))} made-up words, asked \u201c${field(ctx, doc, 'question', 'string')}\u201d; ` +
+        `in \u201csparse evidence\u201d every ${fmt(field(ctx, doc, 'evidenceEvery', 'number'))}th paragraph answers it, ` +
+        'in \u201cno evidence\u201d none does. ms a chunk = (wall \u2212 time inside the model) \u00f7 chunks read:',
+    ),
+    '',
+    table(
+      [
+        'chunks',
+        'document',
+        'read',
+        'model calls',
+        'observations',
+        'ended',
+        'answer',
+        'wall ms',
+        'model ms',
+        'ms a chunk',
+        'target ms',
+        'met',
+      ],
+      rows(ctx, doc, 'rows').map(({ item: r, ctx: c }) => [
+        fmt(field(c, r, 'chunks', 'number')),
+        field(c, r, 'document', 'string'),
+        fmt(field(c, r, 'read', 'number')),
+        fmt(field(c, r, 'calls', 'number')),
+        fmt(field(c, r, 'steps', 'number')),
+        field(c, r, 'reason', 'string'),
+        field(c, r, 'answer', 'string', { optional: true }) ?? '\u2014',
+        fmt(field(c, r, 'wallMs', 'number')),
+        fmt(field(c, r, 'modelMs', 'number')),
+        fmt(field(c, r, 'msPerChunk', 'number')),
+        fmt(field(c, r, 'targetMs', 'number')),
+        field(c, r, 'met', 'boolean') ? 'yes' : 'NO',
+      ]),
+    ),
+  ];
+  return out.join('\n');
+}
+
 /** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
 const BENCHMARKS = [
   { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
@@ -1246,6 +1301,12 @@ const BENCHMARKS = [
     title: 'Whole runs at large Nmax',
     script: 'bench/ordergap-run.ts',
     render: renderOrderGapRun,
+  },
+  {
+    file: 'document-qa.json',
+    title: 'The document-QA loop',
+    script: 'bench/document-qa.ts',
+    render: renderDocumentQa,
   },
 ];
 

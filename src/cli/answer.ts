@@ -5,7 +5,7 @@
  * without them), and prints the library's report: text, or `--json`.
  */
 import { InvalidArgumentError, Option, type Command } from 'commander';
-import { answerJson, renderAnswerText } from '../report/answerText.js';
+import { answerJson, renderAnswerText } from '../adapters/documentQa/answerText.js';
 import { checkBaseURL, DEFAULT_BASE_URL, DEFAULT_MODEL_NAME } from '../adapters/documentQa/server.js';
 import { ArgumentError } from '../util/errors.js';
 import { readInputText } from '../util/resources.js';

@@ -3,7 +3,7 @@
  * document-QA loop ended, the chunks read, the extraction counts) and {@link answerJson} (the
  * report of `answerQuestion` without its `AgentState`, whose words `summary` already holds).
  */
-import type { AnswerReport } from '../adapters/documentQa/answerQuestion.js';
+import type { AnswerReport } from './answerQuestion.js';
 
 /** The report as `--json` prints it: every field of {@link AnswerReport} but `state`. */
 export type AnswerJson = Omit<AnswerReport, 'state'>;
