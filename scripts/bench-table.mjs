@@ -1223,6 +1223,17 @@ function renderProof(doc, ctx) {
   return out.join('\n');
 }
 
+/** `repeats` ({ chunks: runs }) as '3 runs at 200 chunks, 1 at 5000'. */
+function runsPerSize(ctx, doc) {
+  const repeats = field(ctx, doc, 'repeats', 'object');
+  const rc = { ...ctx, prefix: 'repeats' };
+  return Object.keys(repeats)
+    .map(
+      (n, i) => `${fmt(field(rc, repeats, n, 'number'))}${i === 0 ? ' runs' : ''} at ${n}${i === 0 ? ' chunks' : ''}`,
+    )
+    .join(', ');
+}
+
 function renderDocumentQa(doc, ctx) {
   const env = field(ctx, doc, 'environment', 'object', { optional: true }) ?? {};
   const ec = { ...ctx, prefix: 'environment' };
@@ -1236,13 +1247,15 @@ function renderDocumentQa(doc, ctx) {
     '',
     para(
       '**The document-QA loop\u2019s own cost per chunk** (`answerQuestion` with the default options and a model ' +
-        'answering at once with outputs computed before the run; best of ' +
-        `${fmt(field(ctx, doc, 'repeats', 'number'))} runs): synthetic documents of ` +
+        'answering at once with outputs computed before the run; the best of ' +
+        `${runsPerSize(ctx, doc)}): synthetic documents of ` +
         `${fmt(field(ctx, doc, 'wordsPerParagraph', 'number'))} words a paragraph from ` +
-        `${fmt(field(ctx, doc, 'vocabulary', 'number'))} made-up words, asked \u201c${field(ctx, doc, 'question', 'string')}\u201d; ` +
+        `${fmt(field(ctx, doc, 'vocabulary', 'number'))} made-up words, asked the question below; ` +
         `in \u201csparse evidence\u201d every ${fmt(field(ctx, doc, 'evidenceEvery', 'number'))}th paragraph answers it, ` +
         'in \u201cno evidence\u201d none does. ms a chunk = (wall \u2212 time inside the model) \u00f7 chunks read:',
     ),
+    '',
+    `Question: ${field(ctx, doc, 'question', 'string')}`,
     '',
     table(
       [

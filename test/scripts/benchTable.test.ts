@@ -435,7 +435,7 @@ const documentQa = {
   wordsPerParagraph: 41,
   vocabulary: 3001,
   evidenceEvery: 19,
-  repeats: 4,
+  repeats: { '203': 4, '5003': 2 },
   rows: [
     {
       document: 'fixture-sparse',
