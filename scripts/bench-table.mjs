@@ -1223,6 +1223,22 @@ function renderProof(doc, ctx) {
   return out.join('\n');
 }
 
+/** The document-QA table's columns: header, field of a row, kind ('string?': may be null). */
+const DOCUMENT_QA_COLUMNS = [
+  ['chunks', 'chunks', 'number'],
+  ['document', 'document', 'string'],
+  ['read', 'read', 'number'],
+  ['model calls', 'calls', 'number'],
+  ['observations', 'steps', 'number'],
+  ['ended', 'reason', 'string'],
+  ['answer', 'answer', 'string?'],
+  ['wall ms', 'wallMs', 'number'],
+  ['model ms', 'modelMs', 'number'],
+  ['ms a chunk', 'msPerChunk', 'number'],
+  ['target ms', 'targetMs', 'number'],
+  ['met', 'met', 'boolean'],
+];
+
 /** `repeats` ({ chunks: runs }) as '3 runs at 200 chunks, 1 at 5000'. */
 function runsPerSize(ctx, doc) {
   const repeats = field(ctx, doc, 'repeats', 'object');
@@ -1258,34 +1274,14 @@ function renderDocumentQa(doc, ctx) {
     `Question: ${field(ctx, doc, 'question', 'string')}`,
     '',
     table(
-      [
-        'chunks',
-        'document',
-        'read',
-        'model calls',
-        'observations',
-        'ended',
-        'answer',
-        'wall ms',
-        'model ms',
-        'ms a chunk',
-        'target ms',
-        'met',
-      ],
-      rows(ctx, doc, 'rows').map(({ item: r, ctx: c }) => [
-        fmt(field(c, r, 'chunks', 'number')),
-        field(c, r, 'document', 'string'),
-        fmt(field(c, r, 'read', 'number')),
-        fmt(field(c, r, 'calls', 'number')),
-        fmt(field(c, r, 'steps', 'number')),
-        field(c, r, 'reason', 'string'),
-        field(c, r, 'answer', 'string', { optional: true }) ?? '\u2014',
-        fmt(field(c, r, 'wallMs', 'number')),
-        fmt(field(c, r, 'modelMs', 'number')),
-        fmt(field(c, r, 'msPerChunk', 'number')),
-        fmt(field(c, r, 'targetMs', 'number')),
-        field(c, r, 'met', 'boolean') ? 'yes' : 'NO',
-      ]),
+      DOCUMENT_QA_COLUMNS.map(([header]) => header),
+      rows(ctx, doc, 'rows').map(({ item: r, ctx: c }) =>
+        DOCUMENT_QA_COLUMNS.map(([, key, kind]) => {
+          const v = field(c, r, key, kind === 'string?' ? 'string' : kind, { optional: kind === 'string?' });
+          if (kind === 'boolean') return v ? 'yes' : 'NO';
+          return kind === 'number' ? fmt(v) : (v ?? '\u2014');
+        }),
+      ),
     ),
   ];
   return out.join('\n');
