@@ -1223,6 +1223,70 @@ function renderProof(doc, ctx) {
   return out.join('\n');
 }
 
+/** The document-QA table's columns: header, field of a row, kind ('string?': may be null). */
+const DOCUMENT_QA_COLUMNS = [
+  ['chunks', 'chunks', 'number'],
+  ['document', 'document', 'string'],
+  ['read', 'read', 'number'],
+  ['model calls', 'calls', 'number'],
+  ['observations', 'steps', 'number'],
+  ['ended', 'reason', 'string'],
+  ['answer', 'answer', 'string?'],
+  ['wall ms', 'wallMs', 'number'],
+  ['model ms', 'modelMs', 'number'],
+  ['ms a chunk', 'msPerChunk', 'number'],
+  ['target ms', 'targetMs', 'number'],
+  ['met', 'met', 'boolean'],
+];
+
+/** `repeats` ({ chunks: runs }) as '3 runs at 200 chunks, 1 at 5000'. */
+function runsPerSize(ctx, doc) {
+  const repeats = field(ctx, doc, 'repeats', 'object');
+  const rc = { ...ctx, prefix: 'repeats' };
+  return Object.keys(repeats)
+    .map(
+      (n, i) => `${fmt(field(rc, repeats, n, 'number'))}${i === 0 ? ' runs' : ''} at ${n}${i === 0 ? ' chunks' : ''}`,
+    )
+    .join(', ');
+}
+
+function renderDocumentQa(doc, ctx) {
+  const env = field(ctx, doc, 'environment', 'object', { optional: true }) ?? {};
+  const ec = { ...ctx, prefix: 'environment' };
+  const out = [
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
+      ['note', field(ec, env, 'note', 'string', { optional: true })],
+    ]),
+    '',
+    para(
+      '**The document-QA loop\u2019s own cost per chunk** (`answerQuestion` with the default options and a model ' +
+        'answering at once with outputs computed before the run; the best of ' +
+        `${runsPerSize(ctx, doc)}): synthetic documents of ` +
+        `${fmt(field(ctx, doc, 'wordsPerParagraph', 'number'))} words a paragraph from ` +
+        `${fmt(field(ctx, doc, 'vocabulary', 'number'))} made-up words, asked the question below; ` +
+        `in \u201csparse evidence\u201d every ${fmt(field(ctx, doc, 'evidenceEvery', 'number'))}th paragraph answers it, ` +
+        'in \u201cno evidence\u201d none does. ms a chunk = (wall \u2212 time inside the model) \u00f7 chunks read:',
+    ),
+    '',
+    `Question: ${field(ctx, doc, 'question', 'string')}`,
+    '',
+    table(
+      DOCUMENT_QA_COLUMNS.map(([header]) => header),
+      rows(ctx, doc, 'rows').map(({ item: r, ctx: c }) =>
+        DOCUMENT_QA_COLUMNS.map(([, key, kind]) => {
+          const v = field(c, r, key, kind === 'string?' ? 'string' : kind, { optional: kind === 'string?' });
+          if (kind === 'boolean') return v ? 'yes' : 'NO';
+          return kind === 'number' ? fmt(v) : (v ?? '\u2014');
+        }),
+      ),
+    ),
+  ];
+  return out.join('\n');
+}
+
 /** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
 const BENCHMARKS = [
   { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
@@ -1246,6 +1310,12 @@ const BENCHMARKS = [
     title: 'Whole runs at large Nmax',
     script: 'bench/ordergap-run.ts',
     render: renderOrderGapRun,
+  },
+  {
+    file: 'document-qa.json',
+    title: 'The document-QA loop',
+    script: 'bench/document-qa.ts',
+    render: renderDocumentQa,
   },
 ];
 

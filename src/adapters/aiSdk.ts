@@ -4,7 +4,7 @@
  * reads the evidence items the new steps' tool results carry, applies each to the `AgentState`
  * (Ω(θ; e), then θ ← Q(P_e θ)), and says stop when the `CoverageStopper` does — the windowed
  * order-gap below ε (Eq. 3), with the coverage check and policy of src/coverageStop — instead of
- * after a step count (`stepCountIs(n)`). Needs only the types of `ai` (an optional peer).
+ * after a step count (`stepCountIs(n)`). Needs only the types of `ai`.
  *
  * ```ts
  * import { generateText, stepCountIs } from 'ai';

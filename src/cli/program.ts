@@ -12,6 +12,7 @@ import { registerCompareCommand } from './compare.js';
 import { registerRunCommand } from './run.js';
 import { registerCertifyCommand } from './certify.js';
 import { registerCheckProofCommand } from './checkProof.js';
+import { registerAnswerCommand } from './answer.js';
 import { CommandStatus } from './status.js';
 import { writeDemoPlots } from '../report/demoPlots.js';
 
@@ -73,6 +74,7 @@ export function createProgram(): Command {
   registerRunCommand(program);
   registerCertifyCommand(program);
   registerCheckProofCommand(program);
+  registerAnswerCommand(program);
   return program;
 }
 

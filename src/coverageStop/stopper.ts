@@ -183,6 +183,8 @@ export class CoverageStopper {
   #last: StopReport | null = null;
   #checks: CoverageCheck[] = [];
   #targetQuestions: readonly TargetQuestion[] = [];
+  /** The site last checked and its check (a site given again is not checked again). */
+  #checked: { site: CheckSite; check: CoverageCheck } | null = null;
 
   /**
    * `system`: where {@link candidate} checks a candidate stop (null: only {@link observe}, which
@@ -241,7 +243,8 @@ export class CoverageStopper {
   /**
    * Observes one step (`obs` as a rule sees it, without `t`: the stopper numbers the steps) and
    * decides. When the rule stops, the candidate is checked at `site` — a site, or a function
-   * giving one, called only then. The check is never skipped silently: unless the policy is
+   * giving one, called only then. A site that is the very object checked last (a loop whose state
+   * has not changed since gives it again) gets that check again without re-running it. The check is never skipped silently: unless the policy is
    * `false` (the rule alone), a missing site is an error — at once when `site` is absent, at the
    * candidate stop when the function gives none (the observation is then counted already).
    * @throws {ArgumentError} what the rule throws for a bad observation (e.g. Ω not finite); no
@@ -311,7 +314,13 @@ export class CoverageStopper {
     budget: boolean,
     statistic: number | null,
   ): Promise<StopReport> {
-    const check = await checkCoverageAtStop(site.system, site.theta, this.epsilon, this.#checkOptions);
+    // the check is a function of the site (certify is seeded): the same site object, which a loop
+    // gives again while its state has not changed, gets the same check without running it again
+    const check =
+      this.#checked?.site === site
+        ? this.#checked.check
+        : await checkCoverageAtStop(site.system, site.theta, this.epsilon, this.#checkOptions);
+    this.#checked = { site, check };
     this.#checks.push(check);
     this.#targetQuestions = [];
     const T = this.#step;
@@ -429,6 +438,7 @@ export class CoverageStopper {
     this.#last = copy.report && Object.freeze(copy.report);
     this.#checks = [...copy.checks];
     this.#targetQuestions = copy.targetQuestions;
+    this.#checked = null;
   }
 
   /** Forgets every observation (a new loop). */
@@ -439,5 +449,6 @@ export class CoverageStopper {
     this.#last = null;
     this.#checks = [];
     this.#targetQuestions = [];
+    this.#checked = null;
   }
 }

@@ -1,80 +1,25 @@
-import { readFileSync } from 'node:fs';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { answerQuestion, type AnswerEvent } from '../../src/adapters/documentQa/answerQuestion.js';
 import { chunkDocument, ChunkRanking } from '../../src/adapters/documentQa/chunk.js';
-
-/** The Gettysburg Address (Bliss copy, 1863; public domain), shipped with the examples. */
-const GETTYSBURG = readFileSync(new URL('../../examples/documents/gettysburg.txt', import.meta.url), 'utf8');
-const QUESTION = 'What war was the nation engaged in?';
+import { GETTYSBURG, OUTPUTS, QUESTION, replyFor, type HandWrittenOutput } from './gettysburgOutputs.js';
 
 const usage = {
   inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
   outputTokens: { total: 1, text: 1, reasoning: 0 },
 };
 
-/**
- * The outputs a model gives per sentence of the address, written by hand for these tests in the
- * form a structured-output call returns (no model was called): `first` is the first reply, and
- * `repair` the reply to the loop's repair message when `first` is invalid. Sentences not listed
- * hold nothing on the question: the reply is an empty extraction.
- */
-const OUTPUTS: Array<{ sentence: string; first: string; repair?: string }> = [
-  {
-    sentence: 'Now we are engaged in a great civil war',
-    first: '{"claims": [{"text": "The nation is engaged in a great civil war."', // cut short: not JSON
-    repair: JSON.stringify({
-      claims: [
-        {
-          text: 'The nation is engaged in a great civil war.',
-          source: 'Gettysburg Address',
-          reliability: 0.9,
-          question: 'q:main',
-          answerText: 'A great civil war',
-        },
-      ],
-    }),
-  },
-  {
-    sentence: 'We are met on a great battle-field of that war.',
-    // a claim id the state does not hold: toEvidenceItem refuses it, the repair drops it
-    first: JSON.stringify({
-      claims: [
-        { text: 'They are met on a battle-field of that war.', source: 'Gettysburg Address', supports: ['c:nope'] },
-      ],
-    }),
-    repair: JSON.stringify({
-      claims: [
-        {
-          text: 'They are met on a battle-field of that war.',
-          source: 'Gettysburg Address',
-          reliability: 0.8,
-          question: 'q:main',
-          answerText: 'A great civil war',
-        },
-      ],
-    }),
-  },
-  {
-    sentence: 'Four score and seven years ago',
-    first: JSON.stringify({
-      claims: [{ text: 'The nation was brought forth four score and seven years ago.', source: 'Gettysburg Address' }],
-    }),
-  },
-];
-
 type Prompt = Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
 const textOf = (m: Prompt[number]) =>
   typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
 
 /** A model answering from {@link OUTPUTS}: the chunk is the first user message; a second one asks for a repair. */
-function addressModel(outputs = OUTPUTS, finish: 'stop' | 'length' = 'stop') {
+function addressModel(outputs: readonly HandWrittenOutput[] = OUTPUTS, finish: 'stop' | 'length' = 'stop') {
   return new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
-      const users = (prompt as Prompt).filter((m) => m.role === 'user');
-      const o = outputs.find((x) => textOf(users[0]!).includes(x.sentence));
-      const text = !o ? '{"claims": []}' : users.length > 1 ? o.repair! : o.first;
-      const cut = finish === 'length' && users.length === 1 && o !== undefined;
+      const users = (prompt as Prompt).filter((m) => m.role === 'user').map(textOf);
+      const { text, listed } = replyFor(users, outputs);
+      const cut = finish === 'length' && users.length === 1 && listed;
       return {
         content: [{ type: 'text' as const, text }],
         finishReason: cut ? { unified: 'length' as const, raw: 'length' } : { unified: 'stop' as const, raw: 'stop' },

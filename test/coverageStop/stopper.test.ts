@@ -91,6 +91,25 @@ describe('CoverageStopper: the policy on a candidate stop', () => {
     }
   });
 
+  it('a site given again (the very object checked last) is not checked again: its check is reused', async () => {
+    const stopper = new CoverageStopper(null, new OrderGapRule({ epsilon: setting.epsilon, window: 1 }), {
+      policy: 'continue',
+    });
+    // window 1 and Ω = 0: every observation is a candidate stop, refused as blind (the pool check)
+    const site = siteAt(paper.stop.step - 1);
+    for (let i = 0; i < 3; i++) await stopper.observe({ omega: 0 }, () => site);
+    const equal = { ...site };
+    await stopper.observe({ omega: 0 }, () => equal);
+    const [a, b, c, d] = stopper.checks;
+    expect(a!.verdict).toBe('blind');
+    expect(b).toBe(a);
+    expect(c).toBe(a);
+    // an equal but new site is checked afresh, to the same verdict
+    expect(d).not.toBe(a);
+    expect(d!.verdict).toBe('blind');
+    expect(d!.movingItems).toEqual(a!.movingItems);
+  });
+
   it("'redirect' names a question failing the check that no pool item addresses as unaddressable", async () => {
     // closed form at (c, u) = (0.2, 0): every Σ_e vanishes on c (Σ_e b = (0, ρuα_e)), so the
     // stand-in question 'confidence' is uncovered, and no item, supported or not, can move it

@@ -428,7 +428,34 @@ const proof = {
   ],
 };
 
+const documentQa = {
+  date: '2026-01-02T03:04:05.000Z',
+  environment: { node: 'v20.99.1', cpus: 7, note: 'fixture-note' },
+  question: 'fixture question?',
+  wordsPerParagraph: 41,
+  vocabulary: 3001,
+  evidenceEvery: 19,
+  repeats: { '203': 4, '5003': 2 },
+  rows: [
+    {
+      document: 'fixture-sparse',
+      chunks: 203,
+      read: 187,
+      calls: 189,
+      steps: 161,
+      reason: 'fixture-reason',
+      answer: 'fixture-answer',
+      wallMs: 567.8,
+      modelMs: 12.34,
+      msPerChunk: 2.967,
+      targetMs: 5,
+      met: true,
+    },
+  ],
+};
+
 const fixtures: Record<string, unknown> = {
+  'document-qa.json': documentQa,
   'proof.json': proof,
   'ordergap-run.json': ordergapRun,
   'coverage.json': coverage,

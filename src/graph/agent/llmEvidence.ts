@@ -98,6 +98,20 @@ export function llmEvidenceJsonSchema(): Record<string, unknown> {
   return z.toJSONSchema(llmEvidenceSchema, { target: 'draft-2020-12' }) as Record<string, unknown>;
 }
 
+let claimFields: readonly string[] | null = null;
+
+/** The prompt's lines on the fields of a claim, from the JSON Schema (converted once: a loop asks per chunk). */
+function claimFieldLines(): readonly string[] {
+  if (claimFields === null) {
+    const item = (llmEvidenceJsonSchema() as { properties: { claims: { items: ClaimJsonSchema } } }).properties.claims
+      .items;
+    claimFields = Object.entries(item.properties).map(
+      ([name, p]) => `- ${name}${item.required.includes(name) ? ' (required)' : ''}: ${p.description ?? ''}`,
+    );
+  }
+  return claimFields;
+}
+
 /** Options of {@link toEvidenceItem}. */
 export interface ToEvidenceOptions {
   /** Item id (default `llm:` + a hash of the claims). */
@@ -427,8 +441,6 @@ export function extractionPrompt(state: AgentState, options: ExtractionPromptOpt
       focus,
       `is not a question of the state (questions: ${known.join(', ')})`,
     );
-  const item = (llmEvidenceJsonSchema() as { properties: { claims: { items: ClaimJsonSchema } } }).properties.claims
-    .items;
   const lines = [
     'You extract evidence from one retrieved text for an epistemic state that answers the questions below.',
     'Return one JSON object matching the given JSON Schema: {"claims": [...]}, one entry per claim the text makes that bears on these questions. Extract only what the text states; return the claims as the text states them, even where they contradict each other.',
@@ -437,9 +449,7 @@ export function extractionPrompt(state: AgentState, options: ExtractionPromptOpt
     const q = summary.questions.find((x) => x.question === focus)!;
     lines.push(`Focus on question ${focus}${quoted(q.text)} and the questions it depends on.`);
   }
-  lines.push('', 'Fields of a claim:');
-  for (const [name, p] of Object.entries(item.properties))
-    lines.push(`- ${name}${item.required.includes(name) ? ' (required)' : ''}: ${p.description ?? ''}`);
+  lines.push('', 'Fields of a claim:', ...claimFieldLines());
   lines.push('', 'Questions (id — text; openness in [0, 1]):');
   for (const q of summary.questions)
     lines.push(

@@ -1,0 +1,77 @@
+// The Gettysburg Address (examples/documents/gettysburg.txt, public domain) and model outputs for
+// it, shared by the document-QA tests: the mock model's (documentQa.test.ts) and the loopback
+// OpenAI-compatible server's (documentQaServer.test.ts, test/cli/answer.test.ts).
+import { readFileSync } from 'node:fs';
+
+/** The Gettysburg Address (Bliss copy, 1863; public domain), shipped with the examples. */
+export const GETTYSBURG_FILE = new URL('../../examples/documents/gettysburg.txt', import.meta.url);
+export const GETTYSBURG = readFileSync(GETTYSBURG_FILE, 'utf8');
+export const QUESTION = 'What war was the nation engaged in?';
+
+/** One hand-written output: `first` is the first reply, `repair` the reply to the loop's repair message. */
+export interface HandWrittenOutput {
+  sentence: string;
+  first: string;
+  repair?: string;
+}
+
+/**
+ * The outputs a model gives per sentence of the address, WRITTEN BY HAND for these tests in the
+ * form a structured-output call returns — not recorded from a model (no model was called):
+ * `first` is the first reply, and `repair` the reply to the loop's repair message when `first`
+ * is invalid. Sentences not listed hold nothing on the question: the reply is an empty
+ * extraction.
+ */
+export const OUTPUTS: readonly HandWrittenOutput[] = [
+  {
+    sentence: 'Now we are engaged in a great civil war',
+    first: '{"claims": [{"text": "The nation is engaged in a great civil war."', // cut short: not JSON
+    repair: JSON.stringify({
+      claims: [
+        {
+          text: 'The nation is engaged in a great civil war.',
+          source: 'Gettysburg Address',
+          reliability: 0.9,
+          question: 'q:main',
+          answerText: 'A great civil war',
+        },
+      ],
+    }),
+  },
+  {
+    sentence: 'We are met on a great battle-field of that war.',
+    // a claim id the state does not hold: toEvidenceItem refuses it, the repair drops it
+    first: JSON.stringify({
+      claims: [
+        { text: 'They are met on a battle-field of that war.', source: 'Gettysburg Address', supports: ['c:nope'] },
+      ],
+    }),
+    repair: JSON.stringify({
+      claims: [
+        {
+          text: 'They are met on a battle-field of that war.',
+          source: 'Gettysburg Address',
+          reliability: 0.8,
+          question: 'q:main',
+          answerText: 'A great civil war',
+        },
+      ],
+    }),
+  },
+  {
+    sentence: 'Four score and seven years ago',
+    first: JSON.stringify({
+      claims: [{ text: 'The nation was brought forth four score and seven years ago.', source: 'Gettysburg Address' }],
+    }),
+  },
+];
+
+/** The reply to a conversation: the chunk is the first user message; a second one asks for a repair. */
+export function replyFor(
+  userMessages: readonly string[],
+  outputs: readonly HandWrittenOutput[] = OUTPUTS,
+): { text: string; listed: boolean } {
+  const o = outputs.find((x) => userMessages[0]!.includes(x.sentence));
+  if (!o) return { text: '{"claims": []}', listed: false };
+  return { text: userMessages.length > 1 ? o.repair! : o.first, listed: true };
+}
