@@ -99,9 +99,10 @@ export function linearAxis(lo: number, hi: number, options: LinearAxisOptions): 
   if (!(Math.abs(e) <= 22))
     throw new ArgumentError('options.minSpan', minSpan, `gives a tick step 1e${e}: outside [1e-22, 1e22]`);
   // the integer multiples of m·10^e at or outside the ends; tiny slack so an end that is a tick
-  // up to rounding stays one
-  const first = Math.floor(low / scaled(m, e) + 1e-9);
-  const last = Math.ceil(high / scaled(m, e) - 1e-9);
+  // up to rounding stays one. `+ 0` turns a −0 (Math.ceil of a value in (−1, 0)) into 0, so an
+  // end of the domain at zero is the same number as the tick the loop writes there.
+  const first = Math.floor(low / scaled(m, e) + 1e-9) + 0;
+  const last = Math.ceil(high / scaled(m, e) - 1e-9) + 0;
   const ticks: number[] = [];
   for (let i = first; i <= last; i++) {
     const t = scaled(i * m, e);

@@ -47,6 +47,14 @@ describe('linearAxis', () => {
     },
   );
 
+  it('ends the domain at 0, not −0, when the data end just below zero', () => {
+    // found by the property above: Math.ceil(−1e-9) is −0, and the domain's upper end read −0
+    // while the tick there is 0
+    const axis = linearAxis(-4.999999995e-13, -4.999999995e-13, { minSpan: 1.0000000000000002e-12 });
+    expect(Object.is(axis.domain[1], 0)).toBe(true);
+    expect(axis.domain).toEqual([axis.ticks[0], axis.ticks.at(-1)]);
+  });
+
   it('rejects bad arguments, naming them', () => {
     expect(() => linearAxis(1, 0, { minSpan: 1 })).toThrow(/^lo = 1: must be <= hi/);
     expect(() => linearAxis(0, 1, { minSpan: 0 })).toThrow(/^options\.minSpan = 0/);
