@@ -12,7 +12,7 @@
  *   from the first step, unlike the raw share v1/n which is 1 after a single sample;
  * - `empty`: the completion was blank.
  */
-import { evaluateOrderGapUnchecked } from '../ordergap/orderGap.js';
+import { orderGapOfMaps } from '../ordergap/orderGap.js';
 import { createRng } from '../ordergap/rng.js';
 import type { StepObservation } from '../stopping/rule.js';
 import { VoteTally } from '../stopping/votes.js';
@@ -20,7 +20,7 @@ import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import type { AnswerExtractor, Extraction } from './extractors.js';
 import type { SampleItem } from './samples.js';
-import { EMPTY_EVIDENCE, answerEvidence, voteStateSystem, type VoteStateSystem } from './voteSystem.js';
+import { voteStateSystem, type VoteStateSystem } from './voteSystem.js';
 
 /** One step of a stream. */
 export interface StreamStep {
@@ -90,18 +90,30 @@ export interface VoteObservation {
  */
 export class VoteObserver {
   readonly #system: VoteStateSystem;
-  readonly #slots: Map<string, string> | null;
+  readonly #index: Map<string, number>;
+  readonly #slotted: boolean;
   readonly #capacity: number;
   readonly #tally = new VoteTally();
   #theta: Float64Array;
   #t = 0;
 
-  constructor(candidates: readonly string[] | number, lambda: number) {
-    const slotted = typeof candidates === 'number';
-    this.#capacity = slotted ? integerInRange('slots', candidates, 1) : candidates.length;
-    this.#slots = slotted ? new Map() : null;
-    const names = slotted ? Array.from({ length: this.#capacity }, (_, i) => `#${i + 1}`) : candidates;
-    this.#system = voteStateSystem(names, { lambda });
+  /**
+   * @param candidates the known answers, K answer slots, or a vote-state system already built
+   *   over the known answers (an item replayed in several orders builds it once).
+   * @param lambda λ of the vote-state system (ignored when a system is given: its own λ holds).
+   */
+  constructor(candidates: readonly string[] | number | VoteStateSystem, lambda: number) {
+    this.#slotted = typeof candidates === 'number';
+    if (typeof candidates === 'number') {
+      this.#capacity = integerInRange('slots', candidates, 1);
+      const names = Array.from({ length: this.#capacity }, (_, i) => `#${i + 1}`);
+      this.#system = voteStateSystem(names, { lambda });
+      this.#index = new Map();
+    } else {
+      this.#system = isVoteStateSystem(candidates) ? candidates : voteStateSystem(candidates, { lambda });
+      this.#capacity = this.#system.layout.candidates.length;
+      this.#index = new Map(this.#system.layout.candidates.map((a, i) => [a, i]));
+    }
     this.#theta = this.#system.theta0!;
   }
 
@@ -109,11 +121,9 @@ export class VoteObserver {
   observe(ex: Extraction): VoteObservation {
     const answer = ex.kind === 'answer' ? ex.answer : null;
     const t = ++this.#t;
-    const ev = evaluateOrderGapUnchecked(
-      this.#system,
-      this.#theta,
-      answer === null ? EMPTY_EVIDENCE : answerEvidence(this.#slotOf(answer)),
-    );
+    const e = answer === null ? -1 : this.#indexOf(answer);
+    const maps = this.#system.maps;
+    const ev = orderGapOfMaps((x) => maps.expand(e, x), maps.consolidate, this.#theta);
     this.#theta = ev.expandThenConsolidate;
     this.#tally.add(answer);
     const [v1] = this.#tally.topTwo();
@@ -124,33 +134,66 @@ export class VoteObserver {
     };
   }
 
-  #slotOf(answer: string): string {
-    if (this.#slots === null) return answer;
-    let slot = this.#slots.get(answer);
-    if (slot === undefined) {
-      if (this.#slots.size >= this.#capacity)
-        throw new ArgumentError('answer', answer, `is a distinct answer beyond the ${this.#capacity} slots`);
-      slot = `#${this.#slots.size + 1}`;
-      this.#slots.set(answer, slot);
-    }
-    return slot;
+  /** The candidate index of an answer; in slot mode, the next free slot for a new one. */
+  #indexOf(answer: string): number {
+    let i = this.#index.get(answer);
+    if (i !== undefined) return i;
+    if (!this.#slotted || this.#index.size >= this.#capacity)
+      throw new ArgumentError(
+        'answer',
+        answer,
+        this.#slotted
+          ? `is a distinct answer beyond the ${this.#capacity} slots`
+          : `is not a candidate (known: ${this.#system.layout.candidates.join(', ')})`,
+      );
+    i = this.#index.size;
+    this.#index.set(answer, i);
+    return i;
   }
+}
+
+function isVoteStateSystem(x: readonly string[] | VoteStateSystem): x is VoteStateSystem {
+  return !Array.isArray(x);
+}
+
+/** What a stream needs of an item whatever the order: its extractions and its vote-state system. */
+export interface PreparedItem {
+  /** The extractor's reading of each recorded sample (null: a transport failure). */
+  readonly extractions: readonly (Extraction | null)[];
+  /** The vote-state system over the item's distinct answers, in order of first appearance. */
+  readonly system: VoteStateSystem;
+}
+
+/**
+ * Extracts an item's samples and builds its vote-state system, once for all its repeats.
+ * Cost: O(N) extractions plus O(K) for the system.
+ */
+export function prepareItem(item: SampleItem, extractor: AnswerExtractor, lambda: number): PreparedItem {
+  const extractions = item.samples.map((s) => (s === null ? null : extractor.extract(s)));
+  const candidates: string[] = [];
+  const seen = new Set<string>();
+  for (const e of extractions)
+    if (e?.kind === 'answer' && !seen.has(e.answer)) {
+      seen.add(e.answer);
+      candidates.push(e.answer);
+    }
+  return { extractions, system: voteStateSystem(candidates, { lambda }) };
 }
 
 /**
  * Builds the stream of one item for one repeat. Stops at the first transport failure (null
- * sample): nothing after it can be observed.
+ * sample): nothing after it can be observed. `prepared` (from {@link prepareItem} with the same
+ * extractor and λ) saves re-extracting the item for each repeat.
  * Cost: O(budget·K) (one order-gap evaluation of the (2K+1)-dimensional vote state per step).
  */
 export function buildStream(
   item: SampleItem,
   extractor: AnswerExtractor,
   options: { seed: number; repeat: number; itemIndex: number; budget: number; lambda: number },
+  prepared: PreparedItem = prepareItem(item, extractor, options.lambda),
 ): ObservationStream {
-  const extractions = item.samples.map((s) => (s === null ? null : extractor.extract(s)));
-  const candidates: string[] = [];
-  for (const e of extractions) if (e?.kind === 'answer' && !candidates.includes(e.answer)) candidates.push(e.answer);
-  const observer = new VoteObserver(candidates, options.lambda);
+  const { extractions } = prepared;
+  const observer = new VoteObserver(prepared.system, options.lambda);
   const perm = seededPermutation(item.samples.length, unitSeed(options.seed, options.repeat, options.itemIndex));
   const order = perm.slice(0, Math.min(options.budget, perm.length));
   const steps: StreamStep[] = [];
@@ -162,7 +205,8 @@ export function buildStream(
       failureAt = t;
       break;
     }
-    steps.push({ ...observer.observe(ex), kind: ex.kind, sampleIndex: idx });
+    const { obs, leader } = observer.observe(ex);
+    steps.push({ obs, leader, kind: ex.kind, sampleIndex: idx });
   }
   return { steps, failureAt, order };
 }

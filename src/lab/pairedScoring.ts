@@ -85,17 +85,37 @@ export interface PairedSummary {
   readonly rules: readonly RuleSummary[];
 }
 
-const key = (u: Pick<UnitRecord, 'item' | 'repeat'>): string => `${u.item}:${u.repeat}`;
+/**
+ * A unit's (item, repeat) as one number, item·2²⁰ + repeat: exact for items below 2³³ and repeats
+ * below 2²⁰ (a replay allows at most 10⁵ repeats), and cheaper to hash than a string.
+ */
+const REPEAT_SPAN = 2 ** 20;
+function unitKey(u: Pick<UnitRecord, 'item' | 'repeat'>): number {
+  if (!(Number.isInteger(u.repeat) && u.repeat >= 0 && u.repeat < REPEAT_SPAN))
+    throw new ArgumentError('unit.repeat', u.repeat, `must be an integer in [0, ${REPEAT_SPAN})`);
+  return u.item * REPEAT_SPAN + u.repeat;
+}
+const keyItem = (k: number): number => Math.floor(k / REPEAT_SPAN);
 
-/** The keys `item:repeat` of the units every rule resolved. */
-export function pairedUnitKeys(rules: ReadonlyArray<{ units: readonly UnitRecord[] }>): Set<string> {
+/** The units every rule resolved, as {@link unitKey}s in the first rule's order. */
+function pairedKeys(rules: ReadonlyArray<{ units: readonly UnitRecord[] }>): Set<number> {
   if (rules.length === 0) return new Set();
-  let keep = new Set(rules[0]!.units.filter((u) => u.outcome !== 'unresolved').map(key));
+  const resolved = (units: readonly UnitRecord[]): Set<number> => {
+    const out = new Set<number>();
+    for (const u of units) if (u.outcome !== 'unresolved') out.add(unitKey(u));
+    return out;
+  };
+  let keep = resolved(rules[0]!.units);
   for (const r of rules.slice(1)) {
-    const ok = new Set(r.units.filter((u) => u.outcome !== 'unresolved').map(key));
+    const ok = resolved(r.units);
     keep = new Set([...keep].filter((k) => ok.has(k)));
   }
   return keep;
+}
+
+/** The keys `item:repeat` of the units every rule resolved. */
+export function pairedUnitKeys(rules: ReadonlyArray<{ units: readonly UnitRecord[] }>): Set<string> {
+  return new Set([...pairedKeys(rules)].map((k) => `${keyItem(k)}:${k % REPEAT_SPAN}`));
 }
 
 function meanAndVariance(xs: readonly number[]): { mean: number; variance: number | null } {
@@ -185,20 +205,32 @@ export function pairedSummary(
   }>,
 ): PairedSummary {
   if (rules.length === 0) throw new ArgumentError('rules', rules, 'must hold at least one rule');
-  const keep = pairedUnitKeys(rules);
-  const all = new Set(rules.flatMap((r) => r.units.map(key)));
+  const keep = pairedKeys(rules);
+  const all = new Set<number>();
+  for (const r of rules) for (const u of r.units) all.add(unitKey(u));
   if (keep.size === 0) throw new ArgumentError('units', all.size, 'no (item, repeat) unit was resolved by every rule');
   const repeats = [...new Set(rules[0]!.units.map((u) => u.repeat))].sort((a, b) => a - b);
+  const repeatIndex = new Map(repeats.map((rep, i) => [rep, i]));
   const raw = rules.map((r) => {
-    const units = r.units.filter((u) => keep.has(key(u)));
+    const units = r.units.filter((u) => keep.has(unitKey(u)));
+    // per repeat, in unit order: units, correct ones, samples used
+    const count = new Array<number>(repeats.length).fill(0);
+    const right = new Array<number>(repeats.length).fill(0);
+    const used = new Array<number>(repeats.length).fill(0);
+    for (const u of units) {
+      const i = repeatIndex.get(u.repeat);
+      if (i === undefined) continue;
+      count[i]!++;
+      if (u.outcome === 'correct') right[i]!++;
+      used[i]! += u.samplesUsed;
+    }
     const perRepeatAcc: number[] = [];
     const perRepeatSamples: number[] = [];
-    for (const rep of repeats) {
-      const us = units.filter((u) => u.repeat === rep);
-      if (us.length === 0) continue;
-      perRepeatAcc.push(us.filter((u) => u.outcome === 'correct').length / us.length);
-      perRepeatSamples.push(us.reduce((s, u) => s + u.samplesUsed, 0) / us.length);
-    }
+    repeats.forEach((_, i) => {
+      if (count[i] === 0) return;
+      perRepeatAcc.push(right[i]! / count[i]!);
+      perRepeatSamples.push(used[i]! / count[i]!);
+    });
     const acc = meanAndVariance(perRepeatAcc);
     const smp = meanAndVariance(perRepeatSamples);
     const correct = units.filter((u) => u.outcome === 'correct').length;
@@ -233,7 +265,7 @@ export function pairedSummary(
   return {
     pairedUnits: keep.size,
     droppedUnits: all.size - keep.size,
-    pairedItems: new Set([...keep].map((k) => k.split(':')[0])).size,
+    pairedItems: new Set([...keep].map(keyItem)).size,
     repeats: repeats.length,
     baseline: base.label,
     rules: raw.map(({ units, ...r }) => ({
@@ -245,16 +277,16 @@ export function pairedSummary(
   };
 }
 
-function correctByUnit(units: readonly UnitRecord[]): Map<string, number> {
-  return new Map(units.map((u) => [key(u), u.outcome === 'correct' ? 1 : 0]));
+function correctByUnit(units: readonly UnitRecord[]): Map<number, number> {
+  return new Map(units.map((u) => [unitKey(u), u.outcome === 'correct' ? 1 : 0]));
 }
 
 /** Per item (ascending index): mean over its units of (correct − baseline correct). */
-function perItemDifferences(units: readonly UnitRecord[], base: ReadonlyMap<string, number>): number[] {
+function perItemDifferences(units: readonly UnitRecord[], base: ReadonlyMap<number, number>): number[] {
   const acc = new Map<number, [number, number]>();
   for (const u of units) {
     const a = acc.get(u.item) ?? [0, 0];
-    a[0] += (u.outcome === 'correct' ? 1 : 0) - base.get(key(u))!;
+    a[0] += (u.outcome === 'correct' ? 1 : 0) - base.get(unitKey(u))!;
     a[1] += 1;
     acc.set(u.item, a);
   }
@@ -275,13 +307,13 @@ export function perItemScores(rules: ReadonlyArray<{ label: string; units: reado
   scores: number[][];
   costs: number[];
 } {
-  const keep = pairedUnitKeys(rules);
-  const items = [...new Set([...keep].map((k) => Number(k.split(':')[0])))].sort((a, b) => a - b);
+  const keep = pairedKeys(rules);
+  const items = [...new Set([...keep].map(keyItem))].sort((a, b) => a - b);
   const scores = rules.map((r) => {
     // group once: item → [correct, count] over the paired units (O(units), not O(items · units))
     const acc = new Map<number, [number, number]>();
     for (const u of r.units) {
-      if (!keep.has(key(u))) continue;
+      if (!keep.has(unitKey(u))) continue;
       const a = acc.get(u.item) ?? [0, 0];
       a[0] += u.outcome === 'correct' ? 1 : 0;
       a[1] += 1;
@@ -290,7 +322,7 @@ export function perItemScores(rules: ReadonlyArray<{ label: string; units: reado
     return items.map((it) => acc.get(it)![0] / acc.get(it)![1]);
   });
   const costs = rules.map((r) => {
-    const units = r.units.filter((u) => keep.has(key(u)));
+    const units = r.units.filter((u) => keep.has(unitKey(u)));
     return units.reduce((s, u) => s + u.samplesUsed, 0) / units.length;
   });
   return { items, scores, costs };

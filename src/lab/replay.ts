@@ -13,11 +13,11 @@
  * stream is the full-budget majority vote.
  */
 import { createRule, type RuleSpec } from '../stopping/registry.js';
-import type { StopReason } from '../stopping/rule.js';
+import type { StopReason, StoppingRule } from '../stopping/rule.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber, integerInRange } from '../util/validate.js';
 import { answerIsExtractor, type AnswerExtractor } from './extractors.js';
-import { buildStream, type ObservationStream } from './observations.js';
+import { buildStream, prepareItem, type ObservationStream } from './observations.js';
 import type { SampleSet } from './samples.js';
 
 /** How a unit run ended (the package's one {@link StopReason} vocabulary). */
@@ -127,13 +127,18 @@ export function validateReplayOptions(samples: SampleSet, options: ReplayOptions
   return { rules, repeats, seed, budget, extractor: extractor.name, lambda };
 }
 
-/** Runs one rule over one stream (see the module comment). */
+/**
+ * Runs one rule over one stream (see the module comment). A rule given as a built instance is
+ * reset first, so one instance serves every unit (reset leaves a rule deciding as a fresh one:
+ * test/stopping/rules.test.ts).
+ */
 export function runUnit(
-  spec: RuleSpec,
+  ruleOrSpec: RuleSpec | StoppingRule,
   stream: ObservationStream,
   meta: { item: number; line: number; repeat: number; gold: string | null; budget: number; available: number },
 ): UnitRecord {
-  const rule = createRule(spec);
+  const rule = 'observe' in ruleOrSpec ? ruleOrSpec : createRule(ruleOrSpec);
+  rule.reset();
   let used = 0;
   let reason: UnitStopReason | null = null;
   let detail = '';
@@ -200,15 +205,16 @@ export function replaySamples(samples: SampleSet, options: ReplayOptions): Repla
   const extractor = options.extractor ?? answerIsExtractor;
   const golds = samples.items.map((it) => extractor.normalizeGold(it.answer));
   const units: UnitRecord[][] = config.rules.map(() => []);
+  const prepared = samples.items.map((item) => prepareItem(item, extractor, config.lambda));
+  const rules = config.rules.map((spec) => createRule(spec));
   for (let repeat = 0; repeat < config.repeats; repeat++) {
     samples.items.forEach((item, itemIndex) => {
-      const stream = buildStream(item, extractor, {
-        seed: config.seed,
-        repeat,
-        itemIndex,
-        budget: config.budget,
-        lambda: config.lambda,
-      });
+      const stream = buildStream(
+        item,
+        extractor,
+        { seed: config.seed, repeat, itemIndex, budget: config.budget, lambda: config.lambda },
+        prepared[itemIndex],
+      );
       const meta = {
         item: itemIndex,
         line: item.line,
@@ -217,7 +223,7 @@ export function replaySamples(samples: SampleSet, options: ReplayOptions): Repla
         budget: config.budget,
         available: item.samples.length,
       };
-      config.rules.forEach((spec, k) => units[k]!.push(runUnit(spec, stream, meta)));
+      rules.forEach((rule, k) => units[k]!.push(runUnit(rule, stream, meta)));
     });
   }
   return {
@@ -225,6 +231,6 @@ export function replaySamples(samples: SampleSet, options: ReplayOptions): Repla
     source: samples.source,
     sha256: samples.sha256,
     itemCount: samples.items.length,
-    rules: config.rules.map((spec, k) => ({ spec, label: createRule(spec).label, units: units[k]! })),
+    rules: config.rules.map((spec, k) => ({ spec, label: rules[k]!.label, units: units[k]! })),
   };
 }

@@ -92,9 +92,24 @@ export interface VoteStateLayout {
   readonly uIndex: number;
 }
 
+/**
+ * The vote-state maps themselves, as the system's `expand` and `consolidate` call them but without
+ * the operator contract's input copy and output scan: for callers that only feed them states the
+ * maps produced from θ₀ (every output is a convex combination of finite inputs, so it is finite and
+ * of length 2K + 1 by construction). Each returns a new array; neither writes its input.
+ */
+export interface VoteStateMaps {
+  /** P_e with e the answer of candidate index `answer` (−1: an empty sample, the identity). */
+  expand(answer: number, theta: Float64Array): Float64Array;
+  /** Q. */
+  consolidate(theta: Float64Array): Float64Array;
+}
+
 /** A vote-state system with its layout. */
 export interface VoteStateSystem extends OperatorSystem {
   readonly layout: VoteStateLayout;
+  /** The same maps without the contract's checks (see {@link VoteStateMaps}). */
+  readonly maps: VoteStateMaps;
 }
 
 /** Indices i with v_i within τ of max v, over the first K entries of θ. */
@@ -167,36 +182,43 @@ export function voteStateSystem(candidates: readonly string[], options: VoteStat
   for (let i = 0; i < 2 * k; i++) theta0[i] = 1 / k;
   theta0[2 * k] = 1;
 
-  const system = defineSystem({
-    name: `vote-state(K=${k}, lambda=${lambda})`,
-    dim,
-    theta0,
-    evidence,
-    subspaces: { tallies: [...Array(k).keys()], confidences: [...Array(k).keys()].map((i) => k + i) },
-    expand(id: string, theta: Float64Array): Float64Array {
-      const out = Float64Array.from(theta);
-      if (id === EMPTY_EVIDENCE) return out;
-      const e = index.get(id)!;
+  const maps: VoteStateMaps = Object.freeze({
+    expand(e: number, theta: Float64Array): Float64Array {
+      const out = theta.slice();
+      if (e < 0) return out;
       const u = theta[2 * k]!;
       for (let i = 0; i < k; i++) out[i] = (1 - u) * theta[i]! + (i === e ? u : 0);
       out[2 * k] = u / (1 + u);
       return out;
     },
     consolidate(theta: Float64Array): Float64Array {
-      const out = Float64Array.from(theta);
+      const out = theta.slice();
       const m = pluralitySet(theta, k);
       const share = lambda / m.length;
       for (let i = 0; i < k; i++) out[k + i] = (1 - lambda) * theta[i]!;
       for (const i of m) out[k + i] = out[k + i]! + share;
       return out;
     },
+  });
+  const system = defineSystem({
+    name: `vote-state(K=${k}, lambda=${lambda})`,
+    dim,
+    theta0,
+    evidence,
+    subspaces: { tallies: [...Array(k).keys()], confidences: [...Array(k).keys()].map((i) => k + i) },
+    expand: (id: string, theta: Float64Array) => maps.expand(id === EMPTY_EVIDENCE ? -1 : index.get(id)!, theta),
+    consolidate: maps.consolidate,
     describeCoordinate(i: number): string {
       if (i < k) return `v[${candidates[i]}]`;
       if (i < 2 * k) return `c[${candidates[i - k]}]`;
       return 'u';
     },
   });
-  return Object.freeze({ ...system, layout: Object.freeze({ candidates: [...candidates], lambda, uIndex: 2 * k }) });
+  return Object.freeze({
+    ...system,
+    layout: Object.freeze({ candidates: [...candidates], lambda, uIndex: 2 * k }),
+    maps,
+  });
 }
 
 /**

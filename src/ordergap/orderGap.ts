@@ -26,8 +26,25 @@ export function evaluateOrderGapUnchecked(
   theta: Float64Array,
   evidenceId: string,
 ): OrderGapEvaluation {
-  const expandThenConsolidate = system.consolidate(system.expand(evidenceId, theta));
-  const consolidateThenExpand = system.expand(evidenceId, system.consolidate(theta));
+  return orderGapOfMaps(
+    (t) => system.expand(evidenceId, t),
+    (t) => system.consolidate(t),
+    theta,
+  );
+}
+
+/**
+ * Ω(θ; e) of Eq. (2) from the two maps P_e and Q given as functions: the one definition every
+ * evaluation above goes through, also for callers holding a system's maps without the contract's
+ * checks. Cost: two Q and two P_e applications plus one O(d) distance.
+ */
+export function orderGapOfMaps(
+  expand: (theta: Float64Array) => Float64Array,
+  consolidate: (theta: Float64Array) => Float64Array,
+  theta: Float64Array,
+): OrderGapEvaluation {
+  const expandThenConsolidate = consolidate(expand(theta));
+  const consolidateThenExpand = expand(consolidate(theta));
   return {
     omega: referenceDistance(expandThenConsolidate, consolidateThenExpand),
     expandThenConsolidate,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { evaluateOrderGap, orderGap } from '../../src/ordergap/orderGap.js';
 import { answerIsExtractor } from '../../src/lab/extractors.js';
-import { buildStream } from '../../src/lab/observations.js';
+import { buildStream, prepareItem } from '../../src/lab/observations.js';
 import {
   EMPTY_EVIDENCE,
   answerChangeBound,
@@ -162,6 +162,30 @@ describe('vote-state system', () => {
     expect(run.stop.reason).toBe('order-gap');
     expect(stop).toBe(run.stop.step);
     run.steps.forEach((s, i) => expect(s.omega).toBe(stream.steps[i]!.obs.omega));
+  });
+
+  // The replay's streams run the system's maps without the operator contract's checks, and build
+  // each item's system once for all its repeats: every Ω is still the checked definition's, bit
+  // for bit, whatever the answers, λ and repeat.
+  fcTest.prop([
+    fc.array(fc.constantFrom('x', 'y', 'z', 'w', ''), { minLength: 1, maxLength: 30 }),
+    fc.double({ min: 0.01, max: 1, noNaN: true }),
+    fc.integer({ min: 0, max: 5 }),
+  ])('stream Ω equals the checked definition at every step', (answers, lambda, repeat) => {
+    const item = { question: 'q', answer: 'x', line: 1, samples: answers.map((a) => (a ? `the answer is ${a}` : '')) };
+    const options = { seed: 7, repeat, itemIndex: 0, budget: answers.length, lambda };
+    const prepared = prepareItem(item, answerIsExtractor, lambda);
+    buildStream(item, answerIsExtractor, { ...options, repeat: repeat + 1 }, prepared); // reused: no state carried
+    const stream = buildStream(item, answerIsExtractor, options, prepared);
+    const sys = voteStateSystem(prepared.system.layout.candidates, { lambda });
+    let th = sys.theta0!;
+    stream.steps.forEach((s) => {
+      const e = s.obs.answer === null ? EMPTY_EVIDENCE : answerEvidence(s.obs.answer!);
+      const ev = evaluateOrderGap(sys, th, e);
+      expect(s.obs.omega).toBe(ev.omega);
+      th = ev.expandThenConsolidate;
+    });
+    expect(stream.steps).toEqual(buildStream(item, answerIsExtractor, options).steps);
   });
 
   it('rejects bad construction arguments', () => {

@@ -1,3 +1,4 @@
+import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
 import { runRecursive } from '../../src/ordergap/algorithm1.js';
 import { closedFormSystem } from '../../src/closedForm/system.js';
@@ -318,4 +319,38 @@ describe('registry', () => {
     // alternating a, b: every disagreement lowers the score, so patience 3 runs out at t = 4
     expect(drive(new PatienceConvergenceRule(), conf(['a', 'b', 'a', 'b', 'a', 'b', 'a', 'b'])).t).toBe(4);
   });
+});
+
+describe('reset', () => {
+  // A replay reuses one rule per configuration and resets it between units, so reset must leave a
+  // rule deciding exactly as a fresh one: every registered rule, after any first run, decides a
+  // second run as a newly built rule does.
+  const observations = fc
+    .array(
+      fc.record({
+        answer: fc.constantFrom('a', 'b', 'c', null),
+        omega: fc.double({ min: 0, max: 1, noNaN: true }),
+        confidence: fc.double({ min: 0, max: 1, noNaN: true }),
+      }),
+      { minLength: 1, maxLength: 45 },
+    )
+    .map((xs) => xs.map((x, i) => ({ t: i + 1, ...x, empty: x.answer === null, score: x.confidence })));
+  const decisions = (rule: StoppingRule, obs: readonly StepObservation[]): StopDecision[] => {
+    const out: StopDecision[] = [];
+    for (const o of obs) {
+      const d = rule.observe(o);
+      out.push(d);
+      if (d.stop) break;
+    }
+    return out;
+  };
+  for (const { name } of listRules()) {
+    fcTest.prop([observations, observations])(`${name}: after reset it decides as a fresh rule`, (first, second) => {
+      const spec = { name, params: {} };
+      const reused = createRule(spec);
+      decisions(reused, first);
+      reused.reset();
+      expect(decisions(reused, second)).toEqual(decisions(createRule(spec), second));
+    });
+  }
 });
