@@ -8,6 +8,7 @@ export { daxpy } from './blas1/daxpy';
 export { dcopy } from './blas1/dcopy';
 export { dsyrkTiles, dsyrkDirectRows, dsyrkRows, dsyrkSumFinish, sumFinishBlocks, dscal, dsyrkFinish } from './linalg/dsyrk';
 export { dgemm, dtrmmUpperT } from './linalg/dgemm';
+export { dgemv } from './linalg/dgemv';
 export { dsyev, dsyevWork } from './linalg/dsyev';
 export { dgebrdSvdvals, dgebrdWork, dbdsvdvals, dbdsvdvalsWork } from './linalg/dgebrd';
 export { dsymmetrize, dtranspose } from './linalg/square';

@@ -18,7 +18,13 @@ import { createInterface } from 'node:readline';
 /** What numpy computes for each request name (the LAPACK driver numpy calls is in the comment). */
 const SERVER = `
 import json, sys, time, numpy as np
+GEMV_REPS = 100
+def gemv(A):
+    x = np.linspace(-1.0, 1.0, A.shape[1])
+    for _ in range(GEMV_REPS):
+        A @ x
 ops = {
+    "gemv": gemv,                                            # dgemv, GEMV_REPS products W @ x
     "eigh": lambda A: np.linalg.eigh(A),                     # dsyevd
     "svd": lambda A: np.linalg.svd(A),                       # dgesdd, with vectors
     "svdvals": lambda A: np.linalg.svd(A, compute_uv=False), # dgesdd, values only
@@ -37,6 +43,11 @@ for line in sys.stdin:
     print(json.dumps({"wallMs": w * 1e3, "cpuMs": c * 1e3}), flush=True)
 `;
 
+/** The requests the child serves; `gemv` is {@link NUMPY_GEMV_REPS} products `W @ x` in one timing. */
+export type NumpyOp = 'eigh' | 'svd' | 'svdvals' | 'gemv';
+/** Products per `gemv` request (GEMV_REPS in the child). */
+export const NUMPY_GEMV_REPS = 100;
+
 /** One timed call. */
 export interface CallTiming {
   wallMs: number;
@@ -47,7 +58,7 @@ export interface CallTiming {
 export interface NumpyServer {
   version: string;
   /** Times numpy's `op` once on the m×m row-major matrix A (written to a file the first time). */
-  time(op: 'eigh' | 'svd' | 'svdvals', A: Float64Array, m: number): Promise<CallTiming>;
+  time(op: NumpyOp, A: Float64Array, m: number): Promise<CallTiming>;
   close(): void;
 }
 
@@ -122,7 +133,7 @@ const median = (xs: number[]) => {
 export async function pairedTiming(
   ours: () => unknown,
   numpy: NumpyServer,
-  op: 'eigh' | 'svd' | 'svdvals',
+  op: NumpyOp,
   A: Float64Array,
   m: number,
   rounds: number,

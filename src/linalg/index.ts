@@ -21,6 +21,7 @@ export {
   type RankOptions,
 } from './api.js';
 export { StreamingQR, type NullSpaceResult } from './streamingQR.js';
+export { residentMatrix, type ResidentMatrix } from './resident.js';
 export {
   EPS,
   defaultRtol,

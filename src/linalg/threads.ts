@@ -541,7 +541,7 @@ export function gemmThreaded(call: GemmCall): boolean | undefined {
  * Threads to use for a job of `work` multiply-adds under the caller's thread option (1 = calling
  * thread only; so without an option, as for every call from inside linalg).
  */
-function resolveThreads(options: ThreadOption | undefined, work: number): number {
+export function resolveThreads(options: ThreadOption | undefined, work: number): number {
   if (options === undefined) return 1;
   if (options.threads !== undefined) {
     const threads = integerInRange('options.threads', options.threads, 1, 64);

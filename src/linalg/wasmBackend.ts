@@ -8,7 +8,7 @@ import { wasm } from '../wasm/module.js';
 import type { LinalgBackend } from './backend.js';
 import type { GemmCall, SyrkCall } from './calls.js';
 import { countNonFinite, gemmBlocking } from './gemm.js';
-import { gemmThreaded, gramThreaded } from './threads.js';
+import { gemmThreaded, gramThreaded, resolveThreads } from './threads.js';
 import { gemmBuffers, linalgKernels, residentOffset, syrkChunkRows, syrkReadsInPlace } from './wasmKernels.js';
 
 /**
@@ -58,7 +58,7 @@ export function syevMethod(n: number): { panel: number; method: number } {
 export const wasmLinalg: LinalgBackend = {
   name: 'wasm',
   syrk: (call) => gramThreaded(call) ?? syrkOneThread(call),
-  gemm: (call) => gemmThreaded(call) ?? gemmOneThread(call),
+  gemm: (call) => matrixVector(call) ?? gemmThreaded(call) ?? gemmOneThread(call),
   trmmUpperT(M, n, A, R, C) {
     if (M === 0 || n === 0) return;
     const { arena } = wasm();
@@ -199,6 +199,29 @@ function syrkOneThread(call: SyrkCall): boolean {
     const nonFinite = k.dsyrkFinish(W, cols, weight, 1 / (scale * scale), g.ptr, 0, cols);
     if (!accept(amax, nonFinite)) return false;
     G.set(g.view);
+    return true;
+  });
+}
+
+/**
+ * {@link LinalgBackend.gemm} of a plain matrix-vector product y = A·x (N = 1, A not transposed,
+ * α = 1, β = 0: a map evaluated at a point) by the matrix-vector kernel `dgemv`, one pass over A
+ * with no packing, on any thread count (so the result does not depend on it); null for any other
+ * call. Each entry is a dot product in the order of the kernel ./resident.ts runs, so `gemm(W, x)` and
+ * a resident W's `times(x)` agree bit for bit.
+ */
+function matrixVector(call: GemmCall): boolean | null {
+  const { transA, M, N, K, alpha, A, B, beta, C, accept = () => true } = call;
+  if (!(N === 1 && transA === 'N' && alpha === 1 && beta === 0)) return null;
+  resolveThreads(call.pool, M * K); // the thread option is checked as for any gemm, then unused
+  const { arena } = wasm();
+  return arena.scope((s) => {
+    const a = s.from(A);
+    const x = s.from(B);
+    const y = s.alloc(M);
+    linalgKernels().dgemv(M, K, a.ptr, K, x.ptr, y.ptr);
+    if (!accept(countNonFinite(y.view))) return false;
+    C.set(y.view);
     return true;
   });
 }

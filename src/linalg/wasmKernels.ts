@@ -18,6 +18,7 @@ export type LinalgKernels = Pick<
   | 'dsyrkSumFinish'
   | 'dsyrkFinish'
   | 'dgemm'
+  | 'dgemv'
   | 'dtrmmUpperT'
   | 'dsyev'
   | 'dsyevWork'

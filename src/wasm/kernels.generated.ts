@@ -39,6 +39,8 @@ export interface KernelExports {
   dgemm(transA: number, transB: number, M: number, N: number, K: number, alpha: number, A: number, B: number, beta: number, C: number, PA: number, PB: number, T: number, kc: number, mc: number, nc: number): void;
   /** assembly/linalg/dgemm/dtrmmUpperT: M `i32`, n `i32`, A `usize`, lda `i32`, R `usize`, ldr `i32`, C `usize`, ldc `i32`, PA `usize`, PB `usize`, T `usize`, kc `i32`, mc `i32`, w `i32`, returns `void` */
   dtrmmUpperT(M: number, n: number, A: number, lda: number, R: number, ldr: number, C: number, ldc: number, PA: number, PB: number, T: number, kc: number, mc: number, w: number): void;
+  /** assembly/linalg/dgemv/dgemv: M `i32`, N `i32`, A `usize`, lda `i32`, x `usize`, y `usize`, returns `void` */
+  dgemv(M: number, N: number, A: number, lda: number, x: number, y: number): void;
   /** assembly/linalg/dsyev/dsyev: S `usize`, n `i32`, values `usize`, VT `usize`, work `usize`, nb `i32`, method `i32`, returns `i32` */
   dsyev(S: number, n: number, values: number, VT: number, work: number, nb: number, method: number): number;
   /** assembly/linalg/dsyev/dsyevWork: n `i32`, nb `i32`, returns `i32` */
@@ -124,6 +126,7 @@ export const KERNEL_SIGNATURES = {
   dsyrkFinish: { params: [['W', 'usize'], ['cols', 'i32'], ['weight', 'f64'], ['f', 'f64'], ['G', 'usize'], ['i0', 'i32'], ['i1', 'i32']], result: 'i32' },
   dgemm: { params: [['transA', 'bool'], ['transB', 'bool'], ['M', 'i32'], ['N', 'i32'], ['K', 'i32'], ['alpha', 'f64'], ['A', 'usize'], ['B', 'usize'], ['beta', 'f64'], ['C', 'usize'], ['PA', 'usize'], ['PB', 'usize'], ['T', 'usize'], ['kc', 'i32'], ['mc', 'i32'], ['nc', 'i32']], result: 'void' },
   dtrmmUpperT: { params: [['M', 'i32'], ['n', 'i32'], ['A', 'usize'], ['lda', 'i32'], ['R', 'usize'], ['ldr', 'i32'], ['C', 'usize'], ['ldc', 'i32'], ['PA', 'usize'], ['PB', 'usize'], ['T', 'usize'], ['kc', 'i32'], ['mc', 'i32'], ['w', 'i32']], result: 'void' },
+  dgemv: { params: [['M', 'i32'], ['N', 'i32'], ['A', 'usize'], ['lda', 'i32'], ['x', 'usize'], ['y', 'usize']], result: 'void' },
   dsyev: { params: [['S', 'usize'], ['n', 'i32'], ['values', 'usize'], ['VT', 'usize'], ['work', 'usize'], ['nb', 'i32'], ['method', 'i32']], result: 'i32' },
   dsyevWork: { params: [['n', 'i32'], ['nb', 'i32']], result: 'i32' },
   dgebrdSvdvals: { params: [['A', 'usize'], ['m', 'i32'], ['s', 'f64'], ['out', 'usize'], ['work', 'usize']], result: 'i32' },
