@@ -54,6 +54,10 @@
  * items addressing it); the stopper keeps them until its next candidate stop
  * (`stopper.targetQuestions`), for the agent node to aim its next retrieval at.
  *
+ * `documentQaGraph` is a prebuilt graph: the document-QA loop of `answerQuestion` (Sec. 7.1–7.3)
+ * with its whole state in the graph state, resumable from a checkpoint the same way
+ * (src/adapters/langgraph/documentQaGraph.ts).
+ *
  * `@langchain/langgraph` is an optional peer: importing this subpath needs it installed.
  */
 import { Annotation, END } from '@langchain/langgraph';
