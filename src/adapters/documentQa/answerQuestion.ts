@@ -20,6 +20,11 @@
  * empty extraction — the chunk says nothing about the questions — and counted apart from the
  * invalid ones, as paired scoring counts empty and unparseable answers apart. Transport failures
  * are the AI SDK's to retry (`maxRetries`, exponential backoff).
+ *
+ * The loop is a sequence of steps over a {@link Loop} — retrieve, extract, apply, reapply
+ * ({@link nextAction}) — whose whole state snapshots to plain JSON and restores:
+ * {@link answerQuestion} runs the steps in a loop, `documentQaGraph` (`ordergap/langgraph`) one
+ * per graph node, with the state in the graph state.
  */
 import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
 import { z } from 'zod';
