@@ -7,7 +7,7 @@
 import { GraphRecursionError, MemorySaver } from '@langchain/langgraph';
 import { describe, expect, it } from 'vitest';
 import { answerQuestion, type AnswerEvent } from '../../src/adapters/documentQa/answerQuestion.js';
-import type { ChunkOptions } from '../../src/adapters/documentQa/chunk.js';
+import { chunkDocument, type ChunkOptions } from '../../src/adapters/documentQa/chunk.js';
 import { documentQaGraph, type DocumentQaGraphState } from '../../src/adapters/langgraph.js';
 import { AgentState } from '../../src/graph/agent/agent.js';
 import { addressModel, GETTYSBURG, QUESTION } from './gettysburgOutputs.js';
@@ -174,6 +174,45 @@ describe('documentQaGraph: interrupted, resumed from MemorySaver by a graph buil
     const values = await graph.invoke(null, thread());
     log.calls = model.doGenerateCalls.length;
     expectSameRun({ values, log }, ref);
+  });
+
+  it('with a retriever (the sentences in document order): resumed after every observation, the same run', async () => {
+    const texts = chunkDocument(GETTYSBURG, sentences).map((c) => c.text);
+    const retrieve = (_query: string, read: number) => texts[read] ?? null;
+    const events: AnswerEvent[] = [];
+    const refModel = addressModel();
+    const report = await answerQuestion({
+      model: refModel,
+      question: QUESTION,
+      retrieve,
+      onEvent: (e) => events.push(e),
+    });
+    const ref = { report, events, calls: refModel.doGenerateCalls.length };
+    const saver = new MemorySaver();
+    const log: Log = { events: [], calls: 0 };
+    for (let i = 0; ; i++) {
+      const model = addressModel();
+      const graph = documentQaGraph({
+        model,
+        question: QUESTION,
+        retrieve,
+        onEvent: (e) => log.events.push(e),
+      }).compile({
+        checkpointer: saver,
+        interruptAfter: ['apply'],
+      });
+      await graph.invoke(i === 0 ? {} : null, thread());
+      log.calls += model.doGenerateCalls.length;
+      const snap = await graph.getState(thread());
+      if (snap.next.length > 0) continue;
+      expect(i).toBeGreaterThan(4);
+      expectSameRun({ values: snap.values as DocumentQaGraphState, log }, ref);
+      // the retrieved chunks' positions continue across the graphs
+      expect(log.events.flatMap((e) => (e.type === 'chunk' ? [e.chunk.end] : [])).at(-1)).toBe(
+        texts.slice(0, report.read.length).join('').length,
+      );
+      break;
+    }
   });
 
   it('a documentQa that is no loop state of these options is refused, naming the field', async () => {
