@@ -54,6 +54,10 @@
  * items addressing it); the stopper keeps them until its next candidate stop
  * (`stopper.targetQuestions`), for the agent node to aim its next retrieval at.
  *
+ * `documentQaGraph` is a prebuilt graph: the document-QA loop of `answerQuestion` (Sec. 7.1–7.3)
+ * with its whole state in the graph state, resumable from a checkpoint the same way
+ * (src/adapters/langgraph/documentQaGraph.ts).
+ *
  * `@langchain/langgraph` is an optional peer: importing this subpath needs it installed.
  */
 import { Annotation, END } from '@langchain/langgraph';
@@ -62,10 +66,13 @@ import type { AgentState, EvidenceInput } from '../graph/agent/agent.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { pushAll } from '../util/arrays.js';
 import { integerInRange } from '../util/validate.js';
+import { CheckpointCache, lastValue } from './langgraph/checkpoint.js';
 import { checkAdapterOptions, errorMessage, EvidenceFeed, isEvidenceItem } from './evidence.js';
 import type { FeedSnapshot, ToolCallError, ToolErrorsReport } from './evidence.js';
 
 export { isEvidenceItem, type ToolCallError } from './evidence.js';
+export { documentQaGraph, type DocumentQaGraphState, type DocumentQaReport } from './langgraph/documentQaGraph.js';
+export type { AnswerQuestionOptions, AnswerEvent, DocumentQaProgress } from './documentQa/answerQuestion.js';
 
 /** A failed tool call: a tool message that reports an error (module comment). */
 export interface LangGraphToolCallError extends ToolCallError {
@@ -78,9 +85,6 @@ export interface LangGraphToolCallError extends ToolCallError {
  * (`toolErrors`). `step` counts the evidence items applied.
  */
 export type LangGraphStopReport = ToolErrorsReport<LangGraphToolCallError>;
-
-/** A graph-state field whose last written value wins, null until one is written. */
-const lastValue = <T>() => Annotation<T | null>({ reducer: (_old, next) => next, default: () => null });
 
 /** The graph-state field holding the latest stop report (last value wins; null before any evidence). */
 export function orderGapChannel() {
@@ -275,25 +279,19 @@ export function orderGapNode<S extends OrderGapGraphState = OrderGapGraphState>(
     options.adaptiveGain,
   );
   let processed = 0;
-  const snapshot = (): OrderGapCheckpoint => ({ ...feed.snapshot(), processed });
   // With the orderGapState field, the state, the stopper and `processed` are a cache of the graph
-  // state's checkpoint: `held` is the checkpoint they equal (null: unknown, after a run that
-  // threw midway), `start` the one of the run's start (taken at the first run), the checkpoint
-  // of a thread without one.
-  let start: OrderGapCheckpoint | null = null;
-  let held: { checkpoint: OrderGapCheckpoint; json?: string } | null = null;
+  // state's checkpoint; a thread without one starts from their state at the first run.
+  const cache = new CheckpointCache<OrderGapCheckpoint>(
+    () => ({ ...feed.snapshot(), processed }),
+    (want) => {
+      const at = integerInRange('orderGapState.processed', want.processed, 0);
+      feed.restore(want);
+      processed = at;
+    },
+  );
   const sync = (graphState: S): boolean => {
     if (graphState === null || typeof graphState !== 'object' || !('orderGapState' in graphState)) return false;
-    if (start === null) held = { checkpoint: (start = snapshot()) };
-    const want = graphState.orderGapState ?? start;
-    if (want === held?.checkpoint) return true;
-    const json = JSON.stringify(want);
-    if (held === null || json !== (held.json ??= JSON.stringify(held.checkpoint))) {
-      const at = integerInRange('orderGapState.processed', want.processed, 0);
-      feed.restore(want); // nothing changes when it throws: the cache still holds `held`
-      processed = at;
-    }
-    held = { checkpoint: want, json };
+    cache.sync(graphState.orderGapState ?? null);
     return true;
   };
   const run = async (graphState: S, checkpointed: boolean): Promise<OrderGapUpdate> => {
@@ -312,15 +310,14 @@ export function orderGapNode<S extends OrderGapGraphState = OrderGapGraphState>(
     await feed.feed(next.items);
     const orderGap = feed.report({}) ?? prev;
     if (!checkpointed) return { orderGap };
-    held = { checkpoint: snapshot() };
-    return { orderGap, orderGapState: held.checkpoint };
+    return { orderGap, orderGapState: cache.save() };
   };
   const node = async (graphState: S): Promise<OrderGapUpdate> => {
     const checkpointed = sync(graphState);
     try {
       return await run(graphState, checkpointed);
     } catch (e) {
-      if (checkpointed) held = null; // the run may have applied items before it threw: restore at the next
+      if (checkpointed) cache.forget(); // the run may have applied items before it threw: restore at the next
       throw e;
     }
   };

@@ -1,34 +1,7 @@
-import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
 import { answerQuestion, type AnswerEvent } from '../../src/adapters/documentQa/answerQuestion.js';
 import { chunkDocument, ChunkRanking } from '../../src/adapters/documentQa/chunk.js';
-import { GETTYSBURG, OUTPUTS, QUESTION, replyFor, type HandWrittenOutput } from './gettysburgOutputs.js';
-
-const usage = {
-  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
-  outputTokens: { total: 1, text: 1, reasoning: 0 },
-};
-
-type Prompt = Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
-const textOf = (m: Prompt[number]) =>
-  typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
-
-/** A model answering from {@link OUTPUTS}: the chunk is the first user message; a second one asks for a repair. */
-function addressModel(outputs: readonly HandWrittenOutput[] = OUTPUTS, finish: 'stop' | 'length' = 'stop') {
-  return new MockLanguageModelV3({
-    doGenerate: async ({ prompt }) => {
-      const users = (prompt as Prompt).filter((m) => m.role === 'user').map(textOf);
-      const { text, listed } = replyFor(users, outputs);
-      const cut = finish === 'length' && users.length === 1 && listed;
-      return {
-        content: [{ type: 'text' as const, text }],
-        finishReason: cut ? { unified: 'length' as const, raw: 'length' } : { unified: 'stop' as const, raw: 'stop' },
-        usage,
-        warnings: [],
-      };
-    },
-  });
-}
+import { addressModel, GETTYSBURG, OUTPUTS, QUESTION, textOf, type Prompt } from './gettysburgOutputs.js';
 
 describe('chunkDocument and the BM25 reading order', () => {
   it('paragraph windows are the blank-line separated paragraphs; sentence windows overlap as asked', () => {

@@ -2,6 +2,7 @@
 // it, shared by the document-QA tests: the mock model's (documentQa.test.ts) and the loopback
 // OpenAI-compatible server's (documentQaServer.test.ts, test/cli/answer.test.ts).
 import { readFileSync } from 'node:fs';
+import { MockLanguageModelV3 } from 'ai/test';
 
 /** The Gettysburg Address (Bliss copy, 1863; public domain), shipped with the examples. */
 export const GETTYSBURG_FILE = new URL('../../examples/documents/gettysburg.txt', import.meta.url);
@@ -74,4 +75,32 @@ export function replyFor(
   const o = outputs.find((x) => userMessages[0]!.includes(x.sentence));
   if (!o) return { text: '{"claims": []}', listed: false };
   return { text: userMessages.length > 1 ? o.repair! : o.first, listed: true };
+}
+
+const usage = {
+  inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 },
+  outputTokens: { total: 1, text: 1, reasoning: 0 },
+};
+
+/** A prompt as the mock model receives it. */
+export type Prompt = Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
+/** The text of one prompt message. */
+export const textOf = (m: Prompt[number]) =>
+  typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
+
+/** A model answering from {@link OUTPUTS}: the chunk is the first user message; a second one asks for a repair. */
+export function addressModel(outputs: readonly HandWrittenOutput[] = OUTPUTS, finish: 'stop' | 'length' = 'stop') {
+  return new MockLanguageModelV3({
+    doGenerate: async ({ prompt }) => {
+      const users = (prompt as Prompt).filter((m) => m.role === 'user').map(textOf);
+      const { text, listed } = replyFor(users, outputs);
+      const cut = finish === 'length' && users.length === 1 && listed;
+      return {
+        content: [{ type: 'text' as const, text }],
+        finishReason: cut ? { unified: 'length' as const, raw: 'length' } : { unified: 'stop' as const, raw: 'stop' },
+        usage,
+        warnings: [],
+      };
+    },
+  });
 }

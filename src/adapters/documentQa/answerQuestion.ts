@@ -20,17 +20,29 @@
  * empty extraction — the chunk says nothing about the questions — and counted apart from the
  * invalid ones, as paired scoring counts empty and unparseable answers apart. Transport failures
  * are the AI SDK's to retry (`maxRetries`, exponential backoff).
+ *
+ * The loop is a sequence of steps over a {@link Loop} — retrieve, extract, apply, reapply
+ * ({@link nextAction}) — whose whole state snapshots to plain JSON and restores:
+ * {@link answerQuestion} runs the steps in a loop, `documentQaGraph` (`ordergap/langgraph`) one
+ * per graph node, with the state in the graph state.
  */
 import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
 import { z } from 'zod';
-import { CoverageStopper, type CheckSite, type CoveragePolicy, type StopReport } from '../../coverageStop/stopper.js';
-import { AgentState } from '../../graph/agent/agent.js';
+import {
+  CoverageStopper,
+  type CheckSite,
+  type CoveragePolicy,
+  type StopperSnapshot,
+  type StopReport,
+} from '../../coverageStop/stopper.js';
+import { AgentState, type EvidenceInput, type StateDocument } from '../../graph/agent/agent.js';
 import { extractionPrompt, llmEvidenceSchema, toEvidenceItem } from '../../graph/agent/llmEvidence.js';
 import { GRAPH_RUN_DEFAULTS } from '../../graph/scenarios/scenario.js';
 import type { StateSummary } from '../../system/types.js';
 import { OrderGapRule } from '../../stopping/orderGapRule.js';
 import { ArgumentError, ArgumentTypeError } from '../../util/errors.js';
-import { integerInRange } from '../../util/validate.js';
+import { jsonCopy } from '../../util/json.js';
+import { finiteNumber, integerInRange } from '../../util/validate.js';
 import { errorMessage } from '../evidence.js';
 import { agentCheckSite } from '../../graph/system.js';
 import { chunkDocument, ChunkRanking, type Chunk, type ChunkOptions } from './chunk.js';
@@ -165,12 +177,11 @@ function initialState(question: string): AgentState {
   });
 }
 
-function checkOptions(o: AnswerQuestionOptions): {
-  chunks: Chunk[];
-  maxChunks: number;
-  maxRepairs: number;
-  passes: number;
-} {
+/**
+ * The loop's limits from its options, checked.
+ * @throws {ArgumentError} bad options, named (see {@link answerQuestion}).
+ */
+export function checkOptions(o: AnswerQuestionOptions): LoopLimits {
   if (typeof o !== 'object' || o === null) throw new ArgumentTypeError('options', o, 'must be an object');
   if (typeof o.question !== 'string' || o.question.trim() === '')
     throw new ArgumentError('question', o.question, 'must be a non-empty string');
@@ -201,7 +212,8 @@ function checkOptions(o: AnswerQuestionOptions): {
   return { chunks, maxChunks, maxRepairs, passes };
 }
 
-interface Extraction {
+/** How one chunk's extraction ended, with its calls. */
+export interface Extraction {
   kind: ExtractionKind;
   item: unknown;
   attempts: number;
@@ -277,27 +289,121 @@ function queryFor(
   return { query: texts.join(' '), focus: targets[0]! };
 }
 
-/** The loop's moving parts: the state, the stopper and what has been read and extracted. */
-class Loop {
+/** The loop's limits, from the options ({@link checkOptions}). */
+export interface LoopLimits {
+  /** The document's chunks (none with a retriever). */
+  readonly chunks: readonly Chunk[];
+  readonly maxChunks: number;
+  readonly maxRepairs: number;
+  readonly passes: number;
+}
+
+/** One chunk's extraction, waiting to be applied ({@link DocumentQaProgress.extraction}). */
+export interface PendingExtraction extends Extraction {
+  readonly chunk: number;
+}
+
+/**
+ * The document-QA loop's whole state as plain JSON ({@link Loop.snapshot}): the agent state's
+ * document and the stopper's snapshot, what has been read and extracted, the counts, the Ω
+ * values, where the loop is (reading pass or a later pass and its position), and a chunk
+ * retrieved but not yet extracted or an extraction not yet applied. {@link Loop.restore} into
+ * a loop built from the same options continues exactly where the snapshotted loop was.
+ */
+export interface DocumentQaProgress {
+  /** `AgentState.toJSON()`. */
+  readonly state: StateDocument;
+  /** `CoverageStopper.snapshot()`. */
+  readonly stopper: StopperSnapshot;
+  /** Ω of each observation, in order. */
+  readonly omegas: readonly number[];
+  /** Chunks read, in reading order. */
+  readonly read: readonly number[];
+  /** With a retriever: where the next retrieved chunk starts (the retrieved texts' total length). */
+  readonly offset: number;
+  /** The evidence items extracted, with their chunks, in reading order. */
+  readonly items: ReadonlyArray<{ readonly chunk: number; readonly item: EvidenceInput }>;
+  readonly counts: ExtractionCounts;
+  /** The stopper's last report (null before the first observation). */
+  readonly last: StopReport | null;
+  /** True once the chunk source had nothing more. */
+  readonly sourceEnded: boolean;
+  /** The later pass under way (from 1) and the position in `items` of its next item. */
+  readonly pass: number;
+  readonly cursor: number;
+  /** A chunk retrieved and not yet extracted, with the question the extraction focuses on. */
+  readonly pending: { readonly chunk: Chunk; readonly focus: string | null } | null;
+  /** An extraction not yet applied. */
+  readonly extraction: PendingExtraction | null;
+}
+
+/** The loop's next step ({@link nextAction}); 'done' when it has ended. */
+export type LoopAction = 'retrieve' | 'extract' | 'apply' | 'reapply' | 'done';
+
+/**
+ * What the loop does next, a function of its progress: apply a pending extraction, extract a
+ * pending chunk, nothing once stopped, read the next chunk while the reading pass lasts, then
+ * reprocess the next extracted item while passes remain.
+ */
+export function nextAction(
+  p: Pick<DocumentQaProgress, 'extraction' | 'pending' | 'last' | 'sourceEnded' | 'read' | 'pass' | 'cursor' | 'items'>,
+  limits: Pick<LoopLimits, 'maxChunks' | 'passes'>,
+): LoopAction {
+  if (p.extraction !== null) return 'apply';
+  if (p.pending !== null) return 'extract';
+  if (p.last?.stop) return 'done';
+  if (!p.sourceEnded && p.read.length < limits.maxChunks) return 'retrieve';
+  return p.pass < limits.passes && p.cursor < p.items.length ? 'reapply' : 'done';
+}
+
+/** The counts before any call. */
+const noCounts = (): { -readonly [K in keyof ExtractionCounts]: number } => ({
+  calls: 0,
+  evidence: 0,
+  empty: 0,
+  invalid: 0,
+  repairs: 0,
+  truncated: 0,
+});
+
+/**
+ * The loop's moving parts — the state, the stopper, the chunk source and what has been read and
+ * extracted — and its steps ({@link nextAction}): {@link answerQuestion} runs them in a loop, the
+ * LangGraph graph of the document-QA loop one per node, saving the loop between nodes
+ * ({@link snapshot}, {@link restore}).
+ */
+export class Loop {
   readonly state: AgentState;
   readonly stopper: CoverageStopper;
-  readonly omegas: number[] = [];
-  readonly read: number[] = [];
+  omegas: number[] = [];
+  read: number[] = [];
+  offset = 0;
   /** The evidence items extracted so far, with their chunks, in reading order. */
-  readonly items: Array<{ chunk: number; item: unknown }> = [];
-  readonly counts = { calls: 0, evidence: 0, empty: 0, invalid: 0, repairs: 0, truncated: 0 };
+  items: Array<{ chunk: number; item: EvidenceInput }> = [];
+  counts = noCounts();
   last: StopReport | null = null;
+  sourceEnded = false;
+  pass = 1;
+  cursor = 0;
+  pending: { chunk: Chunk; focus: string | null } | null = null;
+  extraction: PendingExtraction | null = null;
+  readonly limits: LoopLimits;
   readonly #emit: (e: AnswerEvent) => void;
+  readonly #ranking: ChunkRanking | null;
+  readonly #question: string;
   /** The coverage check's site for the current state and items (null once a step changed them). */
   #site: CheckSite | null = null;
 
-  constructor(o: AnswerQuestionOptions) {
+  constructor(o: AnswerQuestionOptions, limits: LoopLimits) {
     this.state = initialState(o.question);
     const rule = new OrderGapRule({
       epsilon: o.epsilon ?? GRAPH_RUN_DEFAULTS.epsilon,
       window: o.window ?? GRAPH_RUN_DEFAULTS.window,
     });
     this.stopper = new CoverageStopper(null, rule, { policy: o.policy ?? 'redirect' });
+    this.limits = limits;
+    this.#question = o.question;
+    this.#ranking = o.retrieve ? null : new ChunkRanking(limits.chunks);
     this.#emit = (e) => o.onEvent?.(e);
   }
 
@@ -307,6 +413,71 @@ class Loop {
 
   emit(e: AnswerEvent): void {
     this.#emit(e);
+  }
+
+  /** The loop's next step. */
+  next(): LoopAction {
+    return nextAction(this, this.limits);
+  }
+
+  /**
+   * Reads the next chunk — the BM25 ranking's best unread one for the query, or the caller's
+   * retriever's (its text checked, numbered in retrieval order) — into {@link pending}, or ends
+   * the reading pass when there is none.
+   */
+  async retrieve(o: AnswerQuestionOptions): Promise<void> {
+    const { query, focus } = queryFor(this.state, this.stopper, this.#question);
+    const chunk = await this.#nextChunk(o, query);
+    if (chunk === null) {
+      this.sourceEnded = true;
+      return;
+    }
+    this.read.push(chunk.index);
+    this.pending = { chunk, focus };
+    this.emit({ type: 'chunk', chunk, focus });
+  }
+
+  async #nextChunk(o: AnswerQuestionOptions, query: string): Promise<Chunk | null> {
+    if (this.#ranking) return this.#ranking.next(query);
+    const read = this.read.length;
+    const text = await o.retrieve!(query, read);
+    if (text === null) return null;
+    if (typeof text !== 'string' || text.trim() === '')
+      throw new ArgumentError(`retrieve(…) [chunk ${read}]`, text, 'must return a non-empty string or null');
+    const c = { index: read, text, start: this.offset, end: this.offset + text.length };
+    this.offset = c.end;
+    return c;
+  }
+
+  /** The pending chunk's extraction (model calls and repairs), counted, into {@link extraction}. */
+  async extract(o: AnswerQuestionOptions): Promise<void> {
+    const { chunk, focus } = this.pending!;
+    const prompt = extractionPrompt(this.state, focus === null ? {} : { question: focus });
+    const x = await extract(o, this.state, prompt, chunk, this.limits.maxRepairs);
+    const { counts } = this;
+    counts.calls += x.attempts;
+    counts.repairs += x.repairs;
+    counts.truncated += x.truncated;
+    counts[x.kind]++;
+    this.pending = null;
+    this.extraction = { ...x, chunk: chunk.index };
+    this.emit({ type: 'output', chunk: chunk.index, kind: x.kind, attempts: x.attempts, error: x.error });
+  }
+
+  /** Applies the pending extraction: an observation unless it is invalid. */
+  async apply(): Promise<void> {
+    const x = this.extraction!;
+    this.extraction = null;
+    if (x.kind === 'invalid') return;
+    if (x.kind === 'evidence') this.items.push({ chunk: x.chunk, item: x.item });
+    await this.observe(x.chunk, x.kind === 'evidence' ? x.item : null, false);
+  }
+
+  /** Reprocesses the next extracted item of the current later pass (no model call). */
+  async reapply(): Promise<void> {
+    const { chunk, item } = this.items[this.cursor]!;
+    if (++this.cursor === this.items.length) [this.pass, this.cursor] = [this.pass + 1, 0];
+    await this.observe(chunk, item, true);
   }
 
   /**
@@ -330,31 +501,97 @@ class Loop {
     });
     this.emit({ type: 'step', chunk, omega, reapplied, report: this.last });
   }
+
+  /** The loop's state as plain JSON ({@link DocumentQaProgress}). */
+  snapshot(): DocumentQaProgress {
+    return {
+      state: this.state.toJSON(),
+      stopper: this.stopper.snapshot(),
+      ...jsonCopy({
+        omegas: this.omegas,
+        read: this.read,
+        offset: this.offset,
+        items: this.items,
+        counts: this.counts,
+        last: this.last,
+        sourceEnded: this.sourceEnded,
+        pass: this.pass,
+        cursor: this.cursor,
+        pending: this.pending,
+        extraction: this.extraction,
+      }),
+    };
+  }
+
+  /**
+   * Makes this loop (in place) the one `p` describes, a {@link snapshot} of a loop built from the
+   * same options (also after a JSON round trip): it then runs every later step exactly as that
+   * loop would have.
+   * @throws {ArgumentError} naming the field (`progress.…`) that is not of such a snapshot; as
+   *   `CoverageStopper.restore` and `AgentState.restore` (the loop is then unchanged).
+   */
+  restore(p: DocumentQaProgress): void {
+    const s = checkProgress(p, this.limits, this.#ranking !== null);
+    const before = this.stopper.snapshot();
+    this.stopper.restore(s.stopper);
+    try {
+      this.state.restore(s.state);
+    } catch (e) {
+      this.stopper.restore(before);
+      throw e;
+    }
+    const c = jsonCopy(s);
+    this.omegas = [...c.omegas];
+    this.read = [...c.read];
+    this.items = [...c.items];
+    this.counts = { ...c.counts };
+    ({ offset: this.offset, last: this.last, sourceEnded: this.sourceEnded, pass: this.pass } = c);
+    ({ cursor: this.cursor, pending: this.pending, extraction: this.extraction } = c);
+    this.#ranking?.reset(this.read);
+    this.#site = null;
+  }
+
+  /** The loop's result ({@link AnswerReport}). */
+  report(): AnswerReport {
+    const summary = this.state.describe();
+    const best = summary.answers.find((a) => a.question === MAIN_QUESTION && a.best);
+    return Object.freeze({
+      question: this.#question,
+      answer: best ? Object.freeze({ id: best.answer, text: best.text, confidence: best.confidence }) : null,
+      reason: this.stopped ? this.last!.reason : 'exhausted',
+      stop: this.last,
+      steps: this.omegas.length,
+      read: this.read,
+      chunks: this.#ranking ? this.limits.chunks.length : this.read.length,
+      extraction: Object.freeze({ ...this.counts }),
+      omegas: this.omegas,
+      summary,
+      state: this.state,
+    });
+  }
 }
 
-/**
- * Where the next chunk comes from: the BM25 ranking of the document's chunks, or the caller's
- * retriever (its text checked, numbered in retrieval order).
- */
-function chunkSource(
-  o: AnswerQuestionOptions,
-  chunks: readonly Chunk[],
-): (query: string, read: number) => Promise<Chunk | null> {
-  if (!o.retrieve) {
-    const ranking = new ChunkRanking(chunks);
-    return (query) => Promise.resolve(ranking.next(query));
-  }
-  const retrieve = o.retrieve;
-  let at = 0;
-  return async (query, read) => {
-    const text = await retrieve(query, read);
-    if (text === null) return null;
-    if (typeof text !== 'string' || text.trim() === '')
-      throw new ArgumentError(`retrieve(…) [chunk ${read}]`, text, 'must return a non-empty string or null');
-    const c = { index: read, text, start: at, end: at + text.length };
-    at = c.end;
-    return c;
-  };
+/** A mutable copy of `p`'s fields, checked to be those of a snapshot of a loop with `limits`. */
+function checkProgress(p: DocumentQaProgress, limits: LoopLimits, ranked: boolean): DocumentQaProgress {
+  if (typeof p !== 'object' || p === null) throw new ArgumentTypeError('progress', p, 'must be a loop snapshot');
+  for (const key of ['omegas', 'read', 'items'] as const)
+    if (!Array.isArray(p[key])) throw new ArgumentError(`progress.${key}`, p[key], 'must be an array');
+  p.omegas.forEach((w, i) => finiteNumber(`progress.omegas[${i}]`, w));
+  const bound = ranked ? limits.chunks.length - 1 : undefined;
+  p.read.forEach((c, i) => integerInRange(`progress.read[${i}]`, c, 0, bound));
+  if (p.read.length > limits.maxChunks)
+    throw new ArgumentError('progress.read', p.read, `must list at most maxChunks = ${limits.maxChunks} chunks`);
+  integerInRange('progress.offset', p.offset, 0);
+  integerInRange('progress.pass', p.pass, 1);
+  integerInRange('progress.cursor', p.cursor, 0, Math.max(0, p.items.length - 1));
+  for (const key of ['counts', 'last', 'pending', 'extraction'] as const)
+    if (typeof p[key] !== 'object') throw new ArgumentError(`progress.${key}`, p[key], 'must be an object or null');
+  if (p.counts === null) throw new ArgumentError('progress.counts', p.counts, 'must be the extraction counts');
+  for (const key of Object.keys(noCounts()) as Array<keyof ExtractionCounts>)
+    integerInRange(`progress.counts.${key}`, p.counts[key], 0);
+  if (typeof p.sourceEnded !== 'boolean')
+    throw new ArgumentError('progress.sourceEnded', p.sourceEnded, 'must be a boolean');
+  return p;
 }
 
 /**
@@ -373,47 +610,10 @@ function chunkSource(
  * ```
  */
 export async function answerQuestion(options: AnswerQuestionOptions): Promise<AnswerReport> {
-  const { chunks, maxChunks, maxRepairs, passes } = checkOptions(options);
-  const loop = new Loop(options);
-  const { state, stopper, counts } = loop;
-  const next = chunkSource(options, chunks);
-  while (loop.read.length < maxChunks && !loop.stopped) {
-    options.abortSignal?.throwIfAborted();
-    const { query, focus } = queryFor(state, stopper, options.question);
-    const chunk = await next(query, loop.read.length);
-    if (chunk === null) break;
-    loop.read.push(chunk.index);
-    loop.emit({ type: 'chunk', chunk, focus });
-    const prompt = extractionPrompt(state, focus === null ? {} : { question: focus });
-    const x = await extract(options, state, prompt, chunk, maxRepairs);
-    counts.calls += x.attempts;
-    counts.repairs += x.repairs;
-    counts.truncated += x.truncated;
-    counts[x.kind]++;
-    loop.emit({ type: 'output', chunk: chunk.index, kind: x.kind, attempts: x.attempts, error: x.error });
-    if (x.kind === 'invalid') continue;
-    if (x.kind === 'evidence') loop.items.push({ chunk: chunk.index, item: x.item });
-    await loop.observe(chunk.index, x.kind === 'evidence' ? x.item : null, false);
+  const loop = new Loop(options, checkOptions(options));
+  for (let action = loop.next(); action !== 'done'; action = loop.next()) {
+    if (action === 'retrieve' || action === 'reapply') options.abortSignal?.throwIfAborted();
+    await loop[action](options);
   }
-  for (let pass = 1; pass < passes && !loop.stopped; pass++)
-    for (const { chunk, item } of [...loop.items]) {
-      if (loop.stopped) break;
-      options.abortSignal?.throwIfAborted();
-      await loop.observe(chunk, item, true);
-    }
-  const summary = state.describe();
-  const best = summary.answers.find((a) => a.question === MAIN_QUESTION && a.best);
-  return Object.freeze({
-    question: options.question,
-    answer: best ? Object.freeze({ id: best.answer, text: best.text, confidence: best.confidence }) : null,
-    reason: loop.stopped ? loop.last!.reason : 'exhausted',
-    stop: loop.last,
-    steps: loop.omegas.length,
-    read: loop.read,
-    chunks: options.retrieve ? loop.read.length : chunks.length,
-    extraction: Object.freeze({ ...counts }),
-    omegas: loop.omegas,
-    summary,
-    state,
-  });
+  return loop.report();
 }

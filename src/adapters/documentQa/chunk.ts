@@ -103,6 +103,12 @@ export class ChunkRanking {
     return this.#chunks.length - this.#read.size;
   }
 
+  /** Makes exactly the chunks `read` (indices) the ones read, as after {@link next} returned them. */
+  reset(read: Iterable<number>): void {
+    this.#read.clear();
+    for (const i of read) this.#read.add(i);
+  }
+
   /** The best unread chunk for `query` (null when every chunk has been read); marks it read. */
   next(query: string): Chunk | null {
     if (this.unread === 0) return null;
