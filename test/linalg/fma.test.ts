@@ -22,12 +22,14 @@
  * --experimental-wasm-relaxed-simd); elsewhere the FMA block is skipped, since the runtime
  * cannot compile that build at all — the choice tests still run.
  */
+import { spawnSync } from 'node:child_process';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eigh, gemm, gram, svdvals } from '../../src/linalg/api.js';
 import { ArgumentError } from '../../src/util/errors.js';
 import { chooseKernelBuild, init, relaxedSimdSupported, wasm } from '../../src/wasm/module.js';
 import { EPS, frob, matmul, orthoError, randn, randomSymmetric, transpose, withSpectrum } from './cases.js';
 import { svdvalsOracle } from './oracles.js';
+import { BIN } from '../util/builtCli.js';
 
 /** x = 1 + 2⁻²⁷: x·x = 1 + 2⁻²⁶ + 2⁻⁵⁴ rounds to 1 + 2⁻²⁶, so x·x − (1 + 2⁻²⁶) is 2⁻⁵⁴ fused, 0 unfused. */
 const X = 1 + 2 ** -27;
@@ -75,6 +77,27 @@ describe('choosing the build', () => {
     expect(() => chooseKernelBuild('fma', false)).toThrow(
       /options\.kernels = "?fma"?.*needs WebAssembly relaxed SIMD.*Node 22 or later, node --experimental-wasm-relaxed-simd, or 'plain'/,
     );
+  });
+});
+
+describe('the CLI (built) reads ORDERGAP_KERNELS', () => {
+  const certify = (kernels: string) =>
+    spawnSync(process.execPath, [BIN, 'certify', '--system', 'closed-form', '--json', '--no-progress'], {
+      encoding: 'utf8',
+      env: { ...process.env, ORDERGAP_KERNELS: kernels },
+    });
+
+  it('a bad value exits 2 with the one-line error and nothing on stdout', () => {
+    const r = certify('fastest');
+    expect(r.status).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`ordergap: error: ORDERGAP_KERNELS = "fastest": must be 'auto', 'fma' or 'plain'\n`);
+  });
+
+  it('the build it names is the one the report records', () => {
+    const r = certify('plain');
+    expect(r.status, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).environment).toEqual({ node: process.version, kernels: 'plain' });
   });
 });
 
