@@ -8,6 +8,9 @@ import { defineConfig } from 'vitest/config';
  */
 const SLOW = ['test/package/**/*.test.ts', 'test/lab/calibrate.test.ts', 'test/report/largeRun.test.ts'];
 
+/** The kernel build the suites load by default (src/wasm/module.ts, `init({ kernels })`). */
+const KERNELS = process.env.ORDERGAP_KERNELS ?? 'plain';
+
 export default defineConfig({
   test: {
     // The machine has 2 cores; forks isolate wasm memories between files.
@@ -16,7 +19,9 @@ export default defineConfig({
     testTimeout: 60_000,
     // Uninitialised wasm arena blocks start as NaN in tests (src/wasm/arena.ts): a kernel that
     // reads memory it never wrote then fails instead of passing on leftover zeros.
-    env: { ORDERGAP_POISON_ARENA: '1' },
+    // The suites run the plain kernels, whose bits the bit-identity tests pin down, unless
+    // ORDERGAP_KERNELS says otherwise; test/linalg/fma.test.ts runs the FMA build itself.
+    env: { ORDERGAP_POISON_ARENA: '1', ORDERGAP_KERNELS: KERNELS },
     hookTimeout: 60_000,
     projects: [
       { extends: true, test: { name: 'fast', include: ['test/**/*.test.ts'], exclude: SLOW } },
@@ -25,7 +30,7 @@ export default defineConfig({
         test: {
           name: 'slow',
           include: [...SLOW, 'test/fuzz/**/*.test.ts'],
-          env: { ORDERGAP_POISON_ARENA: '1', FUZZ_BUDGET: 'long' },
+          env: { ORDERGAP_POISON_ARENA: '1', ORDERGAP_KERNELS: KERNELS, FUZZ_BUDGET: 'long' },
         },
       },
     ],

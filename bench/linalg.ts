@@ -27,6 +27,9 @@
  *   materialises a rows×rows Q, which fails at 65536 rows (recorded), so tfjs is also timed on a
  *   2048-row slice against ours on the same slice.
  *
+ * The environment records Node's version and the kernel build that ran (`kernels`: 'fma' or 'plain',
+ * as `init` chose it; ORDERGAP_KERNELS forces one), since the FMA build changes every rate above.
+ *
  * The machine has 2 cores and is shared with other workloads: timings are noisy. Before and after the
  * Gramian rows a CPU probe measures the host: one kernel alone and two at once (cpuProbe), and each
  * vCPU alone, pinned with taskset (vcpuSpeeds). We report the
@@ -320,13 +323,14 @@ function svdResiduals(
 }
 
 async function main(): Promise<void> {
-  await init();
+  const { kernels } = await init(); // the build ORDERGAP_KERNELS names, else fma where the runtime has relaxed SIMD
   const threads = await linalg.startThreads(Math.min(2, availableParallelism()));
   const tf = await loadTf();
   const loadBefore = loadavg();
   const out: Record<string, unknown> = {
     date: new Date().toISOString(),
     node: process.version,
+    kernels,
     cpu: cpus()[0]?.model,
     cores: availableParallelism(),
     threads,

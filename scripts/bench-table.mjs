@@ -174,6 +174,7 @@ function renderLinalg(doc, ctx) {
     environment([
       ['date', field(ctx, doc, 'date', 'string', { optional: true })],
       ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+      ['kernel build', field(ctx, doc, 'kernels', 'string', { optional: true })],
       ['CPU', field(ctx, doc, 'cpu', 'string', { optional: true })],
       ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
       ['threads used', field(ctx, doc, 'threads', 'number', { optional: true })],

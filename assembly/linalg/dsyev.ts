@@ -19,6 +19,7 @@
 // 3. Eigenvalues ascending, rows of Vᵀ in the same order.
 import { gemmStrided } from './dgemm';
 import { dstedc, dstedcWork } from './dstedc';
+import { madd } from './madd';
 import { vaxpy, vdot, vscal } from './vec';
 import { ld8, st8, at } from './mem';
 import { sortRows, sortValues, tql2 } from './tridiag';
@@ -203,11 +204,11 @@ function symvUpper(S: usize, n: i32, j0: i32, p: i32, v: usize, y: usize): void 
       const a1 = v128.load(b1 + o);
       const a2 = v128.load(b2 + o);
       const a3 = v128.load(b3 + o);
-      c0 = f64x2.add(c0, f64x2.mul(a0, vj));
-      c1 = f64x2.add(c1, f64x2.mul(a1, vj));
-      c2 = f64x2.add(c2, f64x2.mul(a2, vj));
-      c3 = f64x2.add(c3, f64x2.mul(a3, vj));
-      const u = f64x2.add(f64x2.add(f64x2.mul(a0, x0), f64x2.mul(a1, x1)), f64x2.add(f64x2.mul(a2, x2), f64x2.mul(a3, x3)));
+      c0 = madd(a0, vj, c0);
+      c1 = madd(a1, vj, c1);
+      c2 = madd(a2, vj, c2);
+      c3 = madd(a3, vj, c3);
+      const u = f64x2.add(madd(a1, x1, f64x2.mul(a0, x0)), madd(a3, x3, f64x2.mul(a2, x2)));
       v128.store(yy + o, f64x2.add(v128.load(yy + o), u));
     }
     s0 += f64x2.extract_lane(c0, 0) + f64x2.extract_lane(c0, 1);
@@ -279,7 +280,7 @@ function axpy2(len: i32, a: f64, x: usize, b: f64, z: usize, y: usize): void {
   let j = 0;
   for (; j + 2 <= len; j += 2) {
     const o = <usize>j << 3;
-    const u = f64x2.add(f64x2.mul(va, v128.load(x + o)), f64x2.mul(vb, v128.load(z + o)));
+    const u = madd(vb, v128.load(z + o), f64x2.mul(va, v128.load(x + o)));
     v128.store(y + o, f64x2.sub(v128.load(y + o), u));
   }
   for (; j < len; j++) {

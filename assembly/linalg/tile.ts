@@ -7,7 +7,9 @@
 // (it keeps one as scratch and schedules a step's loads ahead of its arithmetic): a 6×4 or 4×6
 // tile spills accumulators, and a copy of the loop unrolled over k spills too — both measured
 // slower; A panels stored pre-splatted (plain loads instead of broadcasts) measured no faster.
-// Rounding: each entry is a plain recursive sum over k of exact-order products.
+// Rounding: each entry is a plain recursive sum over k of exact-order products; each step is
+// madd (./madd.ts): fused in the FMA build.
+import { madd } from './madd';
 
 /** c (4×4, row stride ldcBytes) += Σ_k pA[k]ᵀ pB[k] over kc values of k (packed panels). */
 // @ts-ignore: decorator
@@ -77,17 +79,17 @@
       nan = v128.or(nan, v128.or(f64x2.ne(b0, b0), f64x2.ne(b1, b1)));
     }
     let x = v128.load64_splat(a);
-    c00 = f64x2.add(c00, f64x2.mul(x, b0));
-    c01 = f64x2.add(c01, f64x2.mul(x, b1));
+    c00 = madd(x, b0, c00);
+    c01 = madd(x, b1, c01);
     x = v128.load64_splat(a, 8);
-    c10 = f64x2.add(c10, f64x2.mul(x, b0));
-    c11 = f64x2.add(c11, f64x2.mul(x, b1));
+    c10 = madd(x, b0, c10);
+    c11 = madd(x, b1, c11);
     x = v128.load64_splat(a, 16);
-    if (!diag) c20 = f64x2.add(c20, f64x2.mul(x, b0));
-    c21 = f64x2.add(c21, f64x2.mul(x, b1));
+    if (!diag) c20 = madd(x, b0, c20);
+    c21 = madd(x, b1, c21);
     x = v128.load64_splat(a, 24);
-    if (!diag) c30 = f64x2.add(c30, f64x2.mul(x, b0));
-    c31 = f64x2.add(c31, f64x2.mul(x, b1));
+    if (!diag) c30 = madd(x, b0, c30);
+    c31 = madd(x, b1, c31);
     a += stride;
     if (!diag) b += stride;
   }

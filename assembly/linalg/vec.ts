@@ -1,5 +1,7 @@
 // Contiguous f64x2 helpers shared by the linalg kernels (not exported from the module).
-// Pointers may be 8-byte aligned only: wasm v128 loads/stores accept any alignment.
+// Pointers may be 8-byte aligned only: wasm v128 loads/stores accept any alignment. vdot's and
+// vaxpy's vector steps are madd (./madd.ts): fused in the FMA build; their scalar tails are not.
+import { madd } from './madd';
 
 /** Σ x_i y_i over n contiguous values (two f64x2 accumulators). */
 export function vdot(n: i32, x: usize, y: usize): f64 {
@@ -8,8 +10,8 @@ export function vdot(n: i32, x: usize, y: usize): f64 {
   let i = 0;
   for (; i + 4 <= n; i += 4) {
     const o = <usize>i << 3;
-    a0 = f64x2.add(a0, f64x2.mul(v128.load(x + o), v128.load(y + o)));
-    a1 = f64x2.add(a1, f64x2.mul(v128.load(x + o, 16), v128.load(y + o, 16)));
+    a0 = madd(v128.load(x + o), v128.load(y + o), a0);
+    a1 = madd(v128.load(x + o, 16), v128.load(y + o, 16), a1);
   }
   const a = f64x2.add(a0, a1);
   let s = f64x2.extract_lane(a, 0) + f64x2.extract_lane(a, 1);
@@ -26,8 +28,8 @@ export function vaxpy(n: i32, a: f64, x: usize, y: usize): void {
   let i = 0;
   for (; i + 4 <= n; i += 4) {
     const o = <usize>i << 3;
-    v128.store(y + o, f64x2.add(v128.load(y + o), f64x2.mul(va, v128.load(x + o))));
-    v128.store(y + o, f64x2.add(v128.load(y + o, 16), f64x2.mul(va, v128.load(x + o, 16))), 16);
+    v128.store(y + o, madd(va, v128.load(x + o), v128.load(y + o)));
+    v128.store(y + o, madd(va, v128.load(x + o, 16), v128.load(y + o, 16)), 16);
   }
   for (; i < n; i++) {
     const o = <usize>i << 3;

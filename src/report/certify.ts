@@ -13,7 +13,7 @@ import { resolveSystem } from './systems.js';
 import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
 import { pushAll } from '../util/arrays.js';
-import { init } from '../wasm/module.js';
+import { init, type KernelBuild } from '../wasm/module.js';
 
 /** A certification request in the command's terms (every field optional). */
 export interface CertifyRequest {
@@ -54,7 +54,17 @@ export type CertifyReport = Omit<CertificationReport, 'fixedPoint' | 'timings'> 
   source: string;
   /** Milliseconds per phase; absent with `timings: false` (`--no-timings`). */
   timings?: Record<string, number>;
+  /** What the timings ran on: Node's version and the kernel build; absent with the timings. */
+  environment?: RunEnvironment;
 };
+
+/** The runtime a report's timings were measured on. */
+export interface RunEnvironment {
+  /** `process.version`. */
+  node: string;
+  /** The build of the wasm kernels that ran (`init`'s `kernels`). */
+  kernels: KernelBuild;
+}
 
 /** The request's system (src/report/systems.ts, as `ordergap run` resolves it) and where it came from. */
 async function resolveCertified(opts: CertifyRequest): Promise<{ system: OperatorSystem; source: string }> {
@@ -88,7 +98,7 @@ export async function certifyReport(
   onProgress?: CertifyOptions['onProgress'],
 ): Promise<CertifyReport> {
   const opts = request;
-  await init(); // before the system is built, so the graph's Q runs on the wasm kernels
+  const { kernels } = await init(); // before the system is built, so the graph's Q runs on the wasm kernels
   const { system, source } = await resolveCertified(opts);
   const options: CertifyOptions = {
     jacobian: opts.jacobian ?? 'fd',
@@ -119,7 +129,7 @@ export async function certifyReport(
     ...report,
     fixedPoint: { ...report.fixedPoint, theta: report.dim <= 64 ? report.fixedPoint.theta : null },
     source,
-    ...(opts.timings === false ? {} : { timings }),
+    ...(opts.timings === false ? {} : { timings, environment: { node: process.version, kernels } }),
   };
   certificates.set(out, proofCertificate(system, full));
   return out;

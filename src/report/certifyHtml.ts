@@ -24,6 +24,8 @@ export type CertifyReportInput = Pick<
   fixedPoint: Omit<CertificationReport['fixedPoint'], 'theta'>;
   source?: string;
   timings?: Record<string, number>;
+  /** Node's version and the kernel build the timings ran on. */
+  environment?: { node: string; kernels: string };
 };
 
 const num = (x: number | null | undefined): string | number | null => (x === undefined ? null : x);
@@ -256,10 +258,10 @@ function coverageSection(report: CertifyReportInput, svg: string): HtmlSection {
   );
 }
 
-/** Milliseconds per phase. */
-function timingsSection(timings: Record<string, number>): HtmlSection {
+/** Milliseconds per phase, titled with the runtime they ran on when it is known. */
+function timingsSection(timings: Record<string, number>, environment?: CertifyReportInput['environment']): HtmlSection {
   return tableSection(
-    'Timings',
+    environment ? `Timings (Node ${environment.node}, ${environment.kernels} kernels)` : 'Timings',
     columns('phase | ms#'),
     Object.entries(timings).map(([k, v]) => [k, Math.round(v)]),
   );
@@ -286,7 +288,8 @@ export async function certifySections(report: CertifyReportInput): Promise<HtmlS
   if (report.coverage.length > 0) sections.push(coverageSection(report, plots.get('certify-coverage')!));
   if (report.notes.length > 0)
     sections.push({ heading: 'Notes', blocks: report.notes.map((n): HtmlBlock => ({ kind: 'text', text: n })) });
-  if (report.timings && Object.keys(report.timings).length > 0) sections.push(timingsSection(report.timings));
+  if (report.timings && Object.keys(report.timings).length > 0)
+    sections.push(timingsSection(report.timings, report.environment));
   return sections;
 }
 

@@ -6,8 +6,17 @@
  *
  * The memory is a shared WebAssembly.Memory (the module is built with threads enabled) so that
  * worker threads can instantiate the same module over the same memory.
+ *
+ * Two builds of the one kernel source (assembly/linalg/madd.ts): 'plain' (build/ordergap.wasm,
+ * 128-bit SIMD, every multiply-add rounded twice) and 'fma' (build/ordergap-fma.wasm, relaxed SIMD:
+ * the multiply-adds of the gemm/Gramian tile, the symmetric matrix–vector product and rank-2
+ * updates of the tridiagonal reduction, and vdot/vaxpy of the bidiagonal and QR reflectors are
+ * fused). `init` picks one by `kernels` (or the environment variable ORDERGAP_KERNELS): 'auto'
+ * (the default) runs 'fma' when the runtime validates a relaxed-SIMD probe module (Node 22 and
+ * later by default; Node 20 with --experimental-wasm-relaxed-simd), else 'plain'.
  */
 import { readFile } from 'node:fs/promises';
+import { ArgumentError } from '../util/errors.js';
 import { Arena, WASM32_MAX_BYTES, WASM_PAGE_BYTES } from './arena.js';
 import { KERNEL_SIGNATURES, type KernelExports, type KernelSignature } from './kernels.generated.js';
 
@@ -48,8 +57,27 @@ export function checkKernelExports(exports: WebAssembly.Exports, where: string |
   return exports as unknown as KernelExports;
 }
 
+/** A build of the kernels: 'plain' (SIMD) or 'fma' (relaxed SIMD, fused multiply-adds). */
+export type KernelBuild = 'plain' | 'fma';
+
+/** The `kernels` option of {@link init}: a build, or 'auto' (fma where the runtime has relaxed SIMD). */
+export type KernelChoice = KernelBuild | 'auto';
+
+/** The options of {@link init}. */
+export interface InitOptions {
+  /**
+   * Which build to run (default: the environment variable ORDERGAP_KERNELS when set, else
+   * 'auto': 'fma' when {@link relaxedSimdSupported}, else 'plain').
+   */
+  kernels?: KernelChoice;
+  /** Path or URL of the .wasm file of that build (default: the package's build/ file of it). */
+  wasm?: string | URL;
+}
+
 /** What {@link init} sets up. */
 export interface WasmRuntime {
+  /** Which build of the kernels runs. */
+  readonly kernels: KernelBuild;
   readonly module: WebAssembly.Module;
   readonly memory: WebAssembly.Memory;
   readonly exports: KernelExports;
@@ -62,8 +90,55 @@ const INITIAL_PAGES = 16;
 let runtime: WasmRuntime | undefined;
 let pending: Promise<WasmRuntime> | undefined;
 
-/** URL of the compiled kernels, relative to this file (src/wasm or dist/wasm). */
+/** URL of the compiled kernels, relative to this file (src/wasm or dist/wasm): the plain build. */
 export const DEFAULT_WASM_URL = new URL('../../build/ordergap.wasm', import.meta.url);
+
+/** URL of the FMA build of the kernels (relaxed SIMD). */
+export const FMA_WASM_URL = new URL('../../build/ordergap-fma.wasm', import.meta.url);
+
+/**
+ * The smallest module using relaxed SIMD: one function (v128, v128, v128) → v128 returning
+ * f64x2.relaxed_madd of its parameters (opcode 0xfd 0x107, LEB128 0x87 0x02).
+ */
+// prettier-ignore
+const RELAXED_SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
+  0x01, 0x08, 0x01, 0x60, 0x03, 0x7b, 0x7b, 0x7b, 0x01, 0x7b, // type section: (v128 v128 v128) → v128
+  0x03, 0x02, 0x01, 0x00, // function section: function 0 of type 0
+  0x0a, 0x0d, 0x01, 0x0b, 0x00, 0x20, 0x00, 0x20, 0x01, 0x20, 0x02, 0xfd, 0x87, 0x02, 0x0b, // its code
+]);
+
+/**
+ * True when this runtime accepts relaxed SIMD (WebAssembly.validate on a probe module using
+ * f64x2.relaxed_madd): Node 22 and later by default, Node 20 with --experimental-wasm-relaxed-simd.
+ */
+export function relaxedSimdSupported(): boolean {
+  return WebAssembly.validate(RELAXED_SIMD_PROBE);
+}
+
+/**
+ * The build a `kernels` choice names on this runtime: `choice` (default: ORDERGAP_KERNELS when
+ * set, else 'auto'); 'auto' is 'fma' when `supported`, else 'plain'.
+ * @throws {ArgumentError} the choice is not 'auto', 'fma' or 'plain'; or it is 'fma' and the
+ *   runtime lacks relaxed SIMD.
+ * @example
+ * ```ts
+ * chooseKernelBuild('auto', false); // 'plain'
+ * ```
+ */
+export function chooseKernelBuild(choice?: unknown, supported = relaxedSimdSupported()): KernelBuild {
+  const env = process.env.ORDERGAP_KERNELS;
+  const [name, value] = choice !== undefined ? ['options.kernels', choice] : ['ORDERGAP_KERNELS', env || 'auto'];
+  if (value !== 'auto' && value !== 'fma' && value !== 'plain')
+    throw new ArgumentError(name, value, "must be 'auto', 'fma' or 'plain'");
+  if (value === 'fma' && !supported)
+    throw new ArgumentError(
+      name,
+      value,
+      `needs WebAssembly relaxed SIMD, which this runtime (Node ${process.version}) lacks: use Node 22 or later, node --experimental-wasm-relaxed-simd, or 'plain'`,
+    );
+  return value === 'auto' ? (supported ? 'fma' : 'plain') : value;
+}
 
 /** Imports every instance needs: the shared memory and an abort handler. */
 export function kernelImports(memory: WebAssembly.Memory): WebAssembly.Imports {
@@ -78,21 +153,31 @@ export function kernelImports(memory: WebAssembly.Memory): WebAssembly.Imports {
 }
 
 /**
- * Loads and instantiates the kernels (idempotent; concurrent calls share one load).
- * @param options.wasm path or URL of the .wasm file (default: the package's build/ordergap.wasm)
+ * Loads and instantiates the kernels (idempotent; concurrent calls share one load): the build
+ * `options.kernels` names (see {@link chooseKernelBuild}); the runtime's `kernels` says which runs.
+ * @param options.kernels 'auto' (default; or ORDERGAP_KERNELS), 'fma' or 'plain'
+ * @param options.wasm path or URL of the .wasm file (default: the package's build/ file of the build)
+ * @throws {ArgumentError} a bad `kernels` (or ORDERGAP_KERNELS), or 'fma' on a runtime without
+ *   relaxed SIMD.
  * @throws Error if the file is missing (run `npm run build`), cannot be compiled, or does not export
- *   every kernel of {@link KERNEL_SIGNATURES} with its parameter count (see {@link checkKernelExports}).
+ *   every kernel of {@link KERNEL_SIGNATURES} with its parameter count (see {@link checkKernelExports});
+ *   or if `options.kernels` names another build than the one already loaded.
  * @example
  * ```ts
  * import { init, blas1 } from 'ordergap';
- * await init();
+ * const { kernels } = await init(); // 'fma' on Node 22+, 'plain' on Node 20
  * blas1.norm([3e200, 4e200]); // 5e200
  * ```
  */
-export async function init(options: { wasm?: string | URL } = {}): Promise<WasmRuntime> {
-  if (runtime) return runtime;
+export async function init(options: InitOptions = {}): Promise<WasmRuntime> {
+  const kernels = chooseKernelBuild(options.kernels);
+  if (runtime) {
+    if (options.kernels !== undefined && options.kernels !== 'auto' && kernels !== runtime.kernels)
+      throw new Error(`init: the ${runtime.kernels} kernels are already loaded; cannot switch to ${kernels}`);
+    return runtime;
+  }
   pending ??= (async () => {
-    const where = options.wasm ?? DEFAULT_WASM_URL;
+    const where = options.wasm ?? (kernels === 'fma' ? FMA_WASM_URL : DEFAULT_WASM_URL);
     let bytes: Uint8Array<ArrayBuffer>;
     try {
       bytes = new Uint8Array(await readFile(where));
@@ -112,7 +197,7 @@ export async function init(options: { wasm?: string | URL } = {}): Promise<WasmR
     const arena = new Arena(memory, exports.heapBase() >>> 0);
     // The test suites set this (vitest.config.ts) so every uninitialised block starts as NaN.
     arena.poisonUninitialized = process.env.ORDERGAP_POISON_ARENA === '1';
-    runtime = { module, memory, exports, arena };
+    runtime = { kernels, module, memory, exports, arena };
     return runtime;
   })();
   try {

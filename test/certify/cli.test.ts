@@ -128,7 +128,7 @@ describe('ordergap certify (built CLI)', () => {
     expect(r.stdout).toMatch(/^ {2}uncertainty tolerance: .*m = 1:/m);
   });
 
-  it('--json carries timings in their own field; --no-timings leaves it out and two runs are byte-identical', () => {
+  it('--json carries timings (and their environment) in their own fields; --no-timings leaves them out and two runs are byte-identical', () => {
     const withTimings = JSON.parse(run('--system', 'closed-form', '--json').stdout);
     expect(Object.keys(withTimings.timings)).toEqual(expect.arrayContaining(['fixedPoint', 'contraction', 'columns']));
     const a = run('--system', 'closed-form', '--json', '--no-timings');
@@ -136,7 +136,10 @@ describe('ordergap certify (built CLI)', () => {
     expect(a.status).toBe(0);
     expect(a.stdout).toBe(b.stdout);
     expect(JSON.parse(a.stdout)).not.toHaveProperty('timings');
-    const { timings: _t, ...rest } = withTimings;
+    // the timings come with the environment they ran on, and leave with it
+    expect(withTimings.environment).toEqual({ node: process.version, kernels: expect.stringMatching(/^(plain|fma)$/) });
+    expect(JSON.parse(a.stdout)).not.toHaveProperty('environment');
+    const { timings: _t, environment: _e, ...rest } = withTimings;
     expect(JSON.parse(a.stdout)).toEqual(rest);
   });
 });

@@ -5,6 +5,7 @@ import { eigh, gram } from '../../src/linalg/api.js';
 import { linalgKernels } from '../../src/linalg/wasmKernels.js';
 import { wasm } from '../../src/wasm/module.js';
 import { cases, dependentStack, EPS, kernelSyev, maxAbs, orthoError, randn, randomSymmetric } from './cases.js';
+import { expectEigenpairs } from './eigenpairs.js';
 import { tridiagonalBisection, tridiagonalOf } from './oracles.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { describeBackends, LINALG, LINALG_BACKENDS } from '../util/backends.js';
@@ -16,25 +17,6 @@ function frobNorm(S: ArrayLike<number>): number {
   let s = 0;
   for (let k = 0; k < S.length; k++) s += S[k]! * S[k]!;
   return Math.sqrt(s);
-}
-
-/**
- * Backward-stability checks: max_j ||S v_j − λ_j v_j||_∞ <= c·n·eps·||S||_F and
- * |VᵀV − I| <= c·n·eps, with c = 8 (Householder + QL: the classical bound is a modest multiple
- * of n·eps; 8 leaves room for the summation order of the SIMD kernels).
- */
-function expectEigenpairs(S: Float64Array, n: number, values: Float64Array, V: Float64Array): void {
-  const norm = frobNorm(S);
-  let res = 0;
-  for (let j = 0; j < n; j++)
-    for (let i = 0; i < n; i++) {
-      let s = 0;
-      for (let k = 0; k < n; k++) s += S[i * n + k]! * V[k * n + j]!;
-      res = Math.max(res, Math.abs(s - values[j]! * V[i * n + j]!));
-    }
-  expect(res, 'residual ||Sv − λv||').toBeLessThanOrEqual(8 * n * EPS * norm);
-  expect(orthoError(V, n, n), '|VᵀV − I|').toBeLessThanOrEqual(8 * n * EPS);
-  for (let j = 1; j < n; j++) expect(values[j]!).toBeGreaterThanOrEqual(values[j - 1]!);
 }
 
 describeBackends(LINALG_BACKENDS, 'eigh (%s)', (backend) => {

@@ -8,6 +8,7 @@ import { renderCertifyReport, writeCertifyReport, type CertifyReportInput } from
 import { closedFormSystem } from '../../src/closedForm/system.js';
 import { certifyReport, renderCertifyText, type CertifyReport } from '../../src/report/certify.js';
 import { formatCell } from '../../src/report/html.js';
+import { init } from '../../src/wasm/module.js';
 import { decodePng, inkStats } from '../plot/png.js';
 import { expectCleanPage, visit } from './browser.js';
 import { expectedVerdictMarks } from './verdicts.js';
@@ -169,4 +170,14 @@ describe('refuted bounds and unverified contraction read as such (operator modul
     // the same mark always looks the same
     for (const f of v.facts) expect(f).toEqual(look(f.mark!));
   }, 120_000);
+
+  it('a report with timings names what they ran on (Node, kernel build), in its JSON and on the page; none without', async () => {
+    const timed = await certifyReport({ system: module('timed', 0.5) });
+    const { kernels } = await init();
+    expect(timed.environment).toEqual({ node: process.version, kernels });
+    expect(half.environment).toBeUndefined();
+    const page = await renderCertifyReport(JSON.parse(reportJson(timed)) as CertifyReportInput);
+    expect(page).toContain(`<h2>Timings (Node ${process.version}, ${kernels} kernels)</h2>`);
+    expect(pages.half).not.toContain('<h2>Timings');
+  });
 });

@@ -18,10 +18,13 @@ const cli = (...args: string[]): unknown => {
   expect(r.status).toBe(0);
   return JSON.parse(r.stdout);
 };
-/** The library's report as the CLI encodes it; wall-clock timings are the one field allowed to differ. */
+/**
+ * The library's report as the CLI encodes it; wall-clock timings are the one field allowed to
+ * differ, and the command's report adds the environment they ran on (Node, kernel build).
+ */
 const doc = (report: unknown): unknown => JSON.parse(reportJson(report));
 const withoutTimings = (d: unknown): unknown => {
-  const { timings: _t, ...rest } = d as Record<string, unknown>;
+  const { timings: _t, environment: _e, ...rest } = d as Record<string, unknown>;
   return rest;
 };
 

@@ -14,6 +14,7 @@ const script = fileURLToPath(new URL('../../scripts/bench-table.mjs', import.met
 const linalg = {
   date: '2031-01-02T03:04:05.000Z',
   node: 'v99.1.2',
+  kernels: 'fixture-build',
   cpu: 'Test CPU 3000',
   cores: 3,
   threads: 2,
