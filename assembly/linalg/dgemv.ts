@@ -1,5 +1,6 @@
 // Matrix-vector product (BLAS-2 dgemv, no transpose), f64, row-major.
 
+import { madd } from './madd';
 import { vdot } from './vec';
 
 // @ts-ignore: decorator
@@ -12,7 +13,8 @@ import { vdot } from './vec';
  * y (M) = A·x for A M×N stored row-major with row stride lda (in values), x of N values. Each
  * y_i is summed exactly as vdot sums row i against x (two f64x2 accumulators over blocks of four
  * columns, their sum, its two lanes, then the tail columns one by one), so the order of every sum
- * is fixed by N alone; rows are taken four at a time so that each load of x serves four rows.
+ * is fixed by N alone (the vector steps are madd: fused in the FMA build, as vdot's); rows are
+ * taken four at a time so that each load of x serves four rows.
  * y must not overlap A or x.
  */
 export function dgemv(M: i32, N: i32, A: usize, lda: i32, x: usize, y: usize): void {
@@ -36,14 +38,14 @@ export function dgemv(M: i32, N: i32, A: usize, lda: i32, x: usize, y: usize): v
       const o = <usize>j << 3;
       const x0 = v128.load(x + o);
       const x1 = v128.load(x + o, 16);
-      a00 = f64x2.add(a00, f64x2.mul(v128.load(r0 + o), x0));
-      a01 = f64x2.add(a01, f64x2.mul(v128.load(r0 + o, 16), x1));
-      a10 = f64x2.add(a10, f64x2.mul(v128.load(r1 + o), x0));
-      a11 = f64x2.add(a11, f64x2.mul(v128.load(r1 + o, 16), x1));
-      a20 = f64x2.add(a20, f64x2.mul(v128.load(r2 + o), x0));
-      a21 = f64x2.add(a21, f64x2.mul(v128.load(r2 + o, 16), x1));
-      a30 = f64x2.add(a30, f64x2.mul(v128.load(r3 + o), x0));
-      a31 = f64x2.add(a31, f64x2.mul(v128.load(r3 + o, 16), x1));
+      a00 = madd(v128.load(r0 + o), x0, a00);
+      a01 = madd(v128.load(r0 + o, 16), x1, a01);
+      a10 = madd(v128.load(r1 + o), x0, a10);
+      a11 = madd(v128.load(r1 + o, 16), x1, a11);
+      a20 = madd(v128.load(r2 + o), x0, a20);
+      a21 = madd(v128.load(r2 + o, 16), x1, a21);
+      a30 = madd(v128.load(r3 + o), x0, a30);
+      a31 = madd(v128.load(r3 + o, 16), x1, a31);
     }
     let s0 = lanes(a00, a01);
     let s1 = lanes(a10, a11);

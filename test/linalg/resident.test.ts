@@ -75,8 +75,9 @@ describe('residentMatrix', () => {
       for (let i = 0; i < m; i++)
         expect(Math.abs(y[i]! - exact[i]!)).toBeLessThanOrEqual((n + 3) * EPS * mag[i]! + Number.MIN_VALUE);
       expect(R.times(x)).toEqual(y);
-      // the kernel's summation order, bit for bit (four rows at a time and the rows left over)
-      for (let i = 0; i < m; i++) expect(y[i]).toBe(dotInKernelOrder(A, x, i, n));
+      // the kernel's summation order, bit for bit (four rows at a time and the rows left over);
+      // the FMA build fuses the vector steps, so only the bound above holds for it
+      if (wasm().kernels === 'plain') for (let i = 0; i < m; i++) expect(y[i]).toBe(dotInKernelOrder(A, x, i, n));
       // gemm of a matrix by a vector runs the same kernel: the same bits
       expect(gemm(A, m, n, x, n, 1)).toEqual(y);
     } finally {
