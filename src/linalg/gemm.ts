@@ -2,7 +2,8 @@
  * General matrix product C = α·op(A)·op(B) + β·C (BLAS dgemm, row-major): the pure-TypeScript
  * twin of assembly/linalg/dgemm.ts by contract (docs/linalg.md, "Twin policy"): each entry is a
  * recursive sum in k order from +0, as in the kernel, so for α = 1, β = 0 the two give the same
- * bits. op(X) = X or Xᵀ.
+ * bits — except a matrix by a vector (N = 1, A not transposed, α = 1, β = 0), which both backends
+ * sum in the matrix-vector kernel's lane order ({@link laneOrderedDot}). op(X) = X or Xᵀ.
  *
  * Accuracy: each entry of op(A)op(B) is a sum of K products, error <= K·eps·Σ|a||b|.
  * With β = 0, C is overwritten without being read (NaN in C does not propagate), as in BLAS.
@@ -18,6 +19,14 @@ import type { GemmCall } from './calls.js';
 export function referenceGemm(call: GemmCall): boolean {
   const { transA, transB, M, N, K, alpha, A, B, beta, C, accept = () => true } = call;
   const T = new Float64Array(M * N);
+  if (N === 1 && transA === 'N' && alpha === 1 && beta === 0) {
+    // A·x: the wasm backend runs the matrix-vector kernel here (assembly/linalg/dgemv.ts), whose
+    // entries are lane-ordered sums; its twin sums in the same order
+    for (let i = 0; i < M; i++) T[i] = laneOrderedDot(A, i * K, B, K);
+    if (!accept(countNonFinite(T))) return false;
+    C.set(T);
+    return true;
+  }
   for (let i = 0; i < M; i++) {
     for (let j = 0; j < N; j++) {
       let s = 0;
@@ -33,6 +42,28 @@ export function referenceGemm(call: GemmCall): boolean {
   if (!accept(countNonFinite(T))) return false;
   C.set(T);
   return true;
+}
+
+/**
+ * Σ_k a[offset + k]·x[k] for k < n in the order of the wasm kernels' vdot and dgemv: four
+ * running sums over the blocks of four (column 4b + l into sum l), then (s0 + s2) + (s1 + s3) (the
+ * two f64x2 accumulators added lane by lane, then their lanes), then the tail one by one.
+ */
+export function laneOrderedDot(a: ArrayLike<number>, offset: number, x: ArrayLike<number>, n: number): number {
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let k = 0;
+  for (; k + 4 <= n; k += 4) {
+    s0 += a[offset + k]! * x[k]!;
+    s1 += a[offset + k + 1]! * x[k + 1]!;
+    s2 += a[offset + k + 2]! * x[k + 2]!;
+    s3 += a[offset + k + 3]! * x[k + 3]!;
+  }
+  let s = s0 + s2 + (s1 + s3);
+  for (; k < n; k++) s += a[offset + k]! * x[k]!;
+  return s;
 }
 
 /** Entries of x that are NaN or ±Infinity. */
