@@ -1,7 +1,8 @@
 /**
  * Benchmarks of the linalg area. Run: `node --import tsx bench/linalg.ts`
- * (or `npm run bench -- linalg`). Writes bench/results/linalg.json; every ratio is computed from
- * timings taken in this same run.
+ * (or `npm run bench -- linalg`). Writes bench/results/linalg.json on Node 20 and
+ * bench/results/linalg-node<major>.json on a later Node (RESULTS below); every ratio is computed
+ * from timings taken in this same run.
  *
  * - Gramian AᵀA: 4096×256, 16384×128, 2048×512 — ours (API end to end, 1 and 2 threads, writing
  *   into a reused `out` — and also into a fresh array, from an F64Block already in wasm memory
@@ -738,9 +739,17 @@ async function main(): Promise<void> {
   out.loadAverageAfter = loadavg().map((x) => round(x));
   await linalg.stopThreads();
   mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('./results/linalg.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
-  console.log('wrote bench/results/linalg.json');
+  writeFileSync(new URL(`./results/${RESULTS}`, import.meta.url), JSON.stringify(out, null, 2) + '\n');
+  console.log(`wrote bench/results/${RESULTS}`);
 }
+
+/**
+ * The results file: linalg.json for the Node the package's engines start at (20, the plain build
+ * unless run with --experimental-wasm-relaxed-simd), linalg-node<major>.json for a later Node
+ * (its default, the FMA build), so each kernel build's figures have their own environment table.
+ */
+const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
+const RESULTS = NODE_MAJOR <= 20 ? 'linalg.json' : `linalg-node${NODE_MAJOR}.json`;
 
 if (process.argv.includes('--solo-probe')) console.log(await soloProbe(700));
 else await main();

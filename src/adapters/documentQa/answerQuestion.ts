@@ -249,12 +249,9 @@ async function extract(
       r.item = toEvidenceItem(state, out.output, { id: `chunk:${chunk.index}` });
       return { ...r, kind: 'evidence', error: null };
     } catch (e) {
-      if (
-        !NoObjectGeneratedError.isInstance(e) &&
-        !(e instanceof ArgumentError) &&
-        !(e instanceof Error && e.name === 'GraphFormatError')
-      )
-        throw e;
+      // an output the schema refuses, or one naming what the state does not hold (GraphFormatError
+      // is an ArgumentError): both are repaired with the error; anything else is not the model's
+      if (!NoObjectGeneratedError.isInstance(e) && !(e instanceof ArgumentError)) throw e;
       const cut = NoObjectGeneratedError.isInstance(e) && e.finishReason === 'length';
       if (cut) r.truncated++;
       r.error = cut ? 'the output was cut off at the token budget' : errorMessage(e);
