@@ -90,7 +90,8 @@ export interface CoverageCheck {
 export interface CoverageCheckOptions {
   /**
    * Options passed to `certify` (its defaults otherwise). The check always sets `at` (θ_T),
-   * decides no subspace (`subspaces: []`), skips the FD/autodiff cross-check and checks
+   * iterates Q to no fixed point (`fixedPoint.maxIterations: 0`: certify linearises at θ_T and
+   * reads the fixed point only for its report), decides no subspace (`subspaces: []`), skips the FD/autodiff cross-check and checks
    * contraction on the whole space only: none of these enters the coverage decision except the
    * whole-space ‖DQ‖, which certify's tolerance uses and which is kept.
    */
@@ -157,6 +158,9 @@ export async function checkCoverageAtStop(
     crossCheckColumns: 0,
     contractionSubspaces: ['all'],
     ...options.certify,
+    // linearised at the given θ_T, certify reads the fixed point only for its report's
+    // fixed-point fields, never for coverage: one application of Q instead of the iteration
+    fixedPoint: { ...options.certify?.fixedPoint, maxIterations: 0 },
     at: th,
     atLabel: 'candidate stop',
     subspaces: [],

@@ -178,6 +178,8 @@ export class AgentState {
   #state: StructuredGraphState;
   #attributeStrength: number;
   #steps = 0;
+  /** Bumped by every change of θ, the layout or the applied items ({@link revision}). */
+  #revision = 0;
   /** The evidence items applied so far by id, each in its latest form, in first-application order. */
   readonly #applied = new Map<string, EvidenceInput>();
 
@@ -276,6 +278,7 @@ export class AgentState {
     this.#state = r.#state;
     this.#attributeStrength = r.#attributeStrength;
     this.#steps = r.#steps;
+    this.#revision++;
     this.#applied.clear();
     for (const [id, item] of r.#applied) this.#applied.set(id, item);
   }
@@ -295,6 +298,14 @@ export class AgentState {
   /** Steps taken by {@link step}. */
   get steps(): number {
     return this.#steps;
+  }
+  /**
+   * A number that changes whenever θ, the layout or the applied evidence change ({@link step},
+   * {@link expand}, {@link consolidate}, {@link restore}) and only then: what is computed from the
+   * state alone (its summary, an extraction prompt) may be kept while it stays the same.
+   */
+  get revision(): number {
+    return this.#revision;
   }
   /**
    * Every evidence item applied so far ({@link step}, {@link expand}, {@link expandScheduled}),
@@ -416,12 +427,14 @@ export class AgentState {
     const p = this.#prepare(evidence);
     this.#commitLayout(p);
     structuredExpand(this.#shape, this.#params, this.#state, p.item);
+    this.#revision++;
     this.#applied.set(p.item.id, evidence);
   }
 
   /** θ ← Q(θ): two passes over the present edges and the merge. */
   consolidate(): void {
     structuredConsolidate(this.#shape, this.#params, this.#state);
+    this.#revision++;
   }
 
   /**
@@ -449,6 +462,7 @@ export class AgentState {
     this.#commitLayout(p);
     const omega = structuredStep(this.#shape, this.#params, this.#state, p.item);
     this.#steps++;
+    this.#revision++;
     this.#applied.set(p.item.id, evidence);
     return omega;
   }

@@ -13,11 +13,12 @@
  */
 import { z } from 'zod';
 import { ArgumentError } from '../../util/errors.js';
-import { finiteNumber, integerInRange } from '../../util/validate.js';
+import { finiteNumber, integerInRange, openInterval } from '../../util/validate.js';
 import type { AgentState } from './agent.js';
 import { embedClaim, hashingEmbedder, type Embedder } from './embed.js';
 import { GraphFormatError, toFormatIssues } from '../model/schema.js';
 import type { Layout } from '../model/layout.js';
+import type { StateSummary } from '../../system/types.js';
 
 const nodeId = z.string().min(1, 'must be a non-empty id');
 
@@ -431,9 +432,25 @@ function quoted(text: string | null | undefined): string {
  * ```
  */
 export function extractionPrompt(state: AgentState, options: ExtractionPromptOptions = {}): string {
-  const summary = state.describe(options.delta ?? 0.5);
+  // checked in describe's order: δ first (as `describe` names it), then the claims
+  const delta = openInterval('delta', options.delta ?? 0.5, 0, 1);
   const maxClaims = integerInRange('options.claims', options.claims ?? 50, 0);
   const focus = options.question;
+  // the prompt is a function of the state and the options: kept until the state changes (a loop
+  // asks once per chunk, and most chunks add nothing); options that threw were never kept
+  const key = JSON.stringify([delta, maxClaims, focus ?? null]);
+  const kept = prompts.get(state);
+  if (kept !== undefined && kept.revision === state.revision && kept.key === key) return kept.prompt;
+  const prompt = buildPrompt(state, state.describe(delta), maxClaims, focus);
+  prompts.set(state, { revision: state.revision, key, prompt });
+  return prompt;
+}
+
+/** The latest prompt per state, with the state's revision and the options it was built for. */
+const prompts = new WeakMap<AgentState, { revision: number; key: string; prompt: string }>();
+
+/** {@link extractionPrompt} from the state's summary at δ. */
+function buildPrompt(state: AgentState, summary: StateSummary, maxClaims: number, focus: string | undefined): string {
   const known = summary.questions.map((q) => q.question);
   if (focus !== undefined && !known.includes(focus))
     throw new ArgumentError(

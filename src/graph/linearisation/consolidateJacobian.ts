@@ -21,14 +21,16 @@
  * A skipped stage would compute bit-identical values at x + h·e_j and x − h·e_j, whose quotient
  * is exactly 0 and dropped; the passes over the non-zeros visit them in the dense passes' order.
  * So every column is bit for bit the quotient of two full evaluations of the wasm Q
- * ({@link wasmConsolidateNodeBlock}) — tested — at O(Nmax + nnz) per confidence or edge column
- * instead of O(Nmax²). Same step and accuracy as {@link FdJacobian}.
+ * (`wasmConsolidateNodeBlock`, ../operators/wasmConsolidate.ts) — tested — at O(Nmax + nnz)
+ * per confidence or edge column instead of O(Nmax²). A long direction v (one directional
+ * difference) runs every stage the same way: the passes over the stored edges with v's entries
+ * written in, the merge for the claims v moves and those within the merge radius of them.
+ * Same step and accuracy as {@link FdJacobian}.
  */
 import {
   edgeRowsOf,
   graphKernels,
   residentBlocks,
-  wasmConsolidateNodeBlock,
   WasmConsolidation,
   WasmEdgeRows,
   type EdgeOverride,
@@ -36,11 +38,11 @@ import {
 } from '../operators/wasmConsolidate.js';
 import type { Scenario } from '../scenarios/scenario.js';
 import { centralStep, directionalStep, finiteCopy, takenStep } from '../../linearize/finiteDifference.js';
+import { runPosition } from '../operators/consolidate.js';
 import { CachedJacobian, FD_RELATIVE_ACCURACY } from '../../linearize/operator.js';
 import { SparseAccumulator, type SparseVector } from '../../linearize/sparse.js';
 import { ArgumentError } from '../../util/errors.js';
 import type { F64Block, I32Block } from '../../wasm/arena.js';
-import { wasm } from '../../wasm/module.js';
 
 /** The wasm blocks of one operator (all freed together). */
 interface Resident {
@@ -140,6 +142,8 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   readonly #x: Float64Array;
   readonly #nodeLen: number;
   #host: ReturnType<typeof edgeRowsOf> | undefined;
+  /** The edge entries the rows store even where x is 0 (those directions moved), by edge-block coordinate. */
+  #keep: Uint8Array | undefined;
   #res: { blocks: ResidentBlocks; value: Resident } | undefined;
   /** Accumulates a directional difference's quotients. */
   #colAcc: SparseAccumulator | undefined;
@@ -326,22 +330,139 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   }
 
   /**
-   * One directional difference along v: two full evaluations of the wasm Q on x ± t·v (a
-   * temporary copy of the state in wasm memory; v may move edges, so the stored rows do not apply).
+   * The resident blocks with every edge entry v moves stored in the rows (a zero of x stored as
+   * such, which the passes skip as they skip an absent entry): the rows are rebuilt, once, when
+   * v moves an edge they do not store. Returns v's edge entries as (block, position in that
+   * block's values) pairs, in v's order.
+   */
+  #residentFor(v: SparseVector): { r: Resident; at: Int32Array } {
+    const { shape } = this.#scenario;
+    const n = shape.nmax;
+    const nn = n * n;
+    const at = new Int32Array(2 * v.index.length).fill(-1);
+    const find = (host: ReturnType<typeof edgeRowsOf>): boolean => {
+      let all = true;
+      for (let k = 0; k < v.index.length; k++) {
+        const e = v.index[k]! - this.#nodeLen;
+        if (e < 0) continue;
+        const b = Math.floor(e / nn);
+        const row = Math.floor((e - b * nn) / n);
+        const rows = host.blocks[b]!;
+        const p = runPosition(rows.col, rows.start[row]!, rows.start[row + 1]!, e - b * nn - row * n);
+        at[2 * k] = b;
+        at[2 * k + 1] = p;
+        if (p < 0) all = false;
+      }
+      return all;
+    };
+    if (!find((this.#host ??= edgeRowsOf(this.#x, shape)))) {
+      const keep = (this.#keep ??= new Uint8Array(3 * nn));
+      for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= this.#nodeLen) keep[v.index[k]! - this.#nodeLen] = 1;
+      this.releaseResources();
+      this.#host = edgeRowsOf(this.#x, shape, keep);
+      find(this.#host);
+    }
+    return { r: this.#resident(), at };
+  }
+
+  /**
+   * The claim rows whose merge can differ between x + t·v and x − t·v: the claims whose merged
+   * attributes or Supports diagonal v moves, and every claim within the merge radius of one of
+   * them at either point (a superset by a relative 1e-9 on the radius). Every other row reads
+   * the same values at both points, so its merge is the same there and its quotient exactly 0.
+   * Writes them to r.mrows and returns their count.
+   */
+  #directionRows(r: Resident, v: SparseVector, t: number): number {
+    const { shape, params } = this.#scenario;
+    const k1 = shape.k + 1;
+    const md = shape.mergeDims;
+    const n = shape.nmax;
+    const moved = new Set<number>();
+    for (let k = 0; k < v.index.length; k++) {
+      const j = v.index[k]!;
+      if (j < this.#nodeLen) {
+        if (Math.floor(j / k1) < shape.claims && j % k1 < md) moved.add(Math.floor(j / k1));
+      } else {
+        const e = j - this.#nodeLen;
+        if (e < n * n && Math.floor(e / n) === e % n && e % n < shape.claims) moved.add(e % n);
+      }
+    }
+    const rows = r.mrows.view;
+    let count = 0;
+    if (moved.size === 0) return 0;
+    const x = this.#x;
+    const shift = new Float64Array(shape.claims * md);
+    for (let k = 0; k < v.index.length; k++) {
+      const j = v.index[k]!;
+      if (j < this.#nodeLen && Math.floor(j / k1) < shape.claims && j % k1 < md)
+        shift[Math.floor(j / k1) * md + (j % k1)] = t * v.value[k]!;
+    }
+    const limit = params.mergeRadius * params.mergeRadius * (1 + 1e-9);
+    for (let i = 0; i < shape.claims; i++) {
+      let near = moved.has(i);
+      for (const s of moved) {
+        if (near) break;
+        let rp = 0;
+        let rm = 0;
+        for (let u = 0; u < md; u++) {
+          const d = x[s * k1 + u]! - x[i * k1 + u]!;
+          const dv = shift[s * md + u]! - shift[i * md + u]!;
+          rp += (d + dv) * (d + dv);
+          rm += (d - dv) * (d - dv);
+        }
+        near = rp < limit || rm < limit;
+      }
+      if (near) rows[count++] = i;
+    }
+    return count;
+  }
+
+  /**
+   * Q's node block at x + s·v by Q's stages on the resident blocks, v's entries written in and
+   * put back after: the confidences from every stage, the merge for `rows` claim rows only (the
+   * others are the same at both points of the difference, {@link #directionRows}).
+   */
+  #shifted(r: Resident, v: SparseVector, at: Int32Array, s: number, rows: number): Float64Array {
+    const { shape } = this.#scenario;
+    const x = this.#x;
+    const k1 = shape.k + 1;
+    const write = (shift: boolean) => {
+      for (let k = 0; k < v.index.length; k++) {
+        const j = v.index[k]!;
+        const value = shift ? x[j]! + s * v.value[k]! : x[j]!;
+        if (j < this.#nodeLen) r.node.view[j] = value;
+        else r.rows.vals[at[2 * k]!]!.view[at[2 * k + 1]!] = value;
+      }
+    };
+    write(true);
+    try {
+      r.q.readConfidences(r.node.view);
+      r.q.structureSums(r.rows, r.q.sums);
+      this.#beliefs(r, r.q.sums, undefined, r.cp);
+      if (rows > 0) this.#merge(r, r.q.sums, r.ap, rows);
+      const out = Float64Array.from(r.node.view);
+      if (rows > 0) out.set(r.ap.view.subarray(0, shape.claims * k1));
+      const c = r.cp.view;
+      for (let sl = 0; sl < shape.nmax; sl++) out[sl * k1 + shape.k] = c[sl]!;
+      return out;
+    } finally {
+      write(false);
+      r.q.readConfidences(x);
+    }
+  }
+
+  /**
+   * One directional difference along v: Q at x ± t·v, bit for bit the two full evaluations of
+   * the wasm Q (`wasmConsolidateNodeBlock`) on those points, by the stages on the resident
+   * blocks: the passes over the stored edges (O(Nmax + nnz), not the dense Nmax² blocks) and
+   * the merge of the claim rows v can change.
    */
   protected override directional(v: SparseVector): SparseVector {
     const t = directionalStep(this.#x, v);
-    const { shape, params } = this.#scenario;
-    const [fp, fm] = [t, -t].map((s) =>
-      wasm().arena.scope((sc) => {
-        const theta = sc.from(this.#x);
-        const view = theta.view;
-        for (let k = 0; k < v.index.length; k++) view[v.index[k]!] = this.#x[v.index[k]!]! + s * v.value[k]!;
-        const node = sc.alloc(this.#nodeLen);
-        wasmConsolidateNodeBlock(sc, shape, params, theta, node);
-        return Float64Array.from(node.view);
-      }),
-    ) as [Float64Array, Float64Array];
+    const { r, at } = this.#residentFor(v);
+    const rows = this.#directionRows(r, v, t);
+    const fp = this.#shifted(r, v, at, t, rows);
+    const fm = this.#shifted(r, v, at, -t, rows);
     this.stats.evaluations += 2;
     this.stats.directional++;
     const acc = (this.#colAcc ??= new SparseAccumulator(this.dim));

@@ -206,17 +206,6 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
   else state.nearClaims.delete(i);
 }
 
-function insertSorted(list: number[], x: number): void {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (list[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  if (list[lo] !== x) list.splice(lo, 0, x);
-}
-
 /**
  * The merge grid: live claims (S_jj ≠ 0) binned on their first g = min(3, mergeDims)
  * attributes with cells of width h·(1 + 2⁻²⁰). Two claims within distance h differ by less
@@ -293,7 +282,13 @@ class MergeGrid {
  * Recomputes the neighbour lists of the claims in `moved` for the state's current attributes and
  * live claims, and updates their partners' lists. A claim's neighbours change only when it or a
  * partner moves, so lists of claims that did not move and whose partners did not move stay
- * exact. O(|moved| · 3^g · claims per cell · mergeDims).
+ * exact. The moved claims are placed in the grid in their order in `moved`; then each moved
+ * claim's list is found afresh among the claims of its cells, and each partner's list (a claim
+ * that did not move, near a moved one before or after) is its old list without the moved claims
+ * merged with the moved claims now near it — every list is the ascending set of live claims
+ * within the merge radius, as one list per moved claim updated in turn gives it, without
+ * splicing each moved claim out of and into every partner's list.
+ * O(|moved| · 3^g · claims per cell · mergeDims + the partners' lists).
  */
 function refreshNear(
   shape: OperatorShape,
@@ -306,31 +301,43 @@ function refreshNear(
   const h2 = p.mergeRadius * p.mergeRadius;
   const nodes = state.nodes;
   const grid = state.grid!;
-  for (const i of moved) {
-    if (i >= shape.claims) continue;
-    for (const j of state.near[i] ?? []) {
-      const l = state.near[j];
-      if (!l) continue;
-      const at = l.indexOf(i);
-      if (at >= 0) l.splice(at, 1);
-      setNear(state, j, l);
-    }
-    const isLive = live(state, i);
-    grid.place(nodes, k1, i, isLive);
-    if (!isLive) {
-      setNear(state, i, null);
+  const movedSet = new Set<number>();
+  for (const i of moved) if (i < shape.claims) movedSet.add(i);
+  if (movedSet.size === 0) return;
+  /** Per partner: the moved claims now near it (in the order found; sorted below). */
+  const gained = new Map<number, number[]>();
+  for (const i of movedSet) {
+    for (const j of state.near[i] ?? []) if (!movedSet.has(j) && !gained.has(j)) gained.set(j, []);
+    grid.place(nodes, k1, i, live(state, i));
+  }
+  const fresh: Array<[number, number[] | null]> = [];
+  for (const i of movedSet) {
+    if (grid.keyOf[i] === null) {
+      fresh.push([i, null]);
       continue;
     }
     const list: number[] = [];
     for (const j of grid.around(nodes, k1, i)) {
       if (j === i || !within(nodes, k1, md, h2, i, j)) continue;
       list.push(j);
-      const l = state.near[j] ?? [];
-      insertSorted(l, i);
-      setNear(state, j, l);
+      if (movedSet.has(j)) continue;
+      const g = gained.get(j);
+      if (g) g.push(i);
+      else gained.set(j, [i]);
     }
     list.sort((a, b) => a - b);
-    setNear(state, i, list);
+    fresh.push([i, list]);
+  }
+  for (const [i, list] of fresh) setNear(state, i, list);
+  for (const [j, add] of gained) {
+    const kept = (state.near[j] ?? []).filter((x) => !movedSet.has(x));
+    add.sort((a, b) => a - b);
+    const list: number[] = [];
+    let a = 0;
+    let b = 0;
+    while (a < kept.length || b < add.length)
+      list.push(b >= add.length || (a < kept.length && kept[a]! < add[b]!) ? kept[a++]! : add[b++]!);
+    setNear(state, j, list);
   }
 }
 

@@ -415,4 +415,53 @@ describe('extractionPrompt', () => {
     );
     expect(() => extractionPrompt(state, { claims: -1 })).toThrow(/^options\.claims = -1/);
   });
+  fcTest.prop(
+    [
+      fc.array(
+        fc.oneof(
+          fc.record({ op: fc.constant('step' as const), n: fc.integer({ min: 0, max: 5 }) }),
+          fc.record({ op: fc.constant('consolidate' as const) }),
+          fc.record({
+            op: fc.constant('prompt' as const),
+            claims: fc.constantFrom(undefined, 0, 2, 50),
+            delta: fc.constantFrom(undefined, 0.3, 0.5),
+            focus: fc.boolean(),
+          }),
+        ),
+        { minLength: 1, maxLength: 12 },
+      ),
+    ],
+    { numRuns: 25 },
+  )('a prompt kept for an unchanged state equals the prompt built afresh', (ops) => {
+    const state = AgentState.fromScenario(defaultScenario());
+    let applied = 0;
+    for (const o of ops) {
+      if (o.op === 'step') {
+        state.step(
+          toEvidenceItem(state, {
+            claims: [
+              {
+                text: `Source ${o.n} says Mira Vance wrote it.`,
+                source: `source ${o.n}`,
+                answer: 'a:author:vance',
+                reliability: 0.5 + 0.1 * (applied++ % 4),
+              },
+            ],
+          }),
+        );
+        continue;
+      }
+      if (o.op === 'consolidate') {
+        state.consolidate();
+        continue;
+      }
+      const options = {
+        ...(o.claims === undefined ? {} : { claims: o.claims }),
+        ...(o.delta === undefined ? {} : { delta: o.delta }),
+        ...(o.focus ? { question: 'q:author' } : {}),
+      };
+      const fresh = AgentState.fromJSON(JSON.parse(JSON.stringify(state.toJSON())));
+      expect(extractionPrompt(state, options)).toBe(extractionPrompt(fresh, options));
+    }
+  });
 });

@@ -2,13 +2,13 @@ import { fc, test } from '@fast-check/vitest';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { GRAPH as graphBackends } from '../../util/backends.js';
 import { consolidatedState } from './fixtures.js';
-import { centralStep } from '../../../src/linearize/finiteDifference.js';
+import { centralStep, directionalStep, takenStep } from '../../../src/linearize/finiteDifference.js';
 import { GraphConsolidateJacobian } from '../../../src/graph/linearisation/consolidateJacobian.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
 import { FD_RELATIVE_ACCURACY } from '../../../src/linearize/operator.js';
 import { FdJacobian } from '../../../src/linearize/finiteDifference.js';
-import { sparseCombine, sparseFromDense, sparseNorm } from '../../../src/linearize/sparse.js';
+import { sparseCombine, sparseFromDense, sparseNorm, type SparseVector } from '../../../src/linearize/sparse.js';
 import { F64Block } from '../../../src/wasm/arena.js';
 import { init, wasm } from '../../../src/wasm/module.js';
 import { coordinateArray } from '../../../src/system/coordinates.js';
@@ -30,6 +30,36 @@ function fullQuotient(sys: Awaited<ReturnType<typeof consolidatedState>>['sys'],
     if (fp[i] !== fm[i]) {
       index.push(i);
       value.push((fp[i]! - fm[i]!) / den);
+    }
+  return { dim: x.length, index: Int32Array.from(index), value: Float64Array.from(value) };
+}
+
+/**
+ * J v as the quotient of two full evaluations of the wasm Q (dense edge passes, every claim
+ * merged) at x ± t·v: the node block's non-zero quotients, then v's edge entries (Q copies them).
+ */
+function fullDirectional(sys: Awaited<ReturnType<typeof consolidatedState>>['sys'], x: Float64Array, v: SparseVector) {
+  const { shape, params } = sys.scenario;
+  const t = directionalStep(x, v);
+  const [fp, fm] = [t, -t].map((s) => {
+    const y = Float64Array.from(x);
+    for (let k = 0; k < v.index.length; k++) y[v.index[k]!] = x[v.index[k]!]! + s * v.value[k]!;
+    return graphBackends.wasm.consolidate(shape, params, y);
+  }) as [Float64Array, Float64Array];
+  const den = takenStep(x, v, t);
+  const index: number[] = [];
+  const value: number[] = [];
+  for (let i = 0; i < shape.edgeOffset; i++) {
+    const q = (fp[i]! - fm[i]!) / den;
+    if (q !== 0) {
+      index.push(i);
+      value.push(q);
+    }
+  }
+  for (let k = 0; k < v.index.length; k++)
+    if (v.index[k]! >= shape.edgeOffset && v.value[k] !== 0) {
+      index.push(v.index[k]!);
+      value.push(v.value[k]!);
     }
   return { dim: x.length, index: Int32Array.from(index), value: Float64Array.from(value) };
 }
@@ -109,6 +139,49 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
       expect(J.column(j)).toEqual(fullQuotient(sys, theta, j));
     }
   });
+
+  test.prop([fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.boolean()], { numRuns: 30 })(
+    'a long direction (one directional difference) is bit for bit the quotient of two full wasm evaluations',
+    async (seed, nearby) => {
+      const { sys, theta: base } = await consolidatedState();
+      const { shape, params } = sys.scenario;
+      const n = shape.nmax;
+      const k1 = shape.k + 1;
+      const theta = Float64Array.from(base);
+      let r = seed;
+      const next = (m: number) => (r = (Math.imul(r, 1103515245) + 12345) >>> 0) % m;
+      if (nearby)
+        // claims within the merge radius of each other, so the merge rows of a moved claim matter
+        for (let c = 0; c < 4; c++) {
+          const s = shape.claims - 1 - c;
+          theta[shape.edgeOffset + s * n + s] = 0.8;
+          for (let t = 0; t < shape.k; t++) theta[s * k1 + t] = 0.3 + 0.2 * c * params.mergeRadius + 0.001 * t;
+        }
+      // a long direction: node entries (confidences, attributes of any slot), edge entries where
+      // θ has an edge and where it has none, and Supports diagonals (the merge's gate)
+      const dense = new Float64Array(theta.length);
+      const amp = () => 1e-3 * (next(2001) / 1000 - 1);
+      for (let t = 0; t < 100; t++) dense[next(shape.edgeOffset)] = amp();
+      for (let t = 0; t < 30; t++) dense[shape.edgeOffset + next(3 * n * n)] = amp();
+      for (let t = 0; t < 4; t++) {
+        const s = next(shape.claims);
+        dense[shape.edgeOffset + s * n + s] = amp();
+      }
+      const nz: number[] = [];
+      for (let i = shape.edgeOffset; i < theta.length; i++) if (theta[i] !== 0) nz.push(i);
+      for (let t = 0; t < 6 && nz.length; t++) dense[nz[next(nz.length)]!] = amp();
+      const v = sparseFromDense(dense);
+      using J = new GraphConsolidateJacobian(sys.scenario, theta);
+      expect(v.index.length).toBeGreaterThan(64); // the directional path
+      const before = Float64Array.from(theta);
+      expect(J.apply(v)).toEqual(fullDirectional(sys, theta, v));
+      expect(J.stats.directional).toBe(1);
+      // the resident blocks are back at θ: columns after the difference are still exact
+      const j = next(shape.edgeOffset);
+      expect(J.column(j)).toEqual(fullQuotient(sys, before, j));
+      expect(J.apply(v)).toEqual(fullDirectional(sys, theta, v));
+    },
+  );
 });
 
 describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () => {

@@ -17,6 +17,7 @@ import {
   structuredFromDense,
   structuredFromEntries,
   structuredExpand,
+  structuredMergeNeighbours,
   structuredResidual,
   structuredStep,
   structuredToDense,
@@ -86,6 +87,28 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     structuredStep(sc.shape, DEFAULT_PARAMS, c, sc.items[1]!);
     expect(bits(structuredToDense(sc.shape, st), before)).toBe(true);
     expect(bits(structuredToDense(sc.shape, c), before)).toBe(false);
+  });
+
+  test.prop(
+    [
+      fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
+      fc.constantFrom(1, 4, 30),
+      fc.integer({ min: 0, max: 1000 }),
+    ],
+    { numRuns: 30 },
+  )('the merge neighbour lists kept up to date by the steps equal those built afresh', (draws, scale, seed) => {
+    const sc = syntheticScenario(40, { items: 6, seed });
+    // a wider merge radius puts many claims near each other, so a step moves many lists
+    const params = { ...DEFAULT_PARAMS, mergeRadius: DEFAULT_PARAMS.mergeRadius * scale };
+    const st = structuredFromDense(sc.shape, params, densify(sc.shape, sc.state));
+    for (const d of draws) {
+      structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
+      const fresh = copyStructured(st); // its lists are built from scratch on first use
+      for (let i = 0; i < sc.shape.claims; i++)
+        expect(structuredMergeNeighbours(sc.shape, params, st, i), `claim ${i}`).toEqual(
+          structuredMergeNeighbours(sc.shape, params, fresh, i),
+        );
+    }
   });
 
   it('a copy into an earlier copy reuses its storage and steps exactly as the original', () => {
