@@ -19,25 +19,16 @@ import { vdot } from './vec';
  */
 export function dgemv(M: i32, N: i32, A: usize, lda: i32, x: usize, y: usize): void {
   const rb = <usize>lda << 3;
+  const blocks = <usize>(N >> 2) << 5; // bytes of the columns in whole blocks of four
+  const end = <usize>N << 3;
   let i = 0;
   for (; i + 4 <= M; i += 4) {
     const r0 = A + <usize>i * rb;
-    const r1 = r0 + rb;
-    const r2 = r1 + rb;
-    const r3 = r2 + rb;
-    let a00 = f64x2.splat(0);
-    let a01 = f64x2.splat(0);
-    let a10 = f64x2.splat(0);
-    let a11 = f64x2.splat(0);
-    let a20 = f64x2.splat(0);
-    let a21 = f64x2.splat(0);
-    let a30 = f64x2.splat(0);
-    let a31 = f64x2.splat(0);
-    let j = 0;
-    for (; j + 4 <= N; j += 4) {
-      const o = <usize>j << 3;
-      const x0 = v128.load(x + o);
-      const x1 = v128.load(x + o, 16);
+    const r1 = r0 + rb, r2 = r1 + rb, r3 = r2 + rb;
+    const z = f64x2.splat(0);
+    let a00 = z, a01 = z, a10 = z, a11 = z, a20 = z, a21 = z, a30 = z, a31 = z;
+    for (let o: usize = 0; o < blocks; o += 32) {
+      const x0 = v128.load(x + o), x1 = v128.load(x + o, 16);
       a00 = madd(v128.load(r0 + o), x0, a00);
       a01 = madd(v128.load(r0 + o, 16), x1, a01);
       a10 = madd(v128.load(r1 + o), x0, a10);
@@ -47,12 +38,8 @@ export function dgemv(M: i32, N: i32, A: usize, lda: i32, x: usize, y: usize): v
       a30 = madd(v128.load(r3 + o), x0, a30);
       a31 = madd(v128.load(r3 + o, 16), x1, a31);
     }
-    let s0 = lanes(a00, a01);
-    let s1 = lanes(a10, a11);
-    let s2 = lanes(a20, a21);
-    let s3 = lanes(a30, a31);
-    for (; j < N; j++) {
-      const o = <usize>j << 3;
+    let s0 = lanes(a00, a01), s1 = lanes(a10, a11), s2 = lanes(a20, a21), s3 = lanes(a30, a31);
+    for (let o = blocks; o < end; o += 8) {
       const xj = load<f64>(x + o);
       s0 += load<f64>(r0 + o) * xj;
       s1 += load<f64>(r1 + o) * xj;

@@ -308,13 +308,11 @@ export interface PendingExtraction extends Extraction {
  * a loop built from the same options continues exactly where the snapshotted loop was.
  */
 export interface DocumentQaProgress {
-  /** `AgentState.toJSON()`. */
+  /** `AgentState.toJSON()` and `CoverageStopper.snapshot()`. */
   readonly state: StateDocument;
-  /** `CoverageStopper.snapshot()`. */
   readonly stopper: StopperSnapshot;
-  /** Ω of each observation, in order. */
+  /** Ω of each observation in order, and the chunks read in reading order. */
   readonly omegas: readonly number[];
-  /** Chunks read, in reading order. */
   readonly read: readonly number[];
   /** With a retriever: where the next retrieved chunk starts (the retrieved texts' total length). */
   readonly offset: number;
