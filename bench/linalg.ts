@@ -1,7 +1,7 @@
 /**
  * Benchmarks of the linalg area. Run: `node --import tsx bench/linalg.ts`
  * (or `npm run bench -- linalg`). Writes bench/results/linalg.json on Node 20 and
- * bench/results/linalg-node<major>.json on a later Node (RESULTS below); every ratio is computed
+ * bench/results/linalg-node<major>.json on a later Node (./_node.ts); every ratio is computed
  * from timings taken in this same run.
  *
  * - Gramian AᵀA: 4096×256, 16384×128, 2048×512 — ours (API end to end, 1 and 2 threads, writing
@@ -48,6 +48,7 @@ import * as linalg from '../src/linalg/index.js';
 import { linalgKernels, syrkChunkRows, syrkReadsInPlace } from '../src/linalg/wasmKernels.js';
 import { init, wasm } from '../src/wasm/module.js';
 import { seededNormals } from '../src/ordergap/rng.js';
+import { resultsFile } from './_node.js';
 import { pairedTiming, startNumpy, type PairedTiming } from './_numpy.js';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
@@ -743,13 +744,7 @@ async function main(): Promise<void> {
   console.log(`wrote bench/results/${RESULTS}`);
 }
 
-/**
- * The results file: linalg.json for the Node the package's engines start at (20, the plain build
- * unless run with --experimental-wasm-relaxed-simd), linalg-node<major>.json for a later Node
- * (its default, the FMA build), so each kernel build's figures have their own environment table.
- */
-const NODE_MAJOR = Number(process.versions.node.split('.')[0]);
-const RESULTS = NODE_MAJOR <= 20 ? 'linalg.json' : `linalg-node${NODE_MAJOR}.json`;
+const RESULTS = resultsFile('linalg');
 
 if (process.argv.includes('--solo-probe')) console.log(await soloProbe(700));
 else await main();

@@ -20,7 +20,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { writeFileSync, mkdirSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import {
   densify,
@@ -34,6 +34,7 @@ import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { referenceConsolidate } from '../src/graph/operators/consolidate.js';
 import { referenceExpand } from '../src/graph/operators/expand.js';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
+import { growthExponent, sharedHostEnvironment } from './_node.js';
 
 const K = 8;
 const EDGES_PER_NODE = 10;
@@ -206,20 +207,6 @@ function child(nmax: number, mode: 'dense' | 'sparse'): ChildResult {
   return base;
 }
 
-function fitExponent(xs: number[], ys: number[]): number {
-  const lx = xs.map(Math.log);
-  const ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
-  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  let num = 0;
-  let den = 0;
-  lx.forEach((x, i) => {
-    num += (x - mx) * (ly[i]! - my);
-    den += (x - mx) ** 2;
-  });
-  return num / den;
-}
-
 if (process.argv[2] === '--child') {
   const r = child(Number(process.argv[3]), process.argv[4] as 'dense' | 'sparse');
   process.stdout.write(JSON.stringify(r) + '\n');
@@ -268,41 +255,18 @@ if (process.argv[2] === '--child') {
     benchmark: 'ordergap-nmax',
     description:
       'one order-gap evaluation (graphOrderGap) and one step (graphStep) of the reference graph operators (k = 8, ~10 edges per node) against the generic two-Q evaluation and two streaming passes over the edge block; sparse states: graphOrderGapSparse on CSR and on CSR + CSC',
-    environment: {
-      node: process.version,
-      cpus: cpus().length,
-      loadavg: loadavg(),
-      note: 'shared 2-core machine with other jobs running: timings are noisy; ratios are measured within one process',
-    },
+    environment: sharedHostEnvironment(),
     k: K,
     edgesPerNode: EDGES_PER_NODE,
     seed: SEED,
     results,
     fits: {
-      denseExponent: fitExponent(
-        dense.map((r) => r.nmax),
-        dense.map((r) => r.msOmega!),
-      ),
-      baselineExponent: fitExponent(
-        dense.map((r) => r.nmax),
-        dense.map((r) => r.msBaseline!),
-      ),
-      sparseExponent: fitExponent(
-        results.map((r) => r.nmax),
-        results.map((r) => r.msSparse),
-      ),
-      localExponent: fitExponent(
-        results.map((r) => r.nmax),
-        results.map((r) => r.msLocal),
-      ),
-      stepExponent: fitExponent(
-        dense.map((r) => r.nmax),
-        dense.map((r) => r.msStep!),
-      ),
-      genericExponent: fitExponent(
-        dense.map((r) => r.nmax),
-        dense.map((r) => r.msGeneric!),
-      ),
+      denseExponent: growthExponent(dense, (r) => r.msOmega!),
+      baselineExponent: growthExponent(dense, (r) => r.msBaseline!),
+      sparseExponent: growthExponent(results, (r) => r.msSparse),
+      localExponent: growthExponent(results, (r) => r.msLocal),
+      stepExponent: growthExponent(dense, (r) => r.msStep!),
+      genericExponent: growthExponent(dense, (r) => r.msGeneric!),
     },
     targets: {
       denseWithin3xOfTwoPassesAt4096: dense.find((r) => r.nmax === 4096)?.ratio ?? null,

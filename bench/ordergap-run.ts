@@ -28,9 +28,10 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
-import { cpus, loadavg } from 'node:os';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
+import { growthExponent, sharedHostEnvironment } from './_node.js';
 import { graphOrderGapSparse } from '../src/graph/operators/orderGap.js';
 import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { defaultScenario } from '../src/graph/scenarios/scenario.js';
@@ -227,20 +228,6 @@ function emptyNodeRss(): number {
   return (Number(p.stdout) * 1024) / 2 ** 20;
 }
 
-function fitExponent(xs: number[], ys: number[]): number {
-  const lx = xs.map(Math.log);
-  const ly = ys.map(Math.log);
-  const mx = lx.reduce((a, b) => a + b, 0) / lx.length;
-  const my = ly.reduce((a, b) => a + b, 0) / ly.length;
-  let num = 0;
-  let den = 0;
-  for (let i = 0; i < lx.length; i++) {
-    num += (lx[i]! - mx) * (ly[i]! - my);
-    den += (lx[i]! - mx) ** 2;
-  }
-  return num / den;
-}
-
 function main(): void {
   const arg = process.argv[2];
   if (arg === '--child') {
@@ -303,21 +290,13 @@ function main(): void {
     benchmark: 'ordergap-run',
     description:
       'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; msPerStep is the steady-state mean (steps 2 … T), msPerStepMedian their median, msRunPerStep the whole run ÷ T; stepOverOmega = msPerStepMedian ÷ msOmegaMedian; baselines in the timing child before its run (after warm-up: mean, median, fastest call); memory figures from a second child that runs only the run: one structure-aware Ω (full fused pass over the CSR rows) and two streaming passes over the present edges; consolidation scheduling at threshold ε against Q every step, finalDistance = ‖θ_T(scheduled) − θ_T(always)‖₂ over all d coordinates (the norm of Ω), forcedConsolidations = steps whose own Ω exceeds the threshold (each forces a Q)',
-    environment: {
-      node: process.version,
-      cpus: cpus().length,
-      loadavg: loadavg(),
-      note: 'shared 2-core machine with other jobs running: timings are noisy; ratios are measured within one process',
-    },
+    environment: sharedHostEnvironment(),
     k: K,
     edgesPerNode: EDGES_PER_NODE,
     steps: STEPS,
     results,
     fits: {
-      structuredExponent: fitExponent(
-        structured.map((r) => r.nmax),
-        structured.map((r) => r.msPerStep),
-      ),
+      structuredExponent: growthExponent(structured, (r) => r.msPerStep),
     },
     scheduling: sched,
     schedulingSweep: sweep,

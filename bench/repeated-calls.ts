@@ -9,7 +9,8 @@
  *   `compareReport` CPU time in one process (first call, and warm).
  * Targets: the resident product <= 2x numpy; compare <= 1 s.
  *
- * Usage: node --import tsx bench/repeated-calls.ts   (writes bench/results/repeated-calls.json)
+ * Usage: node --import tsx bench/repeated-calls.ts   (writes bench/results/repeated-calls.json on
+ * Node 20, repeated-calls-node<major>.json on a later Node: ./_node.ts)
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { createRng } from '../src/ordergap/rng.js';
 import { compareReport } from '../src/report/compare.js';
 import { init, wasm } from '../src/wasm/module.js';
 import { absentMessage, ESC_LAST_LETTERS, sharedDataFile } from './_data.js';
+import { resultsFile } from './_node.js';
 import { NUMPY_GEMV_REPS, pairedTiming, startNumpy, type PairedTiming } from './_numpy.js';
 
 const M = 1024;
@@ -129,12 +131,13 @@ async function compare(): Promise<Record<string, unknown> | string> {
 }
 
 async function main() {
-  await init();
+  const { kernels } = await init();
   const loadBefore = loadavg();
   const result = {
     date: new Date().toISOString(),
     environment: {
       node: process.version,
+      kernels,
       cpu: cpus()[0]?.model,
       cores: availableParallelism(),
       wasmMemoryBytes: wasm().arena.memoryBytes,
@@ -146,7 +149,7 @@ async function main() {
   (result.environment as Record<string, unknown>).loadAverageAfter = loadavg().map((x) => round(x, 2));
   console.log(JSON.stringify(result, null, 2));
   mkdirSync(`${root}bench/results`, { recursive: true });
-  writeFileSync(`${root}bench/results/repeated-calls.json`, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(`${root}bench/results/${resultsFile('repeated-calls')}`, `${JSON.stringify(result, null, 2)}\n`);
 }
 
 await main();

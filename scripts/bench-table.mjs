@@ -1288,9 +1288,91 @@ function renderDocumentQa(doc, ctx) {
   return out.join('\n');
 }
 
+function renderRepeatedCalls(doc, ctx) {
+  const env = field(ctx, doc, 'environment', 'object');
+  const ec = { ...ctx, prefix: 'environment' };
+  const out = [
+    environment([
+      ['date', field(ctx, doc, 'date', 'string', { optional: true })],
+      ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['kernel build', field(ec, env, 'kernels', 'string', { optional: true })],
+      ['cpu', field(ec, env, 'cpu', 'string', { optional: true })],
+      ['load average before', list(field(ec, env, 'loadAverageBefore', 'array', { optional: true }))],
+      ['load average after', list(field(ec, env, 'loadAverageAfter', 'array', { optional: true }))],
+    ]),
+    '',
+  ];
+  const products = doc.products;
+  if (typeof products === 'string') out.push(para(`Products: ${products}.`), '');
+  else {
+    const pc = { ...ctx, prefix: 'products' };
+    const row = (key, name) => {
+      const r = field(pc, products, key, 'object');
+      const c = { ...pc, prefix: `products.${key}` };
+      return [
+        name,
+        fmt(field(c, r, 'oursMsPerProduct', 'number')),
+        fmt(field(c, r, 'numpyMsPerProduct', 'number')),
+        times(field(c, r, 'oursOverNumpyWall', 'number')),
+        times(field(c, r, 'oursOverNumpyCpuTime', 'number')),
+        range(c, r, 'oursOverNumpyRange'),
+      ];
+    };
+    out.push(
+      para(
+        `**A map evaluated at a point**, y = W·x with W ${field(pc, products, 'size', 'string')}, ` +
+          `${fmt(field(pc, products, 'productsPerTiming', 'number'))} products per timing, against numpy's \`W @ x\` ` +
+          `(numpy ${field(pc, products, 'numpy', 'string')}, one thread) in alternating rounds; ratio = median of the ` +
+          `per-round ratios. Target: the resident product <= 2× numpy — ` +
+          `${field(pc, products, 'met', 'boolean') ? 'met' : 'NOT met'}.`,
+      ),
+      '',
+      table(
+        ['path', 'ms a product', 'numpy ms', 'ours ÷ numpy (wall)', '(CPU)', 'per-round range'],
+        [row('resident', '`residentMatrix(W).times(x)`'), row('gemmPerCall', '`gemm(W, x)` per call')],
+      ),
+      '',
+    );
+  }
+  const cmp = doc.compare;
+  if (typeof cmp === 'string') out.push(para(`compare: ${cmp}.`));
+  else {
+    const cc = { ...ctx, prefix: 'compare' };
+    out.push(
+      para(
+        `**\`ordergap compare\`** on \`${field(cc, cmp, 'samples', 'string')}\` with ${field(cc, cmp, 'rules', 'string')}: ` +
+          `the command's wall time ${fmt(field(cc, cmp, 'cliWallMedianMs', 'number', { optional: true }))} ms ` +
+          `(median; ${field(cc, cmp, 'cliNote', 'string')}), the library's \`compareReport\` ` +
+          `${fmt(field(cc, cmp, 'libraryFirstCallCpuMs', 'number'))} ms of CPU on its first call and ` +
+          `${fmt(field(cc, cmp, 'libraryWarmCpuMedianMs', 'number'))} ms warm. Target: the command <= 1 s — ` +
+          `${field(cc, cmp, 'met', 'boolean') ? 'met' : 'NOT met'}.`,
+      ),
+    );
+  }
+  return out.join('\n');
+}
+
 /** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
 const BENCHMARKS = [
   { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
+  {
+    file: 'linalg-node22.json',
+    title: 'Linear algebra on Node 22',
+    script: 'bench/linalg.ts (run by Node 22)',
+    render: renderLinalg,
+  },
+  {
+    file: 'repeated-calls.json',
+    title: 'Repeated small calls',
+    script: 'bench/repeated-calls.ts',
+    render: renderRepeatedCalls,
+  },
+  {
+    file: 'repeated-calls-node22.json',
+    title: 'Repeated small calls on Node 22',
+    script: 'bench/repeated-calls.ts (run by Node 22)',
+    render: renderRepeatedCalls,
+  },
   { file: 'certify.json', title: 'Certification', script: 'bench/certify.ts', render: renderCertify },
   { file: 'proof.json', title: 'Proofs by enclosure', script: 'bench/proof.ts', render: renderProof },
   {

@@ -455,8 +455,51 @@ const documentQa = {
   ],
 };
 
+const repeatedCalls = {
+  date: 'fixture-date-repeated',
+  environment: {
+    node: 'v20.0.0-fixture',
+    kernels: 'fixture-build',
+    cpu: 'fixture-cpu',
+    loadAverageBefore: [1.23, 2.34, 3.45],
+    loadAverageAfter: [4.56, 5.67, 6.78],
+  },
+  products: {
+    size: '1024x1024',
+    numpy: 'fixture-numpy',
+    productsPerTiming: 123,
+    resident: {
+      oursMsPerProduct: 0.4321,
+      numpyMsPerProduct: 0.2109,
+      oursOverNumpyWall: 1.87,
+      oursOverNumpyCpuTime: 1.76,
+      oursOverNumpyRange: [1.45, 2.67],
+    },
+    gemmPerCall: {
+      oursMsPerProduct: 7.891,
+      numpyMsPerProduct: 0.3012,
+      oursOverNumpyWall: 26.2,
+      oursOverNumpyCpuTime: 24.4,
+      oursOverNumpyRange: [12.1, 41.9],
+    },
+    met: true,
+  },
+  compare: {
+    samples: 'fixture-samples.jsonl',
+    rules: 'fixture rules',
+    cliWallMedianMs: 987,
+    cliNote: 'fixture note',
+    libraryFirstCallCpuMs: 765,
+    libraryWarmCpuMedianMs: 543,
+    met: true,
+  },
+};
+
 const fixtures: Record<string, unknown> = {
   'document-qa.json': documentQa,
+  'repeated-calls.json': repeatedCalls,
+  'repeated-calls-node22.json': repeatedCalls,
+  'linalg-node22.json': linalg,
   'proof.json': proof,
   'ordergap-run.json': ordergapRun,
   'coverage.json': coverage,
