@@ -82,7 +82,10 @@ export function checkThreadRequest(name: string, value: unknown): ThreadRequest 
  * {@link AUTO_MIN_SPEEDUP}, else 1.
  * @throws {ArgumentError} no rounds, rounds of different counts, or a time not finite and > 0.
  */
-export function chooseThreads(oneThreadMs: readonly number[], twoThreadsMs: readonly number[]): ThreadProbe {
+export function chooseThreads(
+  oneThreadMs: readonly number[],
+  twoThreadsMs: readonly number[],
+): { threads: 1 | 2; probe: ThreadProbe } {
   if (oneThreadMs.length === 0 || oneThreadMs.length !== twoThreadsMs.length)
     throw new ArgumentError('twoThreadsMs', twoThreadsMs, `must have one time per round (${oneThreadMs.length})`);
   const ratios = oneThreadMs.map((t1, r) => {
@@ -94,11 +97,17 @@ export function chooseThreads(oneThreadMs: readonly number[], twoThreadsMs: read
   ratios.sort((a, b) => a - b);
   const h = ratios.length >> 1;
   const ratio = ratios.length % 2 === 1 ? ratios[h]! : (ratios[h - 1]! + ratios[h]!) / 2;
-  return { oneThreadMs: [...oneThreadMs], twoThreadsMs: [...twoThreadsMs], ratio, threshold: AUTO_MIN_SPEEDUP };
+  return {
+    threads: ratio >= AUTO_MIN_SPEEDUP ? 2 : 1,
+    probe: { oneThreadMs: [...oneThreadMs], twoThreadsMs: [...twoThreadsMs], ratio, threshold: AUTO_MIN_SPEEDUP },
+  };
 }
 
+/** The probe's timings per round: one thread, two threads (ms). */
+export type ProbeTimings = () => { one: number[]; two: number[] };
+
 /** Times the probe's Gramian on one and on two threads (a pool of two must be running). */
-function measureProbe(): { one: number[]; two: number[] } {
+function measureProbe(): ReturnType<ProbeTimings> {
   const { arena } = wasm();
   const A = arena.alloc(PROBE_ROWS * PROBE_COLS);
   try {
@@ -153,19 +162,27 @@ export async function startThreads(threads: ThreadRequest = availableParallelism
     decision = { requested, threads: 1, probe: null };
     return 1;
   }
+  return startMeasured(measureProbe);
+}
+
+/**
+ * 'auto' on two cores with the probe's timings from `measure` (the real probe, or given timings in
+ * tests): starts a pool of two, measures, keeps it when {@link chooseThreads} says 2, else stops
+ * it. @internal
+ */
+export async function startMeasured(measure: ProbeTimings): Promise<number> {
   await startPool(2);
-  let probe: ThreadProbe;
+  let chosen: ReturnType<typeof chooseThreads>;
   try {
-    const { one, two } = measureProbe();
-    probe = chooseThreads(one, two);
+    const { one, two } = measure();
+    chosen = chooseThreads(one, two);
   } catch (e) {
     await stopThreads();
     throw e;
   }
-  const chosen = probe.ratio >= AUTO_MIN_SPEEDUP ? 2 : 1;
-  if (chosen === 1) await stopThreads();
-  decision = { requested, threads: chosen, probe };
-  return chosen;
+  if (chosen.threads === 1) await stopThreads();
+  decision = { requested: 'auto', threads: chosen.threads, probe: chosen.probe };
+  return chosen.threads;
 }
 
 /**
