@@ -9,11 +9,13 @@
  * workers' code). Each round gives the ratio t₁/t₂ of its two wall times; the decision reads their
  * median, so one round disturbed by the host moves it less than a sum would. Alternating matters:
  * a burst of load on the other core then falls on both variants of a round alike. The probe costs
- * about 10 one-thread Gramians of 2^25 multiply-adds (~3 ms each on the machine it was tuned on).
+ * about 12 Gramians of 2^25 multiply-adds (~3 ms each on one thread where it was tuned): 60–90 ms
+ * of wall time for startThreads('auto') with the worker's start.
  *
- * The threshold {@link AUTO_MIN_SPEEDUP} = 1.2: on an idle second core the probe's ratio was
- * 1.46–1.77, with the other core busy 0.6–1.05 (the second thread waits for its time slice, and
- * the pool's jobs wait for it). Keeping two threads only from 1.2 on leaves a margin of about 0.15
+ * The threshold {@link AUTO_MIN_SPEEDUP} = 1.2: where it was tuned (two vCPUs of a shared host),
+ * the probe's ratio was 1.30–1.60 with the second core idle (the Gramian benchmark's two-thread
+ * speedup is 1.46–1.77 there), and 0.5–0.92 with the other core busy (the second thread waits
+ * for its time slice, and the pool's jobs wait for it). Keeping two threads only from 1.2 on leaves a margin of about 0.15
  * above the busy case's spread, so noise alone does not turn a busy core into two threads (which
  * can cost more than 10 % of the one-thread time), and stays well below the idle case. Between 1
  * and 1.2 the second thread would gain too little to be worth the risk of the host taking the
