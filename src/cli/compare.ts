@@ -34,7 +34,8 @@ function parseRule(value: string, previous: CompareRule[] | undefined): CompareR
 
 /** Adds `compare` to the program. */
 export function registerCompareCommand(program: Command): void {
-  threadsOption(program.command('compare'))
+  const command = program
+    .command('compare')
     .description(
       'replay recorded samples (JSONL) under stopping rules and compare them, paired, against the full budget',
     )
@@ -53,7 +54,8 @@ export function registerCompareCommand(program: Command): void {
       'write the plot of accuracy against mean samples: to FILE.svg, or to DIR as SVG and PNG',
     )
     .option('--record <file.json>', 'save the run record (replays to identical figures)')
-    .option('--json', 'print one JSON document (numbers unrounded)')
+    .option('--json', 'print one JSON document (numbers unrounded)');
+  threadsOption(command)
     .addHelpText(
       'after',
       [
