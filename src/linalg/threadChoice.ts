@@ -198,8 +198,9 @@ export function threadDecision(): ThreadDecision {
 
 /**
  * Runs `work` on a pool started for `request` and then puts back the pool that ran before (its
- * size; stopped if there was none), also when `work` throws; loads the kernels (`init()`) first. Without a request `work` runs on
- * whatever pool runs, and the decision is undefined.
+ * size; stopped if there was none), also when `work` throws; loads the kernels (`init()`) first.
+ * Without a request `work` runs on whatever pool runs, and the decision is undefined. Reports
+ * running at once with different requests would restart each other's pool: run them in turn.
  * @throws {ArgumentError} a bad request (from {@link startThreads}), before `work` runs.
  */
 export async function withThreads<T>(
