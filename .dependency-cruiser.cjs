@@ -62,6 +62,7 @@ const allowed = {
     'ordergap',
     'stopping',
     'system',
+    'linalg',
     'blas1',
     'util',
     'wasm',

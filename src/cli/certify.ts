@@ -16,8 +16,10 @@ import {
   parseIntAtLeast,
   parsePositive,
   printJson,
+  printThreads,
   runParamOptions,
   systemOptions,
+  threadsOption,
 } from './options.js';
 
 /** Options of `ordergap certify` (after parsing). */
@@ -47,7 +49,7 @@ export function registerCertifyCommand(program: Command): void {
     .description(
       'verify Q (fixed point, contraction), redundancy, and non-degeneracy of the linearised order-gap on subspaces and per question (Prop. 5.2)',
     );
-  runParamOptions(systemOptions(command), {
+  runParamOptions(threadsOption(systemOptions(command)), {
     epsilon: 'ε of the run used by --at stop / --from stop',
     window: 'w of that run',
     maxSteps: 'Tmax of that run',
@@ -105,6 +107,7 @@ export function registerCertifyCommand(program: Command): void {
           throw new ArgumentError('--from', opts.from, "must be 'stop' or 'theta0'");
         const report = await certifyReport(opts as CertifyRequest, onProgress);
         bar?.finish();
+        if (opts.threads !== undefined) printThreads(report.environment?.threads);
         if (opts.plot !== undefined) await writeCertifyPlots(opts.plot, report, process.stderr);
         if (opts.json) printJson(report);
         else process.stdout.write(renderCertifyText(report) + '\n');

@@ -13,7 +13,15 @@ import {
 } from '../report/compare.js';
 import { defaultRuleSpecs, listRules } from '../stopping/registry.js';
 import { isArgumentError } from '../util/errors.js';
-import { checkCommandDestinations, checkInputPaths, parseIntAtLeast, parseSeed, printJson } from './options.js';
+import {
+  checkCommandDestinations,
+  checkInputPaths,
+  parseIntAtLeast,
+  parseSeed,
+  printJson,
+  printThreads,
+  threadsOption,
+} from './options.js';
 
 function parseRule(value: string, previous: CompareRule[] | undefined): CompareRule[] {
   try {
@@ -26,7 +34,7 @@ function parseRule(value: string, previous: CompareRule[] | undefined): CompareR
 
 /** Adds `compare` to the program. */
 export function registerCompareCommand(program: Command): void {
-  program
+  const command = program
     .command('compare')
     .description(
       'replay recorded samples (JSONL) under stopping rules and compare them, paired, against the full budget',
@@ -46,7 +54,8 @@ export function registerCompareCommand(program: Command): void {
       'write the plot of accuracy against mean samples: to FILE.svg, or to DIR as SVG and PNG',
     )
     .option('--record <file.json>', 'save the run record (replays to identical figures)')
-    .option('--json', 'print one JSON document (numbers unrounded)')
+    .option('--json', 'print one JSON document (numbers unrounded)');
+  threadsOption(command)
     .addHelpText(
       'after',
       [
@@ -67,6 +76,7 @@ export function registerCompareCommand(program: Command): void {
       checkInputPaths({ '--samples': opts.samples });
       checkCommandDestinations({ plot: opts.plot, record: opts.record }, { svgFile: true });
       const report = await compareReport(opts);
+      printThreads(report.threads);
       if (opts.json) printJson(report);
       else process.stdout.write(renderCompareText(report) + '\n');
     });

@@ -4,6 +4,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { reportJson } from '../report/json.js';
+import { threadsText } from '../report/threads.js';
+import { checkThreadRequest, type ThreadDecision, type ThreadRequest } from '../linalg/threadChoice.js';
 import { checkDestinations } from '../util/destinations.js';
 import { ArgumentError } from '../util/errors.js';
 
@@ -30,6 +32,31 @@ export function parseIntAtLeast(min: number): (value: string) => number {
     if (x < min) throw new InvalidArgumentError(`'${value}' must be >= ${min}.`);
     return x;
   };
+}
+
+/** `--threads`: 'auto' or an integer in [1, 64] (the library's check, `checkThreadRequest`). */
+export function parseThreads(value: string): ThreadRequest {
+  const v = value.trim();
+  const x = /^[+-]?\d+$/.test(v) ? Number(v) : v;
+  try {
+    return checkThreadRequest('--threads', x);
+  } catch {
+    throw new InvalidArgumentError(`'${value}' must be 'auto' or an integer in [1, 64].`);
+  }
+}
+
+/** Adds `--threads <auto|n>` (the worker pool the command's work runs on) to a command. */
+export function threadsOption(command: Command): Command {
+  return command.option(
+    '--threads <auto|n>',
+    'worker threads: a count, or auto (two if a short probe finds a second thread faster, else one); default 1',
+    parseThreads,
+  );
+}
+
+/** Writes the thread decision of a report that has one to stderr (`threads: …`). */
+export function printThreads(decision: ThreadDecision | undefined): void {
+  if (decision !== undefined) process.stderr.write(`threads: ${threadsText(decision)}\n`);
 }
 
 /** A seed: an integer in [0, 2^32). */

@@ -21,8 +21,10 @@ import {
   parseIntAtLeast,
   parsePositive,
   printJson,
+  printThreads,
   runParamOptions,
   systemOptions,
+  threadsOption,
 } from './options.js';
 
 function parseUnitOpen(value: string): number {
@@ -74,7 +76,7 @@ export function registerRunCommand(program: Command): void {
       'Algorithm 1 on a system — the reference graph on the default scenario (or --graph/--evidence, or --synthetic NMAX), a built-in system or an operator module (--system) — under its own test or any registered rule (--rule): trajectory, stop, final state in words',
     );
   runParamOptions(
-    systemOptions(command)
+    threadsOption(systemOptions(command))
       .option('--synthetic <nmax>', 'a synthetic scenario with NMAX slots (k = 8) instead', parseIntAtLeast(20))
       .option('--edges-per-node <k>', 'edges per node of the synthetic scenario (default 10)', parseIntAtLeast(4))
       .option(
@@ -163,6 +165,7 @@ export function registerRunCommand(program: Command): void {
           renameSync(recordTmp!, target!);
           recordTmp = undefined;
         }
+        printThreads(report.threads);
         if (opts.plot !== undefined) await writeRunPlots(opts.plot, report, process.stderr);
         if (opts.json) printJson(report);
         else process.stdout.write(renderRunText(report) + '\n');

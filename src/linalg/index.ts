@@ -32,4 +32,5 @@ export {
 } from './tolerance.js';
 export type { MatrixInput } from './shape.js';
 export type { BackendName, BackendOption } from '../wasm/backend.js';
-export { startThreads, stopThreads, threadCount, type ThreadOption } from './threads.js';
+export { stopThreads, threadCount, type ThreadOption } from './threads.js';
+export { startThreads, type ThreadRequest, type ThreadDecision, type ThreadProbe } from './threadChoice.js';

@@ -8,3 +8,4 @@ export { safeScale, gramScale, GRAM_UNSCALED_MIN, GRAM_UNSCALED_MAX } from './sh
 export { referenceLinalg, type LinalgBackend, type SyrkAccept, type SyrkCall, type GemmCall } from './backend.js';
 export { wasmLinalg } from './wasmBackend.js';
 export { lastCallerUnits } from './threads.js';
+export { AUTO_MIN_SPEEDUP, checkThreadRequest, chooseThreads, threadDecision, withThreads } from './threadChoice.js';

@@ -1,7 +1,7 @@
 /**
  * Parallel Gramian on worker threads that share the one wasm memory.
  *
- * `await startThreads(n)` starts n − 1 workers; each instantiates the already compiled
+ * `await startThreads(n)` (./threadChoice.ts) starts n − 1 workers; each instantiates the already compiled
  * `wasm().module` over `wasm().memory` (a shared WebAssembly.Memory), so a kernel running in a
  * worker reads and writes the same bytes as the main thread. A job is one kernel called once per
  * unit: {@link encodeJob} writes every unit's arguments by name into typed slots of a small
@@ -43,7 +43,6 @@
  *
  * Without a running pool (or with `threads: 1`) everything runs on the calling thread.
  */
-import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
@@ -303,18 +302,12 @@ export function threadCount(): number {
 }
 
 /**
- * Starts the worker pool (idempotent when the size matches; restarts otherwise).
- * @param threads total threads including the calling one; default os.availableParallelism()
+ * Starts a pool of `threads` threads (idempotent when the size matches; restarts otherwise): the
+ * numeric case of {@link startThreads} (./threadChoice.ts, which also decides `'auto'`).
  * @throws {ArgumentError} threads not an integer in [1, 64].
  * @throws Error if `init()` has not completed.
- * @example
- * ```ts
- * await init();
- * await linalg.startThreads(2);
- * linalg.gram(A, 4096, 256); // uses both cores
- * ```
  */
-export async function startThreads(threads: number = availableParallelism()): Promise<number> {
+export async function startPool(threads: number): Promise<number> {
   integerInRange('threads', threads, 1, 64);
   if (pool && pool.workers.length + 1 === threads) return threads;
   await stopThreads();

@@ -14,6 +14,13 @@ import { fixed, renderTable } from './table.js';
 import { ArgumentError } from '../util/errors.js';
 import { pushAll } from '../util/arrays.js';
 import { init, type KernelBuild } from '../wasm/module.js';
+import {
+  checkThreadRequest,
+  threadDecision,
+  withThreads,
+  type ThreadDecision,
+  type ThreadRequest,
+} from '../linalg/threadChoice.js';
 
 /** A certification request in the command's terms (every field optional). */
 export interface CertifyRequest {
@@ -43,6 +50,12 @@ export interface CertifyRequest {
   proofBudget?: number;
   /** Largest d·|W| proved (contraction blocks and subspaces). */
   proofMaxEntries?: number;
+  /**
+   * Worker threads for the certification (its Gramians): a count, or 'auto' (measured; see
+   * `startThreads`); the pool is started before and the previous one put back after. Default:
+   * whatever pool runs (none unless the caller started one).
+   */
+  threads?: ThreadRequest;
 }
 
 /**
@@ -64,6 +77,8 @@ export interface RunEnvironment {
   node: string;
   /** The build of the wasm kernels that ran (`init`'s `kernels`). */
   kernels: KernelBuild;
+  /** The threads the work ran on and, for 'auto', the probe that chose them. */
+  threads: ThreadDecision;
 }
 
 /** The request's system (src/report/systems.ts, as `ordergap run` resolves it) and where it came from. */
@@ -98,6 +113,7 @@ export async function certifyReport(
   onProgress?: CertifyOptions['onProgress'],
 ): Promise<CertifyReport> {
   const opts = request;
+  if (opts.threads !== undefined) checkThreadRequest('threads', opts.threads);
   const { kernels } = await init(); // before the system is built, so the graph's Q runs on the wasm kernels
   const { system, source } = await resolveCertified(opts);
   const options: CertifyOptions = {
@@ -123,13 +139,14 @@ export async function certifyReport(
   if (opts.question?.length) options.questions = opts.question;
   if (opts.at === 'stop') options.at = 'stop';
   else if (opts.at !== undefined) options.at = parseState(system, opts.at);
-  const full = await certify(system, options);
+  const { value: full, decision } = await withThreads(opts.threads, () => certify(system, options));
   const { timings, ...report } = full;
+  const threads = decision ?? threadDecision();
   const out: CertifyReport = {
     ...report,
     fixedPoint: { ...report.fixedPoint, theta: report.dim <= 64 ? report.fixedPoint.theta : null },
     source,
-    ...(opts.timings === false ? {} : { timings, environment: { node: process.version, kernels } }),
+    ...(opts.timings === false ? {} : { timings, environment: { node: process.version, kernels, threads } }),
   };
   certificates.set(out, proofCertificate(system, full));
   return out;

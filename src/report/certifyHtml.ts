@@ -12,6 +12,8 @@ import { analyticBoundText, proofText } from './certify.js';
 import { certifyPlots } from './certifyPlots.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { formatCell, renderHtmlReport, type HtmlBlock, type HtmlSection, type HtmlTable } from './html.js';
+import { threadsText } from './threads.js';
+import type { ThreadDecision } from '../linalg/threadChoice.js';
 
 /**
  * What the page reads: a {@link CertificationReport} or the `--json` document of `ordergap
@@ -25,7 +27,7 @@ export type CertifyReportInput = Pick<
   source?: string;
   timings?: Record<string, number>;
   /** Node's version and the kernel build the timings ran on. */
-  environment?: { node: string; kernels: string };
+  environment?: { node: string; kernels: string; threads?: ThreadDecision };
 };
 
 const num = (x: number | null | undefined): string | number | null => (x === undefined ? null : x);
@@ -261,7 +263,9 @@ function coverageSection(report: CertifyReportInput, svg: string): HtmlSection {
 /** Milliseconds per phase, titled with the runtime they ran on when it is known. */
 function timingsSection(timings: Record<string, number>, environment?: CertifyReportInput['environment']): HtmlSection {
   return tableSection(
-    environment ? `Timings (Node ${environment.node}, ${environment.kernels} kernels)` : 'Timings',
+    environment
+      ? `Timings (Node ${environment.node}, ${environment.kernels} kernels${environment.threads ? `, ${threadsText(environment.threads)}` : ''})`
+      : 'Timings',
     columns('phase | ms#'),
     Object.entries(timings).map(([k, v]) => [k, Math.round(v)]),
   );

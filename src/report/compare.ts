@@ -14,6 +14,7 @@ import { fixed, renderTable } from './table.js';
 import { createRule, defaultRuleSpecs, listRules, parseRuleSpec, type RuleSpec } from '../stopping/registry.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { checkReplayMemory } from '../util/resources.js';
+import { checkThreadRequest, withThreads, type ThreadDecision, type ThreadRequest } from '../linalg/threadChoice.js';
 
 /** The word that stands, in a comparison's rule list, for every registered rule at its defaults. */
 export const ALL_RULES = 'all';
@@ -32,6 +33,11 @@ export interface CompareReportOptions {
   extractor?: string;
   plot?: string;
   record?: string;
+  /**
+   * Worker threads for the comparison: a count, or 'auto' (measured; see `startThreads`); the
+   * pool is started before and the previous one put back after.
+   */
+  threads?: ThreadRequest;
 }
 
 /** The report `compare` prints (also its `--json` document). */
@@ -49,6 +55,8 @@ export interface CompareReport {
    * of accuracy against mean samples ({@link paretoFront}), in table order.
    */
   paretoFront: string[];
+  /** With `threads`: the threads the comparison ran on and, for 'auto', the probe that chose them. */
+  threads?: ThreadDecision;
 }
 
 /**
@@ -196,6 +204,13 @@ export function shortLabel(name: string, params: Readonly<Record<string, number 
  * @throws {ArgumentError} unreadable or malformed samples, unknown rule or extractor, bad destination.
  */
 export async function compareReport(opts: CompareReportOptions): Promise<CompareReport> {
+  if (opts.threads !== undefined) checkThreadRequest('threads', opts.threads);
+  const { value, decision } = await withThreads(opts.threads, () => buildCompareReport(opts));
+  return decision ? { ...value, threads: decision } : value;
+}
+
+/** {@link compareReport} on whatever pool runs. */
+async function buildCompareReport(opts: CompareReportOptions): Promise<CompareReport> {
   const extractor = getExtractor(opts.extractor ?? 'answer-is');
   const samples = await loadSamples(opts.samples);
   const maxSamples = samples.items.reduce((m, i) => Math.max(m, i.samples.length), 0);

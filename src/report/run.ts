@@ -23,6 +23,7 @@ import { ArgumentError } from '../util/errors.js';
 import { openInterval } from '../util/validate.js';
 import { maxOf } from '../util/arrays.js';
 import { init } from '../wasm/module.js';
+import { checkThreadRequest, withThreads, type ThreadDecision, type ThreadRequest } from '../linalg/threadChoice.js';
 import { coverageComparison, type CoverageComparison } from './coverage.js';
 import { openQuestionsAtStop, type OpenQuestionsWarning } from './openQuestions.js';
 import { checkRunSize, RunProgressMeter, type RunProgress } from './runCost.js';
@@ -66,6 +67,11 @@ export interface RunReportOptions extends SystemRequest {
    * state, or a dense θ).
    */
   onState?: (t: number, entries: Array<[number, number]>) => void;
+  /**
+   * Worker threads for the run (and its coverage check's Gramians): a count, or 'auto' (measured;
+   * see `startThreads`); the pool is started before and the previous one put back after.
+   */
+  threads?: ThreadRequest;
 }
 
 /** One step of the printed trajectory. */
@@ -119,6 +125,8 @@ export interface RunReport {
   openAtStop?: OpenQuestionsWarning;
   /** With `coverage`: the paper's stop and the coverage-aware stop side by side. */
   coverage?: CoverageComparison;
+  /** With `threads`: the threads the run ran on and, for 'auto', the probe that chose them. */
+  threads?: ThreadDecision;
 }
 
 /**
@@ -250,6 +258,13 @@ function poolCheckAtEnd(system: OperatorSystem, r: RunResult, epsilon: number): 
  *   ({@link checkRunSize}; not with `sizeLimit: false`).
  */
 export async function runReport(opts: RunReportOptions = {}): Promise<RunReport> {
+  if (opts.threads !== undefined) checkThreadRequest('threads', opts.threads);
+  const { value, decision } = await withThreads(opts.threads, () => buildRunReport(opts));
+  return decision ? { ...value, threads: decision } : value;
+}
+
+/** {@link runReport} on whatever pool runs. */
+async function buildRunReport(opts: RunReportOptions): Promise<RunReport> {
   const delta = openInterval('--delta', opts.delta ?? 0.5, 0, 1);
   if (opts.coverage !== undefined && opts.synthetic !== undefined)
     throw new ArgumentError(

@@ -7,12 +7,12 @@ import {
   finishJob,
   lastCallerUnits,
   publishJob,
-  startThreads,
   stopThreads,
   threadCount,
   unitRows,
   type Pool,
 } from '../../src/linalg/threads.js';
+import { startThreads } from '../../src/linalg/threadChoice.js';
 import { EPS, randn, rankLoss } from './cases.js';
 import { useArenaGuard } from '../util/arenaGuard.js';
 import { describeBackends, LINALG, LINALG_BACKENDS, usePool } from '../util/backends.js';

@@ -171,13 +171,21 @@ describe('refuted bounds and unverified contraction read as such (operator modul
     for (const f of v.facts) expect(f).toEqual(look(f.mark!));
   }, 120_000);
 
-  it('a report with timings names what they ran on (Node, kernel build), in its JSON and on the page; none without', async () => {
+  it('a report with timings names what they ran on (Node, kernel build, threads), in its JSON and on the page; none without', async () => {
     const timed = await certifyReport({ system: module('timed', 0.5) });
     const { kernels } = await init();
-    expect(timed.environment).toEqual({ node: process.version, kernels });
+    expect(timed.environment).toEqual({
+      node: process.version,
+      kernels,
+      threads: { requested: 1, threads: 1, probe: null },
+    });
     expect(half.environment).toBeUndefined();
     const page = await renderCertifyReport(JSON.parse(reportJson(timed)) as CertifyReportInput);
-    expect(page).toContain(`<h2>Timings (Node ${process.version}, ${kernels} kernels)</h2>`);
+    expect(page).toContain(`<h2>Timings (Node ${process.version}, ${kernels} kernels, 1 thread)</h2>`);
+    const two = await certifyReport({ system: module('timed', 0.5), threads: 2 });
+    expect(two.environment?.threads).toEqual({ requested: 2, threads: 2, probe: null });
+    const pageTwo = await renderCertifyReport(JSON.parse(reportJson(two)) as CertifyReportInput);
+    expect(pageTwo).toContain(`<h2>Timings (Node ${process.version}, ${kernels} kernels, 2 threads)</h2>`);
     expect(pages.half).not.toContain('<h2>Timings');
   });
 });
