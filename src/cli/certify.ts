@@ -5,11 +5,8 @@
  */
 import { InvalidArgumentError, type Command } from 'commander';
 import { ProgressBar } from './progress.js';
-import { certificateOf, certifyReport, renderCertifyText, type CertifyRequest } from '../report/certify.js';
-import { writeProofCertificate } from '../report/proof.js';
+import type { CertifyRequest } from '../report/certify.js';
 import { ArgumentError } from '../util/errors.js';
-import { writeCertifyReport } from '../report/certifyHtml.js';
-import { writeCertifyPlots } from '../report/certifyPlots.js';
 import {
   checkCommandDestinations,
   checkInputPaths,
@@ -85,6 +82,15 @@ export function registerCertifyCommand(program: Command): void {
     .option('--plot <dir>', 'also write the margin plots (subspaces, coverage) to DIR as SVG and PNG')
     .option('--no-progress', 'no progress bar')
     .action(async (opts: CertifyCommandOptions) => {
+      // the library is loaded only by the command that runs (`ordergap compare` does not load it)
+      const [{ certificateOf, certifyReport, renderCertifyText }, { writeProofCertificate }] = await Promise.all([
+        import('../report/certify.js'),
+        import('../report/proof.js'),
+      ]);
+      const [{ writeCertifyReport }, { writeCertifyPlots }] = await Promise.all([
+        import('../report/certifyHtml.js'),
+        import('../report/certifyPlots.js'),
+      ]);
       const showBar = !opts.json && opts.progress !== false && process.stderr.isTTY === true;
       // one bar per phase; certify reports `done` before each item, so a phase is complete (its
       // bar full) when the next one starts or certify returns

@@ -5,7 +5,7 @@
  * rejected, 2 for a bad flag or value.
  */
 import type { Command } from 'commander';
-import { checkProofReport, renderProofCheck, type CheckProofRequest } from '../report/proof.js';
+import type { CheckProofRequest } from '../report/proof.js';
 import { checkInputPaths, printJson, systemOptions } from './options.js';
 import { CommandStatus } from './status.js';
 
@@ -20,6 +20,7 @@ export function registerCheckProofCommand(program: Command): void {
     .action(async (file: string, opts: Omit<CheckProofRequest, 'certificate'> & { json?: boolean }) => {
       checkInputPaths({ file, '--graph': opts.graph, '--evidence': opts.evidence, '--system': opts.system });
       const { json, ...request } = opts;
+      const { checkProofReport, renderProofCheck } = await import('../report/proof.js'); // loaded when it runs
       const result = await checkProofReport({ ...request, certificate: file });
       if (json) printJson(result);
       else process.stdout.write(renderProofCheck(result) + '\n');

@@ -6,11 +6,9 @@ import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
-import { runReport, type RunReportOptions } from '../report/run.js';
-import { checkRunSize, runProgressText, type RunProgress } from '../report/runCost.js';
-import { renderRunText } from '../report/runText.js';
-import { writeRunPlots } from '../report/runPlots.js';
-import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/stopper.js';
+import type { RunReportOptions } from '../report/run.js';
+import type { RunProgress } from '../report/runCost.js';
+import { COVERAGE_POLICIES, type CoveragePolicy } from '../coverageStop/policies.js';
 import { REDIRECT_STEERS, type RedirectSteer } from '../coverageStop/steer.js';
 import { parseRuleSpec } from '../stopping/registry.js';
 import { removeStaleTemporaries, temporaryPathFor } from '../util/atomicWrite.js';
@@ -116,6 +114,14 @@ export function registerRunCommand(program: Command): void {
       'run a --synthetic size even when its estimated time or memory exceeds the limits (docs/cli.md)',
     )
     .action(async (opts: RunCommandOptions) => {
+      // the library is loaded only by the command that runs (`ordergap compare` does not load it)
+      const [{ runReport }, { checkRunSize, runProgressText }, { renderRunText }, { writeRunPlots }] =
+        await Promise.all([
+          import('../report/run.js'),
+          import('../report/runCost.js'),
+          import('../report/runText.js'),
+          import('../report/runPlots.js'),
+        ]);
       let recordFd: number | undefined;
       let recordTmp: string | undefined;
       let target: string | undefined;

@@ -67,11 +67,8 @@ import {
   type TargetQuestion,
 } from './steer.js';
 
-/** What happens when a candidate stop is blind. */
-export type CoveragePolicy = 'stop' | 'continue' | 'redirect';
-
-/** The policies, in the order reports list them. */
-export const COVERAGE_POLICIES: readonly CoveragePolicy[] = Object.freeze(['stop', 'continue', 'redirect']);
+import { COVERAGE_POLICIES, type CoveragePolicy } from './policies.js';
+export { COVERAGE_POLICIES, type CoveragePolicy } from './policies.js';
 
 /** Where a candidate stop is checked: the system the check certifies on, and the state θ_T on it. */
 export interface CheckSite {
