@@ -1352,6 +1352,45 @@ function renderRepeatedCalls(doc, ctx) {
   return out.join('\n');
 }
 
+function renderThreads(doc, ctx) {
+  const env = field(ctx, doc, 'environment', 'object');
+  const ec = { ...ctx, prefix: 'environment' };
+  const [rows_, cols] = field(ctx, doc, 'gramShape', 'array');
+  const out = [
+    environment([
+      ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['kernel build', field(ec, env, 'kernels', 'string', { optional: true })],
+      ['cores', field(ec, env, 'cores', 'number', { optional: true })],
+    ]),
+    '',
+    para(
+      `**\`--threads auto\` against one thread** (median of ${fmt(field(ctx, doc, 'rounds', 'number'))} alternating ` +
+        `rounds, wall time) on the Gramian ${fmt(rows_)}×${fmt(cols)} and the batched FD Jacobian at n = ` +
+        `${fmt(field(ctx, doc, 'fdJacobianN', 'number'))}, with the other core idle and with a spinning process on it. ` +
+        `${field(ctx, doc, 'note', 'string')}. Targets: >= ${fmt(field({ ...ctx, prefix: 'targets' }, doc.targets, 'idleSpeedupAtLeast', 'number'))}× ` +
+        `idle, no more than 10% slower busy.`,
+    ),
+    '',
+    table(
+      ['other core', 'auto chose', 'probe ratio', 'start ms', 'Gramian speedup', 'FD Jacobian speedup', 'load before'],
+      rows(ctx, doc, 'scenarios').map(({ item: r, ctx: c }) => {
+        const d = field(c, r, 'decision', 'object');
+        const dc = { ...c, prefix: `${c.prefix}.decision` };
+        return [
+          field(c, r, 'scenario', 'string'),
+          `${fmt(field(dc, d, 'threads', 'number'))} thread(s)`,
+          `${fmt(field(dc, d, 'probeRatio', 'number'))} (keeps 2 from ${fmt(field(dc, d, 'threshold', 'number'))})`,
+          fmt(field(c, r, 'autoStartMs', 'number')),
+          times(field({ ...c, prefix: `${c.prefix}.gram` }, r.gram, 'speedup', 'number')),
+          times(field({ ...c, prefix: `${c.prefix}.fdJacobian` }, r.fdJacobian, 'speedup', 'number')),
+          list(field(c, r, 'loadAverageBefore', 'array', { optional: true })),
+        ];
+      }),
+    ),
+  ];
+  return out.join('\n');
+}
+
 /** The benchmarks the page covers, in page order: results file, title, the script that writes it. */
 const BENCHMARKS = [
   { file: 'linalg.json', title: 'Linear algebra', script: 'bench/linalg.ts', render: renderLinalg },
@@ -1367,6 +1406,7 @@ const BENCHMARKS = [
     script: 'bench/repeated-calls.ts',
     render: renderRepeatedCalls,
   },
+  { file: 'threads.json', title: 'Threads by request', script: 'bench/threads.ts', render: renderThreads },
   {
     file: 'repeated-calls-node22.json',
     title: 'Repeated small calls on Node 22',

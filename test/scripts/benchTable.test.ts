@@ -495,7 +495,29 @@ const repeatedCalls = {
   },
 };
 
+const threadScenario = (scenario: string, threads: number, probeRatio: number, speedups: [number, number]) => ({
+  scenario,
+  loadAverageBefore: [0.12, 0.34, 0.56],
+  autoStartMs: 76.5 + threads,
+  decision: { threads, probeRatio, threshold: 1.2 },
+  gram: { speedup: speedups[0] },
+  fdJacobian: { speedup: speedups[1] },
+});
+const threads = {
+  environment: { node: 'v20.1.2-fixture-threads', kernels: 'fixture-threads-build', cores: 2 },
+  rounds: 9,
+  gramShape: [4096, 256],
+  fdJacobianN: 1024,
+  scenarios: [
+    threadScenario('fixture-idle', 2, 1.345, [1.456, 1.678]),
+    threadScenario('fixture-busy', 1, 0.876, [1.01, 0.995]),
+  ],
+  targets: { idleSpeedupAtLeast: 1.5 },
+  note: 'fixture threads note',
+};
+
 const fixtures: Record<string, unknown> = {
+  'threads.json': threads,
   'document-qa.json': documentQa,
   'repeated-calls.json': repeatedCalls,
   'repeated-calls-node22.json': repeatedCalls,
