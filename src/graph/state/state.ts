@@ -220,15 +220,27 @@ class MergeGrid {
   private readonly width: number;
   private readonly offsets: number[][];
   private readonly cellScratch: number[];
-  constructor(shape: OperatorShape, p: GraphOperatorParams) {
-    this.keyOf = new Array<number | string | null>(shape.claims).fill(null);
-    this.g = Math.min(3, shape.mergeDims);
-    this.width = p.mergeRadius * (1 + 2 ** -20);
+  /** An empty grid for `claims` claims, binned on `g` attributes with cells of `width`. */
+  constructor(claims: number, g: number, width: number) {
+    this.keyOf = new Array<number | string | null>(claims).fill(null);
+    this.g = g;
+    this.width = width;
     const offsets: number[][] = [[]];
     for (let t = 0; t < this.g; t++)
       offsets.splice(0, offsets.length, ...offsets.flatMap((o) => [-1, 0, 1].map((d) => [...o, d])));
     this.offsets = offsets;
     this.cellScratch = new Array<number>(this.g).fill(0);
+  }
+  /** The grid of the merge radius of `p` for `shape`'s claims, empty. */
+  static of(shape: OperatorShape, p: GraphOperatorParams): MergeGrid {
+    return new MergeGrid(shape.claims, Math.min(3, shape.mergeDims), p.mergeRadius * (1 + 2 ** -20));
+  }
+  /** An independent copy: the same bins with their claims in the same order. O(claims). */
+  copy(): MergeGrid {
+    const c = new MergeGrid(this.keyOf.length, this.g, this.width);
+    for (const [key, b] of this.bins) c.bins.set(key, b.slice());
+    for (let i = 0; i < this.keyOf.length; i++) c.keyOf[i] = this.keyOf[i]!;
+    return c;
   }
   private cell(nodes: Float64Array, k1: number, i: number): number[] {
     const c = this.cellScratch;
@@ -358,7 +370,7 @@ function buildNear(
   const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
   const nodes = state.nodes;
-  const grid = new MergeGrid(shape, p);
+  const grid = MergeGrid.of(shape, p);
   state.grid = grid;
   let placed = 0;
   for (let i = 0; i < shape.claims; i++)
@@ -482,12 +494,21 @@ export function structuredToDense(shape: OperatorShape, state: StructuredGraphSt
 }
 
 /**
- * An independent copy: node block, edges and index. The merge's neighbour lists are not copied;
- * the copy rebuilds them on its first change (O(C · claims around each)), so a copy that is
- * only read — a run's best state — costs O(Nmax·k + nnz) and nothing more.
+ * An independent copy: node block, edges and index. Without `neighbours` the merge's neighbour
+ * lists are not copied: the copy rebuilds them on its first change (O(C · claims around each)),
+ * so a copy that is only read — a run's best state — costs O(Nmax·k + nnz) and nothing more.
+ * With `neighbours` (and a state whose lists are built) the lists and the merge grid are copied
+ * as they are, in O(C) more: a copy that will be stepped starts where the original is, with no
+ * rebuild (the lists are never changed in place, only replaced, so the copy shares them).
  */
-export function copyStructured(state: StructuredGraphState): StructuredGraphState {
-  return copyStructuredInto(state, null);
+export function copyStructured(state: StructuredGraphState, neighbours = false): StructuredGraphState {
+  const copy = copyStructuredInto(state, null);
+  if (neighbours && state.grid !== null) {
+    copy.near = state.near.slice();
+    copy.nearClaims = new Set(state.nearClaims);
+    copy.grid = state.grid.copy();
+  }
+  return copy;
 }
 
 /**

@@ -111,6 +111,44 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     }
   });
 
+  test.prop(
+    [
+      fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 6 }),
+      fc.constantFrom(1, 4, 30),
+      fc.integer({ min: 0, max: 1000 }),
+    ],
+    { numRuns: 20 },
+  )('a copy with its neighbour lists steps as the original, and both stay independent', (draws, scale, seed) => {
+    const sc = syntheticScenario(40, { items: 6, seed });
+    const params = { ...DEFAULT_PARAMS, mergeRadius: DEFAULT_PARAMS.mergeRadius * scale };
+    const st = structuredFromDense(sc.shape, params, densify(sc.shape, sc.state));
+    structuredStep(sc.shape, params, st, sc.items[draws[0]! % sc.items.length]!);
+    const before = structuredToDense(sc.shape, st);
+    const c = copyStructured(st, true);
+    const fresh = copyStructured(st); // rebuilds its lists on first use
+    for (const d of draws) {
+      const item = sc.items[d % sc.items.length]!;
+      const omega = structuredStep(sc.shape, params, c, item);
+      expect(Object.is(omega, structuredStep(sc.shape, params, fresh, item))).toBe(true);
+      expect(bits(structuredToDense(sc.shape, c), structuredToDense(sc.shape, fresh))).toBe(true);
+      for (let i = 0; i < sc.shape.claims; i++)
+        expect(structuredMergeNeighbours(sc.shape, params, c, i)).toEqual(
+          structuredMergeNeighbours(sc.shape, params, fresh, i),
+        );
+    }
+    expect(bits(structuredToDense(sc.shape, st), before)).toBe(true);
+    // the original's lists and grid are its own: they still give its own steps
+    const again = copyStructured(st);
+    const item = sc.items[draws.at(-1)! % sc.items.length]!;
+    expect(Object.is(structuredStep(sc.shape, params, st, item), structuredStep(sc.shape, params, again, item))).toBe(
+      true,
+    );
+    for (let i = 0; i < sc.shape.claims; i++)
+      expect(structuredMergeNeighbours(sc.shape, params, st, i)).toEqual(
+        structuredMergeNeighbours(sc.shape, params, again, i),
+      );
+  });
+
   it('a copy into an earlier copy reuses its storage and steps exactly as the original', () => {
     const sc = syntheticScenario(40, { items: 3 });
     const st = structuredFromDense(sc.shape, DEFAULT_PARAMS, densify(sc.shape, sc.state));
