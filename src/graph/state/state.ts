@@ -211,16 +211,17 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
  * attributes with cells of width h·(1 + 2⁻²⁰). Two claims within distance h differ by less
  * than h in each of those attributes, hence lie in the same or adjacent cells; the slack absorbs
  * the rounding of x/width (relative error <= eps) while |x|/h < 2³². So the claims of the 3^g
- * cells around a claim include every claim within h of it.
+ * cells around a claim include every claim within h of it. The same holds for any other of the
+ * first mergeDims attributes ({@link buildNear} filters by cells on the next ones).
  */
 class MergeGrid {
   readonly bins = new Map<number | string, number[]>();
   readonly keyOf: (number | string | null)[];
-  private readonly g: number;
-  private readonly width: number;
+  readonly g: number;
+  readonly width: number;
   private readonly offsets: number[][];
   private readonly cellScratch: number[];
-  /** An empty grid for `claims` claims, binned on `g` attributes with cells of `width`. */
+  /** An empty grid for `claims` claims, binned on their first `g` attributes with cells of `width`. */
   constructor(claims: number, g: number, width: number) {
     this.keyOf = new Array<number | string | null>(claims).fill(null);
     this.g = g;
@@ -247,6 +248,19 @@ class MergeGrid {
     for (let t = 0; t < this.g; t++) c[t] = Math.floor(nodes[i * k1 + t]! / this.width);
     return c;
   }
+  /**
+   * Whether every claim of `ids` lies in a cell whose coordinates, shifted by −1, 0 or 1, stay
+   * inside the range of the number keys (|cell| < 2¹⁶ − 1): then its attributes are finite and
+   * the claims of the cells around it have finite attributes too.
+   */
+  fits(nodes: Float64Array, k1: number, ids: readonly number[]): boolean {
+    for (const i of ids) {
+      const c = this.cell(nodes, k1, i);
+      for (let t = 0; t < this.g; t++) if (!(c[t]! > 1 - 2 ** 16 && c[t]! < 2 ** 16 - 1)) return false;
+    }
+    return true;
+  }
+
   /**
    * The bin key of a cell (shifted by `o`): one number while every cell coordinate lies in
    * (−2¹⁶, 2¹⁶) — g base-2¹⁷ digits, so distinct cells give distinct integers below 2⁵¹ (exact
@@ -353,13 +367,130 @@ function refreshNear(
   }
 }
 
-/** All neighbour lists and the grid from scratch. O(C · claims around each). */
 /**
  * Called while a state is built with the claims whose neighbour lists are done and all claims
  * (the merge index is the part of the build that grows fastest with Nmax: ../scenarios/syntheticCost.ts).
  */
 export type BuildProgress = (done: number, total: number) => void;
 
+/**
+ * The build's cells beyond the grid's ({@link nearInBin}): per claim its cells in the next g'
+ * attributes, and the first s of them as one number (NaN where a cell is not below
+ * {@link CELL_LIMIT}); and the per-bin scratch, grown as needed.
+ */
+interface FineCells {
+  g2: number;
+  s: number;
+  key: Float64Array;
+  cells: Int32Array;
+  keys: Float64Array;
+  ids: Int32Array;
+  sorted: Int32Array;
+}
+
+/** Cells below this in magnitude are sorted and compared exactly as integers ({@link nearInBin}). */
+const CELL_LIMIT = 2 ** 16 - 1;
+
+/** The {@link FineCells} of the live claims (cells of attributes g … g+g'−1). O(C · g'). */
+function fineCells(shape: OperatorShape, width: number, nodes: Float64Array, grid: MergeGrid): FineCells {
+  const k1 = shape.k + 1;
+  const g = grid.g;
+  const g2 = Math.min(3, shape.mergeDims - g);
+  const s = Math.min(2, g2);
+  const key = new Float64Array(shape.claims);
+  const cells = new Int32Array(shape.claims * g2);
+  for (const members of grid.bins.values())
+    for (const i of members) {
+      let x = 0;
+      for (let t = 0; t < g2; t++) {
+        const c = Math.floor(nodes[i * k1 + g + t]! / width);
+        if (!(c > -CELL_LIMIT && c < CELL_LIMIT)) x = NaN;
+        else cells[i * g2 + t] = c;
+        if (t < s) x = x * 2 ** 17 + (c + 2 ** 16);
+      }
+      key[i] = x;
+    }
+  const none = new Int32Array(0);
+  return { g2, s, key, cells, keys: new Float64Array(0), ids: none, sorted: none };
+}
+
+/**
+ * The neighbour lists of a bin's claims among `cand` (the claims of the cells around the bin),
+ * filtered first by the cells of the next g' = min(3, mergeDims − g) attributes beyond the
+ * grid's g ({@link fineCells}): the candidates are sorted by their cells in the first s =
+ * min(2, g') of them (one number, base-2¹⁷ digits), each claim visits the 3^(s−1) runs within
+ * ±1 of its own cells there and tests those candidates within ±1 in the others. Two claims
+ * within h lie in the same or adjacent cells in every one of the first mergeDims attributes
+ * (see {@link MergeGrid}: the test's partial sums over the finite attributes up to there stay
+ * below h²), so every claim within h is visited and the lists are those of testing every
+ * candidate. Returns false, doing nothing, where a candidate's cells there are not below
+ * {@link CELL_LIMIT} (non-finite or huge attributes) or the candidates are too many for exact
+ * keys: the caller then tests every one.
+ */
+function nearInBin(
+  shape: OperatorShape,
+  h2: number,
+  state: StructuredGraphState,
+  members: readonly number[],
+  cand: readonly number[],
+  fine: FineCells,
+): boolean {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const { g2, s, cells } = fine;
+  const nodes = state.nodes;
+  const n = cand.length;
+  let span = 1;
+  while (span <= n) span *= 2;
+  if (span > 2 ** 18) return false; // keys below 2^(17·s) · span <= 2⁵³: exact
+  if (fine.ids.length < n) {
+    fine.keys = new Float64Array(2 * n);
+    fine.ids = new Int32Array(2 * n);
+    fine.sorted = new Int32Array(2 * n * g2);
+  }
+  const { keys, ids, sorted } = fine;
+  for (let b = 0; b < n; b++) {
+    const key = fine.key[cand[b]!]!;
+    if (Number.isNaN(key)) return false;
+    keys[b] = key * span + b;
+  }
+  const order = keys.subarray(0, n).sort();
+  for (let r = 0; r < n; r++) {
+    const j = cand[order[r]! % span]!;
+    ids[r] = j;
+    for (let t = s; t < g2; t++) sorted[r * g2 + t] = cells[j * g2 + t]!;
+    keys[r] = fine.key[j]!; // the sorted cells, in place of the sorted keys
+  }
+  for (const i of members) {
+    const key = fine.key[i]!; // i is among the candidates: a number
+    let list: number[] | null = null;
+    for (let d = s === 2 ? -1 : 0; d <= (s === 2 ? 1 : 0); d++) {
+      const mid = key + d * 2 ** 17; // the run of cells (own[0] + d, own[1] ± 1), or own[0] ± 1
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const m = (lo + hi) >> 1;
+        if (keys[m]! < mid - 1) lo = m + 1;
+        else hi = m;
+      }
+      for (let r = lo; r < n && keys[r]! <= mid + 1; r++) {
+        let t = s;
+        while (t < g2 && Math.abs(sorted[r * g2 + t]! - cells[i * g2 + t]!) <= 1) t++;
+        const j = ids[r]!;
+        if (t === g2 && j !== i && within(nodes, k1, md, h2, i, j)) (list ??= []).push(j);
+      }
+    }
+    setNear(state, i, list === null ? null : list.sort((a, b) => a - b));
+  }
+  return true;
+}
+
+/**
+ * All neighbour lists and the grid from scratch. The claims of a bin share the candidates of the
+ * cells around it, filtered by {@link nearInBin} where the attributes allow; else each claim
+ * tests every candidate. O(C · claims around each in all g + g' filtered attributes + bins ·
+ * candidates · log).
+ */
 function buildNear(
   shape: OperatorShape,
   p: GraphOperatorParams,
@@ -380,16 +511,18 @@ function buildNear(
     }
   state.near.fill(null);
   state.nearClaims.clear();
+  const fine = md > grid.g ? fineCells(shape, grid.width, nodes, grid) : null;
   let done = 0;
   onProgress?.(0, placed);
   for (const members of grid.bins.values()) {
     const cand = grid.around(nodes, k1, members[0]!);
-    for (const i of members) {
-      const list: number[] = [];
-      for (const j of cand) if (j !== i && within(nodes, k1, md, h2, i, j)) list.push(j);
-      list.sort((a, b) => a - b);
-      setNear(state, i, list);
-    }
+    const filtered = fine !== null && grid.fits(nodes, k1, members) && nearInBin(shape, h2, state, members, cand, fine);
+    if (!filtered)
+      for (const i of members) {
+        let list: number[] | null = null;
+        for (const j of cand) if (j !== i && within(nodes, k1, md, h2, i, j)) (list ??= []).push(j);
+        setNear(state, i, list === null ? null : list.sort((a, b) => a - b));
+      }
     done += members.length;
     onProgress?.(done, placed);
   }

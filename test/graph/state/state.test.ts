@@ -16,6 +16,7 @@ import {
   structuredEntries,
   structuredFromDense,
   structuredFromEntries,
+  structuredFromSparse,
   structuredExpand,
   structuredMergeNeighbours,
   structuredResidual,
@@ -148,6 +149,53 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
         structuredMergeNeighbours(sc.shape, params, again, i),
       );
   });
+
+  test.prop(
+    [
+      fc.integer({ min: 2, max: 9 }),
+      fc.constantFrom(0.05, 0.3, 1, 3),
+      fc.constantFrom('box', 'lattice', 'clusters', 'far'),
+      fc.integer({ min: 0, max: 1000 }),
+    ],
+    { numRuns: 60 },
+  )(
+    'the neighbour lists built at once are every pair within the merge radius (all pairs tested)',
+    (k, h, how, seed) => {
+      const sc = syntheticScenario(120, { k, items: 2, seed });
+      const { shape } = sc;
+      const params = { ...DEFAULT_PARAMS, mergeRadius: h };
+      const k1 = k + 1;
+      const nodes = Float64Array.from(sc.state.nodes);
+      let r = seed + 1;
+      const rnd = () => (r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      // attributes spread over a box, on a lattice of cell boundaries (multiples of h, and of the
+      // grid's cell width h·(1 + 2⁻²⁰)), in tight clusters, or beyond the cells' number keys
+      const value = (): number => {
+        if (how === 'box') return 4 * rnd() - 1;
+        if (how === 'lattice') return Math.floor(6 * rnd() - 3) * (rnd() < 0.5 ? h : h * (1 + 2 ** -20));
+        if (how === 'clusters') return Math.floor(3 * rnd()) + 0.5 * h * rnd();
+        return (rnd() < 0.5 ? 1 : -1) * (rnd() < 0.5 ? 2 ** 17 : 10) * h * (1 + rnd());
+      };
+      for (let i = 0; i < shape.claims; i++) for (let t = 0; t < shape.mergeDims; t++) nodes[i * k1 + t] = value();
+      const st = structuredFromSparse(shape, params, { nodes, edges: sc.state.edges });
+      const isLive = (i: number) => structuredValue(shape, st, shape.edgeOffset + i * shape.nmax + i) !== 0;
+      const h2 = h * h;
+      for (let i = 0; i < shape.claims; i++) {
+        const expected: number[] = [];
+        if (isLive(i))
+          for (let j = 0; j < shape.claims; j++) {
+            if (j === i || !isLive(j)) continue;
+            let r2 = 0;
+            for (let t = 0; t < shape.mergeDims; t++) {
+              const d = nodes[j * k1 + t]! - nodes[i * k1 + t]!;
+              r2 += d * d;
+            }
+            if (r2 < h2) expected.push(j);
+          }
+        expect(structuredMergeNeighbours(shape, params, st, i), `claim ${i}`).toEqual(expected);
+      }
+    },
+  );
 
   it('a copy into an earlier copy reuses its storage and steps exactly as the original', () => {
     const sc = syntheticScenario(40, { items: 3 });
