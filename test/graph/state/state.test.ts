@@ -23,7 +23,10 @@ import {
   structuredStep,
   structuredToDense,
   structuredValue,
+  type StructuredGraphState,
 } from '../../../src/graph/state/state.js';
+import type { OperatorShape } from '../../../src/graph/model/shape.js';
+import type { GraphOperatorParams } from '../../../src/graph/operators/params.js';
 import { syntheticScenario } from '../../../src/graph/scenarios/synthetic.js';
 import { densify } from '../../../src/graph/operators/orderGap.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
@@ -39,6 +42,33 @@ import {
 import { arbGraphDoc, smallGraphDoc } from '../fixtures.js';
 
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+
+/** Item draws, a merge radius of 1, 4 or 30 times the default, a scenario seed. */
+const mergeDraws = [
+  fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
+  fc.constantFrom(1, 4, 30),
+  fc.integer({ min: 0, max: 1000 }),
+] as const;
+
+/** A synthetic state whose merge radius is `scale` times the default: wider radii put many claims near each other. */
+function wideMerge(scale: number, seed: number) {
+  const sc = syntheticScenario(40, { items: 6, seed });
+  const params = { ...DEFAULT_PARAMS, mergeRadius: DEFAULT_PARAMS.mergeRadius * scale };
+  return { sc, params, st: structuredFromDense(sc.shape, params, densify(sc.shape, sc.state)) };
+}
+
+/** Every claim's merge neighbours in `a` equal those in `b`. */
+function expectSameNeighbours(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  a: StructuredGraphState,
+  b: StructuredGraphState,
+): void {
+  for (let i = 0; i < shape.claims; i++)
+    expect(structuredMergeNeighbours(shape, params, a, i), `claim ${i}`).toEqual(
+      structuredMergeNeighbours(shape, params, b, i),
+    );
+}
 
 describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
   test.prop([arbGraphDoc], { numRuns: 100 })(
@@ -90,65 +120,42 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     expect(bits(structuredToDense(sc.shape, c), before)).toBe(false);
   });
 
-  test.prop(
-    [
-      fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
-      fc.constantFrom(1, 4, 30),
-      fc.integer({ min: 0, max: 1000 }),
-    ],
-    { numRuns: 30 },
-  )('the merge neighbour lists kept up to date by the steps equal those built afresh', (draws, scale, seed) => {
-    const sc = syntheticScenario(40, { items: 6, seed });
-    // a wider merge radius puts many claims near each other, so a step moves many lists
-    const params = { ...DEFAULT_PARAMS, mergeRadius: DEFAULT_PARAMS.mergeRadius * scale };
-    const st = structuredFromDense(sc.shape, params, densify(sc.shape, sc.state));
-    for (const d of draws) {
-      structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
-      const fresh = copyStructured(st); // its lists are built from scratch on first use
-      for (let i = 0; i < sc.shape.claims; i++)
-        expect(structuredMergeNeighbours(sc.shape, params, st, i), `claim ${i}`).toEqual(
-          structuredMergeNeighbours(sc.shape, params, fresh, i),
-        );
-    }
-  });
+  test.prop([...mergeDraws], { numRuns: 30 })(
+    'the merge neighbour lists kept up to date by the steps equal those built afresh',
+    (draws, scale, seed) => {
+      const { sc, params, st } = wideMerge(scale, seed);
+      for (const d of draws) {
+        structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
+        expectSameNeighbours(sc.shape, params, st, copyStructured(st)); // the copy builds its lists afresh
+      }
+    },
+  );
 
-  test.prop(
-    [
-      fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 6 }),
-      fc.constantFrom(1, 4, 30),
-      fc.integer({ min: 0, max: 1000 }),
-    ],
-    { numRuns: 20 },
-  )('a copy with its neighbour lists steps as the original, and both stay independent', (draws, scale, seed) => {
-    const sc = syntheticScenario(40, { items: 6, seed });
-    const params = { ...DEFAULT_PARAMS, mergeRadius: DEFAULT_PARAMS.mergeRadius * scale };
-    const st = structuredFromDense(sc.shape, params, densify(sc.shape, sc.state));
-    structuredStep(sc.shape, params, st, sc.items[draws[0]! % sc.items.length]!);
-    const before = structuredToDense(sc.shape, st);
-    const c = copyStructured(st, true);
-    const fresh = copyStructured(st); // rebuilds its lists on first use
-    for (const d of draws) {
-      const item = sc.items[d % sc.items.length]!;
-      const omega = structuredStep(sc.shape, params, c, item);
-      expect(Object.is(omega, structuredStep(sc.shape, params, fresh, item))).toBe(true);
-      expect(bits(structuredToDense(sc.shape, c), structuredToDense(sc.shape, fresh))).toBe(true);
-      for (let i = 0; i < sc.shape.claims; i++)
-        expect(structuredMergeNeighbours(sc.shape, params, c, i)).toEqual(
-          structuredMergeNeighbours(sc.shape, params, fresh, i),
-        );
-    }
-    expect(bits(structuredToDense(sc.shape, st), before)).toBe(true);
-    // the original's lists and grid are its own: they still give its own steps
-    const again = copyStructured(st);
-    const item = sc.items[draws.at(-1)! % sc.items.length]!;
-    expect(Object.is(structuredStep(sc.shape, params, st, item), structuredStep(sc.shape, params, again, item))).toBe(
-      true,
-    );
-    for (let i = 0; i < sc.shape.claims; i++)
-      expect(structuredMergeNeighbours(sc.shape, params, st, i)).toEqual(
-        structuredMergeNeighbours(sc.shape, params, again, i),
+  test.prop([...mergeDraws], { numRuns: 20 })(
+    'a copy with its neighbour lists steps as the original, and both stay independent',
+    (draws, scale, seed) => {
+      const { sc, params, st } = wideMerge(scale, seed);
+      structuredStep(sc.shape, params, st, sc.items[draws[0]! % sc.items.length]!);
+      const before = structuredToDense(sc.shape, st);
+      const c = copyStructured(st, true);
+      const fresh = copyStructured(st); // rebuilds its lists on first use
+      for (const d of draws) {
+        const item = sc.items[d % sc.items.length]!;
+        const omega = structuredStep(sc.shape, params, c, item);
+        expect(Object.is(omega, structuredStep(sc.shape, params, fresh, item))).toBe(true);
+        expect(bits(structuredToDense(sc.shape, c), structuredToDense(sc.shape, fresh))).toBe(true);
+        expectSameNeighbours(sc.shape, params, c, fresh);
+      }
+      expect(bits(structuredToDense(sc.shape, st), before)).toBe(true);
+      // the original's lists and grid are its own: they still give its own steps
+      const again = copyStructured(st);
+      const item = sc.items[draws.at(-1)! % sc.items.length]!;
+      expect(Object.is(structuredStep(sc.shape, params, st, item), structuredStep(sc.shape, params, again, item))).toBe(
+        true,
       );
-  });
+      expectSameNeighbours(sc.shape, params, st, again);
+    },
+  );
 
   test.prop(
     [
