@@ -22,8 +22,9 @@
  * row and column starts, and the neighbour lists (a few entries per claim near another) — what
  * `bytes` counts, the lists aside; beside it, made on first use and reused by every later step,
  * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
- * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), so a
- * step allocates nothing of O(Nmax).
+ * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), and
+ * Q's structure sums kept across steps (7·Nmax doubles: formed again only at the slots whose edges
+ * change), so a step allocates nothing of O(Nmax).
  */
 import { ArgumentError } from '../../util/errors.js';
 import { referenceDistance } from '../../blas1/dnrm2.js';
@@ -32,8 +33,12 @@ import {
   absorptionWeight,
   absorptionWrites,
   consolidateNodes,
+  emptyStructureSums,
   runPosition,
+  slotStructure,
+  structureSums,
   type ConsolidateScratch,
+  type StructureSums,
   type EdgeBlockIndex,
   type EdgeSource,
   type MergeIndex,
@@ -91,6 +96,13 @@ export class StructuredGraphState {
   scratch: ConsolidateScratch | null = null;
   /** @internal The order-gap's per-slot scratch, made on first use. */
   omegaScratch: OrderGapScratch | null = null;
+  /**
+   * @internal Q's structure sums of the edges, kept across steps (null: not formed yet); exact
+   * except at the slots in `staleSums`, whose edges changed since ({@link currentSums}).
+   */
+  sums: StructureSums | null = null;
+  /** @internal Slots whose kept structure sums must be formed again. */
+  readonly staleSums = new Set<number>();
 
   /** @internal */
   constructor(nodes: Float64Array, blocks: [Block, Block, Block], claims: number) {
@@ -675,6 +687,8 @@ export function copyStructuredInto(
   if (into === null) return new StructuredGraphState(nodes, blocks, state.near.length);
   into.nodes = nodes;
   into.blocks = blocks;
+  into.sums = null;
+  into.staleSums.clear();
   into.near.fill(null);
   into.nearClaims.clear();
   into.grid = null;
@@ -760,6 +774,30 @@ function applyEdgeWrites(shape: OperatorShape, state: StructuredGraphState, writ
   }
   for (let t = 0; t < 3; t++)
     if (added[t]!.length) state.blocks[t] = insertEdges(state.blocks[t]!, shape.nmax, added[t]!);
+  if (state.sums === null) return;
+  // the kept sums of both endpoints; a Supports diagonal also weighs k̃ of its row's targets
+  const S = state.blocks[0];
+  for (const w of writes) {
+    state.staleSums.add(w.row);
+    state.staleSums.add(w.col);
+    if (w.block === 0 && w.row === w.col)
+      for (let e = S.rowStart[w.row]!; e < S.rowStart[w.row + 1]!; e++) state.staleSums.add(S.cols[e]!);
+  }
+}
+
+/**
+ * Q's structure sums of the state's edges, kept across steps: formed by one pass the first time,
+ * then only the slots whose edges changed are formed again ({@link slotStructure}: bit for bit
+ * the pass's values), so a step's Q reads the edges once instead of twice.
+ */
+function currentSums(shape: OperatorShape, state: StructuredGraphState, edges: EdgeSource): StructureSums {
+  if (state.sums === null) {
+    state.staleSums.clear();
+    return (state.sums = structureSums(edges, emptyStructureSums(shape.nmax)));
+  }
+  for (const x of state.staleSums) slotStructure(state.sums, x, edges);
+  state.staleSums.clear();
+  return state.sums;
 }
 
 /** Claims whose merge attributes or Supports diagonal e writes. */
@@ -803,8 +841,9 @@ function claimsMoved(
  * One step of Algorithm 1 on the state in place: returns Ω(θ; e) (Eq. 2) and sets θ ←
  * Q(P_e(θ)) (Eq. 1) — bit for bit {@link graphStep} on the dense θ. Ω comes from the
  * neighbourhood pass ({@link structuredOrderGap}: exact, and only e's neighbourhood is read), then
- * P_e and Q are applied in place; so one step reads the stored edges twice (Q's two passes) where
- * the fused dense step reads them four times. Cost: two passes over the present edges + e's
+ * P_e and Q are applied in place; so one step reads the stored edges once (Q's second pass; its
+ * first, the structure sums, is kept and formed again only where edges changed) where the fused
+ * dense step reads them four times. Cost: one pass over the present edges + e's
  * neighbourhood + O(Nmax + |F_e|) + the merge's moved claims; memory: one node-block scratch and
  * the passes' per-slot sums, no copy of the edges unless e adds an edge.
  */
@@ -869,8 +908,8 @@ export function structuredExpand(
 }
 
 /**
- * θ ← Q(θ) in place (bit for bit `referenceConsolidate`): two passes over the present edges + the
- * merge, into the state's one spare node block (then swapped), with Q's per-slot scratch reused:
+ * θ ← Q(θ) in place (bit for bit `referenceConsolidate`): one pass over the present edges (the
+ * structure sums kept: {@link currentSums}) + the merge, into the state's one spare node block (then swapped), with Q's per-slot scratch reused:
  * no allocation of O(Nmax) per call after the first.
  */
 export function structuredConsolidate(
@@ -883,7 +922,7 @@ export function structuredConsolidate(
   state.scratch ??= sharedScratch(shape, state);
   const edges = csrEdges(state.indexed());
   const index = mergeIndexOf(state);
-  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch);
+  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch, currentSums(shape, state, edges));
   const pairs = absorbingPairs(shape, params, state.nodes, edges, index);
   const absorbed = pairs.length ? absorptionWrites(shape, out, edges, pairs) : null;
   const before = state.nodes;

@@ -28,8 +28,13 @@ import {
 import type { OperatorShape } from '../../../src/graph/model/shape.js';
 import type { GraphOperatorParams } from '../../../src/graph/operators/params.js';
 import { syntheticScenario } from '../../../src/graph/scenarios/synthetic.js';
-import { densify } from '../../../src/graph/operators/orderGap.js';
-import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
+import { csrEdges, densify } from '../../../src/graph/operators/orderGap.js';
+import {
+  referenceConsolidate,
+  slotStructure,
+  structureSums,
+  type StructureSums,
+} from '../../../src/graph/operators/consolidate.js';
 import { expansionResidual, referenceExpand } from '../../../src/graph/operators/expand.js';
 import { referenceDistance } from '../../../src/blas1/dnrm2.js';
 import {
@@ -127,6 +132,45 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
       for (const d of draws) {
         structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
         expectSameNeighbours(sc.shape, params, st, copyStructured(st)); // the copy builds its lists afresh
+      }
+    },
+  );
+
+  test.prop(
+    [
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(11), fc.nat(11), fc.double({ min: -2, max: 2 })), {
+        maxLength: 120,
+      }),
+    ],
+    { numRuns: 100 },
+  )('one slot’s structure sums formed again equal the pass over all rows (diagonals, any weights)', (edges) => {
+    const shape = syntheticScenario(12, { items: 1 }).shape;
+    const n = shape.nmax;
+    const pairs = edges.map(([t, j, i, w]): [number, number] => [shape.edgeOffset + t * n * n + j * n + i, w]);
+    const st = structuredFromEntries(shape, DEFAULT_PARAMS, pairs);
+    const source = csrEdges(st.indexed());
+    const fresh = structureSums(source);
+    const slot = structureSums(source);
+    for (const key of Object.keys(slot) as (keyof StructureSums)[]) slot[key].fill(NaN);
+    for (let x = 0; x < n; x++) slotStructure(slot, x, source);
+    for (const key of Object.keys(fresh) as (keyof StructureSums)[])
+      for (let x = 0; x < n; x++) expect(Object.is(slot[key][x], fresh[key][x]), `${key}[${x}]`).toBe(true);
+  });
+
+  test.prop([...mergeDraws, fc.boolean()], { numRuns: 30 })(
+    'the structure sums kept across steps equal a pass over the edges, bit for bit',
+    (draws, scale, seed, absorbing) => {
+      const { sc, params: wide } = wideMerge(scale, seed);
+      // with the absorbing merge Q writes edges too (the diagonals among them)
+      const params = absorbing ? { ...wide, absorbRadius: wide.mergeRadius / 2 } : wide;
+      const st = structuredFromDense(sc.shape, params, densify(sc.shape, sc.state));
+      for (const d of draws) {
+        structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
+        const fresh = structureSums(csrEdges(st.indexed()));
+        const kept = st.sums!;
+        for (const key of Object.keys(fresh) as (keyof StructureSums)[])
+          for (let x = 0; x < sc.shape.nmax; x++)
+            if (!st.staleSums.has(x)) expect(Object.is(kept[key][x], fresh[key][x]), `${key}[${x}]`).toBe(true);
       }
     },
   );
