@@ -137,7 +137,9 @@ export function questionBasis(scenario: Scenario, theta: Float64Array, questionI
  * node block dense, the edge blocks CSR + CSC. Its arithmetic is the reference form's (bit for
  * bit `referenceGraphBackend`; the wasm form agrees to 1e-12 relative). The scheduling estimate
  * is the neighbourhood pass, which is Ω exactly (`estimateIsExact`). `evidence` reads P(·|θ)
- * from the node block (the reference pool reads only confidences).
+ * from the node block (the reference pool reads only confidences). `initial` is called once, on
+ * the first `state.initial()`; every call returns a copy of that state with its merge index
+ * (O(Nmax·k + nnz), no second indexing of the claims), kept while the capability lives.
  */
 export function graphStateCapability(
   shape: OperatorShape,
@@ -146,8 +148,11 @@ export function graphStateCapability(
   evidence: (nodes: Float64Array) => readonly EvidenceWeight[],
   initial: () => StructuredGraphState,
 ): StateCapability<StructuredGraphState> {
+  // built once (with its merge index), then copied with the index: a run and its report each
+  // take an initial state without indexing the claims again
+  let base: StructuredGraphState | null = null;
   return {
-    initial,
+    initial: () => copyStructured((base ??= initial()), true),
     fromDense: (theta) => structuredFromDense(shape, params, theta),
     toDense: (st) => structuredToDense(shape, st),
     copy: (st) => copyStructured(st),
@@ -437,7 +442,10 @@ export const SYNTHETIC_DENSE_LIMIT = 2 ** 24;
 export interface SyntheticSystemOptions extends SyntheticScenarioOptions {
   /** Operator parameters (default {@link DEFAULT_PARAMS}). */
   params?: GraphOperatorParams;
-  /** Follows every build of the structured state (`state.initial()`): claims indexed of all. */
+  /**
+   * Follows the build of the structured state (the first `state.initial()`; later calls copy
+   * it): claims indexed of all.
+   */
   onStateBuild?: BuildProgress;
 }
 

@@ -119,11 +119,11 @@ export interface RunProgress {
 }
 
 /**
- * Builds of the synthetic graph's structured state a run makes: the report's own initial state
- * (the pool and the state in words) and the run's, each with its merge index (see
+ * Builds of the synthetic graph's structured state a run makes: one, with its merge index; the
+ * report's initial state (the pool and the state in words) and the run's are copies of it (see
  * {@link RunProgressMeter.build}).
  */
-const STATE_BUILDS = 2;
+const STATE_BUILDS = 1;
 
 /** Shares of the work below which the elapsed time says too little about the rest. */
 const MIN_FRACTION_FOR_RATE = 0.01;

@@ -12,6 +12,7 @@ import { evaluateOrderGap } from '../../src/ordergap/orderGap.js';
 import { referenceGraphSystem, syntheticGraphSystem } from '../../src/graph/system.js';
 import { defaultScenario } from '../../src/graph/scenarios/scenario.js';
 import type { OperatorSystem } from '../../src/system/types.js';
+import { DEFAULT_PARAMS } from '../../src/graph/operators/params.js';
 
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
 
@@ -67,6 +68,24 @@ describe('structured state: bit for bit the dense run', () => {
     const a = runRecursive(sys, { ...o, representation: 'dense' });
     const b = runRecursive(sys, { ...o, representation: 'structured' });
     b.steps.forEach((s, t) => expect(bits(s.theta!, a.steps[t]!.theta!)).toBe(true));
+  });
+
+  it('indexes the initial state once: every run starts from a copy with its merge index, bit for bit', () => {
+    let builds = 0;
+    // a wide merge radius: many claims near each other, so the copied lists and grid matter
+    const params = { ...DEFAULT_PARAMS, mergeRadius: 4 * DEFAULT_PARAMS.mergeRadius };
+    const sys = syntheticGraphSystem(60, { items: 4, params, onStateBuild: (done) => void (done === 0 && builds++) });
+    const st = sys.capabilities.state!;
+    const ids = [3, 1, 1, 0, 2, 3, 0, 2, 1].map((i) => sys.synthetic.items[i]!.id);
+    const stepped = (s: unknown) => ({ omegas: ids.map((id) => st.step(s, id)), theta: st.toDense(s) });
+    const first = stepped(st.initial());
+    const second = stepped(st.initial()); // the first's steps left the built state as it was
+    const oracle = stepped(st.fromDense(sys.theta0!)); // built afresh from the dense θ0
+    expect(builds).toBe(1);
+    for (const r of [first, second]) {
+      expect(r.omegas.every((w, t) => Object.is(w, oracle.omegas[t]))).toBe(true);
+      expect(bits(r.theta, oracle.theta)).toBe(true);
+    }
   });
 
   it('a run at Nmax beyond the dense limit declares no dense θ0 and runs structured', () => {

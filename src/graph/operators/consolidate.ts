@@ -213,6 +213,57 @@ function addEndpoints(out: Float64Array, into: Float64Array, j: number, r: EdgeR
   }
 }
 
+/**
+ * Recomputes slot x's entries of structure sums `s` from `edges` (which must have columns):
+ * exactly what {@link structureSums} gives there, bit for bit — every sum of x is formed from the
+ * same non-zero weights in the same order as the pass over rows in ascending order adds them
+ * (an in-sum from column x, rows ascending; an out-sum from row x, columns ascending; the
+ * Contradicts degree from column x's rows before x, row x (its diagonal twice, once as each
+ * endpoint), then the rows after x). A slot's sums change only when an edge of its row or column
+ * does, or, for k̃_x, when the Supports diagonal of a row with an edge into x does.
+ * O(row and column lengths of x · log row).
+ */
+export function slotStructure(s: StructureSums, x: number, edges: EdgeSource): void {
+  const S = edges.row(0, x);
+  s.diag[x] = edgeRowValue(S, x);
+  let out = 0;
+  for (let e = S.start; e < S.end; e++) if (S.vals[e]! !== 0 && S.idx[e]! !== x) out += S.vals[e]!;
+  s.supportOut[x] = out;
+  const Sc = edges.column(0, x);
+  let into = 0;
+  let reliable = 0;
+  for (let e = Sc.start; e < Sc.end; e++) {
+    const w = Sc.vals[e]!;
+    const j = Sc.idx[e]!;
+    if (w === 0 || j === x) continue;
+    into += w;
+    reliable += w * edges.value(0, j, j);
+  }
+  s.supportIn[x] = into;
+  s.reliableIn[x] = reliable;
+  const R = edges.row(1, x);
+  out = 0;
+  for (let e = R.start; e < R.end; e++) if (R.vals[e]! !== 0) out += R.vals[e]!;
+  s.requireOut[x] = out;
+  const Rc = edges.column(1, x);
+  into = 0;
+  for (let e = Rc.start; e < Rc.end; e++) if (Rc.vals[e]! !== 0) into += Rc.vals[e]!;
+  s.requireIn[x] = into;
+  const X = edges.row(2, x);
+  const Xc = edges.column(2, x);
+  let degree = 0;
+  let c = Xc.start;
+  for (; c < Xc.end && Xc.idx[c]! < x; c++) if (Xc.vals[c]! !== 0) degree += Xc.vals[c]!;
+  for (let e = X.start; e < X.end; e++) {
+    const w = X.vals[e]!;
+    if (w === 0) continue;
+    degree += w;
+    if (X.idx[e]! === x) degree += w;
+  }
+  for (; c < Xc.end; c++) if (Xc.idx[c]! > x && Xc.vals[c]! !== 0) degree += Xc.vals[c]!;
+  s.contradictDegree[x] = degree;
+}
+
 /** Sets every sum of `s` to 0 (reused scratch starts as a fresh {@link emptyStructureSums}). */
 function zeroStructureSums(s: StructureSums): void {
   s.diag.fill(0);
@@ -763,7 +814,9 @@ export function consolidateScratch(shape: OperatorShape): ConsolidateScratch {
  * block of Q(θ) equals θ's). `nodes` holds θ's node block (θ itself will do) and `edges` its
  * edges in any storage: the result does not depend on the storage. `nodeOut` must not alias
  * `nodes`. `index` as for {@link mergeClaims}; `scratch` ({@link consolidateScratch}) is reused
- * instead of allocating (same values). Two passes over the edges plus the merge.
+ * instead of allocating (same values); `kept`, when given, must be exactly `structureSums(edges)`
+ * (a caller that keeps them across calls: {@link slotStructure}) and replaces the first pass.
+ * Two passes over the edges plus the merge (one with `kept`).
  */
 export function consolidateNodes(
   shape: OperatorShape,
@@ -773,10 +826,11 @@ export function consolidateNodes(
   nodeOut: Float64Array,
   index?: MergeIndex,
   scratch?: ConsolidateScratch,
+  kept?: StructureSums,
 ): void {
   const k1 = shape.k + 1;
   const c = readConfidences(shape, nodes, scratch?.c);
-  const sums = structureSums(edges, scratch?.sums);
+  const sums = kept ?? structureSums(edges, scratch?.sums);
   const ws = weightedSums(edges, p, c, sums, scratch?.ws);
   const cNew = scratch ? scratch.cNew : new Float64Array(shape.nmax);
   confidenceUpdate(shape, p, c, sums, ws, cNew, undefined, scratch?.update);

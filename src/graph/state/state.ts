@@ -22,8 +22,9 @@
  * row and column starts, and the neighbour lists (a few entries per claim near another) — what
  * `bytes` counts, the lists aside; beside it, made on first use and reused by every later step,
  * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
- * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), so a
- * step allocates nothing of O(Nmax).
+ * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), and
+ * Q's structure sums kept across steps (7·Nmax doubles: formed again only at the slots whose edges
+ * change), so a step allocates nothing of O(Nmax).
  */
 import { ArgumentError } from '../../util/errors.js';
 import { referenceDistance } from '../../blas1/dnrm2.js';
@@ -32,8 +33,12 @@ import {
   absorptionWeight,
   absorptionWrites,
   consolidateNodes,
+  emptyStructureSums,
   runPosition,
+  slotStructure,
+  structureSums,
   type ConsolidateScratch,
+  type StructureSums,
   type EdgeBlockIndex,
   type EdgeSource,
   type MergeIndex,
@@ -91,6 +96,13 @@ export class StructuredGraphState {
   scratch: ConsolidateScratch | null = null;
   /** @internal The order-gap's per-slot scratch, made on first use. */
   omegaScratch: OrderGapScratch | null = null;
+  /**
+   * @internal Q's structure sums of the edges, kept across steps (null: not formed yet); exact
+   * except at the slots in `staleSums`, whose edges changed since ({@link currentSums}).
+   */
+  sums: StructureSums | null = null;
+  /** @internal Slots whose kept structure sums must be formed again. */
+  readonly staleSums = new Set<number>();
 
   /** @internal */
   constructor(nodes: Float64Array, blocks: [Block, Block, Block], claims: number) {
@@ -211,30 +223,56 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
  * attributes with cells of width h·(1 + 2⁻²⁰). Two claims within distance h differ by less
  * than h in each of those attributes, hence lie in the same or adjacent cells; the slack absorbs
  * the rounding of x/width (relative error <= eps) while |x|/h < 2³². So the claims of the 3^g
- * cells around a claim include every claim within h of it.
+ * cells around a claim include every claim within h of it. The same holds for any other of the
+ * first mergeDims attributes ({@link buildNear} filters by cells on the next ones).
  */
 class MergeGrid {
   readonly bins = new Map<number | string, number[]>();
   readonly keyOf: (number | string | null)[];
-  private readonly g: number;
-  private readonly width: number;
+  readonly g: number;
+  readonly width: number;
   private readonly offsets: number[][];
   private readonly cellScratch: number[];
-  constructor(shape: OperatorShape, p: GraphOperatorParams) {
-    this.keyOf = new Array<number | string | null>(shape.claims).fill(null);
-    this.g = Math.min(3, shape.mergeDims);
-    this.width = p.mergeRadius * (1 + 2 ** -20);
+  /** An empty grid for `claims` claims, binned on their first `g` attributes with cells of `width`. */
+  constructor(claims: number, g: number, width: number) {
+    this.keyOf = new Array<number | string | null>(claims).fill(null);
+    this.g = g;
+    this.width = width;
     const offsets: number[][] = [[]];
     for (let t = 0; t < this.g; t++)
       offsets.splice(0, offsets.length, ...offsets.flatMap((o) => [-1, 0, 1].map((d) => [...o, d])));
     this.offsets = offsets;
     this.cellScratch = new Array<number>(this.g).fill(0);
   }
+  /** The grid of the merge radius of `p` for `shape`'s claims, empty. */
+  static of(shape: OperatorShape, p: GraphOperatorParams): MergeGrid {
+    return new MergeGrid(shape.claims, Math.min(3, shape.mergeDims), p.mergeRadius * (1 + 2 ** -20));
+  }
+  /** An independent copy: the same bins with their claims in the same order. O(claims). */
+  copy(): MergeGrid {
+    const c = new MergeGrid(this.keyOf.length, this.g, this.width);
+    for (const [key, b] of this.bins) c.bins.set(key, b.slice());
+    for (let i = 0; i < this.keyOf.length; i++) c.keyOf[i] = this.keyOf[i]!;
+    return c;
+  }
   private cell(nodes: Float64Array, k1: number, i: number): number[] {
     const c = this.cellScratch;
     for (let t = 0; t < this.g; t++) c[t] = Math.floor(nodes[i * k1 + t]! / this.width);
     return c;
   }
+  /**
+   * Whether every claim of `ids` lies in a cell whose coordinates, shifted by −1, 0 or 1, stay
+   * inside the range of the number keys (|cell| < 2¹⁶ − 1): then its attributes are finite and
+   * the claims of the cells around it have finite attributes too.
+   */
+  fits(nodes: Float64Array, k1: number, ids: readonly number[]): boolean {
+    for (const i of ids) {
+      const c = this.cell(nodes, k1, i);
+      for (let t = 0; t < this.g; t++) if (!(c[t]! > 1 - 2 ** 16 && c[t]! < 2 ** 16 - 1)) return false;
+    }
+    return true;
+  }
+
   /**
    * The bin key of a cell (shifted by `o`): one number while every cell coordinate lies in
    * (−2¹⁶, 2¹⁶) — g base-2¹⁷ digits, so distinct cells give distinct integers below 2⁵¹ (exact
@@ -341,13 +379,130 @@ function refreshNear(
   }
 }
 
-/** All neighbour lists and the grid from scratch. O(C · claims around each). */
 /**
  * Called while a state is built with the claims whose neighbour lists are done and all claims
  * (the merge index is the part of the build that grows fastest with Nmax: ../scenarios/syntheticCost.ts).
  */
 export type BuildProgress = (done: number, total: number) => void;
 
+/**
+ * The build's cells beyond the grid's ({@link nearInBin}): per claim its cells in the next g'
+ * attributes, and the first s of them as one number (NaN where a cell is not below
+ * {@link CELL_LIMIT}); and the per-bin scratch, grown as needed.
+ */
+interface FineCells {
+  g2: number;
+  s: number;
+  key: Float64Array;
+  cells: Int32Array;
+  keys: Float64Array;
+  ids: Int32Array;
+  sorted: Int32Array;
+}
+
+/** Cells below this in magnitude are sorted and compared exactly as integers ({@link nearInBin}). */
+const CELL_LIMIT = 2 ** 16 - 1;
+
+/** The {@link FineCells} of the live claims (cells of attributes g … g+g'−1). O(C · g'). */
+function fineCells(shape: OperatorShape, width: number, nodes: Float64Array, grid: MergeGrid): FineCells {
+  const k1 = shape.k + 1;
+  const g = grid.g;
+  const g2 = Math.min(3, shape.mergeDims - g);
+  const s = Math.min(2, g2);
+  const key = new Float64Array(shape.claims);
+  const cells = new Int32Array(shape.claims * g2);
+  for (const members of grid.bins.values())
+    for (const i of members) {
+      let x = 0;
+      for (let t = 0; t < g2; t++) {
+        const c = Math.floor(nodes[i * k1 + g + t]! / width);
+        if (!(c > -CELL_LIMIT && c < CELL_LIMIT)) x = NaN;
+        else cells[i * g2 + t] = c;
+        if (t < s) x = x * 2 ** 17 + (c + 2 ** 16);
+      }
+      key[i] = x;
+    }
+  const none = new Int32Array(0);
+  return { g2, s, key, cells, keys: new Float64Array(0), ids: none, sorted: none };
+}
+
+/**
+ * The neighbour lists of a bin's claims among `cand` (the claims of the cells around the bin),
+ * filtered first by the cells of the next g' = min(3, mergeDims − g) attributes beyond the
+ * grid's g ({@link fineCells}): the candidates are sorted by their cells in the first s =
+ * min(2, g') of them (one number, base-2¹⁷ digits), each claim visits the 3^(s−1) runs within
+ * ±1 of its own cells there and tests those candidates within ±1 in the others. Two claims
+ * within h lie in the same or adjacent cells in every one of the first mergeDims attributes
+ * (see {@link MergeGrid}: the test's partial sums over the finite attributes up to there stay
+ * below h²), so every claim within h is visited and the lists are those of testing every
+ * candidate. Returns false, doing nothing, where a candidate's cells there are not below
+ * {@link CELL_LIMIT} (non-finite or huge attributes) or the candidates are too many for exact
+ * keys: the caller then tests every one.
+ */
+function nearInBin(
+  shape: OperatorShape,
+  h2: number,
+  state: StructuredGraphState,
+  members: readonly number[],
+  cand: readonly number[],
+  fine: FineCells,
+): boolean {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const { g2, s, cells } = fine;
+  const nodes = state.nodes;
+  const n = cand.length;
+  let span = 1;
+  while (span <= n) span *= 2;
+  if (span > 2 ** 18) return false; // keys below 2^(17·s) · span <= 2⁵³: exact
+  if (fine.ids.length < n) {
+    fine.keys = new Float64Array(2 * n);
+    fine.ids = new Int32Array(2 * n);
+    fine.sorted = new Int32Array(2 * n * g2);
+  }
+  const { keys, ids, sorted } = fine;
+  for (let b = 0; b < n; b++) {
+    const key = fine.key[cand[b]!]!;
+    if (Number.isNaN(key)) return false;
+    keys[b] = key * span + b;
+  }
+  const order = keys.subarray(0, n).sort();
+  for (let r = 0; r < n; r++) {
+    const j = cand[order[r]! % span]!;
+    ids[r] = j;
+    for (let t = s; t < g2; t++) sorted[r * g2 + t] = cells[j * g2 + t]!;
+    keys[r] = fine.key[j]!; // the sorted cells, in place of the sorted keys
+  }
+  for (const i of members) {
+    const key = fine.key[i]!; // i is among the candidates: a number
+    let list: number[] | null = null;
+    for (let d = s === 2 ? -1 : 0; d <= (s === 2 ? 1 : 0); d++) {
+      const mid = key + d * 2 ** 17; // the run of cells (own[0] + d, own[1] ± 1), or own[0] ± 1
+      let lo = 0;
+      let hi = n;
+      while (lo < hi) {
+        const m = (lo + hi) >> 1;
+        if (keys[m]! < mid - 1) lo = m + 1;
+        else hi = m;
+      }
+      for (let r = lo; r < n && keys[r]! <= mid + 1; r++) {
+        let t = s;
+        while (t < g2 && Math.abs(sorted[r * g2 + t]! - cells[i * g2 + t]!) <= 1) t++;
+        const j = ids[r]!;
+        if (t === g2 && j !== i && within(nodes, k1, md, h2, i, j)) (list ??= []).push(j);
+      }
+    }
+    setNear(state, i, list === null ? null : list.sort((a, b) => a - b));
+  }
+  return true;
+}
+
+/**
+ * All neighbour lists and the grid from scratch. The claims of a bin share the candidates of the
+ * cells around it, filtered by {@link nearInBin} where the attributes allow; else each claim
+ * tests every candidate. O(C · claims around each in all g + g' filtered attributes + bins ·
+ * candidates · log).
+ */
 function buildNear(
   shape: OperatorShape,
   p: GraphOperatorParams,
@@ -358,7 +513,7 @@ function buildNear(
   const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
   const nodes = state.nodes;
-  const grid = new MergeGrid(shape, p);
+  const grid = MergeGrid.of(shape, p);
   state.grid = grid;
   let placed = 0;
   for (let i = 0; i < shape.claims; i++)
@@ -368,16 +523,18 @@ function buildNear(
     }
   state.near.fill(null);
   state.nearClaims.clear();
+  const fine = md > grid.g ? fineCells(shape, grid.width, nodes, grid) : null;
   let done = 0;
   onProgress?.(0, placed);
   for (const members of grid.bins.values()) {
     const cand = grid.around(nodes, k1, members[0]!);
-    for (const i of members) {
-      const list: number[] = [];
-      for (const j of cand) if (j !== i && within(nodes, k1, md, h2, i, j)) list.push(j);
-      list.sort((a, b) => a - b);
-      setNear(state, i, list);
-    }
+    const filtered = fine !== null && grid.fits(nodes, k1, members) && nearInBin(shape, h2, state, members, cand, fine);
+    if (!filtered)
+      for (const i of members) {
+        let list: number[] | null = null;
+        for (const j of cand) if (j !== i && within(nodes, k1, md, h2, i, j)) (list ??= []).push(j);
+        setNear(state, i, list === null ? null : list.sort((a, b) => a - b));
+      }
     done += members.length;
     onProgress?.(done, placed);
   }
@@ -482,12 +639,21 @@ export function structuredToDense(shape: OperatorShape, state: StructuredGraphSt
 }
 
 /**
- * An independent copy: node block, edges and index. The merge's neighbour lists are not copied;
- * the copy rebuilds them on its first change (O(C · claims around each)), so a copy that is
- * only read — a run's best state — costs O(Nmax·k + nnz) and nothing more.
+ * An independent copy: node block, edges and index. Without `neighbours` the merge's neighbour
+ * lists are not copied: the copy rebuilds them on its first change (O(C · claims around each)),
+ * so a copy that is only read — a run's best state — costs O(Nmax·k + nnz) and nothing more.
+ * With `neighbours` (and a state whose lists are built) the lists and the merge grid are copied
+ * as they are, in O(C) more: a copy that will be stepped starts where the original is, with no
+ * rebuild (the lists are never changed in place, only replaced, so the copy shares them).
  */
-export function copyStructured(state: StructuredGraphState): StructuredGraphState {
-  return copyStructuredInto(state, null);
+export function copyStructured(state: StructuredGraphState, neighbours = false): StructuredGraphState {
+  const copy = copyStructuredInto(state, null);
+  if (neighbours && state.grid !== null) {
+    copy.near = state.near.slice();
+    copy.nearClaims = new Set(state.nearClaims);
+    copy.grid = state.grid.copy();
+  }
+  return copy;
 }
 
 /**
@@ -521,6 +687,8 @@ export function copyStructuredInto(
   if (into === null) return new StructuredGraphState(nodes, blocks, state.near.length);
   into.nodes = nodes;
   into.blocks = blocks;
+  into.sums = null;
+  into.staleSums.clear();
   into.near.fill(null);
   into.nearClaims.clear();
   into.grid = null;
@@ -606,6 +774,30 @@ function applyEdgeWrites(shape: OperatorShape, state: StructuredGraphState, writ
   }
   for (let t = 0; t < 3; t++)
     if (added[t]!.length) state.blocks[t] = insertEdges(state.blocks[t]!, shape.nmax, added[t]!);
+  if (state.sums === null) return;
+  // the kept sums of both endpoints; a Supports diagonal also weighs k̃ of its row's targets
+  const S = state.blocks[0];
+  for (const w of writes) {
+    state.staleSums.add(w.row);
+    state.staleSums.add(w.col);
+    if (w.block === 0 && w.row === w.col)
+      for (let e = S.rowStart[w.row]!; e < S.rowStart[w.row + 1]!; e++) state.staleSums.add(S.cols[e]!);
+  }
+}
+
+/**
+ * Q's structure sums of the state's edges, kept across steps: formed by one pass the first time,
+ * then only the slots whose edges changed are formed again ({@link slotStructure}: bit for bit
+ * the pass's values), so a step's Q reads the edges once instead of twice.
+ */
+function currentSums(shape: OperatorShape, state: StructuredGraphState, edges: EdgeSource): StructureSums {
+  if (state.sums === null) {
+    state.staleSums.clear();
+    return (state.sums = structureSums(edges, emptyStructureSums(shape.nmax)));
+  }
+  for (const x of state.staleSums) slotStructure(state.sums, x, edges);
+  state.staleSums.clear();
+  return state.sums;
 }
 
 /** Claims whose merge attributes or Supports diagonal e writes. */
@@ -649,8 +841,9 @@ function claimsMoved(
  * One step of Algorithm 1 on the state in place: returns Ω(θ; e) (Eq. 2) and sets θ ←
  * Q(P_e(θ)) (Eq. 1) — bit for bit {@link graphStep} on the dense θ. Ω comes from the
  * neighbourhood pass ({@link structuredOrderGap}: exact, and only e's neighbourhood is read), then
- * P_e and Q are applied in place; so one step reads the stored edges twice (Q's two passes) where
- * the fused dense step reads them four times. Cost: two passes over the present edges + e's
+ * P_e and Q are applied in place; so one step reads the stored edges once (Q's second pass; its
+ * first, the structure sums, is kept and formed again only where edges changed) where the fused
+ * dense step reads them four times. Cost: one pass over the present edges + e's
  * neighbourhood + O(Nmax + |F_e|) + the merge's moved claims; memory: one node-block scratch and
  * the passes' per-slot sums, no copy of the edges unless e adds an edge.
  */
@@ -715,8 +908,8 @@ export function structuredExpand(
 }
 
 /**
- * θ ← Q(θ) in place (bit for bit `referenceConsolidate`): two passes over the present edges + the
- * merge, into the state's one spare node block (then swapped), with Q's per-slot scratch reused:
+ * θ ← Q(θ) in place (bit for bit `referenceConsolidate`): one pass over the present edges (the
+ * structure sums kept: {@link currentSums}) + the merge, into the state's one spare node block (then swapped), with Q's per-slot scratch reused:
  * no allocation of O(Nmax) per call after the first.
  */
 export function structuredConsolidate(
@@ -729,7 +922,7 @@ export function structuredConsolidate(
   state.scratch ??= sharedScratch(shape, state);
   const edges = csrEdges(state.indexed());
   const index = mergeIndexOf(state);
-  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch);
+  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch, currentSums(shape, state, edges));
   const pairs = absorbingPairs(shape, params, state.nodes, edges, index);
   const absorbed = pairs.length ? absorptionWrites(shape, out, edges, pairs) : null;
   const before = state.nodes;

@@ -16,16 +16,25 @@ import {
   structuredEntries,
   structuredFromDense,
   structuredFromEntries,
+  structuredFromSparse,
   structuredExpand,
   structuredMergeNeighbours,
   structuredResidual,
   structuredStep,
   structuredToDense,
   structuredValue,
+  type StructuredGraphState,
 } from '../../../src/graph/state/state.js';
+import type { OperatorShape } from '../../../src/graph/model/shape.js';
+import type { GraphOperatorParams } from '../../../src/graph/operators/params.js';
 import { syntheticScenario } from '../../../src/graph/scenarios/synthetic.js';
-import { densify } from '../../../src/graph/operators/orderGap.js';
-import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
+import { csrEdges, densify } from '../../../src/graph/operators/orderGap.js';
+import {
+  referenceConsolidate,
+  slotStructure,
+  structureSums,
+  type StructureSums,
+} from '../../../src/graph/operators/consolidate.js';
 import { expansionResidual, referenceExpand } from '../../../src/graph/operators/expand.js';
 import { referenceDistance } from '../../../src/blas1/dnrm2.js';
 import {
@@ -38,6 +47,33 @@ import {
 import { arbGraphDoc, smallGraphDoc } from '../fixtures.js';
 
 const bits = (a: Float64Array, b: Float64Array) => a.length === b.length && a.every((x, i) => Object.is(x, b[i]));
+
+/** Item draws, a merge radius of 1, 4 or 30 times the default, a scenario seed. */
+const mergeDraws = [
+  fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
+  fc.constantFrom(1, 4, 30),
+  fc.integer({ min: 0, max: 1000 }),
+] as const;
+
+/** A synthetic state whose merge radius is `scale` times the default: wider radii put many claims near each other. */
+function wideMerge(scale: number, seed: number) {
+  const sc = syntheticScenario(40, { items: 6, seed });
+  const params = { ...DEFAULT_PARAMS, mergeRadius: DEFAULT_PARAMS.mergeRadius * scale };
+  return { sc, params, st: structuredFromDense(sc.shape, params, densify(sc.shape, sc.state)) };
+}
+
+/** Every claim's merge neighbours in `a` equal those in `b`. */
+function expectSameNeighbours(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  a: StructuredGraphState,
+  b: StructuredGraphState,
+): void {
+  for (let i = 0; i < shape.claims; i++)
+    expect(structuredMergeNeighbours(shape, params, a, i), `claim ${i}`).toEqual(
+      structuredMergeNeighbours(shape, params, b, i),
+    );
+}
 
 describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
   test.prop([arbGraphDoc], { numRuns: 100 })(
@@ -89,27 +125,128 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     expect(bits(structuredToDense(sc.shape, c), before)).toBe(false);
   });
 
+  test.prop([...mergeDraws], { numRuns: 30 })(
+    'the merge neighbour lists kept up to date by the steps equal those built afresh',
+    (draws, scale, seed) => {
+      const { sc, params, st } = wideMerge(scale, seed);
+      for (const d of draws) {
+        structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
+        expectSameNeighbours(sc.shape, params, st, copyStructured(st)); // the copy builds its lists afresh
+      }
+    },
+  );
+
   test.prop(
     [
-      fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 8 }),
-      fc.constantFrom(1, 4, 30),
+      fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(11), fc.nat(11), fc.double({ min: -2, max: 2 })), {
+        maxLength: 120,
+      }),
+    ],
+    { numRuns: 100 },
+  )('one slot’s structure sums formed again equal the pass over all rows (diagonals, any weights)', (edges) => {
+    const shape = syntheticScenario(12, { items: 1 }).shape;
+    const n = shape.nmax;
+    const pairs = edges.map(([t, j, i, w]): [number, number] => [shape.edgeOffset + t * n * n + j * n + i, w]);
+    const st = structuredFromEntries(shape, DEFAULT_PARAMS, pairs);
+    const source = csrEdges(st.indexed());
+    const fresh = structureSums(source);
+    const slot = structureSums(source);
+    for (const key of Object.keys(slot) as (keyof StructureSums)[]) slot[key].fill(NaN);
+    for (let x = 0; x < n; x++) slotStructure(slot, x, source);
+    for (const key of Object.keys(fresh) as (keyof StructureSums)[])
+      for (let x = 0; x < n; x++) expect(Object.is(slot[key][x], fresh[key][x]), `${key}[${x}]`).toBe(true);
+  });
+
+  test.prop([...mergeDraws, fc.boolean()], { numRuns: 30 })(
+    'the structure sums kept across steps equal a pass over the edges, bit for bit',
+    (draws, scale, seed, absorbing) => {
+      const { sc, params: wide } = wideMerge(scale, seed);
+      // with the absorbing merge Q writes edges too (the diagonals among them)
+      const params = absorbing ? { ...wide, absorbRadius: wide.mergeRadius / 2 } : wide;
+      const st = structuredFromDense(sc.shape, params, densify(sc.shape, sc.state));
+      for (const d of draws) {
+        structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
+        const fresh = structureSums(csrEdges(st.indexed()));
+        const kept = st.sums!;
+        for (const key of Object.keys(fresh) as (keyof StructureSums)[])
+          for (let x = 0; x < sc.shape.nmax; x++)
+            if (!st.staleSums.has(x)) expect(Object.is(kept[key][x], fresh[key][x]), `${key}[${x}]`).toBe(true);
+      }
+    },
+  );
+
+  test.prop([...mergeDraws], { numRuns: 20 })(
+    'a copy with its neighbour lists steps as the original, and both stay independent',
+    (draws, scale, seed) => {
+      const { sc, params, st } = wideMerge(scale, seed);
+      structuredStep(sc.shape, params, st, sc.items[draws[0]! % sc.items.length]!);
+      const before = structuredToDense(sc.shape, st);
+      const c = copyStructured(st, true);
+      const fresh = copyStructured(st); // rebuilds its lists on first use
+      for (const d of draws) {
+        const item = sc.items[d % sc.items.length]!;
+        const omega = structuredStep(sc.shape, params, c, item);
+        expect(Object.is(omega, structuredStep(sc.shape, params, fresh, item))).toBe(true);
+        expect(bits(structuredToDense(sc.shape, c), structuredToDense(sc.shape, fresh))).toBe(true);
+        expectSameNeighbours(sc.shape, params, c, fresh);
+      }
+      expect(bits(structuredToDense(sc.shape, st), before)).toBe(true);
+      // the original's lists and grid are its own: they still give its own steps
+      const again = copyStructured(st);
+      const item = sc.items[draws.at(-1)! % sc.items.length]!;
+      expect(Object.is(structuredStep(sc.shape, params, st, item), structuredStep(sc.shape, params, again, item))).toBe(
+        true,
+      );
+      expectSameNeighbours(sc.shape, params, st, again);
+    },
+  );
+
+  test.prop(
+    [
+      fc.integer({ min: 2, max: 9 }),
+      fc.constantFrom(0.05, 0.3, 1, 3),
+      fc.constantFrom('box', 'lattice', 'clusters', 'far'),
       fc.integer({ min: 0, max: 1000 }),
     ],
-    { numRuns: 30 },
-  )('the merge neighbour lists kept up to date by the steps equal those built afresh', (draws, scale, seed) => {
-    const sc = syntheticScenario(40, { items: 6, seed });
-    // a wider merge radius puts many claims near each other, so a step moves many lists
-    const params = { ...DEFAULT_PARAMS, mergeRadius: DEFAULT_PARAMS.mergeRadius * scale };
-    const st = structuredFromDense(sc.shape, params, densify(sc.shape, sc.state));
-    for (const d of draws) {
-      structuredStep(sc.shape, params, st, sc.items[d % sc.items.length]!);
-      const fresh = copyStructured(st); // its lists are built from scratch on first use
-      for (let i = 0; i < sc.shape.claims; i++)
-        expect(structuredMergeNeighbours(sc.shape, params, st, i), `claim ${i}`).toEqual(
-          structuredMergeNeighbours(sc.shape, params, fresh, i),
-        );
-    }
-  });
+    { numRuns: 60 },
+  )(
+    'the neighbour lists built at once are every pair within the merge radius (all pairs tested)',
+    (k, h, how, seed) => {
+      const sc = syntheticScenario(120, { k, items: 2, seed });
+      const { shape } = sc;
+      const params = { ...DEFAULT_PARAMS, mergeRadius: h };
+      const k1 = k + 1;
+      const nodes = Float64Array.from(sc.state.nodes);
+      let r = seed + 1;
+      const rnd = () => (r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+      // attributes spread over a box, on a lattice of cell boundaries (multiples of h, and of the
+      // grid's cell width h·(1 + 2⁻²⁰)), in tight clusters, or beyond the cells' number keys
+      const value = (): number => {
+        if (how === 'box') return 4 * rnd() - 1;
+        if (how === 'lattice') return Math.floor(6 * rnd() - 3) * (rnd() < 0.5 ? h : h * (1 + 2 ** -20));
+        if (how === 'clusters') return Math.floor(3 * rnd()) + 0.5 * h * rnd();
+        return (rnd() < 0.5 ? 1 : -1) * (rnd() < 0.5 ? 2 ** 17 : 10) * h * (1 + rnd());
+      };
+      for (let i = 0; i < shape.claims; i++) for (let t = 0; t < shape.mergeDims; t++) nodes[i * k1 + t] = value();
+      const st = structuredFromSparse(shape, params, { nodes, edges: sc.state.edges });
+      const isLive = (i: number) => structuredValue(shape, st, shape.edgeOffset + i * shape.nmax + i) !== 0;
+      const h2 = h * h;
+      for (let i = 0; i < shape.claims; i++) {
+        const expected: number[] = [];
+        if (isLive(i))
+          for (let j = 0; j < shape.claims; j++) {
+            if (j === i || !isLive(j)) continue;
+            let r2 = 0;
+            for (let t = 0; t < shape.mergeDims; t++) {
+              const d = nodes[j * k1 + t]! - nodes[i * k1 + t]!;
+              r2 += d * d;
+            }
+            if (r2 < h2) expected.push(j);
+          }
+        expect(structuredMergeNeighbours(shape, params, st, i), `claim ${i}`).toEqual(expected);
+      }
+    },
+  );
 
   it('a copy into an earlier copy reuses its storage and steps exactly as the original', () => {
     const sc = syntheticScenario(40, { items: 3 });
