@@ -137,7 +137,11 @@ describe('ordergap certify (built CLI)', () => {
     expect(a.stdout).toBe(b.stdout);
     expect(JSON.parse(a.stdout)).not.toHaveProperty('timings');
     // the timings come with the environment they ran on, and leave with it
-    expect(withTimings.environment).toEqual({ node: process.version, kernels: expect.stringMatching(/^(plain|fma)$/) });
+    expect(withTimings.environment).toEqual({
+      node: process.version,
+      kernels: expect.stringMatching(/^(plain|fma)$/),
+      threads: { requested: 1, threads: 1, probe: null }, // no --threads: one thread, no probe
+    });
     expect(JSON.parse(a.stdout)).not.toHaveProperty('environment');
     const { timings: _t, environment: _e, ...rest } = withTimings;
     expect(JSON.parse(a.stdout)).toEqual(rest);
