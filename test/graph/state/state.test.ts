@@ -138,9 +138,12 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
 
   test.prop(
     [
-      fc.array(fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(11), fc.nat(11), fc.double({ min: -2, max: 2 })), {
-        maxLength: 120,
-      }),
+      fc.array(
+        fc.tuple(fc.integer({ min: 0, max: 2 }), fc.nat(11), fc.nat(11), fc.double({ min: -2, max: 2, noNaN: true })),
+        {
+          maxLength: 120,
+        },
+      ),
     ],
     { numRuns: 100 },
   )('one slot’s structure sums formed again equal the pass over all rows (diagonals, any weights)', (edges) => {
