@@ -115,9 +115,17 @@ describe.skipIf(!relaxedSimdSupported())('the FMA build (skipped: this runtime h
 
   it('the products are fused: x·x − (1 + 2⁻²⁶) is 2⁻⁵⁴ in gemm and in the Gramian (0 with two roundings)', async () => {
     await init({ kernels: 'fma' });
-    // [1, x]·[−(1 + 2⁻²⁶); x]: the second step is fma(x, x, −(1 + 2⁻²⁶))
-    expect(gemm([1, X], 1, 2, [-X2, X], 2, 1)[0]).toBe(2 ** -54);
-    expect(gemm([1, X], 1, 2, [-X2, X], 2, 1, { backend: 'reference' })[0]).toBe(0);
+    // [1, x]·[−(1 + 2⁻²⁶) 0; x 0]: the second step of C00 is fma(x, x, −(1 + 2⁻²⁶)) (two columns,
+    // so the blocked kernel runs; one column would be the matrix-vector kernel, checked next)
+    expect(gemm([1, X], 1, 2, [-X2, 0, X, 0], 2, 2)[0]).toBe(2 ** -54);
+    expect(gemm([1, X], 1, 2, [-X2, 0, X, 0], 2, 2, { backend: 'reference' })[0]).toBe(0);
+    // A·x with eight columns: columns 0 and 4 share a lane, so lane 0 is fma(x, x, 1·(−(1 + 2⁻²⁶)));
+    // with two columns both would be tail steps, summed one by one and rounded twice
+    const row = [1, 0, 0, 0, X, 0, 0, 0];
+    const x = [-X2, 0, 0, 0, X, 0, 0, 0];
+    expect(gemm(row, 1, 8, x, 8, 1)[0]).toBe(2 ** -54);
+    expect(gemm(row, 1, 8, x, 8, 1, { backend: 'reference' })[0]).toBe(0);
+    expect(gemm([1, X], 1, 2, [-X2, X], 2, 1)[0]).toBe(0);
     // columns [1, x] and [−(1 + 2⁻²⁶), x]: G01 = 1·(−(1 + 2⁻²⁶)) + x·x
     const A = [1, -X2, X, X];
     expect(gram(A, 2, 2)[1]).toBe(2 ** -54);
