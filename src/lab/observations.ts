@@ -63,10 +63,13 @@ export function unitSeed(seed: number, repeat: number, item: number): number {
 export function seededPermutation(n: number, seed: number): number[] {
   integerInRange('n', n, 0);
   const rng = createRng(seed >>> 0);
-  const p = [...Array(n).keys()];
+  const p = new Array<number>(n);
+  for (let i = 0; i < n; i++) p[i] = i;
   for (let i = n - 1; i > 0; i--) {
     const j = Math.floor(rng.next() * (i + 1));
-    [p[i], p[j]] = [p[j]!, p[i]!];
+    const t = p[i]!;
+    p[i] = p[j]!;
+    p[j] = t;
   }
   return p;
 }
@@ -94,7 +97,9 @@ export class VoteObserver {
   readonly #slotted: boolean;
   readonly #capacity: number;
   readonly #tally = new VoteTally();
+  /** θ_t, then the two buffers the next step's orderings are formed in (θ_{t+1} becomes θ). */
   #theta: Float64Array;
+  #scratch: [Float64Array, Float64Array];
   #t = 0;
 
   /**
@@ -114,7 +119,9 @@ export class VoteObserver {
       this.#capacity = this.#system.layout.candidates.length;
       this.#index = new Map(this.#system.layout.candidates.map((a, i) => [a, i]));
     }
-    this.#theta = this.#system.theta0!;
+    const theta0 = this.#system.theta0!;
+    this.#theta = theta0.slice(); // the system's θ₀ is shared by every observer built on it
+    this.#scratch = [new Float64Array(theta0.length), new Float64Array(theta0.length)];
   }
 
   /** Observes the next sample's extraction (step t + 1). */
@@ -123,7 +130,10 @@ export class VoteObserver {
     const t = ++this.#t;
     const e = answer === null ? -1 : this.#indexOf(answer);
     const maps = this.#system.maps;
-    const ev = orderGapOfMaps((x) => maps.expand(e, x), maps.consolidate, this.#theta);
+    const scratch = this.#scratch;
+    const ev = orderGapOfMaps((x, out) => maps.expand(e, x, out), maps.consolidate, this.#theta, scratch);
+    // θ_{t+1} = Q(P_e(θ_t)) is scratch[0]; the old θ's buffer takes its place for the next step
+    scratch[0] = this.#theta;
     this.#theta = ev.expandThenConsolidate;
     this.#tally.add(answer);
     const [v1] = this.#tally.topTwo();

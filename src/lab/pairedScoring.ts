@@ -233,11 +233,9 @@ export function pairedSummary(
     });
     const acc = meanAndVariance(perRepeatAcc);
     const smp = meanAndVariance(perRepeatSamples);
-    const correct = units.filter((u) => u.outcome === 'correct').length;
-    const wrong = units.filter((u) => u.outcome === 'wrong').length;
-    const agreeing = units.filter((u) => u.fullMajority !== null);
-    const stopReasons: Record<string, number> = {};
-    for (const u of units) stopReasons[u.stopReason] = (stopReasons[u.stopReason] ?? 0) + 1;
+    const { correct, wrong, noAnswer, agreementUnits, agreeing, emptySamples, unparseableSamples, stopReasons } =
+      unitCounts(units);
+    const agreement = agreeing / Math.max(agreementUnits, 1);
     return {
       label: r.label,
       name: r.spec.name,
@@ -248,15 +246,15 @@ export function pairedSummary(
       meanSamples: smp.mean,
       samplesVariance: smp.variance,
       unitSamplesVariance: meanAndVariance(units.map((u) => u.samplesUsed)).variance,
-      agreement: agreeing.filter((u) => u.answer === u.fullMajority).length / Math.max(agreeing.length, 1),
-      agreementUnits: agreeing.length,
-      falseStopRate: 1 - agreeing.filter((u) => u.answer === u.fullMajority).length / Math.max(agreeing.length, 1),
+      agreement,
+      agreementUnits,
+      falseStopRate: 1 - agreement,
       units,
       correct,
       wrong,
-      noAnswer: units.filter((u) => u.outcome === 'no-answer').length,
-      emptySamples: units.reduce((s, u) => s + u.emptySamples, 0),
-      unparseableSamples: units.reduce((s, u) => s + u.unparseableSamples, 0),
+      noAnswer,
+      emptySamples,
+      unparseableSamples,
       stopReasons,
     };
   });
@@ -275,6 +273,35 @@ export function pairedSummary(
       accuracyDifference: differenceInterval(perItemDifferences(units, baseCorrect)),
     })),
   };
+}
+
+/**
+ * The counts of a rule's paired units in one pass: outcomes, units with a full-budget vote and
+ * those whose answer agrees with it, empty and unparseable samples, stop reasons (integers, exact
+ * in any order).
+ */
+function unitCounts(units: readonly UnitRecord[]) {
+  let correct = 0;
+  let wrong = 0;
+  let noAnswer = 0;
+  let agreementUnits = 0;
+  let agreeing = 0;
+  let emptySamples = 0;
+  let unparseableSamples = 0;
+  const stopReasons: Record<string, number> = {};
+  for (const u of units) {
+    if (u.outcome === 'correct') correct++;
+    else if (u.outcome === 'wrong') wrong++;
+    else if (u.outcome === 'no-answer') noAnswer++;
+    if (u.fullMajority !== null) {
+      agreementUnits++;
+      if (u.answer === u.fullMajority) agreeing++;
+    }
+    emptySamples += u.emptySamples;
+    unparseableSamples += u.unparseableSamples;
+    stopReasons[u.stopReason] = (stopReasons[u.stopReason] ?? 0) + 1;
+  }
+  return { correct, wrong, noAnswer, agreementUnits, agreeing, emptySamples, unparseableSamples, stopReasons };
 }
 
 function correctByUnit(units: readonly UnitRecord[]): Map<number, number> {

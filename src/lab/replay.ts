@@ -164,8 +164,16 @@ export function runUnit(
       detail = `the item has ${meta.available} samples`;
     }
   }
-  const seen = stream.steps.slice(0, reason === 'transport-failure' ? used - 1 : used);
-  const answer = seen.length ? seen[seen.length - 1]!.leader : null;
+  // the steps the rule saw: the first `used` (the failed one excluded)
+  const seen = reason === 'transport-failure' ? used - 1 : used;
+  const answer = seen > 0 ? stream.steps[seen - 1]!.leader : null;
+  let emptySamples = 0;
+  let unparseableSamples = 0;
+  for (let i = 0; i < seen; i++) {
+    const kind = stream.steps[i]!.kind;
+    if (kind === 'empty') emptySamples++;
+    else if (kind === 'unparseable') unparseableSamples++;
+  }
   const full = stream.failureAt === null && stream.steps.length ? stream.steps[stream.steps.length - 1]!.leader : null;
   let outcome: UnitOutcome;
   if (reason === 'transport-failure' || meta.gold === null) outcome = 'unresolved';
@@ -181,8 +189,8 @@ export function runUnit(
     answer,
     gold: meta.gold,
     outcome,
-    emptySamples: seen.filter((s) => s.kind === 'empty').length,
-    unparseableSamples: seen.filter((s) => s.kind === 'unparseable').length,
+    emptySamples,
+    unparseableSamples,
     fullMajority: full,
   };
 }

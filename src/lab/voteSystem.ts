@@ -96,13 +96,15 @@ export interface VoteStateLayout {
  * The vote-state maps themselves, as the system's `expand` and `consolidate` call them but without
  * the operator contract's input copy and output scan: for callers that only feed them states the
  * maps produced from θ₀ (every output is a convex combination of finite inputs, so it is finite and
- * of length 2K + 1 by construction). Each returns a new array; neither writes its input.
+ * of length 2K + 1 by construction). Each writes its result into `out` when given (which may be θ
+ * itself: every entry is computed from entries read before it is written) and returns it, else
+ * returns a new array; neither writes its input otherwise.
  */
 export interface VoteStateMaps {
   /** P_e with e the answer of candidate index `answer` (−1: an empty sample, the identity). */
-  expand(answer: number, theta: Float64Array): Float64Array;
+  expand(answer: number, theta: Float64Array, out?: Float64Array): Float64Array;
   /** Q. */
-  consolidate(theta: Float64Array): Float64Array;
+  consolidate(theta: Float64Array, out?: Float64Array): Float64Array;
 }
 
 /** A vote-state system with its layout. */
@@ -183,20 +185,27 @@ export function voteStateSystem(candidates: readonly string[], options: VoteStat
   theta0[2 * k] = 1;
 
   const maps: VoteStateMaps = Object.freeze({
-    expand(e: number, theta: Float64Array): Float64Array {
-      const out = theta.slice();
+    expand(e: number, theta: Float64Array, into?: Float64Array): Float64Array {
+      const out = copyInto(theta, into);
       if (e < 0) return out;
       const u = theta[2 * k]!;
       for (let i = 0; i < k; i++) out[i] = (1 - u) * theta[i]! + (i === e ? u : 0);
       out[2 * k] = u / (1 + u);
       return out;
     },
-    consolidate(theta: Float64Array): Float64Array {
-      const out = theta.slice();
-      const m = pluralitySet(theta, k);
-      const share = lambda / m.length;
-      for (let i = 0; i < k; i++) out[k + i] = (1 - lambda) * theta[i]!;
-      for (const i of m) out[k + i] = out[k + i]! + share;
+    consolidate(theta: Float64Array, into?: Float64Array): Float64Array {
+      // the plurality set of pluralitySet, counted and then marked without building it
+      let max = -Infinity;
+      for (let i = 0; i < k; i++) if (theta[i]! > max) max = theta[i]!;
+      const floor = max - TIE_TOLERANCE;
+      let m = 0;
+      for (let i = 0; i < k; i++) if (theta[i]! >= floor) m++;
+      const share = lambda / m;
+      const out = copyInto(theta, into);
+      for (let i = 0; i < k; i++) {
+        const c = (1 - lambda) * theta[i]!;
+        out[k + i] = theta[i]! >= floor ? c + share : c;
+      }
       return out;
     },
   });
@@ -219,6 +228,13 @@ export function voteStateSystem(candidates: readonly string[], options: VoteStat
     layout: Object.freeze({ candidates: [...candidates], lambda, uIndex: 2 * k }),
     maps,
   });
+}
+
+/** θ copied into `out` (unless it is θ itself), or a copy of θ when no `out` is given. */
+function copyInto(theta: Float64Array, out: Float64Array | undefined): Float64Array {
+  if (out === undefined) return theta.slice();
+  if (out !== theta) out.set(theta);
+  return out;
 }
 
 /**

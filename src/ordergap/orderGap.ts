@@ -36,15 +36,24 @@ export function evaluateOrderGapUnchecked(
 /**
  * Ω(θ; e) of Eq. (2) from the two maps P_e and Q given as functions: the one definition every
  * evaluation above goes through, also for callers holding a system's maps without the contract's
- * checks. Cost: two Q and two P_e applications plus one O(d) distance.
+ * checks. With `scratch`, the maps are called with an output array (`map(θ, out)`, out possibly
+ * its own input) and the two orderings are formed in `scratch[0]` and `scratch[1]`, which the
+ * evaluation then returns — no allocation per call; the maps must then write into `out` and may
+ * not keep it. The numbers are the same either way.
+ * Cost: two Q and two P_e applications plus one O(d) distance.
  */
 export function orderGapOfMaps(
-  expand: (theta: Float64Array) => Float64Array,
-  consolidate: (theta: Float64Array) => Float64Array,
+  expand: (theta: Float64Array, out?: Float64Array) => Float64Array,
+  consolidate: (theta: Float64Array, out?: Float64Array) => Float64Array,
   theta: Float64Array,
+  scratch?: readonly [Float64Array, Float64Array],
 ): OrderGapEvaluation {
-  const expandThenConsolidate = consolidate(expand(theta));
-  const consolidateThenExpand = expand(consolidate(theta));
+  const expandThenConsolidate = scratch
+    ? consolidate(expand(theta, scratch[0]), scratch[0])
+    : consolidate(expand(theta));
+  const consolidateThenExpand = scratch
+    ? expand(consolidate(theta, scratch[1]), scratch[1])
+    : expand(consolidate(theta));
   return {
     omega: referenceDistance(expandThenConsolidate, consolidateThenExpand),
     expandThenConsolidate,

@@ -188,6 +188,36 @@ describe('vote-state system', () => {
     expect(stream.steps).toEqual(buildStream(item, answerIsExtractor, options).steps);
   });
 
+  // The maps write into an output array when given one, possibly their own input: the same bits as
+  // a fresh array, the input untouched otherwise, and Q equal to its formula over the plurality
+  // set, c_i = (1 − λ)·v_i + λ/|M|·[i ∈ M] (module comment), written out independently here.
+  fcTest.prop([
+    fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { minLength: 1, maxLength: 6 }),
+    fc.double({ min: 0.01, max: 1, noNaN: true }),
+    fc.integer({ min: -1, max: 5 }),
+  ])('maps into an output array, in place or not, give the fresh result', (v, lambda, e) => {
+    const k = v.length;
+    const { maps } = voteStateSystem(CANDS.concat(['e', 'f']).slice(0, k), { lambda });
+    const theta = Float64Array.from([...v, ...v.map((x) => x / 2), 0.25]);
+    const before = theta.slice();
+    const answer = Math.min(e, k - 1);
+    const M = pluralitySet(theta, k);
+    const q = maps.consolidate(theta);
+    for (let i = 0; i < k; i++)
+      expect(q[k + i]).toBe((1 - lambda) * theta[i]! + (M.includes(i) ? lambda / M.length : 0));
+    const p = maps.expand(answer, theta);
+    const out = new Float64Array(2 * k + 1).fill(Number.NaN);
+    expect(maps.consolidate(theta, out)).toBe(out);
+    expect(out).toEqual(q);
+    expect(maps.expand(answer, theta, out)).toBe(out);
+    expect(out).toEqual(p);
+    expect(theta).toEqual(before);
+    const own = theta.slice();
+    expect(maps.consolidate(own, own)).toEqual(q);
+    own.set(theta);
+    expect(maps.expand(answer, own, own)).toEqual(p);
+  });
+
   it('rejects bad construction arguments', () => {
     expect(() => voteStateSystem(['a', 'a'])).toThrow(/^candidates\[1\] = "a": is a duplicate answer/);
     expect(() => voteStateSystem(['a'], { lambda: 0 })).toThrow(/^lambda = 0/);
