@@ -281,27 +281,29 @@ export function pairedSummary(
  * in any order).
  */
 function unitCounts(units: readonly UnitRecord[]) {
-  let correct = 0;
-  let wrong = 0;
-  let noAnswer = 0;
-  let agreementUnits = 0;
-  let agreeing = 0;
-  let emptySamples = 0;
-  let unparseableSamples = 0;
+  const c = {
+    correct: 0,
+    wrong: 0,
+    noAnswer: 0,
+    agreementUnits: 0,
+    agreeing: 0,
+    emptySamples: 0,
+    unparseableSamples: 0,
+  };
   const stopReasons: Record<string, number> = {};
   for (const u of units) {
-    if (u.outcome === 'correct') correct++;
-    else if (u.outcome === 'wrong') wrong++;
-    else if (u.outcome === 'no-answer') noAnswer++;
+    if (u.outcome === 'correct') c.correct++;
+    else if (u.outcome === 'wrong') c.wrong++;
+    else if (u.outcome === 'no-answer') c.noAnswer++;
     if (u.fullMajority !== null) {
-      agreementUnits++;
-      if (u.answer === u.fullMajority) agreeing++;
+      c.agreementUnits++;
+      if (u.answer === u.fullMajority) c.agreeing++;
     }
-    emptySamples += u.emptySamples;
-    unparseableSamples += u.unparseableSamples;
+    c.emptySamples += u.emptySamples;
+    c.unparseableSamples += u.unparseableSamples;
     stopReasons[u.stopReason] = (stopReasons[u.stopReason] ?? 0) + 1;
   }
-  return { correct, wrong, noAnswer, agreementUnits, agreeing, emptySamples, unparseableSamples, stopReasons };
+  return { ...c, stopReasons };
 }
 
 function correctByUnit(units: readonly UnitRecord[]): Map<number, number> {
