@@ -169,6 +169,15 @@ interface PreparedDistribution {
   readonly extractor: AnswerExtractor;
 }
 
+/**
+ * The extractor that reads a distribution's answers as {@link falseStopTrial} writes them: the
+ * numeric extractor when every answer is a canonical number, the answer-is extractor otherwise.
+ * @throws {ArgumentError} a distribution {@link falseStopTrial} refuses.
+ */
+export function distributionExtractor(d: AnswerDistribution): AnswerExtractor {
+  return prepare(d).extractor;
+}
+
 function prepare(d: AnswerDistribution): PreparedDistribution {
   const entries = Object.entries(d.probabilities);
   if (entries.length === 0) throw new ArgumentError('distribution', d.name, 'has no answers');
