@@ -365,9 +365,39 @@ function emptyPairSums(n: number): PairSums {
   return { s0: emptyStructureSums(n), s1: emptyStructureSums(n), ws0: emptyWeightedSums(n), ws1: emptyWeightedSums(n) };
 }
 
-function zeroPairSums(p: PairSums): void {
-  for (const s of [p.s0, p.s1]) for (const a of Object.values(s) as Float64Array[]) a.fill(0);
-  for (const w of [p.ws0, p.ws1]) for (const a of Object.values(w) as Float64Array[]) a.fill(0);
+/** The per-slot arrays of both states' sums. */
+function pairArrays(p: PairSums): Float64Array[] {
+  return [p.s0, p.s1, p.ws0, p.ws1].flatMap((x) => Object.values(x) as Float64Array[]);
+}
+
+/**
+ * The slots of an {@link OrderGapScratch}'s sums that its last pass wrote (`all`: possibly
+ * every one): the only ones that can be non-zero, so the next pass zeroes just these.
+ */
+export interface TouchedSlots {
+  all: boolean;
+  readonly slots: number[];
+}
+
+/**
+ * Sets both states' sums to 0: every slot, or with `touched` the slots it lists (the others
+ * are 0 already), then marks none touched.
+ */
+function zeroPairSums(p: PairSums, touched?: TouchedSlots): void {
+  const arrays = pairArrays(p);
+  if (!touched || touched.all) for (const a of arrays) a.fill(0);
+  else for (const a of arrays) for (const x of touched.slots) a[x] = 0;
+  if (touched) {
+    touched.all = false;
+    touched.slots.length = 0;
+  }
+}
+
+/** Records in `touched` (when given) the slots the sums of row j over runs r0 and r1 write: j and the runs' entries. */
+function touchRow(touched: TouchedSlots | undefined, j: number, r0: readonly EdgeRow[], r1: readonly EdgeRow[]): void {
+  if (!touched || touched.all) return;
+  touched.slots.push(j);
+  for (const rs of [r0, r1]) for (const r of rs) for (let e = r.start; e < r.end; e++) touched.slots.push(r.idx[e]!);
 }
 
 /**
@@ -379,6 +409,8 @@ function zeroPairSums(p: PairSums): void {
  * it: the caller lends one (`orderGapOver`'s `nodes1`).
  */
 export interface OrderGapScratch extends PairSums {
+  /** The sums' slots the last pass wrote (zeroed by the next instead of every slot). */
+  readonly touched: TouchedSlots;
   readonly c: Float64Array;
   readonly cE: Float64Array;
   readonly c0: Float64Array;
@@ -400,6 +432,7 @@ export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
     ws1: emptyWeightedSums(n),
     c1: new Float64Array(n),
     cE: new Float64Array(n),
+    touched: { all: true, slots: [] },
   };
 }
 
@@ -462,11 +495,13 @@ function fusedSums(
   tau: number,
   structure: RowPlan | null,
   weighted: RowPlan | null,
-  scratch?: PairSums,
+  scratch?: OrderGapScratch,
   lazyDiagonal = false,
 ): PairSums {
   const n = base.nmax;
-  if (scratch) zeroPairSums(scratch);
+  const touched = scratch?.touched;
+  if (scratch) zeroPairSums(scratch, touched);
+  if (touched && (structure === null || weighted === null || !lazyDiagonal)) touched.all = true;
   const { s0, s1, ws0, ws1 } = scratch ?? emptyPairSums(n);
   const r0: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
   const r1: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
@@ -474,6 +509,7 @@ function fusedSums(
   for (let r = 0, m = rowsOf(structure); r < m; r++) {
     const j = structure === null ? r : structure.rows[r]!;
     bothRows(base, expanded, ed.edited[j]!, j, structure === null ? 7 : structure.blocks[j]!, r0, r1);
+    touchRow(touched, j, r0, r1);
     addRowStructure(s0, j, r0[0]!, r0[1]!, r0[2]!);
     addRowStructure(s1, j, r1[0]!, r1[1]!, r1[2]!);
   }
@@ -487,6 +523,7 @@ function fusedSums(
   for (let r = 0, m = rowsOf(weighted); r < m; r++) {
     const j = weighted === null ? r : weighted.rows[r]!;
     bothRows(base, expanded, ed.edited[j]!, j, weighted === null ? 7 : weighted.blocks[j]!, r0, r1);
+    touchRow(touched, j, r0, r1);
     addRowWeighted(ws0, s0, c, tau, j, r0[0]!, r0[1]!, r0[2]!);
     addRowWeighted(ws1, s1, cE, tau, j, r1[0]!, r1[1]!, r1[2]!);
   }
@@ -505,8 +542,10 @@ function fillDiagonal(
   structure: RowPlan,
   sums: PairSums,
   j: number,
+  touched?: TouchedSlots,
 ): void {
   if (j >= claimsOf(ed) || (structure.blocks[j]! & 1) !== 0) return;
+  touched?.slots.push(j);
   const d = base.value(0, j, j);
   sums.s0.diag[j] = d;
   sums.s1.diag[j] = (ed.edited[j]! & 1) === 0 ? d : expanded.value(0, j, j);
@@ -953,7 +992,7 @@ function evaluate(
     sc,
     lazy,
   );
-  const diagonal = (j: number) => fillDiagonal(edges, expanded, ed, local!.structure, sums, j);
+  const diagonal = (j: number) => fillDiagonal(edges, expanded, ed, local!.structure, sums, j, sc?.touched);
   if (lazy) {
     // the update reads the diagonals of its claim slots, the merge test those of e's claims
     for (const j of local.slots) diagonal(j);

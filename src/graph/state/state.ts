@@ -34,6 +34,7 @@ import {
   absorptionWrites,
   consolidateNodes,
   emptyStructureSums,
+  emptyWeightedSums,
   runPosition,
   slotStructure,
   structureSums,
@@ -1070,13 +1071,15 @@ function absorbingOrderGap(
 }
 
 /**
- * Q's scratch as a view of the order-gap's: Q and the order-gap pass run one after the other on a
- * state, never interleaved, so Q reuses θ's sums, the confidences and the update's scratch of
- * the order-gap (one set of per-slot arrays instead of two).
+ * Q's scratch, partly a view of the order-gap's: Q and the order-gap pass run one after the other
+ * on a state, never interleaved, so Q reuses the confidences and the update's scratch of the
+ * order-gap. Its weighted sums are its own: the order-gap zeroes only the slots of its sums that
+ * its last pass wrote, so nothing else may write them (Q's structure sums are the kept ones,
+ * {@link currentSums}: the scratch's, θ's sums of the order-gap, are never written by Q).
  */
 function sharedScratch(shape: OperatorShape, state: StructuredGraphState): ConsolidateScratch {
   const o = (state.omegaScratch ??= orderGapScratch(shape));
-  return { c: o.c, cNew: o.c0, sums: o.s0, ws: o.ws0, update: o.update };
+  return { c: o.c, cNew: o.c0, sums: o.s0, ws: emptyWeightedSums(shape.nmax), update: o.update };
 }
 
 /**
