@@ -404,8 +404,9 @@ function touchRow(touched: TouchedSlots | undefined, j: number, r0: readonly Edg
  * Reusable per-slot scratch of the structure-aware order-gap ({@link orderGapScratch}): both
  * states' sums, the confidences before and after (`cE`: P_e θ's, when e's entry confidence
  * changes one), and the update's scratch — what one evaluation would otherwise allocate,
- * O(25·Nmax) doubles. Q's own scratch may share its arrays
- * (../state/state.ts does) when the two never run at once. The node block of P_e(θ) is not in
+ * O(25·Nmax) doubles. Q's own scratch may share its confidences and the update's scratch
+ * (../state/state.ts does) when the two never run at once, but not the sums: only the order-gap
+ * passes may write them, since each pass zeroes just the slots the last one wrote (`touched`). The node block of P_e(θ) is not in
  * it: the caller lends one (`orderGapOver`'s `nodes1`).
  */
 export interface OrderGapScratch extends PairSums {

@@ -7,8 +7,10 @@
  * over an {@link EdgeSource} (../operators/orderGap.ts) and the dense θ's absent edges are exactly 0:
  *
  * - a step is {@link stepOver} (one fused pass: Ω and Q(P_e θ)'s node block), then e's edge
- *   writes are applied in place; an edge P_e adds for the first time rebuilds its block
- *   (O(nnz), once per new edge — values written later are updated in place, O(log row));
+ *   writes are applied in place; an edge P_e adds for the first time is inserted in place, in
+ *   the CSR and the CSC alike: the block's entries after it move up within arrays grown with
+ *   room to spare (O(entries after it + Nmax), no allocation while the room lasts — values
+ *   written later are updated in place, O(log row));
  * - Ω alone, and the scheduling estimate, is the neighbourhood pass of {@link orderGapOver}:
  *   exactly Ω (../operators/orderGap.ts module comment) without a pass of Q over the whole state;
  * - the merge of near-duplicate claims visits the pairs a maintained neighbour list names
@@ -20,9 +22,11 @@
  *
  * Memory: the node block, 24 bytes per stored edge (CSR + CSC), 4·(Nmax + 1) per block for the
  * row and column starts, and the neighbour lists (a few entries per claim near another) — what
- * `bytes` counts, the lists aside; beside it, made on first use and reused by every later step,
+ * `bytes` counts, the lists aside; beside it, the room an edge array that grew keeps for later
+ * insertions (1/16 of it + 64 entries), and, made on first use and reused by every later step,
  * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
- * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), and
+ * one set of per-slot scratch that Q and the order-gap pass share (they never run at once, Q's
+ * weighted sums aside: 3·Nmax doubles of its own), and
  * Q's structure sums kept across steps (7·Nmax doubles: formed again only at the slots whose edges
  * change), so a step allocates nothing of O(Nmax).
  */
@@ -895,7 +899,7 @@ function claimsMoved(
  * first, the structure sums, is kept and formed again only where edges changed) where the fused
  * dense step reads them four times. Cost: one pass over the present edges + e's
  * neighbourhood + O(Nmax + |F_e|) + the merge's moved claims; memory: one node-block scratch and
- * the passes' per-slot sums, no copy of the edges unless e adds an edge.
+ * the passes' per-slot sums, no copy of the edges (an edge e adds is inserted in place).
  */
 export function structuredStep(
   shape: OperatorShape,
@@ -935,7 +939,7 @@ export function structuredOrderGap(
 
 /**
  * θ ← P_e(θ) in place (the blend on F_e and the entry confidences): O(|F_e| log row + |entry|)
- * (+ O(nnz) when e adds an edge) + the moved claims' lists.
+ * (+ O(entries after it + Nmax) per block e adds an edge to) + the moved claims' lists.
  */
 export function structuredExpand(
   shape: OperatorShape,
