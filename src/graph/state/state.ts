@@ -753,63 +753,51 @@ function withLength<T extends Int32Array | Float64Array>(a: T, m: number): T {
 }
 
 /**
- * Inserts entries into one side of a block (CSR: lines = rows, CSC: lines = columns): entry a of
- * `line`/`other`/`value` (sorted by line, then other; absent before) goes at its place in its
- * line. Entries move from the back (copyWithin), the line starts shift by the count inserted
- * before them: O(entries after the first insertion + Nmax), the same arrays a rebuild gives.
+ * Inserts the absent edges `added` into one side of a block (CSR: lines = rows, `byColumn` false;
+ * CSC: lines = columns): each at its place in its line, the lines' entries ascending. Entries move
+ * from the back (copyWithin), the line starts shift by the count inserted before them: O(entries
+ * after the first insertion + Nmax), the same arrays a rebuild gives (edges inserted in the
+ * order of `added` where they tie). Returns the grown index and value arrays.
  */
 function insertLines(
   starts: Int32Array,
   idx: Int32Array,
   vals: Float64Array,
-  line: ArrayLike<number>,
-  other: ArrayLike<number>,
-  value: ArrayLike<number>,
+  added: readonly EdgeWrite[],
+  byColumn: boolean,
 ): { idx: Int32Array; vals: Float64Array } {
-  const k = line.length;
+  const line = (w: EdgeWrite) => (byColumn ? w.col : w.row);
+  const other = (w: EdgeWrite) => (byColumn ? w.row : w.col);
+  const sorted = added.slice().sort((x, y) => line(x) - line(y) || other(x) - other(y));
+  const k = sorted.length;
   const m = idx.length;
   const idx1 = withLength(idx, m + k);
   const vals1 = withLength(vals, m + k);
   let end = m; // old entries [0, end) are still in place
   let out = m + k;
   for (let a = k - 1; a >= 0; a--) {
-    let p = starts[line[a]! + 1]!;
-    const lo = starts[line[a]!]!;
-    while (p > lo && idx1[p - 1]! > other[a]!) p--;
+    const w = sorted[a]!;
+    let p = starts[line(w) + 1]!;
+    const lo = starts[line(w)]!;
+    while (p > lo && idx1[p - 1]! > other(w)) p--;
     out -= end - p;
     idx1.copyWithin(out, p, end);
     vals1.copyWithin(out, p, end);
-    idx1[--out] = other[a]!;
-    vals1[out] = value[a]!;
+    idx1[--out] = other(w);
+    vals1[out] = w.value;
     end = p;
   }
   for (let j = 0, a = 0; j < starts.length; j++) {
-    while (a < k && line[a]! < j) a++;
+    while (a < k && line(sorted[a]!) < j) a++;
     starts[j] = starts[j]! + a;
   }
   return { idx: idx1, vals: vals1 };
 }
 
 /** Inserts the absent edges `added` (row, col, value) into block b, CSR and CSC, in place. */
-function insertEdges(b: Block, added: EdgeWrite[]): void {
-  added.sort((x, y) => x.row - y.row || x.col - y.col);
-  const csr = insertLines(
-    b.rowStart,
-    b.cols,
-    b.vals,
-    added.map((w) => w.row),
-    added.map((w) => w.col),
-    added.map((w) => w.value),
-  );
-  const byCol = added.slice().sort((x, y) => x.col - y.col || x.row - y.row);
-  const csc = insertLines(
-    b.colStart,
-    b.rows,
-    b.cvals,
-    byCol.map((w) => w.col),
-    byCol.map((w) => w.row),
-    byCol.map((w) => w.value),
-  );
+function insertEdges(b: Block, added: readonly EdgeWrite[]): void {
+  const csr = insertLines(b.rowStart, b.cols, b.vals, added, false);
+  const csc = insertLines(b.colStart, b.rows, b.cvals, added, true);
   b.cols = csr.idx;
   b.vals = csr.vals;
   b.rows = csc.idx;
