@@ -433,7 +433,7 @@ export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
     ws1: emptyWeightedSums(n),
     c1: new Float64Array(n),
     cE: new Float64Array(n),
-    touched: { all: true, slots: [] },
+    touched: { all: false, slots: [] }, // fresh arrays: every slot is 0
   };
 }
 
