@@ -376,7 +376,10 @@ function pairArrays(p: PairSums): Float64Array[] {
  */
 export interface TouchedSlots {
   all: boolean;
+  /** The slots, each once. */
   readonly slots: number[];
+  /** 1 at the listed slots, else 0 (Nmax entries). */
+  readonly listed: Uint8Array;
 }
 
 /**
@@ -388,16 +391,30 @@ function zeroPairSums(p: PairSums, touched?: TouchedSlots): void {
   if (!touched || touched.all) for (const a of arrays) a.fill(0);
   else for (const a of arrays) for (const x of touched.slots) a[x] = 0;
   if (touched) {
+    if (touched.all) touched.listed.fill(0);
+    else for (const x of touched.slots) touched.listed[x] = 0;
     touched.all = false;
     touched.slots.length = 0;
   }
 }
 
+/** Lists slot x in `touched` (when given and not every slot is) unless it is listed already. */
+function touch(touched: TouchedSlots | undefined, x: number): void {
+  if (!touched || touched.all || touched.listed[x] === 1) return;
+  touched.listed[x] = 1;
+  touched.slots.push(x);
+}
+
 /** Records in `touched` (when given) the slots the sums of row j over runs r0 and r1 write: j and the runs' entries. */
 function touchRow(touched: TouchedSlots | undefined, j: number, r0: readonly EdgeRow[], r1: readonly EdgeRow[]): void {
   if (!touched || touched.all) return;
-  touched.slots.push(j);
-  for (const rs of [r0, r1]) for (const r of rs) for (let e = r.start; e < r.end; e++) touched.slots.push(r.idx[e]!);
+  touch(touched, j);
+  for (let t = 0; t < 3; t++) {
+    const a = r0[t]!;
+    const b = r1[t]!;
+    for (let e = a.start; e < a.end; e++) touch(touched, a.idx[e]!);
+    if (b !== a) for (let e = b.start; e < b.end; e++) touch(touched, b.idx[e]!);
+  }
 }
 
 /**
@@ -433,7 +450,7 @@ export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
     ws1: emptyWeightedSums(n),
     c1: new Float64Array(n),
     cE: new Float64Array(n),
-    touched: { all: false, slots: [] }, // fresh arrays: every slot is 0
+    touched: { all: false, slots: [], listed: new Uint8Array(n) }, // fresh arrays: every slot is 0
   };
 }
 
@@ -546,7 +563,7 @@ function fillDiagonal(
   touched?: TouchedSlots,
 ): void {
   if (j >= claimsOf(ed) || (structure.blocks[j]! & 1) !== 0) return;
-  touched?.slots.push(j);
+  touch(touched, j);
   const d = base.value(0, j, j);
   sums.s0.diag[j] = d;
   sums.s1.diag[j] = (ed.edited[j]! & 1) === 0 ? d : expanded.value(0, j, j);
