@@ -365,20 +365,70 @@ function emptyPairSums(n: number): PairSums {
   return { s0: emptyStructureSums(n), s1: emptyStructureSums(n), ws0: emptyWeightedSums(n), ws1: emptyWeightedSums(n) };
 }
 
-function zeroPairSums(p: PairSums): void {
-  for (const s of [p.s0, p.s1]) for (const a of Object.values(s) as Float64Array[]) a.fill(0);
-  for (const w of [p.ws0, p.ws1]) for (const a of Object.values(w) as Float64Array[]) a.fill(0);
+/** The per-slot arrays of both states' sums. */
+function pairArrays(p: PairSums): Float64Array[] {
+  return [p.s0, p.s1, p.ws0, p.ws1].flatMap((x) => Object.values(x) as Float64Array[]);
+}
+
+/**
+ * The slots of an {@link OrderGapScratch}'s sums that its last pass wrote (`all`: possibly
+ * every one): the only ones that can be non-zero, so the next pass zeroes just these.
+ */
+export interface TouchedSlots {
+  all: boolean;
+  /** The slots, each once. */
+  readonly slots: number[];
+  /** 1 at the listed slots, else 0 (Nmax entries). */
+  readonly listed: Uint8Array;
+}
+
+/**
+ * Sets both states' sums to 0: every slot, or with `touched` the slots it lists (the others
+ * are 0 already), then marks none touched.
+ */
+function zeroPairSums(p: PairSums, touched?: TouchedSlots): void {
+  const arrays = pairArrays(p);
+  if (!touched || touched.all) for (const a of arrays) a.fill(0);
+  else for (const a of arrays) for (const x of touched.slots) a[x] = 0;
+  if (touched) {
+    if (touched.all) touched.listed.fill(0);
+    else for (const x of touched.slots) touched.listed[x] = 0;
+    touched.all = false;
+    touched.slots.length = 0;
+  }
+}
+
+/** Lists slot x in `touched` (when given and not every slot is) unless it is listed already. */
+function touch(touched: TouchedSlots | undefined, x: number): void {
+  if (!touched || touched.all || touched.listed[x] === 1) return;
+  touched.listed[x] = 1;
+  touched.slots.push(x);
+}
+
+/** Records in `touched` (when given) the slots the sums of row j over runs r0 and r1 write: j and the runs' entries. */
+function touchRow(touched: TouchedSlots | undefined, j: number, r0: readonly EdgeRow[], r1: readonly EdgeRow[]): void {
+  if (!touched || touched.all) return;
+  touch(touched, j);
+  for (let t = 0; t < 3; t++) {
+    const a = r0[t]!;
+    const b = r1[t]!;
+    for (let e = a.start; e < a.end; e++) touch(touched, a.idx[e]!);
+    if (b !== a) for (let e = b.start; e < b.end; e++) touch(touched, b.idx[e]!);
+  }
 }
 
 /**
  * Reusable per-slot scratch of the structure-aware order-gap ({@link orderGapScratch}): both
  * states' sums, the confidences before and after (`cE`: P_e θ's, when e's entry confidence
  * changes one), and the update's scratch — what one evaluation would otherwise allocate,
- * O(25·Nmax) doubles. Q's own scratch may share its arrays
- * (../state/state.ts does) when the two never run at once. The node block of P_e(θ) is not in
+ * O(25·Nmax) doubles. Q's own scratch may share its confidences and the update's scratch
+ * (../state/state.ts does) when the two never run at once, but not the sums: only the order-gap
+ * passes may write them, since each pass zeroes just the slots the last one wrote (`touched`). The node block of P_e(θ) is not in
  * it: the caller lends one (`orderGapOver`'s `nodes1`).
  */
 export interface OrderGapScratch extends PairSums {
+  /** The sums' slots the last pass wrote (zeroed by the next instead of every slot). */
+  readonly touched: TouchedSlots;
   readonly c: Float64Array;
   readonly cE: Float64Array;
   readonly c0: Float64Array;
@@ -400,6 +450,7 @@ export function orderGapScratch(shape: OperatorShape): OrderGapScratch {
     ws1: emptyWeightedSums(n),
     c1: new Float64Array(n),
     cE: new Float64Array(n),
+    touched: { all: false, slots: [], listed: new Uint8Array(n) }, // fresh arrays: every slot is 0
   };
 }
 
@@ -462,11 +513,13 @@ function fusedSums(
   tau: number,
   structure: RowPlan | null,
   weighted: RowPlan | null,
-  scratch?: PairSums,
+  scratch?: OrderGapScratch,
   lazyDiagonal = false,
 ): PairSums {
   const n = base.nmax;
-  if (scratch) zeroPairSums(scratch);
+  const touched = scratch?.touched;
+  if (scratch) zeroPairSums(scratch, touched);
+  if (touched && (structure === null || weighted === null || !lazyDiagonal)) touched.all = true;
   const { s0, s1, ws0, ws1 } = scratch ?? emptyPairSums(n);
   const r0: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
   const r1: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
@@ -474,6 +527,7 @@ function fusedSums(
   for (let r = 0, m = rowsOf(structure); r < m; r++) {
     const j = structure === null ? r : structure.rows[r]!;
     bothRows(base, expanded, ed.edited[j]!, j, structure === null ? 7 : structure.blocks[j]!, r0, r1);
+    touchRow(touched, j, r0, r1);
     addRowStructure(s0, j, r0[0]!, r0[1]!, r0[2]!);
     addRowStructure(s1, j, r1[0]!, r1[1]!, r1[2]!);
   }
@@ -487,6 +541,7 @@ function fusedSums(
   for (let r = 0, m = rowsOf(weighted); r < m; r++) {
     const j = weighted === null ? r : weighted.rows[r]!;
     bothRows(base, expanded, ed.edited[j]!, j, weighted === null ? 7 : weighted.blocks[j]!, r0, r1);
+    touchRow(touched, j, r0, r1);
     addRowWeighted(ws0, s0, c, tau, j, r0[0]!, r0[1]!, r0[2]!);
     addRowWeighted(ws1, s1, cE, tau, j, r1[0]!, r1[1]!, r1[2]!);
   }
@@ -505,8 +560,10 @@ function fillDiagonal(
   structure: RowPlan,
   sums: PairSums,
   j: number,
+  touched?: TouchedSlots,
 ): void {
   if (j >= claimsOf(ed) || (structure.blocks[j]! & 1) !== 0) return;
+  touch(touched, j);
   const d = base.value(0, j, j);
   sums.s0.diag[j] = d;
   sums.s1.diag[j] = (ed.edited[j]! & 1) === 0 ? d : expanded.value(0, j, j);
@@ -953,7 +1010,7 @@ function evaluate(
     sc,
     lazy,
   );
-  const diagonal = (j: number) => fillDiagonal(edges, expanded, ed, local!.structure, sums, j);
+  const diagonal = (j: number) => fillDiagonal(edges, expanded, ed, local!.structure, sums, j, sc?.touched);
   if (lazy) {
     // the update reads the diagonals of its claim slots, the merge test those of e's claims
     for (const j of local.slots) diagonal(j);

@@ -45,28 +45,29 @@ export interface SyntheticRunCost {
  * quadratic one is the merge index: the synthetic claims are spread over the same box
  * [0, 4)^(k−1) whatever Nmax, so the pairs within the merge radius — which every build of the
  * state lists and every Q visits — grow as Nmax². A step is therefore not linear in Nmax: its
- * quadratic term overtakes the linear one near Nmax = 40 000.
+ * quadratic term overtakes the linear one near Nmax = 14 000.
  *
  * The coefficients are the `fit` of bench/results/run-cost.json, written by bench/run-cost.ts:
  * `runReport({ synthetic })` at Nmax = 4096, 8192, …, 262144 (k = 8, 10 edges per node, ε =
  * 1e-300 so that every size runs its budget of 30, 15 or 8 steps), each size twice in a fresh
- * process, on a 2-core x86-64 host under Node 20. Time is the process's CPU time (user +
- * system; the run is single-threaded, and CPU time is what other jobs on a shared host change
- * least), split into the fixed part (before step 1 and after the last) and the mean step;
- * memory is the process's peak resident set less its resident set before the run. The fit is
- * the non-negative least-squares fit of the relative errors, rounded up to two digits: it
- * under-estimates no measurement by more than 25 % (a step at 8192) and over-estimates none by
- * more than 24 %. Measured at 262144: 30 and 33 s of CPU time for the fixed part, 1.0 and 1.4 s
- * per step, 547 and 560 MiB.
+ * process, on a 2-core x86-64 host under Node 20 with other jobs running (load average 7.5 to
+ * 8.8). Time is the process's CPU time (user + system; the run is single-threaded, and CPU time
+ * is what other jobs on a shared host change least), split into the fixed part (before step 1
+ * and after the last) and the mean step; memory is the process's peak resident set less its
+ * resident set before the run. The fit is the non-negative least-squares fit of the relative
+ * errors, rounded up to two digits: it under-estimates no measurement by more than 22 % (the
+ * memory at 32768) and over-estimates none by more than 30 % (a step at 131072). Measured at
+ * 65536: 1.3 s of CPU time for the fixed part, 66 and 61 ms per step; at 262144: 5.3 and 5.9 s,
+ * 0.90 and 0.94 s per step, 560 and 556 MiB.
  */
-const FIXED_MS = { c0: 180, c1: 9.1e-5, c2: 3.3e-7 };
-const STEP_MS = { c0: 13, c1: 2.0e-6, c2: 1.5e-8 };
-const PEAK_BYTES = { c0: 4.5e7, c1: 7.2, c2: 0 };
+const FIXED_MS = { c0: 210, c1: 5.5e-5, c2: 1.7e-8 };
+const STEP_MS = { c0: 12, c1: 5.1e-7, c2: 1.1e-8 };
+const PEAK_BYTES = { c0: 3.8e7, c1: 7.5, c2: 0 };
 
 /**
- * Safety margin on the fitted model: it covers the fit's largest under-estimate (25 %) and
- * leaves room for a machine about 1.6 times slower than the one measured. The estimates are 1.6
- * to 2.3 times the CPU time measured, and 1.5 to 2.9 times the wall time (with about 4 other jobs
+ * Safety margin on the fitted model: it covers the fit's largest under-estimate (22 %) and
+ * leaves room for a machine about 1.6 times slower than the one measured. The estimates are 1.8
+ * to 2.3 times the CPU time measured, and 0.5 to 1.3 times the wall time (with about 8 other jobs
  * on the 2 cores). A machine busy with more work can take longer than the estimate: it is of the
  * run's own CPU time.
  */

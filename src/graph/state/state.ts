@@ -7,8 +7,10 @@
  * over an {@link EdgeSource} (../operators/orderGap.ts) and the dense θ's absent edges are exactly 0:
  *
  * - a step is {@link stepOver} (one fused pass: Ω and Q(P_e θ)'s node block), then e's edge
- *   writes are applied in place; an edge P_e adds for the first time rebuilds its block
- *   (O(nnz), once per new edge — values written later are updated in place, O(log row));
+ *   writes are applied in place; an edge P_e adds for the first time is inserted in place, in
+ *   the CSR and the CSC alike: the block's entries after it move up within arrays grown with
+ *   room to spare (O(entries after it + Nmax), no allocation while the room lasts — values
+ *   written later are updated in place, O(log row));
  * - Ω alone, and the scheduling estimate, is the neighbourhood pass of {@link orderGapOver}:
  *   exactly Ω (../operators/orderGap.ts module comment) without a pass of Q over the whole state;
  * - the merge of near-duplicate claims visits the pairs a maintained neighbour list names
@@ -20,9 +22,11 @@
  *
  * Memory: the node block, 24 bytes per stored edge (CSR + CSC), 4·(Nmax + 1) per block for the
  * row and column starts, and the neighbour lists (a few entries per claim near another) — what
- * `bytes` counts, the lists aside; beside it, made on first use and reused by every later step,
+ * `bytes` counts, the lists aside; beside it, the room an edge array that grew keeps for later
+ * insertions (1/16 of it + 64 entries), and, made on first use and reused by every later step,
  * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
- * one set of per-slot scratch that Q and the order-gap pass share (they never run at once), and
+ * one set of per-slot scratch that Q and the order-gap pass share (they never run at once, Q's
+ * weighted sums aside: 3·Nmax doubles of its own), and
  * Q's structure sums kept across steps (7·Nmax doubles: formed again only at the slots whose edges
  * change), so a step allocates nothing of O(Nmax).
  */
@@ -34,6 +38,7 @@ import {
   absorptionWrites,
   consolidateNodes,
   emptyStructureSums,
+  emptyWeightedSums,
   runPosition,
   slotStructure,
   structureSums,
@@ -733,32 +738,70 @@ export function forEachStructuredEdge(
 // ---------------------------------------------------------------------------------------------
 // changing a state
 
-/** Rebuilds block t with the absent edges `added` (row, col, value) inserted. O(nnz + Nmax). */
-function insertEdges(b: Block, nmax: number, added: EdgeWrite[]): Block {
-  added.sort((x, y) => x.row - y.row || x.col - y.col);
-  const m = b.cols.length + added.length;
-  const rowStart = new Int32Array(nmax + 1);
-  const cols = new Int32Array(m);
-  const vals = new Float64Array(m);
-  let a = 0;
-  let at = 0;
-  for (let j = 0; j < nmax; j++) {
-    rowStart[j] = at;
-    let e = b.rowStart[j]!;
-    const end = b.rowStart[j + 1]!;
-    while (e < end || (a < added.length && added[a]!.row === j)) {
-      const useNew = a < added.length && added[a]!.row === j && (e >= end || added[a]!.col < b.cols[e]!);
-      if (useNew) {
-        cols[at] = added[a]!.col;
-        vals[at++] = added[a++]!.value;
-      } else {
-        cols[at] = b.cols[e]!;
-        vals[at++] = b.vals[e++]!;
-      }
-    }
+/**
+ * A view of length m on `a`'s buffer when it holds m elements from offset 0, else on a new buffer
+ * with room to spare (1/16 + 64 more) holding `a`'s elements: the arrays of a block grow in place,
+ * so an insertion moves entries instead of allocating the block anew.
+ */
+function withLength<T extends Int32Array | Float64Array>(a: T, m: number): T {
+  const make = a instanceof Int32Array ? Int32Array : Float64Array;
+  if (a.byteOffset === 0 && a.buffer.byteLength >= m * make.BYTES_PER_ELEMENT)
+    return new make(a.buffer as ArrayBuffer, 0, m) as T;
+  const grown = new make(m + (m >> 4) + 64);
+  grown.set(a);
+  return grown.subarray(0, m) as T;
+}
+
+/**
+ * Inserts the absent edges `added` into one side of a block (CSR: lines = rows, `byColumn` false;
+ * CSC: lines = columns): each at its place in its line, the lines' entries ascending. Entries move
+ * from the back (copyWithin), the line starts shift by the count inserted before them: O(entries
+ * after the first insertion + Nmax), the same arrays a rebuild gives (edges inserted in the
+ * order of `added` where they tie). Returns the grown index and value arrays.
+ */
+function insertLines(
+  starts: Int32Array,
+  idx: Int32Array,
+  vals: Float64Array,
+  added: readonly EdgeWrite[],
+  byColumn: boolean,
+): { idx: Int32Array; vals: Float64Array } {
+  const line = (w: EdgeWrite) => (byColumn ? w.col : w.row);
+  const other = (w: EdgeWrite) => (byColumn ? w.row : w.col);
+  const sorted = added.slice().sort((x, y) => line(x) - line(y) || other(x) - other(y));
+  const k = sorted.length;
+  const m = idx.length;
+  const idx1 = withLength(idx, m + k);
+  const vals1 = withLength(vals, m + k);
+  let end = m; // old entries [0, end) are still in place
+  let out = m + k;
+  for (let a = k - 1; a >= 0; a--) {
+    const w = sorted[a]!;
+    let p = starts[line(w) + 1]!;
+    const lo = starts[line(w)]!;
+    while (p > lo && idx1[p - 1]! > other(w)) p--;
+    out -= end - p;
+    idx1.copyWithin(out, p, end);
+    vals1.copyWithin(out, p, end);
+    idx1[--out] = other(w);
+    vals1[out] = w.value;
+    end = p;
   }
-  rowStart[nmax] = at;
-  return blockOf({ rowStart, cols, vals }, nmax);
+  for (let j = 0, a = 0; j < starts.length; j++) {
+    while (a < k && line(sorted[a]!) < j) a++;
+    starts[j] = starts[j]! + a;
+  }
+  return { idx: idx1, vals: vals1 };
+}
+
+/** Inserts the absent edges `added` (row, col, value) into block b, CSR and CSC, in place. */
+function insertEdges(b: Block, added: readonly EdgeWrite[]): void {
+  const csr = insertLines(b.rowStart, b.cols, b.vals, added, false);
+  const csc = insertLines(b.colStart, b.rows, b.cvals, added, true);
+  b.cols = csr.idx;
+  b.vals = csr.vals;
+  b.rows = csc.idx;
+  b.cvals = csc.vals;
 }
 
 /** Writes P_e's edge values into the state: in place where stored, inserting absent ones. */
@@ -772,8 +815,7 @@ function applyEdgeWrites(shape: OperatorShape, state: StructuredGraphState, writ
       b.cvals[cscPos(b, w.row, w.col)] = w.value;
     } else if (w.value !== 0) added[w.block]!.push(w);
   }
-  for (let t = 0; t < 3; t++)
-    if (added[t]!.length) state.blocks[t] = insertEdges(state.blocks[t]!, shape.nmax, added[t]!);
+  for (let t = 0; t < 3; t++) if (added[t]!.length) insertEdges(state.blocks[t as EdgeBlockIndex], added[t]!);
   if (state.sums === null) return;
   // the kept sums of both endpoints; a Supports diagonal also weighs k̃ of its row's targets
   const S = state.blocks[0];
@@ -845,7 +887,7 @@ function claimsMoved(
  * first, the structure sums, is kept and formed again only where edges changed) where the fused
  * dense step reads them four times. Cost: one pass over the present edges + e's
  * neighbourhood + O(Nmax + |F_e|) + the merge's moved claims; memory: one node-block scratch and
- * the passes' per-slot sums, no copy of the edges unless e adds an edge.
+ * the passes' per-slot sums, no copy of the edges (an edge e adds is inserted in place).
  */
 export function structuredStep(
   shape: OperatorShape,
@@ -885,7 +927,7 @@ export function structuredOrderGap(
 
 /**
  * θ ← P_e(θ) in place (the blend on F_e and the entry confidences): O(|F_e| log row + |entry|)
- * (+ O(nnz) when e adds an edge) + the moved claims' lists.
+ * (+ O(entries after it + Nmax) per block e adds an edge to) + the moved claims' lists.
  */
 export function structuredExpand(
   shape: OperatorShape,
@@ -1021,13 +1063,15 @@ function absorbingOrderGap(
 }
 
 /**
- * Q's scratch as a view of the order-gap's: Q and the order-gap pass run one after the other on a
- * state, never interleaved, so Q reuses θ's sums, the confidences and the update's scratch of
- * the order-gap (one set of per-slot arrays instead of two).
+ * Q's scratch, partly a view of the order-gap's: Q and the order-gap pass run one after the other
+ * on a state, never interleaved, so Q reuses the confidences and the update's scratch of the
+ * order-gap. Its weighted sums are its own: the order-gap zeroes only the slots of its sums that
+ * its last pass wrote, so nothing else may write them (Q's structure sums are the kept ones,
+ * {@link currentSums}: the scratch's, θ's sums of the order-gap, are never written by Q).
  */
 function sharedScratch(shape: OperatorShape, state: StructuredGraphState): ConsolidateScratch {
   const o = (state.omegaScratch ??= orderGapScratch(shape));
-  return { c: o.c, cNew: o.c0, sums: o.s0, ws: o.ws0, update: o.update };
+  return { c: o.c, cNew: o.c0, sums: o.s0, ws: emptyWeightedSums(shape.nmax), update: o.update };
 }
 
 /**

@@ -136,6 +136,31 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     },
   );
 
+  test.prop([...mergeDraws, fc.boolean()], { numRuns: 25 })(
+    'every step of a run equals the reference operators on the dense θ (Ω and θ′ bit for bit; CSC as rebuilt)',
+    (draws, scale, seed, absorbing) => {
+      const { sc, params: wide } = wideMerge(scale, seed);
+      const params = absorbing ? { ...wide, absorbRadius: wide.mergeRadius / 2 } : wide;
+      let theta = densify(sc.shape, sc.state);
+      const st = structuredFromDense(sc.shape, params, theta);
+      for (const d of draws) {
+        const item = sc.items[d % sc.items.length]!;
+        const next = referenceConsolidate(sc.shape, params, referenceExpand(item, theta));
+        const generic = referenceDistance(next, referenceExpand(item, referenceConsolidate(sc.shape, params, theta)));
+        expect(Object.is(structuredStep(sc.shape, params, st, item), generic)).toBe(true);
+        expect(bits(structuredToDense(sc.shape, st), next)).toBe(true);
+        // the edges inserted in place: the by-column index is the one built from the rows
+        const rebuilt = structuredFromSparse(sc.shape, params, { nodes: st.nodes, edges: st.indexed().edges });
+        st.blocks.forEach((b, t) => {
+          const r = rebuilt.blocks[t]!;
+          for (const key of ['rowStart', 'cols', 'vals', 'colStart', 'rows', 'cvals'] as const)
+            expect([...b[key]], `block ${t} ${key}`).toEqual([...r[key]]);
+        });
+        theta = next;
+      }
+    },
+  );
+
   test.prop(
     [
       fc.array(
