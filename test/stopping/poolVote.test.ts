@@ -137,11 +137,8 @@ describe('exact pool test (pool)', () => {
     // h(X): P(an answer with X of the N samples reaches c_n at some n), from the hypergeometric
     // chain of its count; the bound must equal max over pools of Σ h(X_a) over the answers a
     // below the largest count (an answer tied with the largest is a majority)
-    for (const [delta, N, rho] of [
-      [0.3, 12, 0],
-      [0.2, 17, 0.25],
-      [0.1, 24, 0],
-    ] as const) {
+    const cases = [[0.3, 12, 0] as const, [0.2, 17, 0.25] as const, [0.1, 24, 0] as const];
+    for (const [delta, N, rho] of cases) {
       const { thresholds, bound } = poolThresholds(delta, N, rho);
       const all = pools(N);
       // live[X][x]: P(count x after n samples and no hit yet); h[X]: P(a hit by sample n)
