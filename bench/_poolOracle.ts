@@ -2,8 +2,11 @@
  * A lower bound on the mean samples any symmetric stopping rule can reach on a set of recorded
  * pools while keeping the pool guarantee (P(stop on an answer that is not a majority of the N
  * samples) <= δ) on a given set of constraint pools. Symmetric: the rule sees the sequence of
- * samples only up to renaming the answers (which samples agree, which are empty) — every rule of
- * src/stopping that reads answers is one, the count-based ones included.
+ * samples only up to renaming the answers (which samples agree, which are empty) and that, when
+ * it stops before the budget, names one of the answers it has seen — every rule of src/stopping
+ * that reads answers is one, the count-based ones included. (A rule allowed to stop without an
+ * answer could stop at once and never stop falsely: the guarantee does not exclude it, accuracy
+ * does.)
  *
  * Why a dynamic programme over count vectors is exact for that class: under a pool (N samples in
  * a uniformly random order), the probability of a sequence whose answers have counts x_1..x_k and
@@ -18,7 +21,10 @@
  * constraint pool (weak duality): each λ gives a valid bound; a subgradient ascent over λ looks
  * for a high one. The mean samples is the expectation over uniformly random orders of each unit's
  * pool; units whose pools have more answers or empty samples than the state space holds are
- * counted as 1 sample (a valid, weak bound for them).
+ * counted as 1 sample (a valid, weak bound for them), units without any answer as N (the rule
+ * cannot name an answer before the budget). With `maxParts`, a sample that brings a new
+ * answer beyond that many leads to a free stop (no further samples, no loss): the rule gets more
+ * than it has, so the bound stays valid, and the state space stays small.
  *
  * This is a measurement on the recorded samples, never a tuning of a shipped rule.
  */
@@ -47,7 +53,7 @@ export interface PoolOracleResult {
   readonly coveredUnits: number;
   readonly states: number;
   readonly iterations: number;
-  /** The best lower bound found on the mean samples over all units (uncovered units at 1). */
+  /** The best lower bound found on the mean samples over all units (uncovered units at 1, or N without answers). */
   readonly lowerBound: number;
   /** The same bound restricted to the covered units (their mean). */
   readonly lowerBoundCovered: number;
@@ -102,7 +108,13 @@ function sequenceMass(P: OraclePool, parts: number[], b: number, ff: number[][],
   return { total, perAnswer };
 }
 
-function buildStates(objective: OraclePool[], constraints: OraclePool[], units: number, N: number): State[] {
+function buildStates(
+  objective: OraclePool[],
+  constraints: OraclePool[],
+  units: number,
+  N: number,
+  maxParts: number,
+): State[] {
   const ff = fallingTable(N);
   const norm: number[] = [1];
   for (let n = 1; n <= N; n++) norm[n] = norm[n - 1]! * (N - n + 1);
@@ -140,7 +152,9 @@ function buildStates(objective: OraclePool[], constraints: OraclePool[], units: 
       p[j]!++;
       return [p.sort((x, y) => y - x), s.b];
     });
-    next.push([[...s.parts, 1], s.b], [s.parts, s.b + 1]);
+    // a sample with a new answer beyond maxParts answers leads nowhere: the rule stops there free
+    if (s.parts.length < maxParts) next.push([[...s.parts, 1], s.b]);
+    next.push([s.parts, s.b + 1]);
     for (const [p, b] of next) {
       const t = add(p, b);
       if (t >= 0) s.succ.push(t);
@@ -216,6 +230,8 @@ export function poolOracle(options: {
   delta: number;
   maxAnswers: number;
   maxBlanks: number;
+  /** States with more answers than this (default maxAnswers) are free stops: a weaker, valid bound. */
+  maxParts?: number;
   iterations: number;
   rules: Record<string, CountStop>;
 }): PoolOracleResult {
@@ -225,8 +241,10 @@ export function poolOracle(options: {
     (p) => p.counts.length >= 1 && p.counts.length <= options.maxAnswers && p.blanks <= options.maxBlanks,
   );
   const coveredUnits = covered.reduce((s, p) => s + p.weight, 0);
-  const states = buildStates(covered, options.constraints, units, N);
-  const uncovered = (units - coveredUnits) / units;
+  const states = buildStates(covered, options.constraints, units, N, options.maxParts ?? options.maxAnswers);
+  // uncovered units: 1 sample each, except those with no answer at all, which run to the budget
+  const silent = options.pools.filter((p) => p.counts.length === 0).reduce((s, p) => s + p.weight, 0);
+  const uncovered = (units - coveredUnits - silent + silent * N) / units;
   let lambda = options.constraints.map(() => 20 / options.constraints.length);
   let best = -Infinity;
   let feasible: { mean: number; maxFalseStop: number } | null = null;
