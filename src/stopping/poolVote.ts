@@ -16,11 +16,14 @@
  * is at least c_n, so the event "stops with a" lies in E_a = {x_n >= c_n for some n <= N}. Its
  * probability h(X_a) depends on X_a only (a's count after n samples follows the hypergeometric
  * chain P(next is a | x of n) = (X_a − x)/(N − n)) and is computed exactly by dynamic
- * programming. Hence P(stop on a non-majority answer) <= Σ_{a non-majority} h(X_a)
- * = Σ X_a·h(X_a)/X_a <= (N − M)·max_{1 <= X <= min(M − 1, N − M)} h(X)/X (the non-majority
- * counts add up to at most N − M), and the thresholds keep the largest of these over M at most
- * δ. Stopping earlier, or being cut off, only removes stops, so the bound holds wherever the run
- * ends. Since c_n > n/2 the leader at a stop is unique.
+ * programming. Hence P(stop on a non-majority answer) <= Σ_{a non-majority} h(X_a), and the
+ * thresholds keep the largest of these sums over all pools at most δ: over every largest count M
+ * and every set of non-majority counts X_a <= min(M − 1, N − M) adding up to at most N − M,
+ * computed exactly (so the pool 20/19/1 of N = 40 is charged h(19) + h(1), where a bound through
+ * (N − M)·max h(X)/X would charge 20/19·h(19)). Stopping earlier, or being cut off, only removes
+ * stops, so the bound holds wherever the run ends. Since c_n > n/2 the leader at a stop is
+ * unique. What the bound leaves out: a path on which a reaches its threshold after the rule has
+ * stopped on another answer is still charged to a.
  *
  * ## The thresholds
  * c_n is the smallest count in (n/2, n] for which the bound of the thresholds c_1..c_n (paths
@@ -82,17 +85,30 @@ export interface PoolThresholds {
 const cache = new Map<string, PoolThresholds>();
 
 /**
- * The bound (N − M)·max_{1 <= X <= min(M − 1, N − M)} h(X)/X, maximised over M (module comment),
- * for hit probabilities h[X], X = 0..⌊(N − 1)/2⌋.
+ * The exact worst case of the union bound Σ_{a non-majority} h(X_a) over pools (module comment),
+ * for hit probabilities h[X], X = 0..⌊(N − 1)/2⌋: the largest Σ h(X_a) over non-majority counts
+ * X_a <= K = min(M − 1, N − M) adding up to at most N − M, maximised over the largest count M.
+ * When h is convex (and it is non-decreasing, h(0) = 0), the counts (K, …, K, (N − M) mod K)
+ * majorise every other choice, so they are the worst (Karamata): O(N). Otherwise an unbounded
+ * knapsack, best[r] over counts <= K built up in K: O(N²).
  */
 function poolBound(h: Float64Array, N: number): number {
-  // ratio[k] = max_{1 <= X <= k} h(X)/X
-  const ratio = new Float64Array(h.length);
-  for (let X = 1; X < h.length; X++) ratio[X] = Math.max(ratio[X - 1]!, h[X]! / X);
+  const Xmax = h.length - 1;
+  const capOf = (M: number) => Math.min(M - 1, N - M, Xmax);
+  let convex = true;
+  for (let X = 1; X < Xmax && convex; X++) convex = h[X + 1]! - h[X]! >= h[X]! - h[X - 1]!;
   let worst = 0;
-  for (let M = 2; M < N; M++) {
-    const k = Math.min(M - 1, N - M, h.length - 1);
-    if (k >= 1) worst = Math.max(worst, (N - M) * ratio[k]!);
+  if (convex) {
+    for (let M = 2; M < N; M++) {
+      const K = capOf(M);
+      if (K >= 1) worst = Math.max(worst, Math.floor((N - M) / K) * h[K]! + h[(N - M) % K]!);
+    }
+    return worst;
+  }
+  const best = new Float64Array(N + 1); // counts <= K so far, adding up to <= r
+  for (let K = 1; K <= Xmax; K++) {
+    for (let r = K; r <= N; r++) best[r] = Math.max(best[r]!, best[r - K]! + h[K]!);
+    for (let M = 2; M < N; M++) if (capOf(M) === K) worst = Math.max(worst, best[N - M]!);
   }
   return worst;
 }

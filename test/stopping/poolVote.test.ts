@@ -119,17 +119,59 @@ describe('exact pool test (pool)', () => {
       for (let i = 0; i < k; i++) q *= (19 - i) / (40 - i);
       return q;
     };
-    // the bound charges (N − M)/X·h(X) at M = 20, X = 19: 20/19 of the path probability
-    expect((20 / 19) * p(4)).toBeLessThanOrEqual(0.05); // 0.0447: four unanimous answers can stop
+    // the worst pool is 20/19/1 (or 21/19): it is charged h(19) + h(1) = p(k) for k unanimous
+    expect(p(4)).toBeLessThanOrEqual(0.05); // 0.0424: four unanimous answers can stop
     expect(p(3)).toBeGreaterThan(0.05); // 0.098: three cannot, whatever the spending
-    const greedy = poolThresholds(0.05, 40, 0).thresholds;
-    expect([greedy[3], greedy[4]]).toEqual([4, 4]);
+    const greedy = poolThresholds(0.05, 40, 0);
+    expect([greedy.thresholds[3], greedy.thresholds[4]]).toEqual([4, 4]);
+    expect(greedy.bound[4]).toBeCloseTo(p(4), 15);
     // the default spending allows δ·(5/40)^(1/4) = 0.0297 by sample 5 and 0.0281 by sample 4
     const d = poolThresholds(0.05, 40, POOL_DEFAULT_SPENDING).thresholds;
-    expect((20 / 19) * p(4)).toBeGreaterThan(0.05 * (4 / 40) ** 0.25);
-    expect((20 / 19) * p(5)).toBeLessThanOrEqual(0.05 * (5 / 40) ** 0.25);
+    expect(p(4)).toBeGreaterThan(0.05 * (4 / 40) ** 0.25);
+    expect(p(5)).toBeLessThanOrEqual(0.05 * (5 / 40) ** 0.25);
     expect([d[4], d[5]]).toEqual([5, 5]);
     expect(drive(new PoolVoteRule({ budget: 40 }), Array(40).fill('x'))).toBe(5);
+  });
+
+  it('the bound is the largest union bound over all pools, by enumeration (N <= 24)', () => {
+    // h(X): P(an answer with X of the N samples reaches c_n at some n), from the hypergeometric
+    // chain of its count; the bound must equal max over pools of Σ h(X_a) over the answers a
+    // below the largest count (an answer tied with the largest is a majority)
+    const cases = [[0.3, 12, 0] as const, [0.2, 17, 0.25] as const, [0.1, 24, 0] as const];
+    for (const [delta, N, rho] of cases) {
+      const { thresholds, bound } = poolThresholds(delta, N, rho);
+      const all = pools(N);
+      // live[X][x]: P(count x after n samples and no hit yet); h[X]: P(a hit by sample n)
+      const live = Array.from({ length: N + 1 }, () =>
+        Float64Array.from({ length: N + 2 }, (_, x) => (x === 0 ? 1 : 0)),
+      );
+      const h = new Float64Array(N + 1);
+      for (let n = 1; n <= N; n++) {
+        const left = N - n + 1;
+        live.forEach((v, X) => {
+          for (let x = Math.min(X, n - 1); x >= 0; x--) {
+            v[x + 1]! += (v[x]! * (X - x)) / left;
+            v[x]! *= (left - (X - x)) / left;
+          }
+          for (let x = thresholds[n]!; x <= Math.min(X, n); x++) {
+            h[X]! += v[x]!;
+            v[x] = 0;
+          }
+        });
+        let worst = 0;
+        for (const pool of all) {
+          const M = pool.counts[0]!;
+          worst = Math.max(
+            worst,
+            pool.counts.reduce((s, X) => s + (X < M ? h[X]! : 0), 0),
+          );
+        }
+        // both sides add the same path probabilities in different orders: relative rounding <= N·eps
+        expect(Math.abs(bound[n]! - worst), `N = ${N}, δ = ${delta}, ρ = ${rho}, n = ${n}`).toBeLessThanOrEqual(
+          16 * N * Number.EPSILON * worst,
+        );
+      }
+    }
   });
 
   it('thresholds exceed n/2, bounds grow with n and stay within the spending', () => {
