@@ -141,10 +141,14 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   readonly #scenario: Scenario;
   readonly #x: Float64Array;
   readonly #nodeLen: number;
+  /** x's edge non-zeros by rows: what the columns pass over. */
   #host: ReturnType<typeof edgeRowsOf> | undefined;
-  /** The edge entries the rows store even where x is 0 (those directions moved), by edge-block coordinate. */
+  /** The edge entries the wide rows store even where x is 0 (directions moved them), by edge-block coordinate. */
   #keep: Uint8Array | undefined;
+  /** x's edges by rows with the entries #keep marks: what a direction moving a zero of x passes over. */
+  #wideHost: ReturnType<typeof edgeRowsOf> | undefined;
   #res: { blocks: ResidentBlocks; value: Resident } | undefined;
+  #wideRes: { blocks: ResidentBlocks; value: Resident } | undefined;
   /** Accumulates a directional difference's quotients. */
   #colAcc: SparseAccumulator | undefined;
 
@@ -157,14 +161,20 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     this.#nodeLen = scenario.shape.edgeOffset;
   }
 
-  /** The resident blocks, created on first use; if an allocation fails, the earlier ones are freed. */
-  #resident(): Resident {
-    if (this.#res) return this.#res.value;
+  /**
+   * The resident blocks on x's non-zeros, or (`wide`) on the wide rows, created on first use; if
+   * an allocation fails, the earlier ones are freed. The two storages give the same sums bit for
+   * bit (a stored zero is skipped like an absent entry); the columns keep to the narrow one, whose
+   * passes cost O(Nmax + nnz(x)) whatever a long direction stored before.
+   */
+  #resident(wide = false): Resident {
+    const held = wide ? this.#wideRes : this.#res;
+    if (held) return held.value;
     const { shape, params } = this.#scenario;
     const x = this.#x;
-    const host = (this.#host ??= edgeRowsOf(x, shape));
+    const host = wide ? this.#wideHost! : (this.#host ??= edgeRowsOf(x, shape));
     const claimsLen = Math.max(1, shape.claims * (shape.k + 1));
-    this.#res = residentBlocks((a) => ({
+    const made = residentBlocks((a) => ({
       q: new WasmConsolidation(a, shape, params),
       rows: new WasmEdgeRows(a, host, shape.nmax),
       node: a.from(x.subarray(0, this.#nodeLen)),
@@ -177,10 +187,21 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
       idx: a.allocI32(this.#nodeLen),
       val: a.alloc(this.#nodeLen),
     }));
-    const r = this.#res.value;
+    if (wide) this.#wideRes = made;
+    else this.#res = made;
+    const r = made.value;
     r.q.readConfidences(x);
     r.q.structureSums(r.rows, r.sums0);
     return r;
+  }
+
+  /**
+   * The edge entries a column's passes visit: x's non-zero edge weights, whatever long
+   * directions stored besides (those go to the wide rows). O(Nmax²) on first use.
+   */
+  get columnEdgeEntries(): number {
+    const host = (this.#host ??= edgeRowsOf(this.#x, this.#scenario.shape));
+    return host.blocks.reduce((sum, b) => sum + b.start[b.start.length - 1]!, 0);
   }
 
   /** Confidence-weighted sums and the belief update into `out` (n), from the structure sums `sums`. */
@@ -330,10 +351,10 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   }
 
   /**
-   * The resident blocks with every edge entry v moves stored in the rows (a zero of x stored as
-   * such, which the passes skip as they skip an absent entry): the rows are rebuilt, once, when
-   * v moves an edge they do not store. Returns v's edge entries as (block, position in that
-   * block's values) pairs, in v's order.
+   * The resident blocks with every edge entry v moves stored in the rows: x's non-zeros when
+   * they hold them all, else the wide rows (a zero of x stored as such, which the passes skip as
+   * they skip an absent entry), rebuilt, once, when v moves an edge they do not store either.
+   * Returns v's edge entries as (block, position in that block's values) pairs, in v's order.
    */
   #residentFor(v: SparseVector): { r: Resident; at: Int32Array } {
     const { shape } = this.#scenario;
@@ -355,14 +376,16 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
       }
       return all;
     };
-    if (!find((this.#host ??= edgeRowsOf(this.#x, shape)))) {
+    if (find((this.#host ??= edgeRowsOf(this.#x, shape)))) return { r: this.#resident(), at };
+    if (!this.#wideHost || !find(this.#wideHost)) {
       const keep = (this.#keep ??= new Uint8Array(3 * nn));
       for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= this.#nodeLen) keep[v.index[k]! - this.#nodeLen] = 1;
-      this.releaseResources();
-      this.#host = edgeRowsOf(this.#x, shape, keep);
-      find(this.#host);
+      this.#wideRes?.blocks.free();
+      this.#wideRes = undefined;
+      this.#wideHost = edgeRowsOf(this.#x, shape, keep);
+      find(this.#wideHost);
     }
-    return { r: this.#resident(), at };
+    return { r: this.#resident(true), at };
   }
 
   /**
@@ -426,12 +449,17 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     const { shape } = this.#scenario;
     const x = this.#x;
     const k1 = shape.k + 1;
+    const nodeLen = this.#nodeLen;
     const write = (shift: boolean) => {
+      // the views once per pass, not per entry: a long direction writes millions of entries,
+      // and each `view` read checks the arena's buffer
+      const node = r.node.view;
+      const vals = [r.rows.vals[0].view, r.rows.vals[1].view, r.rows.vals[2].view];
       for (let k = 0; k < v.index.length; k++) {
         const j = v.index[k]!;
         const value = shift ? x[j]! + s * v.value[k]! : x[j]!;
-        if (j < this.#nodeLen) r.node.view[j] = value;
-        else r.rows.vals[at[2 * k]!]!.view[at[2 * k + 1]!] = value;
+        if (j < nodeLen) node[j] = value;
+        else vals[at[2 * k]!]![at[2 * k + 1]!] = value;
       }
     };
     write(true);
@@ -474,5 +502,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     this.#colAcc = undefined; // may hold a partial sum when a quotient was not finite
     this.#res?.blocks.free();
     this.#res = undefined;
+    this.#wideRes?.blocks.free();
+    this.#wideRes = undefined;
   }
 }

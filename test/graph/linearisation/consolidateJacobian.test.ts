@@ -176,6 +176,10 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
       const before = Float64Array.from(theta);
       expect(J.apply(v)).toEqual(fullDirectional(sys, theta, v));
       expect(J.stats.directional).toBe(1);
+      // the direction moved edges θ does not have: the columns still pass over θ's non-zeros only
+      let edges = 0;
+      for (let i = shape.edgeOffset; i < theta.length; i++) if (theta[i] !== 0) edges++;
+      expect(J.columnEdgeEntries).toBe(edges);
       // the resident blocks are back at θ: columns after the difference are still exact
       const j = next(shape.edgeOffset);
       expect(J.column(j)).toEqual(fullQuotient(sys, before, j));
