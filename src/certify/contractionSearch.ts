@@ -295,7 +295,8 @@ export function randomPairs(search: PairSearch, rng: Rng, box: SearchBox, sample
 export function coordinateProbes(search: PairSearch, box: SearchBox, center: Float64Array, probes: number): void {
   const { lower, upper } = box;
   const m = center.length;
-  const probeCenter = Float64Array.from(center, (c, i) => Math.min(upper[i]!, Math.max(lower[i]!, c)));
+  const probeCenter = new Float64Array(m); // a plain loop: on the whole space m = d
+  for (let i = 0; i < m; i++) probeCenter[i] = Math.min(upper[i]!, Math.max(lower[i]!, center[i]!));
   const sy = new Float64Array(m);
   for (let p = 0; p < probes && !search.decided(); p++) {
     const i = Math.floor((p * m) / probes);

@@ -22,7 +22,7 @@ import { consolidateEncloser } from './enclosure.js';
 import { findFixedPoint, type FixedPointResult } from './fixedPoint.js';
 import type { ContractionPlan, CertifyPlan } from './plan.js';
 import type { FixedPointError } from './sensitivity.js';
-import { blockNorm, type PowerIteration } from './spectralNorm.js';
+import { blockNorm, indexRange, type PowerIteration } from './spectralNorm.js';
 import { basisOf, declaredBlock, isCoordinateBlock, resolveSubspace } from './subspace.js';
 import type { ProgressFn, UniquenessStatement } from './types.js';
 
@@ -91,12 +91,7 @@ export type WholeSpaceNorm = PowerIteration & { kind: 'exact' | 'lower-bound' };
  */
 export function wholeSpaceNorm(DQ: JacobianOperator, d: number, seed: number): WholeSpaceNorm {
   const rng = createRng((seed + 4242) >>> 0);
-  return blockNorm(
-    DQ,
-    Int32Array.from({ length: d }, (_, i) => i),
-    1024,
-    rng.next,
-  );
+  return blockNorm(DQ, indexRange(d), 1024, rng.next);
 }
 
 /** Box options of one contraction block. */
@@ -354,14 +349,8 @@ function expandNormEstimate(system: OperatorSystem, J: JacobianOperator, e: stri
   const fp = footprintOf(system, e);
   const d = system.dim;
   const rng = createRng(seed);
-  if (!fp && d > 1024)
-    return blockNorm(
-      J,
-      Int32Array.from({ length: d }, (_, i) => i),
-      0,
-      rng.next,
-    ).norm;
-  const coords = fp ?? Int32Array.from({ length: d }, (_, i) => i);
+  if (!fp && d > 1024) return blockNorm(J, indexRange(d), 0, rng.next).norm;
+  const coords = fp ?? indexRange(d);
   if (coords.length === 0) return 1;
   const n = blockNorm(J, coords, coords.length, rng.next).norm;
   return fp && coords.length < d ? Math.max(1, n) : n;
