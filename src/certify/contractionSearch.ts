@@ -73,7 +73,8 @@ function coordinateMap(system: OperatorSystem, base: Float64Array, W: Int32Array
   const engine = system.capabilities.certification?.consolidateOn?.(base, W);
   if (engine) {
     const varying = engine.varying;
-    const zv = Float64Array.from(varying, (j) => base[j]!);
+    const zv = new Float64Array(varying.length); // a plain loop: on the whole space varying is every coordinate
+    for (let i = 0; i < varying.length; i++) zv[i] = base[varying[i]!]!;
     const qv = new Float64Array(varying.length);
     const wpos = new Int32Array(m);
     let identity = varying.length === m;

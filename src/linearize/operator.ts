@@ -141,6 +141,8 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
       if (this.isIdentityColumn(j)) continue;
       count++;
       if (!this.#cache.has(j)) missing.push(j);
+      // decided: both counts only grow (a long direction need not be scanned to its end)
+      if (missing.length && count > this.columnThreshold && this.directional) break;
     }
     if (missing.length && count > this.columnThreshold && this.directional)
       return this.#guarded(() => this.directional!(v));

@@ -361,8 +361,8 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     const n = shape.nmax;
     const nn = n * n;
     const at = new Int32Array(2 * v.index.length).fill(-1);
+    // the positions of v's edge entries in `host`; false at the first one it does not store
     const find = (host: ReturnType<typeof edgeRowsOf>): boolean => {
-      let all = true;
       for (let k = 0; k < v.index.length; k++) {
         const e = v.index[k]! - this.#nodeLen;
         if (e < 0) continue;
@@ -370,11 +370,11 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
         const row = Math.floor((e - b * nn) / n);
         const rows = host.blocks[b]!;
         const p = runPosition(rows.col, rows.start[row]!, rows.start[row + 1]!, e - b * nn - row * n);
+        if (p < 0) return false;
         at[2 * k] = b;
         at[2 * k + 1] = p;
-        if (p < 0) all = false;
       }
-      return all;
+      return true;
     };
     if (find((this.#host ??= edgeRowsOf(this.#x, shape)))) return { r: this.#resident(), at };
     if (!this.#wideHost || !find(this.#wideHost)) {
