@@ -32,6 +32,12 @@ import {
   type RawOperators,
 } from '../linearize/systemJacobians.js';
 
+/** Where P_e(θ) differs from θ: the coordinates (ascending) and P_e(θ)'s entries there. */
+export interface ExpandedChange {
+  readonly index: Int32Array;
+  readonly value: Float64Array;
+}
+
 /** Which linearisation an item uses. */
 export type LinearizationKind = 'sigma' | 'exact';
 
@@ -62,6 +68,7 @@ export class Linearization {
   readonly #expand = new Map<string, JacobianOperator>();
   readonly #expandAtQ = new Map<string, JacobianOperator>();
   readonly #consolidateAtP = new Map<string, JacobianOperator>();
+  readonly #change = new Map<string, ExpandedChange>();
   #Qtheta: Float64Array | undefined;
   /** Q and P_e with a block copy and one-pass finiteness check (the validating wrapper checks element by element: ~3 ms per call at d = 2e5). */
   readonly #raw: RawOperators;
@@ -95,9 +102,29 @@ export class Linearization {
     return this.#cached(this.#expand, e, () => expandJacobian(this.system, e, this.theta, this.engine));
   }
 
-  /** P_e(θ) (a fresh array, from a fresh copy of θ: an operator may mutate its input). */
+  /**
+   * Where P_e(θ) differs from θ, and its entries there (compared bit for bit): P_e evaluated once
+   * per item (on a fresh copy of θ: an operator may mutate its input), O(footprint) kept.
+   */
+  expandedChange(e: string): ExpandedChange {
+    let change = this.#change.get(e);
+    if (!change) {
+      const theta = this.theta;
+      const p = this.#raw.expand(e, new Float64Array(theta));
+      const index: number[] = [];
+      for (let i = 0; i < p.length; i++) if (!Object.is(p[i], theta[i])) index.push(i);
+      change = { index: Int32Array.from(index), value: Float64Array.from(index, (i) => p[i]!) };
+      this.#change.set(e, change);
+    }
+    return change;
+  }
+
+  /** P_e(θ) (a fresh array: θ with {@link expandedChange} written in). */
   expanded(e: string): Float64Array {
-    return this.#raw.expand(e, new Float64Array(this.theta));
+    const { index, value } = this.expandedChange(e);
+    const out = new Float64Array(this.theta);
+    for (let k = 0; k < index.length; k++) out[index[k]!] = value[k]!;
+    return out;
   }
 
   /** Q(θ) (cached). */
@@ -111,9 +138,15 @@ export class Linearization {
     return this.#cached(this.#expandAtQ, e, () => expandJacobian(this.system, e, this.consolidated, this.engine));
   }
 
-  /** DQ(P_e(θ)) for DF_e. */
+  /**
+   * DQ(P_e(θ)) for DF_e: from DQ(θ) and P_e's change where the engine can (`near`: no O(d) work
+   * per item on the reference graph), else at the dense P_e(θ).
+   */
   consolidateAtExpanded(e: string): JacobianOperator {
-    return this.#cached(this.#consolidateAtP, e, () => consolidateJacobian(this.system, this.expanded(e), this.engine));
+    return this.#cached(this.#consolidateAtP, e, () => {
+      const { index, value } = this.expandedChange(e);
+      return this.DQ.near?.(index, value) ?? consolidateJacobian(this.system, this.expanded(e), this.engine);
+    });
   }
 
   /** Every Jacobian operator created so far (for statistics). */
@@ -157,7 +190,12 @@ export function measureRedundancy(
 ): RedundancyItem[] {
   const tol = redundancyTolerance(lin.theta, lin.relativeAccuracy);
   return pool.map(({ id, p }) => {
-    const residual = referenceDistance(lin.expanded(id), lin.theta);
+    // on the changed coordinates only: the others add exact zeros to the distance's max and sum
+    const { index, value } = lin.expandedChange(id);
+    const residual = referenceDistance(
+      value,
+      Float64Array.from(index, (i) => lin.theta[i]!),
+    );
     const holds = residual <= tol;
     const linearization: LinearizationKind = mode === 'auto' ? (holds ? 'sigma' : 'exact') : mode;
     return { evidence: id, p, residual, holds, linearization };
