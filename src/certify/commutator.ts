@@ -72,6 +72,8 @@ export class Linearization {
   #Qtheta: Float64Array | undefined;
   /** Q and P_e with a block copy and one-pass finiteness check (the validating wrapper checks element by element: ~3 ms per call at d = 2e5). */
   readonly #raw: RawOperators;
+  /** The same without the copy of the output (for a result read at once and dropped). */
+  readonly #rawUncopied: RawOperators;
 
   constructor(system: OperatorSystem, theta: Float64Array, engine: EngineChoice, DQ?: JacobianOperator) {
     if (theta.length !== system.dim) throw new ArgumentError('theta', theta, `must have length ${system.dim}`);
@@ -79,6 +81,7 @@ export class Linearization {
     this.theta = theta;
     this.engine = engine;
     this.#raw = rawOperators(system);
+    this.#rawUncopied = rawOperators(system, { copy: false });
     this.DQ = DQ ?? consolidateJacobian(system, theta, engine);
   }
 
@@ -110,9 +113,12 @@ export class Linearization {
     let change = this.#change.get(e);
     if (!change) {
       const theta = this.theta;
-      const p = this.#raw.expand(e, new Float64Array(theta));
+      const p = this.#rawUncopied.expand(e, new Float64Array(theta)); // read here, not kept
       const index: number[] = [];
-      for (let i = 0; i < p.length; i++) if (!Object.is(p[i], theta[i])) index.push(i);
+      for (let i = 0; i < p.length; i++) {
+        const a = p[i]!;
+        if (a !== theta[i] || (a === 0 && !Object.is(a, theta[i]))) index.push(i); // −0 ≠ 0 here
+      }
       change = { index: Int32Array.from(index), value: Float64Array.from(index, (i) => p[i]!) };
       this.#change.set(e, change);
     }

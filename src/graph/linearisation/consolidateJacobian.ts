@@ -130,6 +130,14 @@ function patchedRows(host: HostEdgeRows, at: Int32Array, value: Float64Array, n:
   return { blocks, active: Int32Array.from(active), kept: new Int32Array(0) };
 }
 
+/** Whether two index lists are equal entry by entry. */
+function sameIndices(a: Int32Array, b: Int32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
+}
+
 /** The error of a non-finite quotient at node coordinate i. */
 function notFinite(i: number, q: number): ArgumentError {
   return new ArgumentError(`reference-graph: consolidate(theta)[${i}]`, q, 'must be finite');
@@ -217,6 +225,8 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   #wideHost: ReturnType<typeof edgeRowsOf> | undefined;
   #res: { blocks: ResidentBlocks; value: Resident } | undefined;
   #wideRes: { blocks: ResidentBlocks; value: Resident } | undefined;
+  /** The last direction's edge positions (a power iteration asks for the same entries step after step). */
+  #lastFound: { index: Int32Array; host: HostEdgeRows; at: Int32Array } | undefined;
   /** Accumulates a directional difference's quotients. */
   #colAcc: SparseAccumulator | undefined;
 
@@ -509,6 +519,11 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
    * Returns v's edge entries as (block, position in that block's values) pairs, in v's order.
    */
   #residentFor(v: SparseVector): { r: Resident; at: Int32Array } {
+    const last = this.#lastFound;
+    if (last && sameIndices(last.index, v.index)) {
+      if (last.host === this.#host) return { r: this.#resident(), at: last.at };
+      if (last.host === this.#wideHost) return { r: this.#resident(true), at: last.at };
+    }
     const { shape } = this.#scenario;
     const n = shape.nmax;
     const nn = n * n;
@@ -528,7 +543,10 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
       }
       return true;
     };
-    if (find(this.#narrowHost())) return { r: this.#resident(), at };
+    if (find(this.#narrowHost())) {
+      this.#lastFound = { index: v.index.slice(), host: this.#host!, at };
+      return { r: this.#resident(), at };
+    }
     if (!this.#wideHost || !find(this.#wideHost)) {
       const keep = (this.#keep ??= new Uint8Array(3 * nn));
       for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= this.#nodeLen) keep[v.index[k]! - this.#nodeLen] = 1;
@@ -537,6 +555,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
       this.#wideHost = edgeRowsOf(this.#dense(), shape, keep);
       find(this.#wideHost);
     }
+    this.#lastFound = { index: v.index.slice(), host: this.#wideHost, at };
     return { r: this.#resident(true), at };
   }
 

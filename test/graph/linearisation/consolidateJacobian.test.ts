@@ -184,6 +184,10 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
       const j = next(shape.edgeOffset);
       expect(J.column(j)).toEqual(fullQuotient(sys, before, j));
       expect(J.apply(v)).toEqual(fullDirectional(sys, theta, v));
+      // the same entries with other values (a power iteration's next step): positions reused
+      const w = { dim: v.dim, index: Int32Array.from(v.index), value: v.value.map((x, k) => x * (1 + (k % 3))) };
+      expect(J.apply(w)).toEqual(fullDirectional(sys, theta, w));
+      expect(J.stats.directional).toBe(3);
     },
   );
 });
