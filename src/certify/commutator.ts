@@ -114,11 +114,11 @@ export class Linearization {
     if (!change) {
       const theta = this.theta;
       const p = this.#rawUncopied.expand(e, new Float64Array(theta)); // read here, not kept
+      // compared bit for bit through 32-bit views (−0 differs from 0; both arrays are finite)
+      const pw = new Int32Array(p.buffer, p.byteOffset, 2 * p.length);
+      const tw = new Int32Array(theta.buffer, theta.byteOffset, 2 * theta.length);
       const index: number[] = [];
-      for (let i = 0; i < p.length; i++) {
-        const a = p[i]!;
-        if (a !== theta[i] || (a === 0 && !Object.is(a, theta[i]))) index.push(i); // −0 ≠ 0 here
-      }
+      for (let i = 0; i < p.length; i++) if (pw[2 * i] !== tw[2 * i] || pw[2 * i + 1] !== tw[2 * i + 1]) index.push(i);
       change = { index: Int32Array.from(index), value: Float64Array.from(index, (i) => p[i]!) };
       this.#change.set(e, change);
     }
