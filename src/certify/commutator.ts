@@ -107,13 +107,17 @@ export class Linearization {
 
   /**
    * Where P_e(θ) differs from θ, and its entries there (compared bit for bit): P_e evaluated once
-   * per item (on a fresh copy of θ: an operator may mutate its input), O(footprint) kept.
+   * per item on a copy of θ (an operator may mutate its input) — in `scratch` when given, so a
+   * pass over the pool allocates one d-array, not one per item — O(footprint) kept.
    */
-  expandedChange(e: string): ExpandedChange {
+  expandedChange(e: string, scratch?: Float64Array): ExpandedChange {
     let change = this.#change.get(e);
     if (!change) {
       const theta = this.theta;
-      const p = this.#rawUncopied.expand(e, new Float64Array(theta)); // read here, not kept
+      // P_e on a copy of θ (in `scratch` when given: one d-array for every item), read here, not kept
+      const input = scratch ?? new Float64Array(theta.length);
+      input.set(theta);
+      const p = this.#rawUncopied.expand(e, input);
       // compared bit for bit through 32-bit views (−0 differs from 0; both arrays are finite)
       const pw = new Int32Array(p.buffer, p.byteOffset, 2 * p.length);
       const tw = new Int32Array(theta.buffer, theta.byteOffset, 2 * theta.length);
@@ -195,9 +199,10 @@ export function measureRedundancy(
   mode: LinearizationMode = 'auto',
 ): RedundancyItem[] {
   const tol = redundancyTolerance(lin.theta, lin.relativeAccuracy);
+  const scratch = new Float64Array(lin.theta.length);
   return pool.map(({ id, p }) => {
     // on the changed coordinates only: the others add exact zeros to the distance's max and sum
-    const { index, value } = lin.expandedChange(id);
+    const { index, value } = lin.expandedChange(id, scratch);
     const residual = referenceDistance(
       value,
       Float64Array.from(index, (i) => lin.theta[i]!),

@@ -399,6 +399,22 @@ export function globalScale(
 }
 
 /**
+ * J's engine at x from J at θ where it offers `near` (the same operator bit for bit, built from
+ * where x differs from θ: for the shifted state of Q's residual, the node block only), else
+ * undefined (the caller builds one at x).
+ */
+function nearJacobian(J: JacobianOperator, theta: Float64Array, x: Float64Array): JacobianOperator | undefined {
+  if (!J.near) return undefined;
+  const moved: number[] = [];
+  for (let i = 0; i < x.length; i++) if (!Object.is(x[i], theta[i])) moved.push(i);
+  const index = Int32Array.from(moved);
+  return J.near(
+    index,
+    Float64Array.from(index, (i) => x[i]!),
+  );
+}
+
+/**
  * The fixed point's error for the verdicts' sensitivity (./sensitivity.ts): δ = ‖θ_n − θ*‖ (the
  * a-posteriori bound, else residual/(1 − q) with the observed rate q) and the linearisation at
  * θ_n − h·u, u the direction of the residual Q(θ_n) − θ_n, h = 1e-5·max(1, ‖θ_n‖_∞). None at a
@@ -438,7 +454,7 @@ export function fixedPointBand(
   const h = 1e-5 * tmax;
   const x = new Float64Array(n);
   for (let i = 0; i < n; i++) x[i] = theta[i]! - (h * dir[i]!) / dn;
-  const shifted = new Linearization(system, x, engine);
+  const shifted = new Linearization(system, x, engine, nearJacobian(lin.DQ, theta, x));
   const distanceKind = bound !== null ? 'a-posteriori bound' : 'estimate from the observed rate';
   return { fpError: { distance, distanceKind, shifted, step: h }, notes: [] };
 }
