@@ -99,7 +99,7 @@ export interface ContractionOptions {
   basis?: readonly SparseVector[];
   /** Name of the block (for reports and for looking up `lipschitz[name]`); default 'all'. */
   name?: string;
-  /** Box of the block: lower and upper bound per coordinate of W, or one number for all. */
+  /** Box of the block: lower and upper bound per coordinate of W (a Float64Array is read, not copied), or one number for all. */
   lower?: number | ArrayLike<number>;
   upper?: number | ArrayLike<number>;
   /** Default box: base ± radius·max(1, |base_j|) (default radius 0.1). */
@@ -254,7 +254,8 @@ function boxBound(
   if (v === undefined) return fallback;
   if (typeof v === 'number') return new Float64Array(m).fill(finiteNumber(name, v));
   if (v.length !== m) throw new ArgumentError(name, v, `must have one bound per block coordinate (${m})`);
-  const out = new Float64Array(m);
+  // a Float64Array is checked and read as given (the whole space's box: d entries, no copy)
+  const out = v instanceof Float64Array ? v : new Float64Array(m);
   for (let i = 0; i < m; i++) {
     const x = v[i]!;
     out[i] = Number.isFinite(x) ? x : finiteNumber(`${name}[${i}]`, x); // the error names the entry
