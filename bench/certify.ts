@@ -9,8 +9,10 @@
  *    contraction on the whole space's domain box and the confidence block, subspaces confidence
  *    and footprint, the questions' item-direction bases), on a synthetic scenario (k = 8,
  *    32 evidence items, 8 questions with 2 answers each; generated below) for Nmax = 64, 128,
- *    256, 512, 1024. Time by phase, and the growth exponent of each phase fitted by least
- *    squares on log(ms) against log(Nmax). Targets: Nmax 256 <= 5 s, Nmax 1024 <= 60 s.
+ *    256, 512, 1024. Time by phase, the growth exponent of each phase fitted by least squares on
+ *    log(ms) against log(Nmax), and the peak resident set during the certification (`peakRss`).
+ *    Targets: Nmax 1024 <= 12 s and 1 GB,
+ *    Nmax 2048 <= 60 s and 3 GB.
  * 2. The linearisation on its own at the state certify linearised at, for the same columns
  *    (DQ b for every basis vector of the subspaces and question bases, then Σ_e B or DF_e B per
  *    item by its redundancy verdict): the graph's wasm engines against the TypeScript path every
@@ -26,7 +28,7 @@
  * The machine has 2 cores and is shared with other workloads: timings are noisy; we report the
  * median of several repetitions where affordable and the load average.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { certify } from '../src/certify/certify.js';
@@ -120,6 +122,27 @@ function maxDeviation(a: ReturnType<typeof linearizeAll>['out'], b: ReturnType<t
   return worst;
 }
 
+/**
+ * The peak resident set of what runs next, in MB: on Linux the high-water mark (VmHWM) is reset
+ * to the current RSS (`before`) first (/proc/self/clear_refs), so the peak is this size's
+ * certification plus what the process still held from earlier sizes; elsewhere the process's
+ * maxRSS so far (with the sizes ascending, about this size's). `source` says which.
+ */
+function peakRss(): { read: () => number; before: number | null; source: string } {
+  const status = (key: string) =>
+    Number(new RegExp(`${key}:\\s+(\\d+) kB`).exec(readFileSync('/proc/self/status', 'utf8'))![1]) / 1024;
+  try {
+    writeFileSync('/proc/self/clear_refs', '5');
+    return {
+      source: 'VmHWM, reset to the RSS before certify (rssBeforeMB)',
+      before: status('VmRSS'),
+      read: () => status('VmHWM'),
+    };
+  } catch {
+    return { source: 'process maxRSS', before: null, read: () => process.resourceUsage().maxRSS / 1024 };
+  }
+}
+
 const SIZES = [64, 128, 256, 512, 1024];
 /** The TypeScript path is compared for Nmax <= this, on the first COMPARE_ITEMS pool items. */
 const TS_MAX_NMAX = 256;
@@ -135,8 +158,10 @@ async function graphRows(save: (rows: unknown[]) => void) {
     const setupMs = performance.now() - t0;
     const t1 = performance.now();
     // certifyReport's options for a request with no flags (src/report/certify.ts)
+    const peak = peakRss();
     const r = await certify(system, { jacobian: 'fd', linearization: 'auto' });
     const totalMs = performance.now() - t1;
+    const peakRssMB = round(peak.read(), 0);
     const theta = r.fixedPoint.theta;
     const policy = system.capabilities.certification!;
     const specs: Subspace[] = [
@@ -160,6 +185,9 @@ async function graphRows(save: (rows: unknown[]) => void) {
       setupMs: round(setupMs),
       certifyMs: round(totalMs),
       certifyOptions: 'defaults (ordergap certify with no flags)',
+      peakRssMB,
+      rssBeforeMB: peak.before === null ? null : round(peak.before, 0),
+      peakRssSource: peak.source,
       phasesMs,
       state: r.state.note ?? r.state.kind,
       fixedPoint: { iterations: r.fixedPoint.iterations, residual: r.fixedPoint.residual },
@@ -210,7 +238,9 @@ async function graphRows(save: (rows: unknown[]) => void) {
     rows.push(row);
     save(rows);
     console.log(
-      `Nmax ${nmax}: d = ${system.dim}, certify ${round(totalMs, 0)} ms (${Object.entries(phasesMs)
+      `Nmax ${nmax}: d = ${system.dim}, certify ${round(totalMs, 0)} ms, peak RSS ${peakRssMB} MB (${Object.entries(
+        phasesMs,
+      )
         .map(([k, v]) => `${k} ${round(v, 0)}`)
         .join(', ')}); linearisation wasm ${round(wasmLin.ms, 0)} ms` +
         (tsLin && wasmPart

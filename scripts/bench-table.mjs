@@ -495,12 +495,21 @@ function renderCertify(doc, ctx) {
     ),
     '',
     table(
-      ['Nmax', 'd', 'items', 'certify ms', ...CERTIFY_PHASES.map(([, label]) => `${label} ms`), 'Jacobian columns'],
+      [
+        'Nmax',
+        'd',
+        'items',
+        'certify ms',
+        'peak RSS MB',
+        ...CERTIFY_PHASES.map(([, label]) => `${label} ms`),
+        'Jacobian columns',
+      ],
       graphRows.map(({ item: r, ctx: c }) => [
         fmt(field(c, r, 'nmax', 'number')) + (reducedRow(c, r) ? '*' : ''),
         fmt(field(c, r, 'd', 'number')),
         fmt(field(c, r, 'items', 'number', { optional: true })),
         fmt(field(c, r, 'certifyMs', 'number')),
+        fmt(field(c, r, 'peakRssMB', 'number', { optional: true })),
         ...CERTIFY_PHASES.map(([key]) => fmt(field(c, r, `phasesMs.${key}`, 'number', { optional: true }))),
         fmt(field(c, r, 'jacobian.columns', 'number', { optional: true })),
       ]),

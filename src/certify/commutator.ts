@@ -32,6 +32,12 @@ import {
   type RawOperators,
 } from '../linearize/systemJacobians.js';
 
+/** Where P_e(θ) differs from θ: the coordinates (ascending) and P_e(θ)'s entries there. */
+export interface ExpandedChange {
+  readonly index: Int32Array;
+  readonly value: Float64Array;
+}
+
 /** Which linearisation an item uses. */
 export type LinearizationKind = 'sigma' | 'exact';
 
@@ -62,9 +68,12 @@ export class Linearization {
   readonly #expand = new Map<string, JacobianOperator>();
   readonly #expandAtQ = new Map<string, JacobianOperator>();
   readonly #consolidateAtP = new Map<string, JacobianOperator>();
+  readonly #change = new Map<string, ExpandedChange>();
   #Qtheta: Float64Array | undefined;
   /** Q and P_e with a block copy and one-pass finiteness check (the validating wrapper checks element by element: ~3 ms per call at d = 2e5). */
   readonly #raw: RawOperators;
+  /** The same without the copy of the output (for a result read at once and dropped). */
+  readonly #rawUncopied: RawOperators;
 
   constructor(system: OperatorSystem, theta: Float64Array, engine: EngineChoice, DQ?: JacobianOperator) {
     if (theta.length !== system.dim) throw new ArgumentError('theta', theta, `must have length ${system.dim}`);
@@ -72,6 +81,7 @@ export class Linearization {
     this.theta = theta;
     this.engine = engine;
     this.#raw = rawOperators(system);
+    this.#rawUncopied = rawOperators(system, { copy: false });
     this.DQ = DQ ?? consolidateJacobian(system, theta, engine);
   }
 
@@ -95,9 +105,36 @@ export class Linearization {
     return this.#cached(this.#expand, e, () => expandJacobian(this.system, e, this.theta, this.engine));
   }
 
-  /** P_e(θ) (a fresh array, from a fresh copy of θ: an operator may mutate its input). */
+  /**
+   * Where P_e(θ) differs from θ, and its entries there (compared bit for bit): P_e evaluated once
+   * per item on a copy of θ (an operator may mutate its input) — in `scratch` when given, so a
+   * pass over the pool allocates one d-array, not one per item — O(footprint) kept.
+   */
+  expandedChange(e: string, scratch?: Float64Array): ExpandedChange {
+    let change = this.#change.get(e);
+    if (!change) {
+      const theta = this.theta;
+      // P_e on a copy of θ (in `scratch` when given: one d-array for every item), read here, not kept
+      const input = scratch ?? new Float64Array(theta.length);
+      input.set(theta);
+      const p = this.#rawUncopied.expand(e, input);
+      // compared bit for bit through 32-bit views (−0 differs from 0; both arrays are finite)
+      const pw = new Int32Array(p.buffer, p.byteOffset, 2 * p.length);
+      const tw = new Int32Array(theta.buffer, theta.byteOffset, 2 * theta.length);
+      const index: number[] = [];
+      for (let i = 0; i < p.length; i++) if (pw[2 * i] !== tw[2 * i] || pw[2 * i + 1] !== tw[2 * i + 1]) index.push(i);
+      change = { index: Int32Array.from(index), value: Float64Array.from(index, (i) => p[i]!) };
+      this.#change.set(e, change);
+    }
+    return change;
+  }
+
+  /** P_e(θ) (a fresh array: θ with {@link expandedChange} written in). */
   expanded(e: string): Float64Array {
-    return this.#raw.expand(e, new Float64Array(this.theta));
+    const { index, value } = this.expandedChange(e);
+    const out = new Float64Array(this.theta);
+    for (let k = 0; k < index.length; k++) out[index[k]!] = value[k]!;
+    return out;
   }
 
   /** Q(θ) (cached). */
@@ -111,9 +148,15 @@ export class Linearization {
     return this.#cached(this.#expandAtQ, e, () => expandJacobian(this.system, e, this.consolidated, this.engine));
   }
 
-  /** DQ(P_e(θ)) for DF_e. */
+  /**
+   * DQ(P_e(θ)) for DF_e: from DQ(θ) and P_e's change where the engine can (`near`: no O(d) work
+   * per item on the reference graph), else at the dense P_e(θ).
+   */
   consolidateAtExpanded(e: string): JacobianOperator {
-    return this.#cached(this.#consolidateAtP, e, () => consolidateJacobian(this.system, this.expanded(e), this.engine));
+    return this.#cached(this.#consolidateAtP, e, () => {
+      const { index, value } = this.expandedChange(e);
+      return this.DQ.near?.(index, value) ?? consolidateJacobian(this.system, this.expanded(e), this.engine);
+    });
   }
 
   /** Every Jacobian operator created so far (for statistics). */
@@ -156,8 +199,14 @@ export function measureRedundancy(
   mode: LinearizationMode = 'auto',
 ): RedundancyItem[] {
   const tol = redundancyTolerance(lin.theta, lin.relativeAccuracy);
+  const scratch = new Float64Array(lin.theta.length);
   return pool.map(({ id, p }) => {
-    const residual = referenceDistance(lin.expanded(id), lin.theta);
+    // on the changed coordinates only: the others add exact zeros to the distance's max and sum
+    const { index, value } = lin.expandedChange(id, scratch);
+    const residual = referenceDistance(
+      value,
+      Float64Array.from(index, (i) => lin.theta[i]!),
+    );
     const holds = residual <= tol;
     const linearization: LinearizationKind = mode === 'auto' ? (holds ? 'sigma' : 'exact') : mode;
     return { evidence: id, p, residual, holds, linearization };

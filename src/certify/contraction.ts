@@ -30,6 +30,7 @@
  * that pair's ratio rather than the largest the whole budget would find.
  */
 import { createRng } from '../ordergap/rng.js';
+import { indexRange } from './spectralNorm.js';
 import { coordinateArray } from '../system/coordinates.js';
 import type { CoordinateSet, OperatorSystem, SparseVector } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
@@ -98,7 +99,7 @@ export interface ContractionOptions {
   basis?: readonly SparseVector[];
   /** Name of the block (for reports and for looking up `lipschitz[name]`); default 'all'. */
   name?: string;
-  /** Box of the block: lower and upper bound per coordinate of W, or one number for all. */
+  /** Box of the block: lower and upper bound per coordinate of W (a Float64Array is read, not copied), or one number for all. */
   lower?: number | ArrayLike<number>;
   upper?: number | ArrayLike<number>;
   /** Default box: base ± radius·max(1, |base_j|) (default radius 0.1). */
@@ -207,11 +208,16 @@ function contractionBlock(system: OperatorSystem, base: Float64Array, options: C
   if (basis === undefined) {
     const W = options.coordinates
       ? Int32Array.from(coordinateArray(options.coordinates, 'coordinates'))
-      : Int32Array.from({ length: d }, (_, i) => i);
-    W.forEach((j, k) => integerInRange(`coordinates[${k}]`, j, 0, d - 1));
+      : indexRange(d);
+    // plain loops: the whole space's block has d entries, and a callback per entry costs
+    // seconds at the graph's dimensions
+    for (let k = 0; k < W.length; k++)
+      if (!(W[k]! >= 0 && W[k]! < d)) integerInRange(`coordinates[${k}]`, W[k]!, 0, d - 1);
     if (W.length === 0)
       throw new ArgumentError('coordinates', options.coordinates, 'must name at least one coordinate');
-    return { m: W.length, support: W, basis: null, center: Float64Array.from(W, (j) => base[j]!) };
+    const center = new Float64Array(W.length);
+    for (let k = 0; k < W.length; k++) center[k] = base[W[k]!]!;
+    return { m: W.length, support: W, basis: null, center };
   }
   if (options.coordinates !== undefined)
     throw new ArgumentError('basis', `${basis.length} vectors`, 'excludes coordinates: give one of them');
@@ -248,7 +254,8 @@ function boxBound(
   if (v === undefined) return fallback;
   if (typeof v === 'number') return new Float64Array(m).fill(finiteNumber(name, v));
   if (v.length !== m) throw new ArgumentError(name, v, `must have one bound per block coordinate (${m})`);
-  const out = new Float64Array(m);
+  // a Float64Array is checked and read as given (the whole space's box: d entries, no copy)
+  const out = v instanceof Float64Array ? v : new Float64Array(m);
   for (let i = 0; i < m; i++) {
     const x = v[i]!;
     out[i] = Number.isFinite(x) ? x : finiteNumber(`${name}[${i}]`, x); // the error names the entry
@@ -260,18 +267,13 @@ function boxBound(
 function searchBox(block: ContractionBlock, options: ContractionOptions): SearchBox & { text: string } {
   const radius = positiveNumber('radius', options.radius ?? 0.1);
   const { m, center } = block;
-  const lower = boxBound(
-    'lower',
-    options.lower,
-    m,
-    Float64Array.from(center, (c) => c - radius * Math.max(1, Math.abs(c))),
-  );
-  const upper = boxBound(
-    'upper',
-    options.upper,
-    m,
-    Float64Array.from(center, (c) => c + radius * Math.max(1, Math.abs(c))),
-  );
+  const around = (sign: number): Float64Array => {
+    const out = new Float64Array(m);
+    for (let i = 0; i < m; i++) out[i] = center[i]! + sign * (radius * Math.max(1, Math.abs(center[i]!)));
+    return out;
+  };
+  const lower = boxBound('lower', options.lower, m, options.lower === undefined ? around(-1) : new Float64Array(0));
+  const upper = boxBound('upper', options.upper, m, options.upper === undefined ? around(1) : new Float64Array(0));
   for (let i = 0; i < m; i++)
     if (!(lower[i]! <= upper[i]!))
       throw new ArgumentError(`lower[${i}]`, lower[i], `must be <= upper[${i}] = ${upper[i]}`);
@@ -363,6 +365,13 @@ function localNorm(
   return { pw, note };
 }
 
+/** x − y (a plain loop: on the whole space the pair has d entries). */
+function difference(x: Float64Array, y: Float64Array): Float64Array {
+  const out = new Float64Array(x.length);
+  for (let i = 0; i < x.length; i++) out[i] = x[i]! - y[i]!;
+  return out;
+}
+
 /** The pair the search found, for the report. */
 function reportedPair(system: OperatorSystem, block: ContractionBlock, search: PairSearch): CounterexamplePair | null {
   const found = search.best;
@@ -374,11 +383,7 @@ function reportedPair(system: OperatorSystem, block: ContractionBlock, search: P
     ratio: found.ratio,
     slack: found.slack,
     source: found.source,
-    direction: namedDirection(
-      system,
-      block,
-      Float64Array.from(found.x, (a, i) => a - found.y[i]!),
-    ),
+    direction: namedDirection(system, block, difference(found.x, found.y)),
   };
 }
 

@@ -73,8 +73,6 @@ function coordinateMap(system: OperatorSystem, base: Float64Array, W: Int32Array
   const engine = system.capabilities.certification?.consolidateOn?.(base, W);
   if (engine) {
     const varying = engine.varying;
-    const zv = Float64Array.from(varying, (j) => base[j]!);
-    const qv = new Float64Array(varying.length);
     const wpos = new Int32Array(m);
     let identity = varying.length === m;
     for (let i = 0, p = 0; i < m; i++) {
@@ -87,9 +85,19 @@ function coordinateMap(system: OperatorSystem, base: Float64Array, W: Int32Array
       wpos[i] = p;
       identity &&= p === i;
     }
+    if (identity) {
+      // W is every varying coordinate in order (the whole space): z is the engine's input itself
+      const g = (z: Float64Array, out: Float64Array): void => {
+        count();
+        engine.consolidate(z, out);
+      };
+      return { g, release: () => engine.release() };
+    }
+    const zv = new Float64Array(varying.length); // plain loops: varying may hold millions
+    for (let i = 0; i < varying.length; i++) zv[i] = base[varying[i]!]!;
+    const qv = new Float64Array(varying.length);
     const g = (z: Float64Array, out: Float64Array): void => {
       count();
-      if (identity) return engine.consolidate(z, out);
       for (let i = 0; i < m; i++) zv[wpos[i]!] = z[i]!;
       engine.consolidate(zv, qv);
       for (let i = 0; i < m; i++) out[i] = qv[wpos[i]!]!;
@@ -295,7 +303,8 @@ export function randomPairs(search: PairSearch, rng: Rng, box: SearchBox, sample
 export function coordinateProbes(search: PairSearch, box: SearchBox, center: Float64Array, probes: number): void {
   const { lower, upper } = box;
   const m = center.length;
-  const probeCenter = Float64Array.from(center, (c, i) => Math.min(upper[i]!, Math.max(lower[i]!, c)));
+  const probeCenter = new Float64Array(m); // a plain loop: on the whole space m = d
+  for (let i = 0; i < m; i++) probeCenter[i] = Math.min(upper[i]!, Math.max(lower[i]!, center[i]!));
   const sy = new Float64Array(m);
   for (let p = 0; p < probes && !search.decided(); p++) {
     const i = Math.floor((p * m) / probes);

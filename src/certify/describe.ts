@@ -24,10 +24,9 @@ export function namedComponents(
   let vmax = 0;
   for (let i = 0; i < v.length; i++) vmax = Math.max(vmax, Math.abs(v[i]!));
   if (vmax === 0) return [];
-  const order = Array.from({ length: v.length }, (_, i) => i)
-    .filter((i) => Math.abs(v[i]!) >= 1e-3 * vmax)
-    .sort((a, b) => Math.abs(v[b]!) - Math.abs(v[a]!))
-    .slice(0, top);
+  const large: number[] = []; // a plain loop: an index array of v's length costs ~1 s at d = 3·10⁶
+  for (let i = 0; i < v.length; i++) if (Math.abs(v[i]!) >= 1e-3 * vmax) large.push(i);
+  const order = large.sort((a, b) => Math.abs(v[b]!) - Math.abs(v[a]!)).slice(0, top);
   return order.map((i) => {
     const index = coords ? coords[i]! : i;
     return { index, name: system.describeCoordinate(index), value: v[i]! };

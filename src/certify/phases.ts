@@ -22,7 +22,7 @@ import { consolidateEncloser } from './enclosure.js';
 import { findFixedPoint, type FixedPointResult } from './fixedPoint.js';
 import type { ContractionPlan, CertifyPlan } from './plan.js';
 import type { FixedPointError } from './sensitivity.js';
-import { blockNorm, type PowerIteration } from './spectralNorm.js';
+import { blockNorm, indexRange, type PowerIteration } from './spectralNorm.js';
 import { basisOf, declaredBlock, isCoordinateBlock, resolveSubspace } from './subspace.js';
 import type { ProgressFn, UniquenessStatement } from './types.js';
 
@@ -91,12 +91,7 @@ export type WholeSpaceNorm = PowerIteration & { kind: 'exact' | 'lower-bound' };
  */
 export function wholeSpaceNorm(DQ: JacobianOperator, d: number, seed: number): WholeSpaceNorm {
   const rng = createRng((seed + 4242) >>> 0);
-  return blockNorm(
-    DQ,
-    Int32Array.from({ length: d }, (_, i) => i),
-    1024,
-    rng.next,
-  );
+  return blockNorm(DQ, indexRange(d), 1024, rng.next);
 }
 
 /** Box options of one contraction block. */
@@ -354,14 +349,8 @@ function expandNormEstimate(system: OperatorSystem, J: JacobianOperator, e: stri
   const fp = footprintOf(system, e);
   const d = system.dim;
   const rng = createRng(seed);
-  if (!fp && d > 1024)
-    return blockNorm(
-      J,
-      Int32Array.from({ length: d }, (_, i) => i),
-      0,
-      rng.next,
-    ).norm;
-  const coords = fp ?? Int32Array.from({ length: d }, (_, i) => i);
+  if (!fp && d > 1024) return blockNorm(J, indexRange(d), 0, rng.next).norm;
+  const coords = fp ?? indexRange(d);
   if (coords.length === 0) return 1;
   const n = blockNorm(J, coords, coords.length, rng.next).norm;
   return fp && coords.length < d ? Math.max(1, n) : n;
@@ -410,6 +399,22 @@ export function globalScale(
 }
 
 /**
+ * J's engine at x from J at θ where it offers `near` (the same operator bit for bit, built from
+ * where x differs from θ: for the shifted state of Q's residual, the node block only), else
+ * undefined (the caller builds one at x).
+ */
+function nearJacobian(J: JacobianOperator, theta: Float64Array, x: Float64Array): JacobianOperator | undefined {
+  if (!J.near) return undefined;
+  const moved: number[] = [];
+  for (let i = 0; i < x.length; i++) if (!Object.is(x[i], theta[i])) moved.push(i);
+  const index = Int32Array.from(moved);
+  return J.near(
+    index,
+    Float64Array.from(index, (i) => x[i]!),
+  );
+}
+
+/**
  * The fixed point's error for the verdicts' sensitivity (./sensitivity.ts): δ = ‖θ_n − θ*‖ (the
  * a-posteriori bound, else residual/(1 − q) with the observed rate q) and the linearisation at
  * θ_n − h·u, u the direction of the residual Q(θ_n) − θ_n, h = 1e-5·max(1, ‖θ_n‖_∞). None at a
@@ -449,7 +454,7 @@ export function fixedPointBand(
   const h = 1e-5 * tmax;
   const x = new Float64Array(n);
   for (let i = 0; i < n; i++) x[i] = theta[i]! - (h * dir[i]!) / dn;
-  const shifted = new Linearization(system, x, engine);
+  const shifted = new Linearization(system, x, engine, nearJacobian(lin.DQ, theta, x));
   const distanceKind = bound !== null ? 'a-posteriori bound' : 'estimate from the observed rate';
   return { fpError: { distance, distanceKind, shifted, step: h }, notes: [] };
 }

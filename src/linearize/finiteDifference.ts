@@ -97,11 +97,26 @@ function norm2(x: Float64Array): number {
 
 /** Step along v: eps^(1/3)·max(1, max_{supp v}|x_j|)/‖v‖_∞ (0 when v = 0). */
 export function directionalStep(x: Float64Array, v: SparseVector): number {
+  return directionalStepGathered(gathered(x, v), v);
+}
+
+/** x at v's entries, in v's order. */
+function gathered(x: Float64Array, v: SparseVector): Float64Array {
+  const out = new Float64Array(v.index.length);
+  for (let k = 0; k < out.length; k++) out[k] = x[v.index[k]!]!;
+  return out;
+}
+
+/**
+ * {@link directionalStep} from x's values at v's entries only (`xv[k]` = x at `v.index[k]`): for
+ * an engine that holds x as something other than one array.
+ */
+export function directionalStepGathered(xv: Float64Array, v: SparseVector): number {
   let vmax = 0;
   let xmax = 1;
   for (let k = 0; k < v.index.length; k++) {
     vmax = Math.max(vmax, Math.abs(v.value[k]!));
-    xmax = Math.max(xmax, Math.abs(x[v.index[k]!]!));
+    xmax = Math.max(xmax, Math.abs(xv[k]!));
   }
   return vmax === 0 ? 0 : (FD_RELATIVE_STEP * xmax) / vmax;
 }
@@ -122,13 +137,18 @@ function shifted(x: Float64Array, v: SparseVector, t: number): Float64Array {
  * rounding of x ± t·v), which for a linear map is the whole error. Returns 0 when v = 0.
  */
 export function takenStep(x: Float64Array, v: SparseVector, t: number): number {
+  return takenStepGathered(gathered(x, v), v, t);
+}
+
+/** {@link takenStep} from x's values at v's entries only (`xv[k]` = x at `v.index[k]`). */
+export function takenStepGathered(xv: Float64Array, v: SparseVector, t: number): number {
   let num = 0;
   let den = 0;
   let vmax = 0;
   for (let k = 0; k < v.value.length; k++) vmax = Math.max(vmax, Math.abs(v.value[k]!));
   if (vmax === 0) return 0;
   for (let k = 0; k < v.index.length; k++) {
-    const xj = x[v.index[k]!]!;
+    const xj = xv[k]!;
     const vj = v.value[k]!;
     const delta = xj + t * vj - (xj + -t * vj);
     const u = vj / vmax; // scaled: ⟨v, v⟩ neither overflows nor underflows

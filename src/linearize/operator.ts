@@ -10,7 +10,7 @@
 
 import type { JacobianMethod, JacobianOperator, JacobianStats, SparseVector } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
-import { SparseAccumulator } from './sparse.js';
+import { sharedAccumulator } from './sparse.js';
 
 export type { JacobianMethod, JacobianOperator, JacobianStats } from '../system/types.js';
 
@@ -46,7 +46,6 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
 {
   readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
   readonly #cache = new Map<number, SparseVector>();
-  #acc: SparseAccumulator | undefined;
 
   /**
    * @param dim input dimension (columns of J)
@@ -142,11 +141,13 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
       if (this.isIdentityColumn(j)) continue;
       count++;
       if (!this.#cache.has(j)) missing.push(j);
+      // decided: both counts only grow (a long direction need not be scanned to its end)
+      if (missing.length && count > this.columnThreshold && this.directional) break;
     }
     if (missing.length && count > this.columnThreshold && this.directional)
       return this.#guarded(() => this.directional!(v));
     if (missing.length) this.prefetch(missing);
-    const acc = (this.#acc ??= new SparseAccumulator(this.outDim));
+    const acc = sharedAccumulator(this.outDim); // added to and taken below, nothing in between
     for (let k = 0; k < v.index.length; k++) {
       const j = v.index[k]!;
       if (this.isIdentityColumn(j)) acc.addEntry(j, v.value[k]!);

@@ -70,6 +70,13 @@ export interface JacobianOperator {
   readonly stats: JacobianStats;
   /** Frees resources held outside the JS heap (wasm blocks), if any. Idempotent. */
   release?(): void;
+  /**
+   * The same engine at this operator's point with the coordinates `index` (ascending) set to
+   * `value`, built from what this operator holds — for engines where that is cheaper than from
+   * the dense point (the certification's DQ(P_e(θ)) when P_e writes a small footprint). Absent:
+   * the caller builds the operator at the dense point.
+   */
+  near?(index: Int32Array, value: Float64Array): JacobianOperator;
 }
 
 /**

@@ -14,6 +14,9 @@ import { certify } from '../../src/certify/certify.js';
 import { FD_RELATIVE_ACCURACY } from '../../src/linearize/operator.js';
 import { sparseDot, toDense } from '../../src/linearize/sparse.js';
 import { reportJson } from '../../src/report/json.js';
+import { referenceDistance } from '../../src/blas1/dnrm2.js';
+import { consolidateJacobian } from '../../src/linearize/systemJacobians.js';
+import { consolidatedState } from '../graph/linearisation/fixtures.js';
 import type { SparseVector } from '../../src/system/types.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 import {
@@ -283,6 +286,31 @@ describe('redundancy', () => {
     expect(red[1]!.holds).toBe(false);
     expect(red[1]!.linearization).toBe('exact');
     expect(Math.abs(red[1]!.residual - 0.1)).toBeLessThan(1e-15);
+  });
+});
+
+describe('P_e(θ) held as its change, DQ(P_e(θ)) built from DQ(θ)', () => {
+  it('gives the residuals and the Jacobians of the dense P_e(θ), bit for bit', async () => {
+    const { sys, theta } = await consolidatedState();
+    using lin = new Linearization(sys, theta, { method: 'fd' });
+    const pool = sys.evidenceAt(theta);
+    const red = measureRedundancy(lin, pool);
+    pool.forEach(({ id }, i) => {
+      const dense = sys.expand(id, theta);
+      expect(lin.expanded(id)).toEqual(dense);
+      const { index } = lin.expandedChange(id);
+      expect(index.length).toBeLessThan(theta.length / 10); // P_e writes its footprint only
+      for (let j = 0, k = 0; j < theta.length; j++)
+        if (k < index.length && index[k] === j) k++;
+        else expect(Object.is(dense[j], theta[j])).toBe(true);
+      expect(Object.is(red[i]!.residual, referenceDistance(dense, theta))).toBe(true);
+    });
+    const e = pool[0]!.id;
+    const atP = lin.consolidateAtExpanded(e);
+    using direct = consolidateJacobian(sys, sys.expand(e, theta), { method: 'fd' }) as Disposable &
+      ReturnType<typeof consolidateJacobian>;
+    const cols = [...lin.expandedChange(e).index, 0, 7, theta.length - 1];
+    for (const j of cols) expect(atP.column(j)).toEqual(direct.column(j));
   });
 });
 

@@ -16,6 +16,8 @@ import { defineSystem } from '../../src/system/define.js';
 import type { OperatorSystem } from '../../src/system/types.js';
 import { init } from '../../src/wasm/module.js';
 import { linearSystem, matvec, randomMatrix, type Mat } from './linearSystems.js';
+import { consolidateJacobian } from '../../src/linearize/systemJacobians.js';
+import { consolidatedState } from '../graph/linearisation/fixtures.js';
 
 /** FD relative accuracy eps^(2/3) ≈ 3.7e-11 with room: the Jacobians of affine maps are exact up to rounding. */
 const FD_TOL = 1e-9;
@@ -160,6 +162,28 @@ describe('linearisation: the global scale and the fixed-point band', () => {
       expect(unknown.fpError).toBeNull();
       expect(unknown.notes[0]).toMatch(/‖θ−θ\*‖ unknown .*observed rate 1\.50/);
     } finally {
+      lin.release();
+    }
+  });
+});
+
+describe('the shifted linearisation on the reference graph', () => {
+  it('takes DQ at the shifted state from DQ(θ) (near): the operator built there, bit for bit', async () => {
+    const { sys, theta: start } = await consolidatedState();
+    const fp = findFixedPoint(sys, { theta0: start, tolerance: 1e-9 });
+    const lin = new Linearization(sys, fp.theta, fd);
+    const band = fixedPointBand(sys, lin, fd, fp, false);
+    const shifted = band.fpError!.shifted;
+    try {
+      const x = shifted.theta;
+      using direct = consolidateJacobian(sys, x, fd) as Disposable & ReturnType<typeof consolidateJacobian>;
+      const { edgeOffset } = sys.scenario.shape;
+      for (const j of [0, 5, edgeOffset - 1, edgeOffset, edgeOffset + 3, x.length - 1])
+        expect(shifted.DQ.column(j)).toEqual(direct.column(j));
+      // the shift moves the node block only (Q copies the edges): no edge rows rebuilt from x
+      for (let i = edgeOffset; i < x.length; i++) if (!Object.is(x[i], fp.theta[i])) throw new Error(`edge ${i} moved`);
+    } finally {
+      shifted.release();
       lin.release();
     }
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { CachedJacobian } from '../../src/linearize/operator.js';
-import { sparseFromDense, type SparseVector } from '../../src/linearize/sparse.js';
+import { sharedAccumulator, sparseFromDense, type SparseVector } from '../../src/linearize/sparse.js';
 import { ArgumentError } from '../../src/util/errors.js';
 
 /**
@@ -112,6 +112,32 @@ describe('CachedJacobian (the base of every Jacobian engine)', () => {
       const asked = Array.from(v.index).filter((j) => !identity.includes(j));
       expect([...J.computed].sort((a, b) => a - b)).toEqual(asked);
       expect(J.stats.columns).toBe(asked.length);
+    },
+  );
+
+  test.prop([problem, problem])(
+    'operators of one dimension share one accumulator (no O(d) buffer each) and still give their own sums',
+    (a, b) => {
+      const n = a.n;
+      const Ja = new MatrixJacobian(Float64Array.from(a.M), n, n, new Set(a.identity));
+      const Mb = Float64Array.from({ length: n * n }, (_, i) => b.M[i % b.M.length]!);
+      const Jb = new MatrixJacobian(Mb, n, n);
+      const va = direction(n, a.entries, a.values);
+      const vb = direction(n, a.entries.slice().reverse(), b.values.concat(a.values));
+      for (const [J, v] of [
+        [Ja, va],
+        [Jb, vb],
+        [Ja, vb],
+        [Jb, va],
+      ] as const) {
+        const got = J.apply(v);
+        const want = combination(J, v);
+        expect(Array.from(got.index)).toEqual(Array.from(want.index));
+        got.value.forEach((x, k) => expect(Object.is(x, want.value[k])).toBe(true));
+      }
+      const acc = sharedAccumulator(n);
+      expect(sharedAccumulator(n)).toBe(acc);
+      expect(acc.take().index.length).toBe(0); // every apply left it empty
     },
   );
 

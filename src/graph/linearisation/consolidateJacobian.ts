@@ -30,6 +30,8 @@
 import {
   edgeRowsOf,
   graphKernels,
+  type HostEdgeRows,
+  type HostRows,
   residentBlocks,
   WasmConsolidation,
   WasmEdgeRows,
@@ -37,7 +39,12 @@ import {
   type ResidentBlocks,
 } from '../operators/wasmConsolidate.js';
 import type { Scenario } from '../scenarios/scenario.js';
-import { centralStep, directionalStep, finiteCopy, takenStep } from '../../linearize/finiteDifference.js';
+import {
+  centralStep,
+  directionalStepGathered,
+  finiteCopy,
+  takenStepGathered,
+} from '../../linearize/finiteDifference.js';
 import { runPosition } from '../operators/consolidate.js';
 import { CachedJacobian, FD_RELATIVE_ACCURACY } from '../../linearize/operator.js';
 import { SparseAccumulator, type SparseVector } from '../../linearize/sparse.js';
@@ -65,6 +72,70 @@ interface Resident {
   /** The quotient's non-zeros. */
   idx: I32Block;
   val: F64Block;
+}
+
+/** A point held as another operator's array with a patch (see {@link GraphConsolidateJacobian.near}). */
+interface NearPoint {
+  readonly node: Float64Array;
+  readonly edges: Float64Array;
+  readonly patch: ReadonlyMap<number, number>;
+  /** The rows of the point's non-zero edges. */
+  readonly host: HostEdgeRows;
+}
+
+/**
+ * `host` (rows of non-zero edges, no kept entries) with the edge entries at `at` (edge-block
+ * coordinates, ascending) set to `value`: the rows {@link edgeRowsOf} builds from the patched
+ * point — a changed row merged in column order, a zero dropped, the other rows and untouched
+ * blocks shared. O(Nmax + nnz of the changed blocks).
+ */
+function patchedRows(host: HostEdgeRows, at: Int32Array, value: Float64Array, n: number): HostEdgeRows {
+  if (at.length === 0) return host;
+  const nn = n * n;
+  let t = 0;
+  const blocks = host.blocks.map((rows, b): HostRows => {
+    const from = t;
+    while (t < at.length && at[t]! < (b + 1) * nn) t++;
+    if (from === t) return rows;
+    const cap = Math.max(1, rows.start[n]! + (t - from));
+    const start = new Int32Array(n + 1);
+    const col = new Int32Array(cap);
+    const val = new Float64Array(cap);
+    let k = 0;
+    for (let j = 0, c = from; j < n; j++) {
+      start[j] = k;
+      let p = rows.start[j]!;
+      const end = rows.start[j + 1]!;
+      for (; c < t && at[c]! < b * nn + (j + 1) * n; c++) {
+        const i = at[c]! - b * nn - j * n;
+        while (p < end && rows.col[p]! < i) {
+          col[k] = rows.col[p]!;
+          val[k++] = rows.val[p++]!;
+        }
+        if (p < end && rows.col[p] === i) p++;
+        if (value[c] !== 0) {
+          col[k] = i;
+          val[k++] = value[c]!;
+        }
+      }
+      col.set(rows.col.subarray(p, end), k);
+      val.set(rows.val.subarray(p, end), k);
+      k += end - p;
+    }
+    start[n] = k;
+    return { start, col, val };
+  }) as unknown as HostEdgeRows['blocks'];
+  const active: number[] = [];
+  for (let j = 0; j < n; j++) if (blocks.some((r) => r.start[j + 1]! > r.start[j]!)) active.push(j);
+  return { blocks, active: Int32Array.from(active), kept: new Int32Array(0) };
+}
+
+/** Whether two index lists are equal entry by entry. */
+function sameIndices(a: Int32Array, b: Int32Array): boolean {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let k = 0; k < a.length; k++) if (a[k] !== b[k]) return false;
+  return true;
 }
 
 /** The error of a non-finite quotient at node coordinate i. */
@@ -139,35 +210,137 @@ function directionalQuotient(
  */
 export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   readonly #scenario: Scenario;
-  readonly #x: Float64Array;
+  /** x's node block (own copy). */
+  readonly #node: Float64Array;
+  /** An array of length d holding x's edge weights except at #patch (shared between operators near each other). */
+  readonly #edges: Float64Array;
+  /** x's edge weights where they differ from #edges, by coordinate. */
+  readonly #patch: ReadonlyMap<number, number>;
   readonly #nodeLen: number;
+  /** x's edge non-zeros by rows: what the columns pass over. */
   #host: ReturnType<typeof edgeRowsOf> | undefined;
-  /** The edge entries the rows store even where x is 0 (those directions moved), by edge-block coordinate. */
+  /** The edge entries the wide rows store even where x is 0 (directions moved them), by edge-block coordinate. */
   #keep: Uint8Array | undefined;
+  /** x's edges by rows with the entries #keep marks: what a direction moving a zero of x passes over. */
+  #wideHost: ReturnType<typeof edgeRowsOf> | undefined;
   #res: { blocks: ResidentBlocks; value: Resident } | undefined;
+  #wideRes: { blocks: ResidentBlocks; value: Resident } | undefined;
+  /** The last direction's edge positions (a power iteration asks for the same entries step after step). */
+  #lastFound: { index: Int32Array; host: HostEdgeRows; at: Int32Array } | undefined;
   /** Accumulates a directional difference's quotients. */
   #colAcc: SparseAccumulator | undefined;
 
-  constructor(scenario: Scenario, x: ArrayLike<number>) {
-    if (x.length !== scenario.layout.dim) throw new ArgumentError('x', x, `must have length ${scenario.layout.dim}`);
-    const x0 = finiteCopy('x', x);
-    super(x0.length, x0.length, 'fd', FD_RELATIVE_ACCURACY);
+  /**
+   * @param x the point (length d, finite; copied)
+   * @param near internal ({@link GraphConsolidateJacobian.near}): the point as another operator's
+   *   array with a patch, and its rows; `x` is then that array and is not copied
+   */
+  constructor(scenario: Scenario, x: ArrayLike<number>, near?: NearPoint) {
+    const d = scenario.layout.dim;
+    if (x.length !== d) throw new ArgumentError('x', x, `must have length ${d}`);
+    super(d, d, 'fd', FD_RELATIVE_ACCURACY);
     this.#scenario = scenario;
-    this.#x = x0;
     this.#nodeLen = scenario.shape.edgeOffset;
+    if (near) {
+      this.#node = near.node;
+      this.#edges = near.edges;
+      this.#patch = near.patch;
+      this.#host = near.host;
+    } else {
+      const x0 = finiteCopy('x', x);
+      this.#node = x0.subarray(0, this.#nodeLen);
+      this.#edges = x0;
+      this.#patch = new Map();
+    }
   }
 
-  /** The resident blocks, created on first use; if an allocation fails, the earlier ones are freed. */
-  #resident(): Resident {
-    if (this.#res) return this.#res.value;
+  /** x_j. */
+  #xAt(j: number): number {
+    return j < this.#nodeLen ? this.#node[j]! : (this.#patch.get(j) ?? this.#edges[j]!);
+  }
+
+  /** x at v's entries, in v's order. */
+  #gather(v: SparseVector): Float64Array {
+    const out = new Float64Array(v.index.length);
+    const [node, edges, patch, nodeLen] = [this.#node, this.#edges, this.#patch, this.#nodeLen];
+    for (let k = 0; k < out.length; k++) {
+      const j = v.index[k]!;
+      out[k] = j < nodeLen ? node[j]! : patch.size > 0 ? (patch.get(j) ?? edges[j]!) : edges[j]!;
+    }
+    return out;
+  }
+
+  /** x as one array (a d-copy when x is held as a patch). */
+  #dense(): Float64Array {
+    if (this.#patch.size === 0 && this.#edges.buffer === this.#node.buffer) return this.#edges;
+    const x = new Float64Array(this.#edges);
+    x.set(this.#node);
+    for (const [j, w] of this.#patch) x[j] = w;
+    return x;
+  }
+
+  /** The rows of x's non-zero edges (an operator made by `near` has them from the start). */
+  #narrowHost(): HostEdgeRows {
+    return (this.#host ??= edgeRowsOf(this.#dense(), this.#scenario.shape));
+  }
+
+  /**
+   * DQ at this operator's point with the coordinates `index` (ascending) set to `value`: the
+   * same operator as `new GraphConsolidateJacobian(scenario, x)` at that point, bit for bit
+   * (tested), built from this one's: the rows of the edges are this operator's with the changed
+   * entries merged in (O(Nmax + nnz) instead of the O(Nmax²) scan of a dense point) and the
+   * point is held as this one's array plus the change (O(node block + changes), no d-copy). How
+   * the certification makes DQ(P_e(θ)) of every evidence item from DQ(θ): P_e writes its
+   * footprint only.
+   * @throws {ArgumentError} lengths that differ, an index out of range or not ascending, a
+   *   value not finite.
+   */
+  near(index: Int32Array, value: Float64Array): GraphConsolidateJacobian {
+    if (value.length !== index.length)
+      throw new ArgumentError('value', value, `must have one entry per index (${index.length})`);
+    const nodeLen = this.#nodeLen;
+    const node = Float64Array.from(this.#node);
+    const patch = new Map(this.#patch);
+    const edgeAt: number[] = [];
+    const edgeValue: number[] = [];
+    for (let k = 0; k < index.length; k++) {
+      const j = index[k]!;
+      if (!(Number.isInteger(j) && j >= 0 && j < this.dim && (k === 0 || j > index[k - 1]!)))
+        throw new ArgumentError(`index[${k}]`, j, `must be an index in [0, ${this.dim}), ascending`);
+      const w = value[k]!;
+      if (!Number.isFinite(w)) throw new ArgumentError(`x[${j}]`, w, 'must be finite');
+      if (j < nodeLen) node[j] = w;
+      else {
+        patch.set(j, w);
+        edgeAt.push(j - nodeLen);
+        edgeValue.push(w);
+      }
+    }
+    const host = patchedRows(
+      this.#narrowHost(),
+      Int32Array.from(edgeAt),
+      Float64Array.from(edgeValue),
+      this.#scenario.shape.nmax,
+    );
+    return new GraphConsolidateJacobian(this.#scenario, this.#edges, { node, edges: this.#edges, patch, host });
+  }
+
+  /**
+   * The resident blocks on x's non-zeros, or (`wide`) on the wide rows, created on first use; if
+   * an allocation fails, the earlier ones are freed. The two storages give the same sums bit for
+   * bit (a stored zero is skipped like an absent entry); the columns keep to the narrow one, whose
+   * passes cost O(Nmax + nnz(x)) whatever a long direction stored before.
+   */
+  #resident(wide = false): Resident {
+    const held = wide ? this.#wideRes : this.#res;
+    if (held) return held.value;
     const { shape, params } = this.#scenario;
-    const x = this.#x;
-    const host = (this.#host ??= edgeRowsOf(x, shape));
+    const host = wide ? this.#wideHost! : this.#narrowHost();
     const claimsLen = Math.max(1, shape.claims * (shape.k + 1));
-    this.#res = residentBlocks((a) => ({
+    const made = residentBlocks((a) => ({
       q: new WasmConsolidation(a, shape, params),
       rows: new WasmEdgeRows(a, host, shape.nmax),
-      node: a.from(x.subarray(0, this.#nodeLen)),
+      node: a.from(this.#node),
       sums0: a.alloc(7 * shape.nmax),
       cp: a.alloc(shape.nmax),
       cm: a.alloc(shape.nmax),
@@ -177,10 +350,20 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
       idx: a.allocI32(this.#nodeLen),
       val: a.alloc(this.#nodeLen),
     }));
-    const r = this.#res.value;
-    r.q.readConfidences(x);
+    if (wide) this.#wideRes = made;
+    else this.#res = made;
+    const r = made.value;
+    r.q.readConfidences(this.#node);
     r.q.structureSums(r.rows, r.sums0);
     return r;
+  }
+
+  /**
+   * The edge entries a column's passes visit: x's non-zero edge weights, whatever long
+   * directions stored besides (those go to the wide rows). O(Nmax²) on first use.
+   */
+  get columnEdgeEntries(): number {
+    return this.#narrowHost().blocks.reduce((sum, b) => sum + b.start[b.start.length - 1]!, 0);
   }
 
   /** Confidence-weighted sums and the belief update into `out` (n), from the structure sums `sums`. */
@@ -216,7 +399,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     const md = shape.mergeDims;
     const diag = r.sums0.view; // the first n values are S_ii
     if (diag[slot] === 0) return 0;
-    const x = this.#x;
+    const x = this.#node; // attributes: node coordinates
     const limit = params.mergeRadius * params.mergeRadius * (1 + 1e-9);
     const rows = r.mrows.view;
     let count = 0;
@@ -281,7 +464,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     const { shape } = this.#scenario;
     const n = shape.nmax;
     const k1 = shape.k + 1;
-    const xj = this.#x[j]!;
+    const xj = this.#xAt(j);
     const h = centralStep(xj);
     const p = xj + h;
     const m = xj - h;
@@ -330,18 +513,23 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   }
 
   /**
-   * The resident blocks with every edge entry v moves stored in the rows (a zero of x stored as
-   * such, which the passes skip as they skip an absent entry): the rows are rebuilt, once, when
-   * v moves an edge they do not store. Returns v's edge entries as (block, position in that
-   * block's values) pairs, in v's order.
+   * The resident blocks with every edge entry v moves stored in the rows: x's non-zeros when
+   * they hold them all, else the wide rows (a zero of x stored as such, which the passes skip as
+   * they skip an absent entry), rebuilt, once, when v moves an edge they do not store either.
+   * Returns v's edge entries as (block, position in that block's values) pairs, in v's order.
    */
   #residentFor(v: SparseVector): { r: Resident; at: Int32Array } {
+    const last = this.#lastFound;
+    if (last && sameIndices(last.index, v.index)) {
+      if (last.host === this.#host) return { r: this.#resident(), at: last.at };
+      if (last.host === this.#wideHost) return { r: this.#resident(true), at: last.at };
+    }
     const { shape } = this.#scenario;
     const n = shape.nmax;
     const nn = n * n;
     const at = new Int32Array(2 * v.index.length).fill(-1);
+    // the positions of v's edge entries in `host`; false at the first one it does not store
     const find = (host: ReturnType<typeof edgeRowsOf>): boolean => {
-      let all = true;
       for (let k = 0; k < v.index.length; k++) {
         const e = v.index[k]! - this.#nodeLen;
         if (e < 0) continue;
@@ -349,20 +537,26 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
         const row = Math.floor((e - b * nn) / n);
         const rows = host.blocks[b]!;
         const p = runPosition(rows.col, rows.start[row]!, rows.start[row + 1]!, e - b * nn - row * n);
+        if (p < 0) return false;
         at[2 * k] = b;
         at[2 * k + 1] = p;
-        if (p < 0) all = false;
       }
-      return all;
+      return true;
     };
-    if (!find((this.#host ??= edgeRowsOf(this.#x, shape)))) {
+    if (find(this.#narrowHost())) {
+      this.#lastFound = { index: v.index.slice(), host: this.#host!, at };
+      return { r: this.#resident(), at };
+    }
+    if (!this.#wideHost || !find(this.#wideHost)) {
       const keep = (this.#keep ??= new Uint8Array(3 * nn));
       for (let k = 0; k < v.index.length; k++) if (v.index[k]! >= this.#nodeLen) keep[v.index[k]! - this.#nodeLen] = 1;
-      this.releaseResources();
-      this.#host = edgeRowsOf(this.#x, shape, keep);
-      find(this.#host);
+      this.#wideRes?.blocks.free();
+      this.#wideRes = undefined;
+      this.#wideHost = edgeRowsOf(this.#dense(), shape, keep);
+      find(this.#wideHost);
     }
-    return { r: this.#resident(), at };
+    this.#lastFound = { index: v.index.slice(), host: this.#wideHost, at };
+    return { r: this.#resident(true), at };
   }
 
   /**
@@ -390,7 +584,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     const rows = r.mrows.view;
     let count = 0;
     if (moved.size === 0) return 0;
-    const x = this.#x;
+    const x = this.#node; // attributes: node coordinates
     const shift = new Float64Array(shape.claims * md);
     for (let k = 0; k < v.index.length; k++) {
       const j = v.index[k]!;
@@ -422,16 +616,20 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
    * put back after: the confidences from every stage, the merge for `rows` claim rows only (the
    * others are the same at both points of the difference, {@link #directionRows}).
    */
-  #shifted(r: Resident, v: SparseVector, at: Int32Array, s: number, rows: number): Float64Array {
+  #shifted(r: Resident, v: SparseVector, xv: Float64Array, at: Int32Array, s: number, rows: number): Float64Array {
     const { shape } = this.#scenario;
-    const x = this.#x;
     const k1 = shape.k + 1;
+    const nodeLen = this.#nodeLen;
     const write = (shift: boolean) => {
+      // the views once per pass, not per entry: a long direction writes millions of entries,
+      // and each `view` read checks the arena's buffer
+      const node = r.node.view;
+      const vals = [r.rows.vals[0].view, r.rows.vals[1].view, r.rows.vals[2].view];
       for (let k = 0; k < v.index.length; k++) {
         const j = v.index[k]!;
-        const value = shift ? x[j]! + s * v.value[k]! : x[j]!;
-        if (j < this.#nodeLen) r.node.view[j] = value;
-        else r.rows.vals[at[2 * k]!]!.view[at[2 * k + 1]!] = value;
+        const value = shift ? xv[k]! + s * v.value[k]! : xv[k]!;
+        if (j < nodeLen) node[j] = value;
+        else vals[at[2 * k]!]![at[2 * k + 1]!] = value;
       }
     };
     write(true);
@@ -447,7 +645,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
       return out;
     } finally {
       write(false);
-      r.q.readConfidences(x);
+      r.q.readConfidences(this.#node);
     }
   }
 
@@ -458,15 +656,16 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
    * the merge of the claim rows v can change.
    */
   protected override directional(v: SparseVector): SparseVector {
-    const t = directionalStep(this.#x, v);
+    const xv = this.#gather(v);
+    const t = directionalStepGathered(xv, v);
     const { r, at } = this.#residentFor(v);
     const rows = this.#directionRows(r, v, t);
-    const fp = this.#shifted(r, v, at, t, rows);
-    const fm = this.#shifted(r, v, at, -t, rows);
+    const fp = this.#shifted(r, v, xv, at, t, rows);
+    const fm = this.#shifted(r, v, xv, at, -t, rows);
     this.stats.evaluations += 2;
     this.stats.directional++;
     const acc = (this.#colAcc ??= new SparseAccumulator(this.dim));
-    return directionalQuotient(fp, fm, takenStep(this.#x, v, t), v, this.#nodeLen, acc);
+    return directionalQuotient(fp, fm, takenStepGathered(xv, v, t), v, this.#nodeLen, acc);
   }
 
   /** Frees the wasm blocks (the operator can still be used: they are re-created on demand). */
@@ -474,5 +673,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     this.#colAcc = undefined; // may hold a partial sum when a quotient was not finite
     this.#res?.blocks.free();
     this.#res = undefined;
+    this.#wideRes?.blocks.free();
+    this.#wideRes = undefined;
   }
 }

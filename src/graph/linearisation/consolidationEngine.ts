@@ -71,8 +71,12 @@ export function graphConsolidationEngine(
   varying.set(E.coords, nodeLen);
   const host = edgeRowsOf(base, shape, E.mask); // host.kept: E's entries in their blocks' values
   // E's entries of block b are E[blockRange[b], blockRange[b + 1]) (E is ascending)
-  const blockRange = [0, 1, 2, 3].map((b) => E.coords.findIndex((j) => j >= nodeLen + b * nn));
-  for (let b = 0; b <= 3; b++) if (blockRange[b]! < 0) blockRange[b] = E.coords.length;
+  // (a plain scan: E holds every edge coordinate on the whole space, a callback each costs)
+  const blockRange = [0, 0, 0, 0];
+  for (let b = 1, t = 0; b <= 3; b++) {
+    while (t < E.coords.length && E.coords[t]! < nodeLen + b * nn) t++;
+    blockRange[b] = t;
+  }
   const { blocks, value: R } = residentBlocks((a) => ({
     q: new WasmConsolidation(a, shape, params),
     rows: new WasmEdgeRows(a, host, shape.nmax),

@@ -176,12 +176,84 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
       const before = Float64Array.from(theta);
       expect(J.apply(v)).toEqual(fullDirectional(sys, theta, v));
       expect(J.stats.directional).toBe(1);
+      // the direction moved edges θ does not have: the columns still pass over θ's non-zeros only
+      let edges = 0;
+      for (let i = shape.edgeOffset; i < theta.length; i++) if (theta[i] !== 0) edges++;
+      expect(J.columnEdgeEntries).toBe(edges);
       // the resident blocks are back at θ: columns after the difference are still exact
       const j = next(shape.edgeOffset);
       expect(J.column(j)).toEqual(fullQuotient(sys, before, j));
       expect(J.apply(v)).toEqual(fullDirectional(sys, theta, v));
+      // the same entries with other values (a power iteration's next step): positions reused
+      const w = { dim: v.dim, index: Int32Array.from(v.index), value: v.value.map((x, k) => x * (1 + (k % 3))) };
+      expect(J.apply(w)).toEqual(fullDirectional(sys, theta, w));
+      expect(J.stats.directional).toBe(3);
     },
   );
+});
+
+describe('GraphConsolidateJacobian.near: DQ at a nearby point from the operator at θ', () => {
+  /** θ's change at a few node and edge coordinates (edges θ has and lacks, set to values, 0 and −0), ascending. */
+  function change(theta: Float64Array, nodeLen: number, seed: number) {
+    let r = seed;
+    const next = (m: number) => (r = (Math.imul(r, 1103515245) + 12345) >>> 0) % m;
+    const at = new Map<number, number>();
+    const values = [0.37, 0, -0, 1e-3, 0.9];
+    for (let t = 0; t < 6; t++) at.set(next(nodeLen), 0.1 + next(1000) / 1000);
+    for (let t = 0; t < 10; t++) at.set(nodeLen + next(theta.length - nodeLen), values[next(values.length)]!);
+    const nz: number[] = [];
+    for (let i = nodeLen; i < theta.length; i++) if (theta[i] !== 0) nz.push(i);
+    for (let t = 0; t < 4 && nz.length; t++) at.set(nz[next(nz.length)]!, values[next(values.length)]!);
+    const index = Int32Array.from([...at.keys()].sort((a, b) => a - b));
+    const value = Float64Array.from(index, (j) => at.get(j)!);
+    const dense = Float64Array.from(theta);
+    index.forEach((j, k) => (dense[j] = value[k]!));
+    return { index, value, dense };
+  }
+
+  test.prop([fc.integer({ min: 0, max: 2 ** 31 - 1 })], { numRuns: 12 })(
+    'is the operator at the dense point, bit for bit: columns, long directions, stored edges, and near of near',
+    async (seed) => {
+      const { sys, theta } = await consolidatedState();
+      const { shape } = sys.scenario;
+      const nodeLen = shape.edgeOffset;
+      using J = new GraphConsolidateJacobian(sys.scenario, theta);
+      const a = change(theta, nodeLen, seed);
+      const b = change(a.dense, nodeLen, seed ^ 0x5bd1e995);
+      using N = J.near(a.index, a.value);
+      using NN = N.near(b.index, b.value);
+      for (const [near, dense] of [
+        [N, a.dense],
+        [NN, b.dense],
+      ] as const) {
+        using D = new GraphConsolidateJacobian(sys.scenario, dense);
+        expect(near.columnEdgeEntries).toBe(D.columnEdgeEntries);
+        const cols = [...a.index, ...b.index, 0, nodeLen - 1, nodeLen, dense.length - 1];
+        for (const j of cols) expect(near.column(j), `column ${j}`).toEqual(D.column(j));
+        // a long direction (directional difference) moving changed and unchanged coordinates
+        const v = sparseFromDense(
+          Float64Array.from(dense, (_, i) => (i % 11 === 0 || a.index.includes(i) ? 1e-3 * Math.cos(i) : 0)),
+        );
+        expect(v.index.length).toBeGreaterThan(64);
+        const got = near.apply(v);
+        expect(near.stats.directional).toBe(1);
+        expect(got).toEqual(fullDirectional(sys, dense, v));
+        expect(got).toEqual(D.apply(v));
+      }
+      // J itself is untouched
+      const j = a.index[0]!;
+      expect(J.column(j)).toEqual(fullQuotient(sys, theta, j));
+    },
+  );
+
+  it('names a change it cannot hold', async () => {
+    const { sys, theta } = await consolidatedState();
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    expect(() => J.near(Int32Array.of(3, 2), Float64Array.of(0, 0))).toThrow(/index\[1\]/);
+    expect(() => J.near(Int32Array.of(theta.length), Float64Array.of(0))).toThrow(/index\[0\]/);
+    expect(() => J.near(Int32Array.of(5), Float64Array.of(NaN))).toThrow(/x\[5\].*finite/);
+    expect(() => J.near(Int32Array.of(5), Float64Array.of())).toThrow(/value/);
+  });
 });
 
 describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () => {
