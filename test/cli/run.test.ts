@@ -130,7 +130,7 @@ describe('ordergap run --synthetic: sizes estimated beyond the limits (built CLI
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^ordergap: error: --synthetic = 1048576: estimated to take up to \d+ h( \d+ min)? \(building .+ \+ 100 steps × .+\) and [\d.]+ GiB, more than the 10 min time limit.*; --no-size-limit runs it anyway$/,
+      /^ordergap: error: --synthetic = 1048576: estimated to take up to \d+ (h|min)( \d+ (min|s))? \(building .+ \+ 100 steps × .+\) and [\d.]+ GiB, more than the 10 min time limit.*; --no-size-limit runs it anyway$/,
     );
     expect(existsSync(states) || existsSync(plots)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
