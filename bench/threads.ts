@@ -1,7 +1,7 @@
 /**
  * `--threads auto` against one thread, with the other core idle and with it busy. Run:
  * `node --import tsx bench/threads.ts` (or `npm run bench -- threads`); writes
- * bench/results/threads.json. Every ratio comes from timings taken in this run.
+ * bench/results/threads.json (threads-node22.json on Node 22, ...: see resultsFile). Every ratio comes from timings taken in this run.
  *
  * For each scenario ("idle": nothing started here; "busy": a child process spinning on one core
  * for the whole scenario) `startThreads('auto')` decides (its wall time, the probe's ratio and the
@@ -23,6 +23,7 @@ import { threadDecision } from '../src/linalg/threadChoice.js';
 import { jacobianCentral } from '../src/linearize/finiteDifference.js';
 import { createRng } from '../src/ordergap/rng.js';
 import { init } from '../src/wasm/module.js';
+import { resultsFile } from './_node.js';
 
 const ROUNDS = 7;
 const GRAM_ROWS = 4096;
@@ -136,7 +137,7 @@ async function main() {
     note: 'speedup = one-thread median / auto median (wall time, alternating rounds); "idle" means no load started by this script, the host may still run other work (see the load averages)',
   };
   mkdirSync(new URL('results/', import.meta.url), { recursive: true });
-  writeFileSync(new URL('results/threads.json', import.meta.url), JSON.stringify(out, null, 2) + '\n');
+  writeFileSync(new URL(`results/${resultsFile('threads')}`, import.meta.url), JSON.stringify(out, null, 2) + '\n');
   process.stdout.write(JSON.stringify(out, null, 2) + '\n');
 }
 

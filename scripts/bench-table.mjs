@@ -1417,6 +1417,12 @@ const BENCHMARKS = [
   },
   { file: 'threads.json', title: 'Threads by request', script: 'bench/threads.ts', render: renderThreads },
   {
+    file: 'threads-node22.json',
+    title: 'Threads by request on Node 22',
+    script: 'bench/threads.ts (run by Node 22)',
+    render: renderThreads,
+  },
+  {
     file: 'repeated-calls-node22.json',
     title: 'Repeated small calls on Node 22',
     script: 'bench/repeated-calls.ts (run by Node 22)',

@@ -3,18 +3,22 @@
  * actually speeds up a Gramian on this machine right now and keeps it only if it does.
  *
  * The probe ('auto'): with a pool of two threads, a Gramian of a {@link PROBE_ROWS}×{@link
- * PROBE_COLS} block already in wasm memory (no copy; rows·cols² = 2^25, above the size where the
+ * PROBE_COLS} block already in wasm memory (no copy; rows·cols² = 2^26, above the size where the
  * Gramian takes the pool, PARALLEL_MIN_FLOPS in ./threads.ts) is timed on one thread and on two,
  * alternately, {@link PROBE_ROUNDS} rounds after one untimed round of each (which warms the
  * workers' code). Each round gives the ratio t₁/t₂ of its two wall times; the decision reads their
  * median, so one round disturbed by the host moves it less than a sum would. Alternating matters:
  * a burst of load on the other core then falls on both variants of a round alike. The probe costs
- * about 12 Gramians of 2^25 multiply-adds (~3 ms each on one thread where it was tuned): 60–90 ms
- * of wall time for startThreads('auto') with the worker's start.
+ * about 12 Gramians of 2^26 multiply-adds (~6 ms each on one thread where it was tuned): 100–150
+ * ms of wall time for startThreads('auto') with the worker's start. The size: at 2^25 the fixed
+ * cost of handing a job to the pool (waking the worker, summing the units' accumulators) is a
+ * large part of a 3 ms Gramian, and the probe's idle-core ratio on the FMA build fell to
+ * 1.2–1.46, across the threshold; at 2^26 it was 1.65–1.75 on both builds, and 1.8 at 2^27–2^28
+ * (where the workloads a user runs on the pool sit), so the probe measures the speedup they get.
  *
  * The threshold {@link AUTO_MIN_SPEEDUP} = 1.2: where it was tuned (two vCPUs of a shared host),
- * the probe's ratio was 1.30–1.60 with the second core idle (the Gramian benchmark's two-thread
- * speedup is 1.46–1.77 there), and 0.5–0.92 with the other core busy (the second thread waits
+ * the probe's ratio was 1.47–1.57 with the second core idle (the Gramian benchmark's two-thread
+ * speedup is 1.6–1.7 there), and 0.87–0.94 with the other core busy (0.5–0.92 on an earlier host) (the second thread waits
  * for its time slice, and the pool's jobs wait for it). Keeping two threads only from 1.2 on leaves a margin of about 0.15
  * above the busy case's spread, so noise alone does not turn a busy core into two threads (which
  * can cost more than 10 % of the one-thread time), and stays well below the idle case. Between 1
@@ -58,7 +62,7 @@ export interface ThreadDecision {
 /** Least measured speedup of two threads at which 'auto' keeps them (see the module comment). */
 export const AUTO_MIN_SPEEDUP = 1.2;
 /** Rows of the probe's Gramian. */
-export const PROBE_ROWS = 2048;
+export const PROBE_ROWS = 4096;
 /** Columns of the probe's Gramian. */
 export const PROBE_COLS = 128;
 /** Timed rounds (one thread, then two) of the probe. */

@@ -518,6 +518,7 @@ const threads = {
 
 const fixtures: Record<string, unknown> = {
   'threads.json': threads,
+  'threads-node22.json': threads,
   'document-qa.json': documentQa,
   'repeated-calls.json': repeatedCalls,
   'repeated-calls-node22.json': repeatedCalls,
