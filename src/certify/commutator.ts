@@ -27,6 +27,7 @@ import { namedComponents, type NamedComponent } from './describe.js';
 import {
   consolidateJacobian,
   expandJacobian,
+  footprintOf,
   rawOperators,
   type EngineChoice,
   type RawOperators,
@@ -108,7 +109,9 @@ export class Linearization {
   /**
    * Where P_e(θ) differs from θ, and its entries there (compared bit for bit): P_e evaluated once
    * per item on a copy of θ (an operator may mutate its input) — in `scratch` when given, so a
-   * pass over the pool allocates one d-array, not one per item — O(footprint) kept.
+   * pass over the pool allocates one d-array, not one per item — O(footprint) kept. With a
+   * declared footprint only its coordinates are compared (the contract of
+   * `linearization.footprint`: P_e leaves every other coordinate as it is), not all d.
    */
   expandedChange(e: string, scratch?: Float64Array): ExpandedChange {
     let change = this.#change.get(e);
@@ -118,11 +121,19 @@ export class Linearization {
       const input = scratch ?? new Float64Array(theta.length);
       input.set(theta);
       const p = this.#rawUncopied.expand(e, input);
-      // compared bit for bit through 32-bit views (−0 differs from 0; both arrays are finite)
+      // compared bit for bit through 32-bit views (−0 differs from 0; both arrays are finite), on
+      // P_e's declared footprint when there is one (P_e(θ)_i = θ_i off it: OperatorCapabilities)
       const pw = new Int32Array(p.buffer, p.byteOffset, 2 * p.length);
       const tw = new Int32Array(theta.buffer, theta.byteOffset, 2 * theta.length);
       const index: number[] = [];
-      for (let i = 0; i < p.length; i++) if (pw[2 * i] !== tw[2 * i] || pw[2 * i + 1] !== tw[2 * i + 1]) index.push(i);
+      const differs = (i: number) => pw[2 * i] !== tw[2 * i] || pw[2 * i + 1] !== tw[2 * i + 1];
+      const footprint = footprintOf(this.system, e)?.sort();
+      if (footprint) {
+        for (let k = 0; k < footprint.length; k++) {
+          const i = footprint[k]!;
+          if ((k === 0 || i !== footprint[k - 1]) && differs(i)) index.push(i);
+        }
+      } else for (let i = 0; i < p.length; i++) if (differs(i)) index.push(i);
       change = { index: Int32Array.from(index), value: Float64Array.from(index, (i) => p[i]!) };
       this.#change.set(e, change);
     }

@@ -3,7 +3,7 @@ import { GraphExpandJacobian } from '../../../src/graph/linearisation/expandJaco
 import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { ENTRY_CONFIDENCE, expandWriteSet, referenceExpand } from '../../../src/graph/operators/expand.js';
 import { centralStep, FdJacobian } from '../../../src/linearize/finiteDifference.js';
-import { sparseFromDense, toDense } from '../../../src/linearize/sparse.js';
+import { sparseFromDense, toDense, unitVector } from '../../../src/linearize/sparse.js';
 import { expandJacobian } from '../../../src/linearize/systemJacobians.js';
 import { init, wasm } from '../../../src/wasm/module.js';
 
@@ -64,5 +64,28 @@ describe('GraphExpandJacobian (wasm P_e on its write set)', () => {
     const J = expandJacobian(sys, sys.scenario.items[0]!.id, sys.scenario.theta0, { method: 'fd' });
     expect(J).toBeInstanceOf(GraphExpandJacobian);
     J.release?.();
+  });
+
+  it('rejects a non-finite x on W_e naming the coordinate; off W_e the columns are e_j whatever x holds', async () => {
+    await init();
+    const sys = referenceGraphSystem();
+    const item = sys.scenario.items[0]!;
+    const write = expandWriteSet(item);
+    const inW = write[write.length >> 1]!;
+    for (const bad of [NaN, Infinity, -Infinity]) {
+      const x = Float64Array.from(sys.scenario.theta0);
+      x[inW] = bad;
+      expect(() => new GraphExpandJacobian(item, sys.dim, x)).toThrow(`x[${inW}]`);
+    }
+    const inWSet = new Set(write);
+    let off = 0;
+    while (inWSet.has(off)) off++;
+    const x = Float64Array.from(sys.scenario.theta0);
+    x[off] = NaN;
+    using J = new GraphExpandJacobian(item, sys.dim, x);
+    expect(toDense(J.column(off))).toEqual(toDense(unitVector(sys.dim, off)));
+    // and on W_e the columns are those at the finite state, bit for bit
+    using K = new GraphExpandJacobian(item, sys.dim, sys.scenario.theta0);
+    for (const j of write) expect(J.column(j)).toEqual(K.column(j));
   });
 });
