@@ -1,4 +1,7 @@
 import { cpus, loadavg } from 'node:os';
+import { linalgKernels } from '../src/linalg/wasmKernels.js';
+import { seededNormals } from '../src/ordergap/rng.js';
+import { init, wasm } from '../src/wasm/module.js';
 
 /**
  * Where a benchmark that runs on several Node versions writes its results: `<name>.json` on Node
@@ -42,4 +45,36 @@ export function growthExponent<R extends { nmax: number }>(rows: readonly R[], y
     den += (v - mx) ** 2;
   });
   return num / den;
+}
+
+/**
+ * The host's speed right now: the Gramian tile kernel (dsyrkTiles on a 512×128 block in wasm
+ * memory) on the calling thread for `ms` ms after 200 ms of tier-up, in GFLOP/s. The host shares
+ * its cores with other machines and its speed drifts (seen: 26 and 11 GFLOP/s an hour apart), so
+ * a benchmark whose targets are absolute times records it next to them.
+ */
+export async function hostSpeedGflops(ms: number): Promise<number> {
+  await init();
+  const { arena } = wasm();
+  const K = linalgKernels();
+  const [rows, cols] = [512, 128];
+  const a = arena.alloc(rows * cols);
+  const W = arena.alloc(cols * cols, 0);
+  const P = arena.alloc(256 * cols);
+  try {
+    a.view.set(seededNormals(3, rows * cols));
+    const run = (budget: number): number => {
+      let n = 0;
+      const t0 = performance.now();
+      while (performance.now() - t0 < budget) {
+        K.dsyrkTiles(a.ptr, rows, cols, 1, W.ptr, P.ptr, 256, 0, cols / 4);
+        n++;
+      }
+      return (2 * rows * cols * cols * n) / (performance.now() - t0) / 1e6;
+    };
+    run(200); // tier-up
+    return Math.round(run(ms) * 10) / 10;
+  } finally {
+    for (const b of [a, W, P]) arena.free(b);
+  }
 }

@@ -9,10 +9,12 @@
  *    contraction on the whole space's domain box and the confidence block, subspaces confidence
  *    and footprint, the questions' item-direction bases), on a synthetic scenario (k = 8,
  *    32 evidence items, 8 questions with 2 answers each; generated below) for Nmax = 64, 128,
- *    256, 512, 1024. Time by phase, the growth exponent of each phase fitted by least squares on
- *    log(ms) against log(Nmax), and the peak resident set during the certification (`peakRss`).
- *    Targets: Nmax 1024 <= 12 s and 1 GB,
- *    Nmax 2048 <= 60 s and 3 GB.
+ *    256, 512, 1024, each size in a child process of its own (as a user's `ordergap certify`
+ *    runs, and so that one size's heap does not weigh on the next). Time by phase, the growth exponent of each phase fitted by least squares on
+ *    log(ms) against log(Nmax), the peak resident set during the certification (`peakRss`) and
+ *    the time in garbage collection (`gcMs`, `gcShare` of certify's wall time: V8's `gc`
+ *    performance entries). Targets: Nmax 1024 <= 12 s and 1 GB, Nmax 2048 <= 60 s and 3 GB;
+ *    garbage collection < 5 % of the time.
  * 2. The linearisation on its own at the state certify linearised at, for the same columns
  *    (DQ b for every basis vector of the subspaces and question bases, then Σ_e B or DF_e B per
  *    item by its redundancy verdict): the graph's wasm engines against the TypeScript path every
@@ -28,8 +30,11 @@
  * The machine has 2 cores and is shared with other workloads: timings are noisy; we report the
  * median of several repetitions where affordable and the load average.
  */
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
+import { PerformanceObserver } from 'node:perf_hooks';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { certify } from '../src/certify/certify.js';
 import { basisOf } from '../src/certify/subspace.js';
@@ -38,6 +43,7 @@ import { sparseCombine, sparseNorm } from '../src/linearize/sparse.js';
 import { coordinateArray, coordinateCount } from '../src/system/coordinates.js';
 import { extendSystem } from '../src/system/define.js';
 import type { OperatorSystem, Subspace } from '../src/system/types.js';
+import { hostSpeedGflops } from './_node.js';
 import { syntheticScenario } from './_scenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import * as linalg from '../src/linalg/index.js';
@@ -125,8 +131,8 @@ function maxDeviation(a: ReturnType<typeof linearizeAll>['out'], b: ReturnType<t
 /**
  * The peak resident set of what runs next, in MB: on Linux the high-water mark (VmHWM) is reset
  * to the current RSS (`before`) first (/proc/self/clear_refs), so the peak is this size's
- * certification plus what the process still held from earlier sizes; elsewhere the process's
- * maxRSS so far (with the sizes ascending, about this size's). `source` says which.
+ * certification plus what its process held before (the loaded library and the scenario);
+ * elsewhere the process's maxRSS so far. `source` says which.
  */
 function peakRss(): { read: () => number; before: number | null; source: string } {
   const status = (key: string) =>
@@ -143,111 +149,162 @@ function peakRss(): { read: () => number; before: number | null; source: string 
   }
 }
 
+/**
+ * Time spent in garbage collection from now until `stop()`: the sum of the durations of the
+ * `gc` performance entries (V8's pauses of the main thread: scavenges, mark-compacts and
+ * incremental marking steps) that Node reports in between.
+ */
+function gcTime(): { stop: () => Promise<number> } {
+  let ms = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) ms += e.duration;
+  });
+  observer.observe({ entryTypes: ['gc'] });
+  return {
+    stop: async () => {
+      // entries are delivered in a later task (after a timer, not after setImmediate alone)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      observer.disconnect();
+      return ms;
+    },
+  };
+}
+
 const SIZES = [64, 128, 256, 512, 1024];
 /** The TypeScript path is compared for Nmax <= this, on the first COMPARE_ITEMS pool items. */
 const TS_MAX_NMAX = 256;
 const COMPARE_ITEMS = 2;
+/**
+ * One size's row: the certification with the defaults and the linearisation on its own, in this
+ * process (run as a child of {@link graphRows}: a fresh process per size, as a user's
+ * `ordergap certify` is, so no size's memory or garbage weighs on the next). Progress on stderr.
+ */
+async function sizeRow(nmax: number): Promise<Record<string, unknown>> {
+  const t0 = performance.now();
+  const scenario = syntheticScenario(nmax, 32);
+  const system = referenceGraphSystem(scenario); // after init(): the wasm kernels, as the CLI
+  const setupMs = performance.now() - t0;
+  const t1 = performance.now();
+  // certifyReport's options for a request with no flags (src/report/certify.ts)
+  const peak = peakRss();
+  const gc = gcTime();
+  const r = await certify(system, { jacobian: 'fd', linearization: 'auto' });
+  const totalMs = performance.now() - t1;
+  const gcMs = await gc.stop();
+  const peakRssMB = round(peak.read(), 0);
+  const theta = r.fixedPoint.theta;
+  const policy = system.capabilities.certification!;
+  const specs: Subspace[] = [
+    ...policy.subspaces!.map((n) => ({ name: n, coordinates: coordinateArray(system.subspaces[n]!) })),
+    ...policy.questionSpaces!(theta),
+  ];
+  const wasmLin = linearizeAll(system, theta, specs);
+  let wasmPart: ReturnType<typeof linearizeAll> | null = null;
+  let tsLin: ReturnType<typeof linearizeAll> | null = null;
+  if (nmax <= TS_MAX_NMAX) {
+    wasmPart = linearizeAll(system, theta, specs, COMPARE_ITEMS);
+    tsLin = linearizeAll(typescriptSystem(system), theta, specs, COMPARE_ITEMS);
+  }
+  const conf = r.contraction.find((c) => c.subspace === 'confidence');
+  const phasesMs = Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, round(v)]));
+  const row = {
+    nmax,
+    d: system.dim,
+    items: scenario.items.length,
+    footprintDim: coordinateCount(system.subspaces['footprint']!),
+    setupMs: round(setupMs),
+    certifyMs: round(totalMs),
+    certifyOptions: 'defaults (ordergap certify with no flags)',
+    peakRssMB,
+    gcMs: round(gcMs),
+    gcShare: round(gcMs / totalMs, 4),
+    rssBeforeMB: peak.before === null ? null : round(peak.before, 0),
+    peakRssSource: peak.source,
+    phasesMs,
+    state: r.state.note ?? r.state.kind,
+    fixedPoint: { iterations: r.fixedPoint.iterations, residual: r.fixedPoint.residual },
+    wholeSpaceContraction: r.contraction[0]!.verdict,
+    confidenceContraction: conf
+      ? {
+          verdict: conf.verdict,
+          upperBound: conf.upperBound,
+          empiricalLowerBound: round(conf.empiricalLowerBound, 4),
+          localNorm: round(conf.localNorm, 4),
+          analyticBound: conf.analyticBound,
+        }
+      : null,
+    contractionBlocks: r.contraction.map((c) => ({
+      subspace: c.subspace,
+      dim: c.dim,
+      verdict: c.verdict,
+      empiricalLowerBound: round(c.empiricalLowerBound, 4),
+      evaluations: c.evaluations,
+    })),
+    redundancyFails: r.redundancy.filter((x) => !x.holds).length,
+    subspaces: r.subspaces.map((s) => ({
+      name: s.name,
+      dim: s.dim,
+      nonDegenerate: s.nonDegenerate,
+      kernelDim: s.kernelDim,
+      lambdaMin: s.lambdaMin,
+      lambdaMax: s.lambdaMax,
+      tolerance: s.tolerance,
+      gramianResolution: s.gramian.resolution,
+      gramianKernelDim: s.gramian.kernelDim,
+    })),
+    coverage: { questions: r.coverage.length, covered: r.coverage.filter((c) => c.covered).length },
+    jacobian: { method: r.jacobian.method, evaluations: r.jacobian.evaluations, columns: r.jacobian.columns },
+    linearization: {
+      specs: specs.length,
+      exactItems: wasmLin.exactItems,
+      columns: wasmLin.columns,
+      wasmMs: round(wasmLin.ms),
+      compareItems: tsLin ? COMPARE_ITEMS : null,
+      compareColumns: wasmPart ? wasmPart.columns : null,
+      wasmCompareMs: wasmPart ? round(wasmPart.ms) : null,
+      typescriptCompareMs: tsLin ? round(tsLin.ms) : null,
+      speedup: tsLin && wasmPart ? round(tsLin.ms / wasmPart.ms, 2) : null,
+      maxRelativeDeviation: tsLin && wasmPart ? maxDeviation(wasmPart.out, tsLin.out) : null,
+    },
+  };
+  console.error(
+    `Nmax ${nmax}: d = ${system.dim}, certify ${round(totalMs, 0)} ms, GC ${round((100 * gcMs) / totalMs, 1)} %, peak RSS ${peakRssMB} MB (${Object.entries(
+      phasesMs,
+    )
+      .map(([k, v]) => `${k} ${round(v, 0)}`)
+      .join(', ')}); linearisation wasm ${round(wasmLin.ms, 0)} ms` +
+      (tsLin && wasmPart
+        ? `; first ${COMPARE_ITEMS} items: wasm ${round(wasmPart.ms, 0)} ms, TypeScript ${round(tsLin.ms, 0)} ms (×${row.linearization.speedup})`
+        : ''),
+  );
+  return row;
+}
+
+/**
+ * The rows of part 1, each size certified in a child process of its own (`--size N`): its
+ * peak RSS and garbage collection are that certification's, not the sizes' before it.
+ */
 async function graphRows(save: (rows: unknown[]) => void) {
   const rows: Record<string, unknown>[] = [];
-  const args = process.argv.slice(2);
-  const sizes = args.map(Number).filter((x) => x > 0);
+  const sizes = process.argv
+    .slice(2)
+    .map(Number)
+    .filter((x) => x > 0);
   for (const nmax of sizes.length ? sizes : SIZES) {
-    const t0 = performance.now();
-    const scenario = syntheticScenario(nmax, 32);
-    const system = referenceGraphSystem(scenario); // after init(): the wasm kernels, as the CLI
-    const setupMs = performance.now() - t0;
-    const t1 = performance.now();
-    // certifyReport's options for a request with no flags (src/report/certify.ts)
-    const peak = peakRss();
-    const r = await certify(system, { jacobian: 'fd', linearization: 'auto' });
-    const totalMs = performance.now() - t1;
-    const peakRssMB = round(peak.read(), 0);
-    const theta = r.fixedPoint.theta;
-    const policy = system.capabilities.certification!;
-    const specs: Subspace[] = [
-      ...policy.subspaces!.map((n) => ({ name: n, coordinates: coordinateArray(system.subspaces[n]!) })),
-      ...policy.questionSpaces!(theta),
-    ];
-    const wasmLin = linearizeAll(system, theta, specs);
-    let wasmPart: ReturnType<typeof linearizeAll> | null = null;
-    let tsLin: ReturnType<typeof linearizeAll> | null = null;
-    if (nmax <= TS_MAX_NMAX) {
-      wasmPart = linearizeAll(system, theta, specs, COMPARE_ITEMS);
-      tsLin = linearizeAll(typescriptSystem(system), theta, specs, COMPARE_ITEMS);
-    }
-    const conf = r.contraction.find((c) => c.subspace === 'confidence');
-    const phasesMs = Object.fromEntries(Object.entries(r.timings).map(([k, v]) => [k, round(v)]));
-    const row = {
-      nmax,
-      d: system.dim,
-      items: scenario.items.length,
-      footprintDim: coordinateCount(system.subspaces['footprint']!),
-      setupMs: round(setupMs),
-      certifyMs: round(totalMs),
-      certifyOptions: 'defaults (ordergap certify with no flags)',
-      peakRssMB,
-      rssBeforeMB: peak.before === null ? null : round(peak.before, 0),
-      peakRssSource: peak.source,
-      phasesMs,
-      state: r.state.note ?? r.state.kind,
-      fixedPoint: { iterations: r.fixedPoint.iterations, residual: r.fixedPoint.residual },
-      wholeSpaceContraction: r.contraction[0]!.verdict,
-      confidenceContraction: conf
-        ? {
-            verdict: conf.verdict,
-            upperBound: conf.upperBound,
-            empiricalLowerBound: round(conf.empiricalLowerBound, 4),
-            localNorm: round(conf.localNorm, 4),
-            analyticBound: conf.analyticBound,
-          }
-        : null,
-      contractionBlocks: r.contraction.map((c) => ({
-        subspace: c.subspace,
-        dim: c.dim,
-        verdict: c.verdict,
-        empiricalLowerBound: round(c.empiricalLowerBound, 4),
-        evaluations: c.evaluations,
-      })),
-      redundancyFails: r.redundancy.filter((x) => !x.holds).length,
-      subspaces: r.subspaces.map((s) => ({
-        name: s.name,
-        dim: s.dim,
-        nonDegenerate: s.nonDegenerate,
-        kernelDim: s.kernelDim,
-        lambdaMin: s.lambdaMin,
-        lambdaMax: s.lambdaMax,
-        tolerance: s.tolerance,
-        gramianResolution: s.gramian.resolution,
-        gramianKernelDim: s.gramian.kernelDim,
-      })),
-      coverage: { questions: r.coverage.length, covered: r.coverage.filter((c) => c.covered).length },
-      jacobian: { method: r.jacobian.method, evaluations: r.jacobian.evaluations, columns: r.jacobian.columns },
-      linearization: {
-        specs: specs.length,
-        exactItems: wasmLin.exactItems,
-        columns: wasmLin.columns,
-        wasmMs: round(wasmLin.ms),
-        compareItems: tsLin ? COMPARE_ITEMS : null,
-        compareColumns: wasmPart ? wasmPart.columns : null,
-        wasmCompareMs: wasmPart ? round(wasmPart.ms) : null,
-        typescriptCompareMs: tsLin ? round(tsLin.ms) : null,
-        speedup: tsLin && wasmPart ? round(tsLin.ms / wasmPart.ms, 2) : null,
-        maxRelativeDeviation: tsLin && wasmPart ? maxDeviation(wasmPart.out, tsLin.out) : null,
+    const child = spawnSync(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--size', String(nmax)],
+      {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+        stdio: ['ignore', 'pipe', 'inherit'],
       },
-    };
-    rows.push(row);
-    save(rows);
-    console.log(
-      `Nmax ${nmax}: d = ${system.dim}, certify ${round(totalMs, 0)} ms, peak RSS ${peakRssMB} MB (${Object.entries(
-        phasesMs,
-      )
-        .map(([k, v]) => `${k} ${round(v, 0)}`)
-        .join(', ')}); linearisation wasm ${round(wasmLin.ms, 0)} ms` +
-        (tsLin && wasmPart
-          ? `; first ${COMPARE_ITEMS} items: wasm ${round(wasmPart.ms, 0)} ms, TypeScript ${round(tsLin.ms, 0)} ms (×${row.linearization.speedup})`
-          : ''),
     );
+    if (child.status !== 0) throw new Error(`certify child for Nmax = ${nmax} failed (status ${child.status})`);
+    rows.push(JSON.parse(child.stdout) as Record<string, unknown>);
+    save(rows);
   }
+
   return rows;
 }
 
@@ -398,8 +455,13 @@ async function gemmFloor(n: number) {
 
 async function main() {
   await init();
+  if (process.argv[2] === '--size') {
+    process.stdout.write(JSON.stringify(await sizeRow(Number(process.argv[3]))));
+    return;
+  }
   const { tf, backend } = await loadTf();
   const load0 = loadavg();
+  const speed0 = await hostSpeedGflops(700);
   const base = {
     date: new Date().toISOString(),
     node: process.version,
@@ -416,6 +478,7 @@ async function main() {
     write({
       ...base,
       loadAverage: { before: load0.map((x) => round(x, 2)), after: loadavg().map((x) => round(x, 2)) },
+      hostSpeedGflops: { before: speed0 },
       referenceGraph: rows,
       growthExponents: exponents(rows as Record<string, unknown>[]),
     }),
@@ -424,9 +487,11 @@ async function main() {
   console.log(`FD vs autodiff, n = 256:`, compare);
   const floor = await gemmFloor(1024);
   console.log(`batched FD Jacobian, n = 1024:`, floor);
+  const speed1 = await hostSpeedGflops(700);
   write({
     ...base,
     loadAverage: { before: load0.map((x) => round(x, 2)), after: loadavg().map((x) => round(x, 2)) },
+    hostSpeedGflops: { before: speed0, after: speed1 },
     referenceGraph: graph,
     growthExponents: exponents(graph),
     fdVsAutodiff: compare,

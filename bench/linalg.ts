@@ -48,7 +48,7 @@ import * as linalg from '../src/linalg/index.js';
 import { linalgKernels, syrkChunkRows, syrkReadsInPlace } from '../src/linalg/wasmKernels.js';
 import { init, wasm } from '../src/wasm/module.js';
 import { seededNormals } from '../src/ordergap/rng.js';
-import { resultsFile } from './_node.js';
+import { hostSpeedGflops, resultsFile } from './_node.js';
 import { pairedTiming, startNumpy, type PairedTiming } from './_numpy.js';
 
 type Tf = typeof import('@tensorflow/tfjs-core');
@@ -223,31 +223,8 @@ async function cpuProbe(): Promise<{ soloGflops: number; pairGflops: number[]; p
   };
 }
 
-/** The probe's kernel on the calling thread alone for `ms` ms: GFLOP/s (run by {@link vcpuSpeeds}). */
-async function soloProbe(ms: number): Promise<number> {
-  await init();
-  const { arena } = wasm();
-  const K = linalgKernels();
-  const [rows, cols] = [512, 128];
-  const a = arena.alloc(rows * cols);
-  a.view.set(randn(3, rows * cols));
-  const W = arena.alloc(cols * cols, 0);
-  const P = arena.alloc(256 * cols);
-  const run = (budget: number): number => {
-    let n = 0;
-    const t0 = performance.now();
-    while (performance.now() - t0 < budget) {
-      K.dsyrkTiles(a.ptr, rows, cols, 1, W.ptr, P.ptr, 256, 0, cols / 4);
-      n++;
-    }
-    return (2 * rows * cols * cols * n) / (performance.now() - t0) / 1e6;
-  };
-  run(200); // tier-up
-  return run(ms);
-}
-
 /**
- * Each vCPU's speed on its own: {@link soloProbe} in a child process pinned to one CPU at a time
+ * Each vCPU's speed on its own: {@link hostSpeedGflops} in a child process pinned to one CPU at a time
  * (taskset). The host shares physical cores with other VMs, and one vCPU can run the same kernel
  * ~20 % slower than the other for minutes (seen: 43.7 against 36.1 GFLOP/s, at the same clock);
  * two threads cannot then reach more than (fast + slow) / fast of one. Null without taskset.
@@ -746,5 +723,5 @@ async function main(): Promise<void> {
 
 const RESULTS = resultsFile('linalg');
 
-if (process.argv.includes('--solo-probe')) console.log(await soloProbe(700));
+if (process.argv.includes('--solo-probe')) console.log(await hostSpeedGflops(700));
 else await main();

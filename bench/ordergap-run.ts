@@ -31,7 +31,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
-import { growthExponent, sharedHostEnvironment } from './_node.js';
+import { growthExponent, hostSpeedGflops, sharedHostEnvironment } from './_node.js';
 import { graphOrderGapSparse } from '../src/graph/operators/orderGap.js';
 import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { defaultScenario } from '../src/graph/scenarios/scenario.js';
@@ -228,7 +228,7 @@ function emptyNodeRss(): number {
   return (Number(p.stdout) * 1024) / 2 ** 20;
 }
 
-function main(): void {
+async function main(): Promise<void> {
   const arg = process.argv[2];
   if (arg === '--child') {
     const [n, mode, purpose] = process.argv.slice(3) as [string, 'structured' | 'dense', 'timing' | 'memory'];
@@ -236,6 +236,7 @@ function main(): void {
     return;
   }
   const sizes = process.argv.slice(2).map(Number);
+  const speed0 = await hostSpeedGflops(700);
   const results: ChildResult[] = [];
   for (const nmax of sizes.length ? sizes : SIZES)
     for (const mode of ['structured', 'dense'] as const) {
@@ -290,7 +291,7 @@ function main(): void {
     benchmark: 'ordergap-run',
     description:
       'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; msPerStep is the steady-state mean (steps 2 … T), msPerStepMedian their median, msRunPerStep the whole run ÷ T; stepOverOmega = msPerStepMedian ÷ msOmegaMedian; baselines in the timing child before its run (after warm-up: mean, median, fastest call); memory figures from a second child that runs only the run: one structure-aware Ω (full fused pass over the CSR rows) and two streaming passes over the present edges; consolidation scheduling at threshold ε against Q every step, finalDistance = ‖θ_T(scheduled) − θ_T(always)‖₂ over all d coordinates (the norm of Ω), forcedConsolidations = steps whose own Ω exceeds the threshold (each forces a Q)',
-    environment: sharedHostEnvironment(),
+    environment: { ...sharedHostEnvironment(), hostSpeedGflops: { before: speed0, after: await hostSpeedGflops(700) } },
     k: K,
     edgesPerNode: EDGES_PER_NODE,
     steps: STEPS,
@@ -333,4 +334,4 @@ function main(): void {
   process.stdout.write(`wrote ${out}\n`);
 }
 
-main();
+void main();

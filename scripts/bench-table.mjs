@@ -467,6 +467,15 @@ function reducedRow(c, r) {
   return o !== undefined && !o.startsWith('defaults (') ? o : undefined;
 }
 
+/** The optional `hostSpeedGflops: { before, after? }` of a results file as "before / after". */
+function hostSpeed(ctx, doc) {
+  const speed = field(ctx, doc, 'hostSpeedGflops', 'object', { optional: true });
+  if (speed === undefined) return undefined;
+  const sc = { ...ctx, prefix: 'hostSpeedGflops' };
+  const after = field(sc, speed, 'after', 'number', { optional: true });
+  return `${fmt(field(sc, speed, 'before', 'number'))} / ${fmt(after)}`;
+}
+
 function renderCertify(doc, ctx) {
   const out = [];
   const load = field(ctx, doc, 'loadAverage', 'object', { optional: true });
@@ -478,6 +487,7 @@ function renderCertify(doc, ctx) {
       ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
       ['tfjs backend', field(ctx, doc, 'tfBackend', 'string', { optional: true })],
       ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
+      ['host speed before / after (GFLOP/s, hostSpeedGflops)', hostSpeed(ctx, doc)],
       ['note', field(ctx, doc, 'caveat', 'string', { optional: true })],
     ]),
   );
@@ -501,6 +511,7 @@ function renderCertify(doc, ctx) {
         'items',
         'certify ms',
         'peak RSS MB',
+        'GC share',
         ...CERTIFY_PHASES.map(([, label]) => `${label} ms`),
         'Jacobian columns',
       ],
@@ -510,6 +521,7 @@ function renderCertify(doc, ctx) {
         fmt(field(c, r, 'items', 'number', { optional: true })),
         fmt(field(c, r, 'certifyMs', 'number')),
         fmt(field(c, r, 'peakRssMB', 'number', { optional: true })),
+        fmt(field(c, r, 'gcShare', 'number', { optional: true })),
         ...CERTIFY_PHASES.map(([key]) => fmt(field(c, r, `phasesMs.${key}`, 'number', { optional: true }))),
         fmt(field(c, r, 'jacobian.columns', 'number', { optional: true })),
       ]),
@@ -1021,6 +1033,7 @@ function renderOrderGapRun(doc, ctx) {
       ['node', field(ec, env, 'node', 'string', { optional: true })],
       ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
       ['load average', loads === undefined ? undefined : list(loads)],
+      ['host speed before / after (GFLOP/s, hostSpeedGflops)', hostSpeed(ec, env)],
       ['note', field(ec, env, 'note', 'string', { optional: true })],
     ]),
   );

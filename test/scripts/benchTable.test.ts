@@ -118,12 +118,14 @@ const certify = {
   date: '2031-01-02T05:06:07.000Z',
   tfBackend: 'cpu',
   loadAverage: { before: [2.71, 1.61, 1.41], after: [1.91, 1.51, 1.31] },
+  hostSpeedGflops: { before: 21.7, after: 19.3 },
   caveat: 'fixture certify note',
   referenceGraph: [64, 256].map((nmax) => ({
     nmax,
     d: 9 * nmax + 3 * nmax * nmax,
     items: 32,
     certifyMs: nmax * 13.37,
+    gcShare: 0.0317 + nmax / 1e5,
     phasesMs: phases(nmax * 0.923),
     confidenceContraction: {
       verdict: 'certified',
@@ -351,7 +353,13 @@ const coverage = {
 };
 
 const ordergapRun = {
-  environment: { node: 'v99.3.4', cpus: 5, loadavg: [0.31, 0.42, 0.53], note: 'fixture machine, run figures invented' },
+  environment: {
+    node: 'v99.3.4',
+    cpus: 5,
+    loadavg: [0.31, 0.42, 0.53],
+    note: 'fixture machine, run figures invented',
+    hostSpeedGflops: { before: 23.4, after: 22.6 },
+  },
   k: 7,
   edgesPerNode: 11,
   steps: 123,
