@@ -44,6 +44,7 @@ import {
 import type { CertificationReport, CertifyOptions, CoverageRow, SubspaceReport } from './types.js';
 import { proveSubspaces } from './nondegeneracyPhase.js';
 import type { CrossCheck } from '../linearize/crossCheck.js';
+import { withTangentPool } from '../interval/tensor.js';
 import type { JacobianOperator } from '../linearize/operator.js';
 
 export { COORDINATES_SUFFIX, type QuestionBasisKind } from './subspace.js';
@@ -146,7 +147,8 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   let shifted: Linearization | undefined;
   // every Jacobian (wasm-resident ones included) is released on every path, errors too
   try {
-    const contraction = contractionPhase(system, plan, fp, DQ, progress);
+    // the contraction proofs enclose Q over many boxes: their tangent arrays are pooled
+    const contraction = withTangentPool(() => contractionPhase(system, plan, fp, DQ, progress));
     timings['contraction'] = performance.now() - t0;
     const cross = timed(timings, 'crossCheck', () => crossCheckPhase(system, plan, theta, DQ));
     const red = timed(timings, 'redundancy', () => redundancyPhase(system, lin, plan.mode));

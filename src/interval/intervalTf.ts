@@ -24,7 +24,7 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteVector, integerInRange } from '../util/validate.js';
-import { IntervalTensor, type Tangent } from './tensor.js';
+import { IntervalTensor, withTangentPool, type Tangent } from './tensor.js';
 import { binary, clipByValue, compare, unary, where, type BinaryOp, type CompareOp, type UnaryOp } from './tfOps.js';
 import { matMul, reduce, softmax, type ReduceOp } from './tfReduce.js';
 import {
@@ -268,30 +268,39 @@ export function encloseForm(
   const d = blo.length;
   const seeds = options.seeds === undefined ? null : indexList('options.seeds', options.seeds, d);
   const chunk = integerInRange('options.chunk', options.chunk ?? DEFAULT_SEED_CHUNK, 1);
-  const first = evaluate(form, inputTensor(blo, bhi, seeds === null ? null : seeds.subarray(0, chunk)));
-  const dOut = first.shape[1]!;
-  const vlo = Float64Array.from(first.lo);
-  const vhi = Float64Array.from(first.hi);
-  for (let i = 0; i < dOut; i++) if (Number.isNaN(vlo[i]!) || Number.isNaN(vhi[i]!)) vlo[i] = vhi[i] = NaN;
-  if (seeds === null) return { lo: vlo, hi: vhi, jacobian: null };
-  const rows = indexList('options.rows', options.rows ?? Array.from({ length: dOut }, (_, i) => i), dOut);
-  const cols = seeds.length;
-  const J: JacobianEnclosure = {
-    lo: new Float64Array(rows.length * cols),
-    hi: new Float64Array(rows.length * cols),
-    rows: rows.length,
-    cols,
-  };
-  for (let c0 = 0; c0 < cols; c0 += chunk) {
-    const Y = c0 === 0 ? first : evaluate(form, inputTensor(blo, bhi, seeds.subarray(c0, c0 + chunk)));
-    copyColumns(Y.tangent, rows, J, c0, Math.min(chunk, cols - c0));
-  }
-  rows.forEach((o, r) => {
-    if (!Number.isNaN(vlo[o]!)) return;
-    J.lo.fill(NaN, r * cols, r * cols + cols);
-    J.hi.fill(NaN, r * cols, r * cols + cols);
+  // each evaluation's tangents are recycled once its outputs are copied out (values and the
+  // Jacobian's columns are copies): the next chunk, or the next call inside a pooled search,
+  // reuses them instead of allocating
+  return withTangentPool((recycle) => {
+    const first = evaluate(form, inputTensor(blo, bhi, seeds === null ? null : seeds.subarray(0, chunk)));
+    const dOut = first.shape[1]!;
+    const vlo = Float64Array.from(first.lo);
+    const vhi = Float64Array.from(first.hi);
+    for (let i = 0; i < dOut; i++) if (Number.isNaN(vlo[i]!) || Number.isNaN(vhi[i]!)) vlo[i] = vhi[i] = NaN;
+    if (seeds === null) {
+      recycle();
+      return { lo: vlo, hi: vhi, jacobian: null };
+    }
+    const rows = indexList('options.rows', options.rows ?? Array.from({ length: dOut }, (_, i) => i), dOut);
+    const cols = seeds.length;
+    const J: JacobianEnclosure = {
+      lo: new Float64Array(rows.length * cols),
+      hi: new Float64Array(rows.length * cols),
+      rows: rows.length,
+      cols,
+    };
+    for (let c0 = 0; c0 < cols; c0 += chunk) {
+      const Y = c0 === 0 ? first : evaluate(form, inputTensor(blo, bhi, seeds.subarray(c0, c0 + chunk)));
+      copyColumns(Y.tangent, rows, J, c0, Math.min(chunk, cols - c0));
+      recycle();
+    }
+    rows.forEach((o, r) => {
+      if (!Number.isNaN(vlo[o]!)) return;
+      J.lo.fill(NaN, r * cols, r * cols + cols);
+      J.hi.fill(NaN, r * cols, r * cols + cols);
+    });
+    return { lo: vlo, hi: vhi, jacobian: J };
   });
-  return { lo: vlo, hi: vhi, jacobian: J };
 }
 
 /** Writes the output tangent's rows (m seeds each) into the Jacobian's columns c0..c0+m−1. */

@@ -82,7 +82,56 @@ export function sameShape(a: readonly number[], b: readonly number[]): boolean {
 
 /** A tangent of m directions for elements d0..d0+dn−1, all zero. */
 export function zeroTangent(m: number, d0: number, dn: number): Tangent {
-  return { m, d0, dn, dlo: new Float64Array(dn * m), dhi: new Float64Array(dn * m) };
+  const take = (n: number) => activePool?.take(n) ?? new Float64Array(n);
+  return { m, d0, dn, dlo: take(dn * m), dhi: take(dn * m) };
+}
+
+/**
+ * Tangent arrays recycled between the evaluations of a form ({@link withTangentPool}): every
+ * array {@link zeroTangent} hands out is recorded; `recycle()` puts all of them on free lists by
+ * length, and the next request of that length gets one back, zeroed. An evaluation allocates the
+ * same arrays each time (a form is a fixed sequence of ops), so a contraction search that
+ * encloses Q over thousands of boxes allocates one evaluation's tangents, not thousands.
+ */
+class TangentPool {
+  readonly #free = new Map<number, Float64Array[]>();
+  #taken: Float64Array[] = [];
+
+  take(n: number): Float64Array {
+    const reused = this.#free.get(n)?.pop();
+    const out = reused ? reused.fill(0) : new Float64Array(n);
+    this.#taken.push(out);
+    return out;
+  }
+
+  recycle(): void {
+    for (const a of this.#taken) {
+      const list = this.#free.get(a.length);
+      if (list) list.push(a);
+      else this.#free.set(a.length, [a]);
+    }
+    this.#taken = [];
+  }
+}
+
+let activePool: TangentPool | null = null;
+
+/**
+ * Runs `run` with tangent arrays pooled: `run` calls `recycle()` once nothing it holds refers to
+ * a tangent made since the last call (in practice: after each evaluation's outputs are copied
+ * out), and later evaluations reuse those arrays. Nested calls share the outermost pool, which
+ * is dropped, with its arrays, when the outermost call returns. Synchronous work only: no
+ * tensor may outlive a `recycle()` in use.
+ */
+export function withTangentPool<T>(run: (recycle: () => void) => T): T {
+  const outer = activePool;
+  const pool = outer ?? new TangentPool();
+  activePool = pool;
+  try {
+    return run(() => pool.recycle());
+  } finally {
+    activePool = outer;
+  }
 }
 
 /**
