@@ -147,7 +147,8 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
   let shifted: Linearization | undefined;
   // every Jacobian (wasm-resident ones included) is released on every path, errors too
   try {
-    // the contraction proofs enclose Q over many boxes: their tangent arrays are pooled
+    // the contraction and non-degeneracy proofs enclose Q and P_e over many boxes: their
+    // tangent arrays are pooled (the pool is dropped when each phase returns)
     const contraction = withTangentPool(() => contractionPhase(system, plan, fp, DQ, progress));
     timings['contraction'] = performance.now() - t0;
     const cross = timed(timings, 'crossCheck', () => crossCheckPhase(system, plan, theta, DQ));
@@ -173,10 +174,12 @@ export async function certify(system: OperatorSystem, options: CertifyOptions = 
     const decided = decideSubspaces(inputs, plan.subspaces, plan.maxWholeSpace, clock);
     progress('non-degeneracy proofs', 0, 1);
     const subspaces = timed(timings, 'nonDegeneracyProof', () =>
-      proveSubspaces(system, plan.subspaces, decided.subspaces, contraction.bySubspace, theta, red.pool, {
-        ...(plan.contraction.proofMaxEntries !== undefined ? { maxEntries: plan.contraction.proofMaxEntries } : {}),
-        enabled: plan.contraction.proofs,
-      }),
+      withTangentPool(() =>
+        proveSubspaces(system, plan.subspaces, decided.subspaces, contraction.bySubspace, theta, red.pool, {
+          ...(plan.contraction.proofMaxEntries !== undefined ? { maxEntries: plan.contraction.proofMaxEntries } : {}),
+          enabled: plan.contraction.proofs,
+        }),
+      ),
     );
     const coverage = decideQuestions(inputs, asked.questions, clock);
     for (const [k, v] of Object.entries(clock.ms)) timings[k] = (timings[k] ?? 0) + v;
