@@ -536,7 +536,12 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
         const b = Math.floor(e / nn);
         const row = Math.floor((e - b * nn) / n);
         const rows = host.blocks[b]!;
-        const p = runPosition(rows.col, rows.start[row]!, rows.start[row + 1]!, e - b * nn - row * n);
+        const s0 = rows.start[row]!;
+        const s1 = rows.start[row + 1]!;
+        const c = e - b * nn - row * n;
+        // a row that stores all n entries (the wide rows of a direction along every edge) is
+        // indexed directly; else the column is searched for in the row's ascending run
+        const p = s1 - s0 === n ? s0 + c : runPosition(rows.col, s0, s1, c);
         if (p < 0) return false;
         at[2 * k] = b;
         at[2 * k + 1] = p;

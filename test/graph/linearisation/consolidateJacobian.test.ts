@@ -190,6 +190,20 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
       expect(J.stats.directional).toBe(3);
     },
   );
+
+  it('a direction along every coordinate (the whole-space power steps: rows stored whole, indexed directly) is bit for bit the full quotient', async () => {
+    const { sys, theta } = await consolidatedState();
+    let r = 12345;
+    const next = () => (r = (Math.imul(r, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+    const value = Float64Array.from({ length: theta.length }, () => next() || 0.25);
+    const v = { dim: theta.length, index: Int32Array.from({ length: theta.length }, (_, i) => i), value };
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    expect(J.apply(v)).toEqual(fullDirectional(sys, theta, v));
+    // the next power step: the same entries, other values
+    const w = { ...v, value: value.map((x, k) => x * (1 + (k % 5))) };
+    expect(J.apply(w)).toEqual(fullDirectional(sys, theta, w));
+    expect(J.stats.directional).toBe(2);
+  });
 });
 
 describe('GraphConsolidateJacobian.near: DQ at a nearby point from the operator at θ', () => {
