@@ -199,19 +199,19 @@ export function spectralLowerBoundJvp(J: JacobianOperator, W: Int32Array, random
   return powerStepsLowerBound(m, random, (v, nv) => {
     let dir: SparseVector;
     if (ascending) {
-      // v/‖v‖ on W with its zeros dropped: sparseFromDense of the scattered vector, without it
-      let nnz = 0;
-      for (let i = 0; i < m; i++) if (v[i]! / nv !== 0) nnz++;
-      const di = new Int32Array(nnz);
-      const dv = new Float64Array(nnz);
-      for (let i = 0, k = 0; i < m; i++) {
+      // v/‖v‖ on W with its zeros dropped: sparseFromDense of the scattered vector, without it,
+      // in one pass; W itself is the index until the first zero
+      const dv = new Float64Array(m);
+      let di: Int32Array | undefined;
+      let k = 0;
+      for (let i = 0; i < m; i++) {
         const a = v[i]! / nv;
         if (a !== 0) {
-          di[k] = index[i]!;
+          if (di) di[k] = index[i]!;
           dv[k++] = a;
-        }
+        } else di ??= index.slice(); // entries before i kept their positions: index[0..k) = W[0..i)
       }
-      dir = { dim: J.dim, index: di, value: dv };
+      dir = { dim: J.dim, index: di ? di.subarray(0, k) : index, value: dv.subarray(0, k) };
     } else {
       const full = new Float64Array(J.dim);
       W.forEach((j, i) => (full[j] = v[i]! / nv));

@@ -356,6 +356,42 @@ describe('the non-degeneracy decision straddles its tolerance', () => {
   });
 });
 
+describe('the kernel vectors in θ coordinates', () => {
+  // W = span of two unit vectors with overlapping supports in R⁴ (a rotation in the (x1, x2)
+  // plane, and x3); Σ B = diag(1, 0) in the basis: the kernel is the second basis vector, which
+  // the decision must give on the union {1, 2, 3} of the supports with its exact entries.
+  it('are B·n on the union of the basis supports, ascending, orthonormal, named', () => {
+    const sys = linearSystem({ A: identity(4), items: [{ id: 'e', p: 1, B: identity(4) }] });
+    const [c, s] = [0.6, 0.8];
+    const basis: SparseVector[] = [
+      { dim: 4, index: Int32Array.of(2, 1), value: Float64Array.of(s, c) }, // any order
+      { dim: 4, index: Int32Array.of(1, 2, 3), value: Float64Array.of(-s, c, 0) },
+    ];
+    const dec = decideNonDegeneracy(
+      sys,
+      basis,
+      [
+        {
+          evidence: 'e',
+          weight: 1,
+          columns: [
+            { dim: 4, index: Int32Array.of(0), value: Float64Array.of(1) },
+            { dim: 4, index: Int32Array.of(0), value: Float64Array.of(0) },
+          ],
+        },
+      ],
+      (rows, m) => nondegeneracyTolerance(FD_RELATIVE_ACCURACY, 1, 1, rows, m, 'test'),
+    );
+    expect(dec.kernelDim).toBe(1);
+    const v = dec.kernelVectors[0]!;
+    expect(Array.from(v.index)).toEqual([1, 2, 3]);
+    const sign = Math.sign(v.value[1]!);
+    // the null-space vector n = ±e2 exactly (R = diag(1, 0)): B·n is the second basis vector
+    expect(Array.from(v.value, (x) => sign * x)).toEqual([-s, c, 0]);
+    expect(dec.kernel[0]!.map((k) => k.name).sort()).toEqual(['x1', 'x2']);
+  });
+});
+
 describe('commutatorGramian: G_W by the Gramian kernel, its eigenvalues and kernel', () => {
   test.prop([fc.integer({ min: 1, max: 500 }), fc.integer({ min: 2, max: 6 })])(
     'G_W = Σ_e p_e (Σ_e B)ᵀ(Σ_e B) entry by entry; its eigenvalues are the stack’s σ² (to m·eps·λ_max)',

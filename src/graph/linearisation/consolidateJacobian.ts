@@ -24,10 +24,13 @@
  * (`wasmConsolidateNodeBlock`, ../operators/wasmConsolidate.ts) — tested — at O(Nmax + nnz)
  * per confidence or edge column instead of O(Nmax²). A long direction v (one directional
  * difference) runs every stage the same way: the passes over the stored edges with v's entries
- * written in, the merge for the claims v moves and those within the merge radius of them.
+ * written in, the merge for the claims v moves and those within the merge radius of them. A
+ * direction that moves Nmax² edge entries or more (the whole-space power steps) runs the full
+ * wasm Q itself, dense passes and every claim merged, on x held whole in wasm.
  * Same step and accuracy as {@link FdJacobian}.
  */
 import {
+  denseWasmEdges,
   edgeRowsOf,
   graphKernels,
   type HostEdgeRows,
@@ -72,6 +75,13 @@ interface Resident {
   /** The quotient's non-zeros. */
   idx: I32Block;
   val: F64Block;
+}
+
+/** x as one dense block in wasm (d values) with Q's work arrays: a long direction's evaluations. */
+interface DenseResident {
+  q: WasmConsolidation;
+  theta: F64Block;
+  out: F64Block;
 }
 
 /** A point held as another operator's array with a patch (see {@link GraphConsolidateJacobian.near}). */
@@ -173,7 +183,9 @@ function directionalQuotient(
   for (let i = 0; i < fp.length; i++) if (fp[i] !== fm[i] && (fp[i]! - fm[i]!) / den !== 0) nnz++;
   let firstEdge = 0;
   while (firstEdge < v.index.length && v.index[firstEdge]! < nodeLen) firstEdge++;
-  for (let k = firstEdge; k < v.index.length; k++) if (v.value[k] !== 0) nnz++;
+  let edgeNnz = 0;
+  for (let k = firstEdge; k < v.index.length; k++) if (v.value[k] !== 0) edgeNnz++;
+  nnz += edgeNnz;
   const index = new Int32Array(nnz);
   const value = new Float64Array(nnz);
   let at = 0;
@@ -185,11 +197,16 @@ function directionalQuotient(
     index[at] = i;
     value[at++] = q;
   }
-  for (let k = firstEdge; k < v.index.length; k++)
-    if (v.value[k] !== 0) {
-      index[at] = v.index[k]!;
-      value[at++] = v.value[k]!;
-    }
+  if (edgeNnz === v.index.length - firstEdge) {
+    // no zero among v's edge entries (a long direction's usual case): copied as blocks
+    index.set(v.index.subarray(firstEdge), at);
+    value.set(v.value.subarray(firstEdge), at);
+  } else
+    for (let k = firstEdge; k < v.index.length; k++)
+      if (v.value[k] !== 0) {
+        index[at] = v.index[k]!;
+        value[at++] = v.value[k]!;
+      }
   return { dim: v.dim, index, value };
 }
 
@@ -224,6 +241,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   /** x's edges by rows with the entries #keep marks: what a direction moving a zero of x passes over. */
   #wideHost: ReturnType<typeof edgeRowsOf> | undefined;
   #res: { blocks: ResidentBlocks; value: Resident } | undefined;
+  #denseRes: { blocks: ResidentBlocks; value: DenseResident } | undefined;
   #wideRes: { blocks: ResidentBlocks; value: Resident } | undefined;
   /** The last direction's edge positions (a power iteration asks for the same entries step after step). */
   #lastFound: { index: Int32Array; host: HostEdgeRows; at: Int32Array } | undefined;
@@ -259,8 +277,9 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     return j < this.#nodeLen ? this.#node[j]! : (this.#patch.get(j) ?? this.#edges[j]!);
   }
 
-  /** x at v's entries, in v's order. */
+  /** x at v's entries, in v's order (x itself, not a copy, when v has every entry and x is one array). */
   #gather(v: SparseVector): Float64Array {
+    if (v.index.length === this.dim) return this.#dense(); // strictly increasing: v's k-th entry is x_k
     const out = new Float64Array(v.index.length);
     const [node, edges, patch, nodeLen] = [this.#node, this.#edges, this.#patch, this.#nodeLen];
     for (let k = 0; k < out.length; k++) {
@@ -539,7 +558,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
         const s0 = rows.start[row]!;
         const s1 = rows.start[row + 1]!;
         const c = e - b * nn - row * n;
-        // a row that stores all n entries (the wide rows of a direction along every edge) is
+        // a row that stores all n entries (wide rows of a direction along whole rows) is
         // indexed directly; else the column is searched for in the row's ascending run
         const p = s1 - s0 === n ? s0 + c : runPosition(rows.col, s0, s1, c);
         if (p < 0) return false;
@@ -655,6 +674,65 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   }
 
   /**
+   * Whether v moves at least Nmax² edge entries (a third of the edge block), more than x's
+   * non-zero rows hold: its evaluations then run Q's dense passes on x held whole in wasm
+   * ({@link #denseDifference}) instead of rows widened to v's entries. Rows holding that many
+   * entries cost about what the dense passes cost per evaluation (a dense pass skips a zero at
+   * one load and compare; every entry a row stores costs a column load besides), and widening
+   * them costs an O(Nmax²) scan on the host and 12 bytes per entry: the whole-space power steps
+   * at Nmax 1024 spent 0.5 s building them and ~0.2 s per evaluation writing v into them.
+   */
+  #movesManyEdges(v: SparseVector): boolean {
+    const n = this.#scenario.shape.nmax;
+    // v's indices increase strictly: the edge entries are those from the first index >= nodeLen
+    // (a wrong count would only choose the other path, which gives the same values bit for bit)
+    let lo = 0;
+    let hi = v.index.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (v.index[mid]! < this.#nodeLen) lo = mid + 1;
+      else hi = mid;
+    }
+    const edges = v.index.length - lo;
+    if (edges < n * n) return false;
+    return edges > this.columnEdgeEntries;
+  }
+
+  /** x whole in wasm and Q's work arrays, created on first use (freed by `release`). */
+  #denseResident(): DenseResident {
+    if (this.#denseRes) return this.#denseRes.value;
+    const { shape, params } = this.#scenario;
+    const x = this.#dense();
+    this.#denseRes = residentBlocks((a) => ({
+      q: new WasmConsolidation(a, shape, params),
+      theta: a.from(x),
+      out: a.alloc(this.#nodeLen),
+    }));
+    return this.#denseRes.value;
+  }
+
+  /**
+   * Q's node blocks at x + t·v and x − t·v by the full wasm Q (`wasmConsolidateNodeBlock`'s
+   * stages, every pass dense, every claim merged) on x held whole in wasm: v's entries written
+   * in for each point (the second point overwrites the first's) and put back after.
+   */
+  #denseDifference(r: DenseResident, v: SparseVector, xv: Float64Array, t: number): [Float64Array, Float64Array] {
+    const { index, value } = v;
+    const evaluate = (s: number): Float64Array => {
+      const theta = r.theta.view; // once per pass: each `view` read checks the arena's buffer
+      for (let k = 0; k < index.length; k++) theta[index[k]!] = xv[k]! + s * value[k]!;
+      r.q.consolidateNodes(r.theta, denseWasmEdges(r.theta, this.#nodeLen), r.out);
+      return Float64Array.from(r.out.view);
+    };
+    try {
+      return [evaluate(t), evaluate(-t)];
+    } finally {
+      const theta = r.theta.view;
+      for (let k = 0; k < index.length; k++) theta[index[k]!] = xv[k]!;
+    }
+  }
+
+  /**
    * One directional difference along v: Q at x ± t·v, bit for bit the two full evaluations of
    * the wasm Q (`wasmConsolidateNodeBlock`) on those points, by the stages on the resident
    * blocks: the passes over the stored edges (O(Nmax + nnz), not the dense Nmax² blocks) and
@@ -663,10 +741,16 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   protected override directional(v: SparseVector): SparseVector {
     const xv = this.#gather(v);
     const t = directionalStepGathered(xv, v);
-    const { r, at } = this.#residentFor(v);
-    const rows = this.#directionRows(r, v, t);
-    const fp = this.#shifted(r, v, xv, at, t, rows);
-    const fm = this.#shifted(r, v, xv, at, -t, rows);
+    let fp: Float64Array;
+    let fm: Float64Array;
+    if (this.#movesManyEdges(v)) {
+      [fp, fm] = this.#denseDifference(this.#denseResident(), v, xv, t);
+    } else {
+      const { r, at } = this.#residentFor(v);
+      const rows = this.#directionRows(r, v, t);
+      fp = this.#shifted(r, v, xv, at, t, rows);
+      fm = this.#shifted(r, v, xv, at, -t, rows);
+    }
     this.stats.evaluations += 2;
     this.stats.directional++;
     const acc = (this.#colAcc ??= new SparseAccumulator(this.dim));
@@ -678,6 +762,8 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     this.#colAcc = undefined; // may hold a partial sum when a quotient was not finite
     this.#res?.blocks.free();
     this.#res = undefined;
+    this.#denseRes?.blocks.free();
+    this.#denseRes = undefined;
     this.#wideRes?.blocks.free();
     this.#wideRes = undefined;
   }

@@ -4,6 +4,7 @@ import { GRAPH as graphBackends } from '../../util/backends.js';
 import { consolidatedState } from './fixtures.js';
 import { centralStep, directionalStep, takenStep } from '../../../src/linearize/finiteDifference.js';
 import { GraphConsolidateJacobian } from '../../../src/graph/linearisation/consolidateJacobian.js';
+import { WasmConsolidation } from '../../../src/graph/operators/wasmConsolidate.js';
 import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
 import { FD_RELATIVE_ACCURACY } from '../../../src/linearize/operator.js';
@@ -191,7 +192,7 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
     },
   );
 
-  it('a direction along every coordinate (the whole-space power steps: rows stored whole, indexed directly) is bit for bit the full quotient', async () => {
+  it('a direction along every coordinate or along Nmax² edges (the whole-space power steps: the dense passes) is bit for bit the full quotient', async () => {
     const { sys, theta } = await consolidatedState();
     let r = 12345;
     const next = () => (r = (Math.imul(r, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
@@ -202,7 +203,23 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
     // the next power step: the same entries, other values
     const w = { ...v, value: value.map((x, k) => x * (1 + (k % 5))) };
     expect(J.apply(w)).toEqual(fullDirectional(sys, theta, w));
-    expect(J.stats.directional).toBe(2);
+    // Nmax² edge entries, the fewest the dense passes take, at random places, and every third
+    // node entry: a power step whose image has exact zeros
+    const { nmax: n } = sys.scenario.shape;
+    const edgeOffset = sys.scenario.shape.edgeOffset;
+    const picked = new Float64Array(theta.length);
+    for (let i = 0; i < edgeOffset; i += 3) picked[i] = next() || 0.5;
+    let edges = 0;
+    while (edges < n * n) {
+      const j = edgeOffset + Math.floor((next() + 0.5) * 3 * n * n);
+      if (picked[j] === 0) {
+        picked[j] = next() || 0.5;
+        edges++;
+      }
+    }
+    const u = sparseFromDense(picked);
+    expect(J.apply(u)).toEqual(fullDirectional(sys, theta, u));
+    expect(J.stats.directional).toBe(3);
   });
 });
 
@@ -394,6 +411,38 @@ describe('GraphConsolidateJacobian (wasm node-block kernel, θ resident)', () =>
       expect(wasm().arena.bytesInUse).toBe(start);
       vi.restoreAllMocks();
       expect(J.apply(v)).toEqual(expected);
+      J.release();
+      expect(wasm().arena.bytesInUse).toBe(start);
+    });
+
+    it('an exception in the dense passes of a long direction frees the blocks and leaves x as it was', async () => {
+      const { sys, theta, start } = await setup();
+      // every coordinate moves: the dense passes on x held whole in wasm
+      const v = sparseFromDense(Float64Array.from(theta, (_, i) => 1e-3 * Math.cos(i) || 1e-3));
+      expect(v.index.length).toBe(theta.length);
+      const fresh = new GraphConsolidateJacobian(sys.scenario, theta);
+      const expected = fresh.apply(v);
+      fresh.release();
+      const J = new GraphConsolidateJacobian(sys.scenario, theta);
+      failAllocation(2); // while x is uploaded whole
+      expect(() => J.apply(v)).toThrow('injected allocation failure');
+      expect(wasm().arena.bytesInUse).toBe(start);
+      vi.restoreAllMocks();
+      // the second evaluation (x − t·v) throws, after the first wrote v into x and put it back
+      const consolidate = WasmConsolidation.prototype.consolidateNodes;
+      let calls = 0;
+      vi.spyOn(WasmConsolidation.prototype, 'consolidateNodes').mockImplementation(function (
+        this: WasmConsolidation,
+        ...a
+      ) {
+        if (++calls === 2) throw new Error('injected failure in the passes');
+        return consolidate.apply(this, a);
+      });
+      expect(() => J.apply(v)).toThrow('injected failure in the passes');
+      expect(wasm().arena.bytesInUse).toBe(start);
+      vi.restoreAllMocks();
+      expect(J.apply(v)).toEqual(expected);
+      expect(J.column(0)).toEqual(fullQuotient({ scenario: sys.scenario } as never, theta, 0));
       J.release();
       expect(wasm().arena.bytesInUse).toBe(start);
     });
