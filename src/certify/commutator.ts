@@ -24,6 +24,7 @@ import { ArgumentError } from '../util/errors.js';
 import type { JacobianOperator } from '../linearize/operator.js';
 import { sparseCombine, sparseNorm, type SparseVector } from '../linearize/sparse.js';
 import { namedComponents, type NamedComponent } from './describe.js';
+import { basisCombinations } from './subspace.js';
 import {
   consolidateJacobian,
   expandJacobian,
@@ -378,21 +379,10 @@ export function commutatorGramian(
   const lambdaMax = m > 0 ? Math.max(0, values[m - 1]!) : 0;
   const resolution = m * Number.EPSILON * lambdaMax;
   const kernelThreshold = Math.max(lambdaTolerance, resolution);
-  const kernelVectors: SparseVector[] = [];
-  const kernel: NamedComponent[][] = [];
-  for (let j = 0; j < m && values[j]! <= kernelThreshold; j++) {
-    const acc = new Map<number, number>();
-    for (let r = 0; r < m; r++) {
-      const coef = vectors[r * m + j]!;
-      if (coef === 0) continue;
-      const b = basis[r]!;
-      for (let t = 0; t < b.index.length; t++) acc.set(b.index[t]!, (acc.get(b.index[t]!) ?? 0) + coef * b.value[t]!);
-    }
-    const idx = [...acc.keys()].sort((a, b) => a - b);
-    const val = idx.map((i) => acc.get(i)!);
-    kernelVectors.push({ dim: system.dim, index: Int32Array.from(idx), value: Float64Array.from(val) });
-    kernel.push(namedComponents(system, val, idx));
-  }
+  let small = 0;
+  while (small < m && values[small]! <= kernelThreshold) small++;
+  const kernelVectors = basisCombinations(system.dim, basis, vectors, m, small, 'moved');
+  const kernel = kernelVectors.map((v) => namedComponents(system, Array.from(v.value), Array.from(v.index)));
   return {
     dim: m,
     matrix: G,

@@ -26,6 +26,7 @@ import type { OperatorSystem } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { sparseNorm, type SparseVector } from '../linearize/sparse.js';
 import { namedComponents, type NamedComponent } from './describe.js';
+import { basisCombinations } from './subspace.js';
 
 /** How the tolerance was derived. */
 export interface ToleranceDerivation {
@@ -117,36 +118,6 @@ export interface NonDegeneracyDecision {
 }
 
 /**
- * The kernel basis vectors B·n_k in θ coordinates, n_k the k-th of `nullity` columns of `coef`
- * (m × nullity, row-major): each on the union of the basis vectors' supports, ascending, its
- * entries summed over j = 0, 1, …, m − 1 in turn from 0 (an index no basis vector holds is
- * absent; one whose terms cancel is kept as 0). O(nnz(B)·nullity + union).
- */
-function kernelInCoordinates(
-  dim: number,
-  basis: readonly SparseVector[],
-  coef: Float64Array,
-  nullity: number,
-): SparseVector[] {
-  const pos = new Map<number, number>();
-  for (const b of basis) for (let t = 0; t < b.index.length; t++) pos.set(b.index[t]!, -1);
-  const union = Int32Array.from(pos.keys()).sort();
-  union.forEach((i, u) => pos.set(i, u));
-  const at = basis.map((b) => Int32Array.from(b.index, (i) => pos.get(i)!));
-  const out: SparseVector[] = [];
-  for (let k = 0; k < nullity; k++) {
-    const value = new Float64Array(union.length);
-    basis.forEach((b, j) => {
-      const c = coef[j * nullity + k]!;
-      const aj = at[j]!;
-      for (let t = 0; t < aj.length; t++) value[aj[t]!] = value[aj[t]!]! + c * b.value[t]!;
-    });
-    out.push({ dim, index: union.slice(), value });
-  }
-  return out;
-}
-
-/**
  * Builds the stack [√w_e Σ_e B] from the items' sparse columns and decides non-degeneracy with
  * the given (global) σ-tolerance. Cost: 2·rows·m² flops for the QR + O(m³) for the SVD of R.
  * @param basis the orthonormal basis B (to express kernel vectors in θ coordinates)
@@ -185,7 +156,7 @@ export function decideNonDegeneracy(
   const sv = Array.from(ns.singularValues);
   const sigmaTol = ns.tolerance;
   const lambdaTol = sigmaTol * sigmaTol;
-  const kernelVectors = kernelInCoordinates(system.dim, basis, ns.basis, ns.nullity);
+  const kernelVectors = basisCombinations(system.dim, basis, ns.basis, ns.nullity, ns.nullity, 'union');
   const kernel: NamedComponent[][] = kernelVectors.map((v) =>
     namedComponents(system, Array.from(v.value), Array.from(v.index)),
   );

@@ -263,3 +263,54 @@ export function basisOf(dim: number, spec: Subspace): NamedBasis {
     coordinates: null,
   };
 }
+
+/**
+ * The combinations B·c_k in θ coordinates of the basis vectors B (sparse, θ coordinates) with
+ * the first `count` columns c_k of `coef` (m × `stride`, row-major: c_k's j-th entry at
+ * j·stride + k), each summed over j = 0, 1, …, m − 1 in turn from 0 into a dense accumulator
+ * over the union of the supports. Each result holds, ascending, every index of that union
+ * (`'union'`: a cancelled entry is kept as 0) or every index of the basis vectors with a
+ * non-zero coefficient (`'moved'`). How a kernel basis of G_W or of the stack is reported in θ
+ * coordinates. O(nnz(B) + union) per combination.
+ */
+export function basisCombinations(
+  dim: number,
+  basis: readonly SparseVector[],
+  coef: Float64Array,
+  stride: number,
+  count: number,
+  support: 'union' | 'moved',
+): SparseVector[] {
+  const pos = new Map<number, number>();
+  for (const b of basis) for (let t = 0; t < b.index.length; t++) pos.set(b.index[t]!, -1);
+  const union = Int32Array.from(pos.keys()).sort();
+  union.forEach((i, u) => pos.set(i, u));
+  const at = basis.map((b) => Int32Array.from(b.index, (i) => pos.get(i)!));
+  const out: SparseVector[] = [];
+  const value = new Float64Array(union.length);
+  const held = new Uint8Array(union.length);
+  for (let k = 0; k < count; k++) {
+    value.fill(0);
+    held.fill(support === 'union' ? 1 : 0);
+    basis.forEach((b, j) => {
+      const c = coef[j * stride + k]!;
+      if (support === 'moved' && c === 0) return;
+      const aj = at[j]!;
+      for (let t = 0; t < aj.length; t++) {
+        value[aj[t]!] = value[aj[t]!]! + c * b.value[t]!;
+        held[aj[t]!] = 1;
+      }
+    });
+    let nnz = 0;
+    for (let u = 0; u < union.length; u++) nnz += held[u]!;
+    const index = new Int32Array(nnz);
+    const vals = new Float64Array(nnz);
+    for (let u = 0, t = 0; u < union.length; u++)
+      if (held[u]) {
+        index[t] = union[u]!;
+        vals[t++] = value[u]!;
+      }
+    out.push({ dim, index, value: vals });
+  }
+  return out;
+}

@@ -8,7 +8,7 @@ import {
   measureRedundancy,
   subspaceColumns,
 } from '../../src/certify/commutator.js';
-import { coordinateBasis } from '../../src/certify/subspace.js';
+import { basisCombinations, coordinateBasis } from '../../src/certify/subspace.js';
 import { decideNonDegeneracy, nondegeneracyTolerance } from '../../src/certify/nondegeneracy.js';
 import { certify } from '../../src/certify/certify.js';
 import { FD_RELATIVE_ACCURACY } from '../../src/linearize/operator.js';
@@ -390,6 +390,34 @@ describe('the kernel vectors in θ coordinates', () => {
     expect(Array.from(v.value, (x) => sign * x)).toEqual([-s, c, 0]);
     expect(dec.kernel[0]!.map((k) => k.name).sort()).toEqual(['x1', 'x2']);
   });
+
+  test.prop([fc.array(fc.integer({ min: -3, max: 3 }), { minLength: 6, maxLength: 6 })])(
+    'basisCombinations sums B·c in order over the union (or the moved supports) of the basis',
+    (c) => {
+      // three basis vectors on {0, 2}, {2, 5} and {7} of R⁸; two combinations (stride 2)
+      const basis: SparseVector[] = [
+        { dim: 8, index: Int32Array.of(0, 2), value: Float64Array.of(0.5, -0.25) },
+        { dim: 8, index: Int32Array.of(2, 5), value: Float64Array.of(0.75, 1) },
+        { dim: 8, index: Int32Array.of(7), value: Float64Array.of(-2) },
+      ];
+      const coef = Float64Array.from(c, (x) => x / 4);
+      for (const support of ['union', 'moved'] as const) {
+        const got = basisCombinations(8, basis, coef, 2, 2, support);
+        for (let k = 0; k < 2; k++) {
+          const want = new Map<number, number>();
+          basis.forEach((b, j) => {
+            const a = coef[j * 2 + k]!;
+            if (support === 'moved' && a === 0) return;
+            b.index.forEach((i, t) => want.set(i, (want.get(i) ?? 0) + a * b.value[t]!));
+          });
+          if (support === 'union') for (const i of [0, 2, 5, 7]) want.set(i, want.get(i) ?? 0);
+          const idx = [...want.keys()].sort((a, b) => a - b);
+          expect(Array.from(got[k]!.index)).toEqual(idx);
+          expect(Array.from(got[k]!.value)).toEqual(idx.map((i) => want.get(i)));
+        }
+      }
+    },
+  );
 });
 
 describe('commutatorGramian: G_W by the Gramian kernel, its eigenvalues and kernel', () => {
