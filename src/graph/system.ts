@@ -17,6 +17,7 @@ import type {
   DescribeCapability,
   EvidenceWeight,
   OperatorSystem,
+  SparseVector,
   StateCapability,
   TfConsolidate,
 } from '../system/types.js';
@@ -108,26 +109,45 @@ export interface QuestionDirection {
  * @throws {ArgumentError} unknown question or θ of the wrong length.
  */
 export function questionBasis(scenario: Scenario, theta: Float64Array, questionId: string): QuestionDirection[] {
+  return questionDirections(scenario, theta, questionId).map((d) => {
+    const v = new Float64Array(scenario.layout.dim);
+    d.vector.index.forEach((i, k) => (v[i] = d.vector.value[k]!));
+    return Object.freeze({ evidence: d.evidence, vector: v, displacement: d.displacement });
+  });
+}
+
+/**
+ * {@link questionBasis} with each vector sparse (its non-zeros are q's coordinates the item
+ * writes): the same values, O(|pool| + coordinates) instead of O(|pool| · d). What the
+ * certification's per-question subspaces are built from.
+ */
+function questionDirections(
+  scenario: Scenario,
+  theta: Float64Array,
+  questionId: string,
+): { evidence: string; vector: SparseVector; displacement: number }[] {
   const q = scenario.layout.slotOf.get(questionId);
   if (q === undefined || scenario.layout.slots[q]!.type !== 'question')
     throw new ArgumentError('questionId', questionId, 'is not a question of the scenario');
   if (theta.length !== scenario.layout.dim)
     throw new ArgumentError('theta', theta, `must have length d = ${scenario.layout.dim}`);
-  const out: QuestionDirection[] = [];
+  const out: { evidence: string; vector: SparseVector; displacement: number }[] = [];
   for (const it of scenario.items) {
     const idx = it.questionCoordinates.get(q);
     if (!idx) continue;
-    const v = new Float64Array(scenario.layout.dim);
+    const v = new Map<number, number>(); // the dense vector's entries at idx (a repeated index written again)
     let norm2 = 0;
     for (const i of idx) {
       const t = it.target[it.footprint.indexOf(i)]!;
-      v[i] = t - theta[i]!;
-      norm2 += v[i]! * v[i]!;
+      v.set(i, t - theta[i]!);
+      norm2 += v.get(i)! * v.get(i)!;
     }
     const displacement = Math.sqrt(norm2);
-    if (displacement === 0) for (const i of idx) v[i] = 1 / Math.sqrt(idx.length);
-    else for (const i of idx) v[i] = v[i]! / displacement;
-    out.push(Object.freeze({ evidence: it.id, vector: v, displacement }));
+    if (displacement === 0) for (const i of idx) v.set(i, 1 / Math.sqrt(idx.length));
+    else for (const i of idx) v.set(i, v.get(i)! / displacement);
+    const index = Int32Array.from(v.keys()).sort();
+    const vector = { dim: scenario.layout.dim, index, value: Float64Array.from(index, (i) => v.get(i)!) };
+    out.push({ evidence: it.id, vector, displacement });
   }
   return out;
 }
@@ -354,7 +374,7 @@ export function referenceGraphSystem(
         questionSpaces: (theta) =>
           Object.keys(questionCoordinates(scenario)).map((q) => ({
             name: q,
-            vectors: questionBasis(scenario, theta, q).map((d) => d.vector),
+            vectors: questionDirections(scenario, theta, q).map((d) => d.vector),
           })),
         boxes: { confidence: { lower: 0, upper: 1 } },
         boxAt: domainBox(layout),

@@ -113,12 +113,13 @@ export type CoordinateSet = readonly number[] | Int32Array | CoordinateRange;
 /**
  * A named subspace W ⊆ R^d: the span of some coordinate axes (a {@link CoordinateSet}, so a block
  * of Nmax² edge weights is named without listing its indices) or the span of vectors (dense,
- * length d; they need not be orthonormal or independent). src/certify/subspace.ts reads it: its
- * resolution by name, its dimension and its orthonormal basis.
+ * length d, or sparse, {@link SparseVector} of dim d: a few non-zeros of a large state cost
+ * O(nnz), not O(d); they need not be orthonormal or independent). src/certify/subspace.ts reads
+ * it: its resolution by name, its dimension and its orthonormal basis.
  */
 export type Subspace =
   | { readonly name: string; readonly coordinates: CoordinateSet }
-  | { readonly name: string; readonly vectors: readonly ArrayLike<number>[] };
+  | { readonly name: string; readonly vectors: readonly (ArrayLike<number> | SparseVector)[] };
 
 /** A box of states: lower and upper bound per coordinate of a block, or one number for all. */
 export interface StateBox {

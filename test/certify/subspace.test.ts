@@ -72,7 +72,7 @@ describe('resolving subspaces and questions by name', () => {
     const spaces = policySpacesAt(sys, theta);
     const q = resolveQuestion(sys, 'q', spaces);
     expect(q.basis).toBe('item directions');
-    expect('vectors' in q.spec && q.spec.vectors[0]![2]).toBe(0.3);
+    expect('vectors' in q.spec && (q.spec.vectors[0] as ArrayLike<number>)[2]).toBe(0.3);
     expect(resolveQuestion(sys, 'q/coordinates', spaces)).toEqual({
       spec: { name: 'q/coordinates', coordinates: [2, 3] },
       source: 'question',
@@ -150,6 +150,46 @@ describe('orthonormal bases', () => {
       }
     },
   );
+
+  // the sparse form (zeros dropped, some kept as stored zeros) holds the same values on the
+  // same union of supports: the same Gram–Schmidt sums, so the same basis bit for bit
+  fcTest.prop([fc.integer({ min: 1, max: 5 }), fc.integer({ min: 0, max: 1e6 }), fc.boolean()], { numRuns: 40 })(
+    'sparse spanning vectors give the basis of their dense form bit for bit, mixed or not',
+    (k, seed, mixed) => {
+      const n = 9;
+      const V = randomMatrix(n, seed)
+        .slice(0, k)
+        .map((row, r) => row.map((x, i) => ((i + r) % 3 === 0 ? 0 : x))); // zeros in varying places
+      const sparse = V.map((row, r) => {
+        const index: number[] = [];
+        const value: number[] = [];
+        row.forEach((x, i) => {
+          if (x !== 0 || i === r) {
+            index.push(i); // a stored zero when row[r] = 0
+            value.push(x);
+          }
+        });
+        return { dim: n, index: Int32Array.from(index), value: Float64Array.from(value) };
+      });
+      const given = sparse.map((v, r) => (mixed && r % 2 === 1 ? V[r]! : v));
+      expect(orthonormalBasis(n, given, 'v', { dropDependent: true })).toEqual(
+        orthonormalBasis(n, V, 'v', { dropDependent: true }),
+      );
+    },
+  );
+
+  it('a sparse vector of the wrong dim, with indices out of order or a non-finite value is named', () => {
+    const sv = (dim: number, index: number[], value: number[]) => ({
+      dim,
+      index: Int32Array.from(index),
+      value: Float64Array.from(value),
+    });
+    expect(() => orthonormalBasis(3, [sv(4, [0], [1])])).toThrow(/^vectors\[0\]\.dim = 4: must equal 3/);
+    expect(() => orthonormalBasis(3, [sv(3, [2, 1], [1, 1])])).toThrow(/^vectors\[0\]\.index\[1\] = 1: .*increasing/);
+    expect(() => orthonormalBasis(3, [sv(3, [3], [1])])).toThrow(/^vectors\[0\]\.index\[0\] = 3/);
+    expect(() => orthonormalBasis(3, [sv(3, [1], [Infinity])])).toThrow(/^vectors\[0\]\[1\] = Infinity/);
+    expect(() => orthonormalBasis(3, [sv(3, [1], [0])])).toThrow(/^vectors\[0\] = .*zero vector/);
+  });
 
   it('a zero, non-finite or wrong-length vector is named; a dependent one without dropDependent too', () => {
     expect(() => orthonormalBasis(2, [[0, 0]])).toThrow(/^vectors\[0\] = .*zero vector/);

@@ -41,6 +41,24 @@ describe('reference-graph operator system', () => {
     expect(Math.abs(n2 - 1)).toBeLessThan(8 * Number.EPSILON);
   });
 
+  it('the certification’s question spaces are the W_q directions, sparse, with the same values', () => {
+    const theta = sys.consolidate(sys.expand('e04', sc.theta0));
+    const spaces = sys.capabilities.certification!.questionSpaces!(theta);
+    expect(spaces.map((s) => s.name).sort()).toEqual(Object.keys(sys.questions).sort());
+    for (const space of spaces) {
+      const dense = questionBasis(sc, theta, space.name).map((d) => Array.from(d.vector));
+      const vectors = 'vectors' in space ? space.vectors : [];
+      expect(vectors.length).toBe(dense.length);
+      vectors.forEach((v, k) => {
+        const { index, value } = v as { index: Int32Array; value: Float64Array };
+        const x = new Array<number>(theta.length).fill(0);
+        index.forEach((i, t) => (x[i] = value[t]!));
+        expect(x).toEqual(dense[k]);
+        expect(index.every((i, t) => t === 0 || i > index[t - 1]!)).toBe(true);
+      });
+    }
+  });
+
   it('the analytic bound of the default parameters certifies a contraction', () => {
     expect(sys.confidenceBound.modulus).toBeLessThan(1);
   });
