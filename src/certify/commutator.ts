@@ -382,7 +382,7 @@ export function commutatorGramian(
   let small = 0;
   while (small < m && values[small]! <= kernelThreshold) small++;
   const kernelVectors = basisCombinations(system.dim, basis, vectors, m, small, 'moved');
-  const kernel = kernelVectors.map((v) => namedComponents(system, Array.from(v.value), Array.from(v.index)));
+  const kernel = kernelVectors.map((v) => namedComponents(system, v.value, v.index));
   return {
     dim: m,
     matrix: G,

@@ -157,9 +157,7 @@ export function decideNonDegeneracy(
   const sigmaTol = ns.tolerance;
   const lambdaTol = sigmaTol * sigmaTol;
   const kernelVectors = basisCombinations(system.dim, basis, ns.basis, ns.nullity, ns.nullity, 'union');
-  const kernel: NamedComponent[][] = kernelVectors.map((v) =>
-    namedComponents(system, Array.from(v.value), Array.from(v.index)),
-  );
+  const kernel: NamedComponent[][] = kernelVectors.map((v) => namedComponents(system, v.value, v.index));
   const smin = m > 0 ? sv[m - 1]! : 0;
   const smax = m > 0 ? sv[0]! : 0;
   const nonDegenerate = m > 0 && ns.rank === m;
