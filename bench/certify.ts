@@ -12,8 +12,8 @@
  *    256, 512, 1024, each size in a child process of its own (as a user's `ordergap certify`
  *    runs, and so that one size's heap does not weigh on the next). Time by phase, the growth exponent of each phase fitted by least squares on
  *    log(ms) against log(Nmax), the peak resident set during the certification (`peakRss`) and
- *    the time in garbage collection (`gcMs`, `gcShare` of certify's wall time: V8's `gc`
- *    performance entries). Targets: Nmax 1024 <= 12 s and 1 GB, Nmax 2048 <= 60 s and 3 GB;
+ *    the time in garbage collection (`gcMs`, `gcShare` of certify's wall time: V8's
+ *    `GCProfiler`). Targets: Nmax 1024 <= 12 s and 1 GB, Nmax 2048 <= 60 s and 3 GB;
  *    garbage collection < 5 % of the time.
  * 2. The linearisation on its own at the state certify linearised at, for the same columns
  *    (DQ b for every basis vector of the subspaces and question bases, then Σ_e B or DF_e B per
@@ -34,7 +34,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { availableParallelism, loadavg } from 'node:os';
-import { PerformanceObserver } from 'node:perf_hooks';
+import { GCProfiler } from 'node:v8';
 import type * as TfCore from '@tensorflow/tfjs-core';
 import { certify } from '../src/certify/certify.js';
 import { basisOf } from '../src/certify/subspace.js';
@@ -150,28 +150,21 @@ function peakRss(): { read: () => number; before: number | null; source: string 
 }
 
 /**
- * Time spent in garbage collection from now until `stop()`: the sum of the durations of the
- * `gc` performance entries (V8's pauses of the main thread: scavenges, mark-compacts and
- * incremental marking steps) that Node reports in between, or null when it reported none (a
- * certification of seconds always has scavenges: no entry means the observer was not served,
- * which happened once in about ten runs).
+ * Time spent in garbage collection from now until `stop()`: the sum of the costs V8's
+ * `GCProfiler` records for every collection in between (scavenges, mark-compacts and
+ * incremental marking steps), read synchronously when it stops. (The `gc` performance entries
+ * give the same sum when they arrive, but they are delivered in a later task and were sometimes
+ * not delivered at all or only in part.)
  */
-function gcTime(): { stop: () => Promise<number | null> } {
-  let ms = 0;
-  let entries = 0;
-  const observer = new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) {
-      ms += e.duration;
-      entries++;
-    }
-  });
-  observer.observe({ entryTypes: ['gc'] });
+function gcTime(): { stop: () => number } {
+  const profiler = new GCProfiler();
+  profiler.start();
   return {
-    stop: async () => {
-      // entries are delivered in a later task (after a timer, not after setImmediate alone)
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      observer.disconnect();
-      return entries > 0 ? ms : null;
+    stop: () => {
+      const data = profiler.stop();
+      let us = 0;
+      for (const s of data?.statistics ?? []) us += s.cost;
+      return us / 1000;
     },
   };
 }
@@ -196,7 +189,7 @@ async function sizeRow(nmax: number): Promise<Record<string, unknown>> {
   const gc = gcTime();
   const r = await certify(system, { jacobian: 'fd', linearization: 'auto' });
   const totalMs = performance.now() - t1;
-  const gcMs = await gc.stop();
+  const gcMs = gc.stop();
   const peakRssMB = round(peak.read(), 0);
   const theta = r.fixedPoint.theta;
   const policy = system.capabilities.certification!;
@@ -222,8 +215,8 @@ async function sizeRow(nmax: number): Promise<Record<string, unknown>> {
     certifyMs: round(totalMs),
     certifyOptions: 'defaults (ordergap certify with no flags)',
     peakRssMB,
-    gcMs: gcMs === null ? null : round(gcMs),
-    gcShare: gcMs === null ? null : round(gcMs / totalMs, 4),
+    gcMs: round(gcMs),
+    gcShare: round(gcMs / totalMs, 4),
     rssBeforeMB: peak.before === null ? null : round(peak.before, 0),
     peakRssSource: peak.source,
     phasesMs,
@@ -274,7 +267,7 @@ async function sizeRow(nmax: number): Promise<Record<string, unknown>> {
     },
   };
   console.error(
-    `Nmax ${nmax}: d = ${system.dim}, certify ${round(totalMs, 0)} ms, GC ${gcMs === null ? 'not measured' : `${round((100 * gcMs) / totalMs, 1)} %`}, peak RSS ${peakRssMB} MB (${Object.entries(
+    `Nmax ${nmax}: d = ${system.dim}, certify ${round(totalMs, 0)} ms, GC ${round((100 * gcMs) / totalMs, 1)} %, peak RSS ${peakRssMB} MB (${Object.entries(
       phasesMs,
     )
       .map(([k, v]) => `${k} ${round(v, 0)}`)
