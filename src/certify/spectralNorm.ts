@@ -147,8 +147,8 @@ export function powerStepsLowerBound(
   let previous = NaN;
   let fall = NaN; // the last fall of the ratio (previous one − previous), when previous lay below the best
   let it = 0;
+  let nv = referenceNorm(v); // then each step's ratio: ‖w‖ of the w that becomes v
   for (; it < 30; it++) {
-    const nv = referenceNorm(v);
     if (nv === 0) break;
     const w = image(v, nv);
     const ratio = referenceNorm(w);
@@ -165,6 +165,7 @@ export function powerStepsLowerBound(
     }
     fall = ratio < best ? drop : NaN;
     previous = ratio;
+    nv = ratio;
   }
   return { norm: best, vector: bestVec, iterations: it };
 }
@@ -194,6 +195,16 @@ export function spectralLowerBoundJvp(J: JacobianOperator, W: Int32Array, random
   for (let i = 0; i < m; i++) {
     pos[W[i]!] = i;
     if (i > 0 && !(W[i]! > W[i - 1]!)) ascending = false;
+  }
+  if (ascending && m === J.dim && J.outDim === J.dim && J.applyDense) {
+    // W is every coordinate (ascending, as many as there are): the dense form, no sparse
+    // vectors of length d; the same values (zeros of v/‖v‖ are not moved either way)
+    const dv = new Float64Array(m);
+    const applyDense = J.applyDense.bind(J);
+    return powerStepsLowerBound(m, random, (v, nv) => {
+      for (let i = 0; i < m; i++) dv[i] = v[i]! / nv;
+      return applyDense(dv);
+    });
   }
   const index = Int32Array.from(W);
   return powerStepsLowerBound(m, random, (v, nv) => {

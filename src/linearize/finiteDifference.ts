@@ -97,7 +97,7 @@ function norm2(x: Float64Array): number {
 
 /** Step along v: eps^(1/3)·max(1, max_{supp v}|x_j|)/‖v‖_∞ (0 when v = 0). */
 export function directionalStep(x: Float64Array, v: SparseVector): number {
-  return directionalStepGathered(gathered(x, v), v);
+  return directionalStepGathered(gathered(x, v), v.value);
 }
 
 /** x at v's entries, in v's order. */
@@ -108,14 +108,17 @@ function gathered(x: Float64Array, v: SparseVector): Float64Array {
 }
 
 /**
- * {@link directionalStep} from x's values at v's entries only (`xv[k]` = x at `v.index[k]`): for
- * an engine that holds x as something other than one array.
+ * {@link directionalStep} from x's values at v's entries only (`xv[k]` = x where v has
+ * `values[k]`): for an engine that holds x as something other than one array, or for a dense v
+ * (`xv` = x, `values` = v). An entry with v_k = 0 is not in the support: its x_k is not read.
  */
-export function directionalStepGathered(xv: Float64Array, v: SparseVector): number {
+export function directionalStepGathered(xv: ArrayLike<number>, values: ArrayLike<number>): number {
   let vmax = 0;
   let xmax = 1;
-  for (let k = 0; k < v.index.length; k++) {
-    vmax = Math.max(vmax, Math.abs(v.value[k]!));
+  for (let k = 0; k < values.length; k++) {
+    const a = values[k]!;
+    if (a === 0) continue;
+    vmax = Math.max(vmax, Math.abs(a));
     xmax = Math.max(xmax, Math.abs(xv[k]!));
   }
   return vmax === 0 ? 0 : (FD_RELATIVE_STEP * xmax) / vmax;
@@ -137,19 +140,22 @@ function shifted(x: Float64Array, v: SparseVector, t: number): Float64Array {
  * rounding of x ± t·v), which for a linear map is the whole error. Returns 0 when v = 0.
  */
 export function takenStep(x: Float64Array, v: SparseVector, t: number): number {
-  return takenStepGathered(gathered(x, v), v, t);
+  return takenStepGathered(gathered(x, v), v.value, t);
 }
 
-/** {@link takenStep} from x's values at v's entries only (`xv[k]` = x at `v.index[k]`). */
-export function takenStepGathered(xv: Float64Array, v: SparseVector, t: number): number {
+/**
+ * {@link takenStep} from x's values at v's entries only (`xv[k]` = x where v has `values[k]`;
+ * a dense v: `xv` = x, `values` = v, whose zeros add exact zeros to both sums).
+ */
+export function takenStepGathered(xv: ArrayLike<number>, values: ArrayLike<number>, t: number): number {
   let num = 0;
   let den = 0;
   let vmax = 0;
-  for (let k = 0; k < v.value.length; k++) vmax = Math.max(vmax, Math.abs(v.value[k]!));
+  for (let k = 0; k < values.length; k++) vmax = Math.max(vmax, Math.abs(values[k]!));
   if (vmax === 0) return 0;
-  for (let k = 0; k < v.index.length; k++) {
+  for (let k = 0; k < values.length; k++) {
     const xj = xv[k]!;
-    const vj = v.value[k]!;
+    const vj = values[k]!;
     const delta = xj + t * vj - (xj + -t * vj);
     const u = vj / vmax; // scaled: ⟨v, v⟩ neither overflows nor underflows
     num += delta * u;

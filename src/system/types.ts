@@ -67,6 +67,13 @@ export interface JacobianOperator {
   prefetch(cols: readonly number[]): void;
   /** J v. */
   apply(v: SparseVector): SparseVector;
+  /**
+   * J v for a dense v (length `dim`), dense (length `outDim`): for engines that can take a
+   * direction along every coordinate without sparse vectors of that length. The values of
+   * `apply` on v's non-zeros by one directional difference, densified (a power iteration over
+   * the whole state runs it). Absent: the caller applies the sparse form.
+   */
+  applyDense?(v: Float64Array): Float64Array;
   readonly stats: JacobianStats;
   /** Frees resources held outside the JS heap (wasm blocks), if any. Idempotent. */
   release?(): void;

@@ -11,6 +11,10 @@ import { svdvals } from '../../src/linalg/api.js';
 import { FdJacobian } from '../../src/linearize/finiteDifference.js';
 import { createRng } from '../../src/ordergap/rng.js';
 import { matvec, randomMatrix, type Mat } from './linearSystems.js';
+import { GraphConsolidateJacobian } from '../../src/graph/linearisation/consolidateJacobian.js';
+import type { JacobianOperator } from '../../src/system/types.js';
+import { init } from '../../src/wasm/module.js';
+import { consolidatedState } from '../graph/linearisation/fixtures.js';
 
 /** FD relative accuracy eps^(2/3) on top of the bound: the slack of a computed ratio. */
 const FD_SLACK = 1e-9;
@@ -96,5 +100,31 @@ describe('spectralLowerBoundJvp', () => {
     expect(r.iterations).toBeLessThan(stepsByRule(seq, POWER_SETTLED_RTOL, false));
     expect(r.iterations).toBeLessThan(stepsByRule(seq, 1e-6, false));
     expect(r.norm).toBeCloseTo(Math.max(...seq), 8);
+  });
+
+  it('on every coordinate of an operator with applyDense, the dense steps give the sparse steps’ bound and vector bit for bit', async () => {
+    await init();
+    const { sys, theta } = await consolidatedState();
+    using J = new GraphConsolidateJacobian(sys.scenario, theta);
+    const W = all(theta.length);
+    const r1 = createRng(7);
+    const dense = spectralLowerBoundJvp(J, W, () => r1.next());
+    // the same operator seen without applyDense: the sparse form
+    const sparseOnly: JacobianOperator = {
+      dim: J.dim,
+      outDim: J.outDim,
+      method: J.method,
+      relativeAccuracy: J.relativeAccuracy,
+      stats: J.stats,
+      column: (j) => J.column(j),
+      prefetch: (c) => J.prefetch(c),
+      apply: (v) => J.apply(v),
+    };
+    const r2 = createRng(7);
+    const sparse = spectralLowerBoundJvp(sparseOnly, W, () => r2.next());
+    expect(dense.norm).toBe(sparse.norm);
+    expect(dense.iterations).toBe(sparse.iterations);
+    expect(Array.from(dense.vector)).toEqual(Array.from(sparse.vector));
+    expect(dense.norm).toBeGreaterThanOrEqual(1); // Q copies the edge block: ‖DQ‖ >= 1
   });
 });

@@ -50,7 +50,7 @@ import {
 } from '../../linearize/finiteDifference.js';
 import { runPosition } from '../operators/consolidate.js';
 import { CachedJacobian, FD_RELATIVE_ACCURACY } from '../../linearize/operator.js';
-import { SparseAccumulator, type SparseVector } from '../../linearize/sparse.js';
+import { SparseAccumulator, sparseFromDense, type SparseVector } from '../../linearize/sparse.js';
 import { ArgumentError } from '../../util/errors.js';
 import type { F64Block, I32Block } from '../../wasm/arena.js';
 
@@ -277,9 +277,8 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     return j < this.#nodeLen ? this.#node[j]! : (this.#patch.get(j) ?? this.#edges[j]!);
   }
 
-  /** x at v's entries, in v's order (x itself, not a copy, when v has every entry and x is one array). */
+  /** x at v's entries, in v's order. */
   #gather(v: SparseVector): Float64Array {
-    if (v.index.length === this.dim) return this.#dense(); // strictly increasing: v's k-th entry is x_k
     const out = new Float64Array(v.index.length);
     const [node, edges, patch, nodeLen] = [this.#node, this.#edges, this.#patch, this.#nodeLen];
     for (let k = 0; k < out.length; k++) {
@@ -676,7 +675,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   /**
    * Whether v moves at least Nmax² edge entries (a third of the edge block), more than x's
    * non-zero rows hold: its evaluations then run Q's dense passes on x held whole in wasm
-   * ({@link #denseDifference}) instead of rows widened to v's entries. Rows holding that many
+   * ({@link applyDense}) instead of rows widened to v's entries. Rows holding that many
    * entries cost about what the dense passes cost per evaluation (a dense pass skips a zero at
    * one load and compare; every entry a row stores costs a column load besides), and widening
    * them costs an O(Nmax²) scan on the host and 12 bytes per entry: the whole-space power steps
@@ -712,24 +711,65 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   }
 
   /**
-   * Q's node blocks at x + t·v and x − t·v by the full wasm Q (`wasmConsolidateNodeBlock`'s
-   * stages, every pass dense, every claim merged) on x held whole in wasm: v's entries written
-   * in for each point (the second point overwrites the first's) and put back after.
+   * J v for a dense v (length d) by one directional difference: the full wasm Q
+   * (`wasmConsolidateNodeBlock`'s stages: every pass dense, every claim merged) at x ± t·v on x
+   * held whole in wasm, v's non-zeros written in for each point and put back after. The values
+   * are `apply`'s for v's non-zeros as a long direction, densified, bit for bit (tested): the
+   * step and the taken step read v's non-zeros only, Q copies v's edge entries. How the
+   * whole-space power steps of the certification's global scale run (every coordinate moves):
+   * three passes over v and no sparse vectors of length d.
+   * @throws {ArgumentError} v of the wrong length; a quotient not finite (the blocks are freed).
    */
-  #denseDifference(r: DenseResident, v: SparseVector, xv: Float64Array, t: number): [Float64Array, Float64Array] {
-    const { index, value } = v;
+  applyDense(v: Float64Array): Float64Array {
+    if (v.length !== this.dim) throw new ArgumentError('v', v, `must have length ${this.dim}`);
+    try {
+      return this.#denseApply(v);
+    } catch (e) {
+      this.release();
+      throw e;
+    }
+  }
+
+  /** {@link applyDense} without the checks (the long directions that move many edges run it too). */
+  #denseApply(v: Float64Array): Float64Array {
+    const x = this.#dense();
+    const d = this.dim;
+    const nodeLen = this.#nodeLen;
+    const t = directionalStepGathered(x, v);
+    const r = this.#denseResident();
     const evaluate = (s: number): Float64Array => {
       const theta = r.theta.view; // once per pass: each `view` read checks the arena's buffer
-      for (let k = 0; k < index.length; k++) theta[index[k]!] = xv[k]! + s * value[k]!;
-      r.q.consolidateNodes(r.theta, denseWasmEdges(r.theta, this.#nodeLen), r.out);
+      for (let j = 0; j < d; j++) {
+        const a = v[j]!;
+        if (a !== 0) theta[j] = x[j]! + s * a;
+      }
+      r.q.consolidateNodes(r.theta, denseWasmEdges(r.theta, nodeLen), r.out);
       return Float64Array.from(r.out.view);
     };
+    let fp: Float64Array;
+    let fm: Float64Array;
     try {
-      return [evaluate(t), evaluate(-t)];
+      fp = evaluate(t); // the second point overwrites the first's entries
+      fm = evaluate(-t);
     } finally {
       const theta = r.theta.view;
-      for (let k = 0; k < index.length; k++) theta[index[k]!] = xv[k]!;
+      for (let j = 0; j < d; j++) if (v[j] !== 0) theta[j] = x[j]!;
     }
+    this.stats.evaluations += 2;
+    this.stats.directional++;
+    const den = takenStepGathered(x, v, t);
+    const out = new Float64Array(d);
+    for (let i = 0; i < nodeLen; i++) {
+      if (fp[i] === fm[i]) continue;
+      const q = (fp[i]! - fm[i]!) / den;
+      if (!Number.isFinite(q)) throw notFinite(i, q);
+      if (q !== 0) out[i] = q; // an underflowed quotient: dropped, as the sparse form drops it
+    }
+    for (let j = nodeLen; j < d; j++) {
+      const a = v[j]!;
+      if (a !== 0) out[j] = a; // Q copies the edge block (a −0 stays out, as in the sparse form)
+    }
+    return out;
   }
 
   /**
@@ -739,22 +779,21 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
    * the merge of the claim rows v can change.
    */
   protected override directional(v: SparseVector): SparseVector {
-    const xv = this.#gather(v);
-    const t = directionalStepGathered(xv, v);
-    let fp: Float64Array;
-    let fm: Float64Array;
     if (this.#movesManyEdges(v)) {
-      [fp, fm] = this.#denseDifference(this.#denseResident(), v, xv, t);
-    } else {
-      const { r, at } = this.#residentFor(v);
-      const rows = this.#directionRows(r, v, t);
-      fp = this.#shifted(r, v, xv, at, t, rows);
-      fm = this.#shifted(r, v, xv, at, -t, rows);
+      const dense = new Float64Array(this.dim);
+      for (let k = 0; k < v.index.length; k++) dense[v.index[k]!] = v.value[k]!;
+      return sparseFromDense(this.#denseApply(dense));
     }
+    const xv = this.#gather(v);
+    const t = directionalStepGathered(xv, v.value);
+    const { r, at } = this.#residentFor(v);
+    const rows = this.#directionRows(r, v, t);
+    const fp = this.#shifted(r, v, xv, at, t, rows);
+    const fm = this.#shifted(r, v, xv, at, -t, rows);
     this.stats.evaluations += 2;
     this.stats.directional++;
     const acc = (this.#colAcc ??= new SparseAccumulator(this.dim));
-    return directionalQuotient(fp, fm, takenStepGathered(xv, v, t), v, this.#nodeLen, acc);
+    return directionalQuotient(fp, fm, takenStepGathered(xv, v.value, t), v, this.#nodeLen, acc);
   }
 
   /** Frees the wasm blocks (the operator can still be used: they are re-created on demand). */

@@ -9,7 +9,13 @@ import { referenceGraphSystem } from '../../../src/graph/system.js';
 import { referenceConsolidate } from '../../../src/graph/operators/consolidate.js';
 import { FD_RELATIVE_ACCURACY } from '../../../src/linearize/operator.js';
 import { FdJacobian } from '../../../src/linearize/finiteDifference.js';
-import { sparseCombine, sparseFromDense, sparseNorm, type SparseVector } from '../../../src/linearize/sparse.js';
+import {
+  sparseCombine,
+  sparseFromDense,
+  sparseNorm,
+  toDense,
+  type SparseVector,
+} from '../../../src/linearize/sparse.js';
 import { F64Block } from '../../../src/wasm/arena.js';
 import { init, wasm } from '../../../src/wasm/module.js';
 import { coordinateArray } from '../../../src/system/coordinates.js';
@@ -221,6 +227,28 @@ describe('GraphConsolidateJacobian: only the stages a coordinate can change', ()
     expect(J.apply(u)).toEqual(fullDirectional(sys, theta, u));
     expect(J.stats.directional).toBe(3);
   });
+});
+
+describe('GraphConsolidateJacobian.applyDense: a direction along every coordinate without sparse vectors', () => {
+  test.prop([fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.double({ min: 0, max: 0.9, noNaN: true })], { numRuns: 12 })(
+    'is apply on the non-zeros, densified, bit for bit, whatever share of v is zero',
+    async (seed, zeros) => {
+      const { sys, theta } = await consolidatedState();
+      let r = seed;
+      const next = () => (r = (Math.imul(r, 1103515245) + 12345) >>> 0) / 2 ** 32;
+      const v = Float64Array.from(theta, () => (next() < zeros ? 0 : next() - 0.5));
+      const sparse = sparseFromDense(v);
+      using J = new GraphConsolidateJacobian(sys.scenario, theta);
+      using K = new GraphConsolidateJacobian(sys.scenario, theta);
+      const dense = J.applyDense(v);
+      expect(Array.from(dense)).toEqual(Array.from(toDense(K.apply(sparse))));
+      if (sparse.index.length > 64)
+        expect(toDense(K.apply(sparse))).toEqual(toDense(fullDirectional(sys, theta, sparse)));
+      expect(J.stats.directional).toBe(1);
+      expect(J.stats.evaluations).toBe(2);
+      expect(() => J.applyDense(v.subarray(1))).toThrow(/^v = .*must have length/);
+    },
+  );
 });
 
 describe('GraphConsolidateJacobian.near: DQ at a nearby point from the operator at θ', () => {
