@@ -25,6 +25,7 @@ import type { JacobianOperator } from '../linearize/operator.js';
 import { sparseCombine, sparseNorm, type SparseVector } from '../linearize/sparse.js';
 import { namedComponents, type NamedComponent } from './describe.js';
 import { basisCombinations } from './subspace.js';
+import { activeColumns, stackBlock } from './nondegeneracy.js';
 import {
   consolidateJacobian,
   expandJacobian,
@@ -329,8 +330,11 @@ export interface CommutatorGramian {
  * The commutator Gramian G_W = Σ_e p_e (Σ_e B)ᵀ(Σ_e B) from the items' columns, accumulated
  * item by item with linalg's Gramian kernel (`gramAccumulate`: wasm syrk on the rows where the
  * item's columns are non-zero, weight p_e), its eigenvalues and the kernel basis of its small
- * eigenvalues in named coordinates. Cost: Σ_e rows_e·m² flops for the syrk + ~9m³ for eigh
- * (skipped when G_W is exactly 0: then every eigenvalue is 0 and the kernel is B itself).
+ * eigenvalues in named coordinates. Formed and decomposed on the stack's non-zero columns only
+ * (`activeColumns`): a zero column of the stack is a zero row and column of G_W, an exact
+ * eigenvalue 0 with its unit vector (ordered after G_W's own eigenvalues equal to it). Cost:
+ * Σ_e rows_e·m'² flops for the syrk + ~9m'³ for eigh, m' the non-zero columns (eigh skipped when
+ * G_W is exactly 0: then every eigenvalue is 0 and the kernel is B itself).
  * @param basis the orthonormal basis B of W (θ coordinates)
  * @param lambdaTolerance the decision's λ-tolerance (the kernel threshold is at least this)
  * @throws {ArgumentError} an item whose column count differs from the basis size.
@@ -347,41 +351,49 @@ export function commutatorGramian(
   lambdaTolerance: number,
 ): CommutatorGramian {
   const m = basis.length;
-  const G = new Float64Array(m * m);
-  let stackRows = 0;
-  for (const it of items) {
+  for (const it of items)
     if (it.columns.length !== m)
       throw new ArgumentError(`columns of ${it.evidence}`, it.columns.length, `must equal the basis size ${m}`);
+  // G_W on the stack's non-zero columns; its other rows and columns are exact zeros
+  const keep = activeColumns(items, m);
+  const mk = keep.length;
+  const Gk = new Float64Array(mk * mk);
+  let stackRows = 0;
+  for (const it of items) {
     if (!(it.weight > 0) || m === 0) continue;
-    const rows = new Map<number, number>();
-    for (const c of it.columns) for (const i of c.index) if (!rows.has(i)) rows.set(i, rows.size);
-    if (rows.size === 0) continue;
-    const block = new Float64Array(rows.size * m);
-    it.columns.forEach((c, j) => {
-      for (let k = 0; k < c.index.length; k++) block[rows.get(c.index[k]!)! * m + j] = c.value[k]!;
-    });
-    gramAccumulate(G, block, rows.size, m, it.weight);
-    stackRows += rows.size;
+    const b = stackBlock(it.columns, keep);
+    if (!b) continue;
+    if (mk > 0) gramAccumulate(Gk, b.block, b.rows, mk, it.weight);
+    stackRows += b.rows;
   }
+  const G = new Float64Array(m * m);
+  for (let r = 0; r < mk; r++) for (let c = 0; c < mk; c++) G[keep[r]! * m + keep[c]!] = Gk[r * mk + c]!;
   let zero = true;
-  for (let i = 0; i < G.length && zero; i++) zero = G[i] === 0;
-  let values: Float64Array;
-  let vectors: Float64Array; // column j: eigenvector of values[j] (ascending)
-  if (zero || m === 0) {
-    values = new Float64Array(m);
-    vectors = new Float64Array(m * m);
-    for (let i = 0; i < m; i++) vectors[i * m + i] = 1;
-  } else {
-    const e = eigh(G, m);
-    values = e.values;
-    vectors = e.vectors;
+  for (let i = 0; i < Gk.length && zero; i++) zero = Gk[i] === 0;
+  // eigenpairs: G_k's (ascending), and an exact 0 with e_j for each zero column j
+  const ek = zero || mk === 0 ? null : eigh(Gk, mk);
+  const pairs: { value: number; column: number; kept: boolean }[] = [];
+  for (let c = 0; c < mk; c++) pairs.push({ value: ek ? ek.values[c]! : 0, column: c, kept: true });
+  for (let j = 0, c = 0; j < m; j++) {
+    if (c < mk && keep[c] === j) c++;
+    else pairs.push({ value: 0, column: j, kept: false });
   }
+  pairs.sort((a, b) => a.value - b.value); // stable: G_k's before the zero columns' at equal values
+  const values = Float64Array.from(pairs, (p) => p.value);
   const lambdaMax = m > 0 ? Math.max(0, values[m - 1]!) : 0;
   const resolution = m * Number.EPSILON * lambdaMax;
   const kernelThreshold = Math.max(lambdaTolerance, resolution);
   let small = 0;
   while (small < m && values[small]! <= kernelThreshold) small++;
-  const kernelVectors = basisCombinations(system.dim, basis, vectors, m, small, 'moved');
+  const coef = new Float64Array(m * small);
+  for (let k = 0; k < small; k++) {
+    const p = pairs[k]!;
+    if (!p.kept) coef[p.column * small + k] = 1;
+    else if (!ek)
+      coef[keep[p.column]! * small + k] = 1; // G_k = 0: its unit vectors
+    else for (let c = 0; c < mk; c++) coef[keep[c]! * small + k] = ek.vectors[c * mk + p.column]!;
+  }
+  const kernelVectors = basisCombinations(system.dim, basis, coef, small, small, 'moved');
   const kernel = kernelVectors.map((v) => namedComponents(system, v.value, v.index));
   return {
     dim: m,

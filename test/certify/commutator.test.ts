@@ -12,6 +12,7 @@ import { basisCombinations, coordinateBasis } from '../../src/certify/subspace.j
 import { decideNonDegeneracy, nondegeneracyTolerance } from '../../src/certify/nondegeneracy.js';
 import { certify } from '../../src/certify/certify.js';
 import { FD_RELATIVE_ACCURACY } from '../../src/linearize/operator.js';
+import { eigh, svdvals } from '../../src/linalg/api.js';
 import { sparseDot, toDense } from '../../src/linearize/sparse.js';
 import { reportJson } from '../../src/report/json.js';
 import { referenceDistance } from '../../src/blas1/dnrm2.js';
@@ -416,6 +417,66 @@ describe('the kernel vectors in θ coordinates', () => {
           expect(Array.from(got[k]!.value)).toEqual(idx.map((i) => want.get(i)));
         }
       }
+    },
+  );
+});
+
+describe('the stack’s zero columns are deflated: exact null directions, the rest decided on its own', () => {
+  // items whose columns vanish on a random subset Z of W: the decision and G_W on the other
+  // columns, with the zero singular values and unit null vectors of Z added, agree with the dense
+  // stack's SVD and G_W's eigh (rounding of different operation orders: 1e-12 relative)
+  test.prop([fc.integer({ min: 1, max: 1e6 }), fc.integer({ min: 3, max: 8 }), fc.boolean()], { numRuns: 40 })(
+    'singular values, kernel and G_W as the dense stack gives them',
+    (seed, m, allZero) => {
+      let r = seed;
+      const next = () => (r = (Math.imul(r, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
+      const zeroCol = Array.from({ length: m }, (_, j) => allZero || j % 3 === seed % 3 || next() > 0.3);
+      const rows = 5;
+      const items = [0.25, 0.75].map((weight, e) => ({
+        evidence: `e${e}`,
+        weight,
+        columns: Array.from({ length: m }, (_, j): SparseVector => {
+          const idx = zeroCol[j] ? [j % rows] : [0, 1, 2, 3, 4].filter(() => next() > -0.3);
+          const value = idx.map(() => (zeroCol[j] ? 0 : next())); // a zero column may store zeros
+          return { dim: rows, index: Int32Array.from(idx), value: Float64Array.from(value) };
+        }),
+      }));
+      const sys = linearSystem({ A: identity(m), items: [{ id: 'e', p: 1, B: identity(m) }] });
+      const basis = coordinateBasis(
+        m,
+        Array.from({ length: m }, (_, j) => j),
+      );
+      const dec = decideNonDegeneracy(sys, basis, items, (rowsSeen, mm) =>
+        nondegeneracyTolerance(FD_RELATIVE_ACCURACY, 1, 1, rowsSeen, mm, 'test'),
+      );
+      // the dense weighted stack [√w_e Σ_e B] (rows × m per item)
+      const S: number[][] = [];
+      for (const it of items)
+        for (let i = 0; i < rows; i++)
+          S.push(Array.from({ length: m }, (_, j) => Math.sqrt(it.weight) * (toDense(it.columns[j]!)[i] ?? 0)));
+      const sv = svdvals(S.flat(), S.length, m);
+      const smax = Math.max(sv[0]!, 1e-300);
+      expect(dec.singularValues.length).toBe(m);
+      dec.singularValues.forEach((x, k) => expect(Math.abs(x - sv[k]!)).toBeLessThan(1e-12 * smax + 1e-300));
+      const isUnit = (v: SparseVector, j: number) => toDense(v).every((x, i) => x === (i === j ? 1 : 0));
+      for (let j = 0; j < m; j++) if (zeroCol[j]) expect(dec.kernelVectors.some((v) => isUnit(v, j))).toBe(true);
+      for (const v of dec.kernelVectors) {
+        const x = toDense(v);
+        const Sx = S.map((row) => row.reduce((a, b, j) => a + b * x[j]!, 0));
+        expect(norm(Sx)).toBeLessThan(Math.sqrt(dec.tolerance) + 1e-12 * smax);
+        expect(Math.abs(norm(x) - 1)).toBeLessThan(1e-12);
+      }
+      const g = commutatorGramian(sys, basis, items, dec.tolerance);
+      const G = Array.from({ length: m * m }, (_, t) =>
+        S.reduce((a, row) => a + row[Math.floor(t / m)]! * row[t % m]!, 0),
+      );
+      const gmax = Math.max(...G.map(Math.abs), 1e-300);
+      g.matrix.forEach((x, t) => expect(Math.abs(x - G[t]!)).toBeLessThan(1e-12 * gmax));
+      const ev = eigh(G, m).values;
+      Array.from(g.eigenvalues)
+        .reverse()
+        .forEach((x, k) => expect(Math.abs(x - ev[k]!)).toBeLessThan(1e-12 * gmax));
+      for (let j = 0; j < m; j++) if (zeroCol[j]) expect(g.kernelVectors.some((v) => isUnit(v, j))).toBe(true);
     },
   );
 });
