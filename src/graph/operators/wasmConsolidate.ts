@@ -189,22 +189,44 @@ export interface HostEdgeRows {
 export function edgeRowsOf(x: Float64Array, shape: OperatorShape, keep?: Uint8Array): HostEdgeRows {
   const n = shape.nmax;
   const nn = n * n;
-  const kept: number[] = [];
+  // counts first (stored entries per block, marked ones overall), then typed arrays filled in
+  // place: a marked block of the whole space holds 10⁶ entries and more
+  const stored = [0, 0, 0];
+  const marks = [0, 0, 0];
+  for (let b = 0; b < 3; b++) {
+    const o = shape.edgeOffset + b * nn;
+    for (let e = 0; e < nn; e++) {
+      const m = keep !== undefined && keep[b * nn + e] === 1;
+      if (m) marks[b]!++;
+      if (m || x[o + e] !== 0) stored[b]!++;
+    }
+  }
+  const kept = new Int32Array(marks[0]! + marks[1]! + marks[2]!);
+  let t = 0;
   const blocks = [0, 1, 2].map((b): HostRows => {
     const o = shape.edgeOffset + b * nn;
-    const marked = (e: number) => keep !== undefined && keep[b * nn + e] === 1;
-    let nnz = 0;
-    for (let e = 0; e < nn; e++) if (x[o + e] !== 0 || marked(e)) nnz++;
     const start = new Int32Array(n + 1);
-    const col = new Int32Array(Math.max(1, nnz));
-    const val = new Float64Array(Math.max(1, nnz));
+    const col = new Int32Array(Math.max(1, stored[b]!));
+    const val = new Float64Array(Math.max(1, stored[b]!));
+    if (marks[b] === nn) {
+      // every entry marked: the block stored whole, row by row
+      for (let j = 0; j <= n; j++) start[j] = j * n;
+      for (let k = 0; k < nn; k++) {
+        col[k] = k % n;
+        kept[t++] = k;
+      }
+      val.set(x.subarray(o, o + nn));
+      return { start, col, val };
+    }
     let k = 0;
     for (let j = 0; j < n; j++) {
       start[j] = k;
       for (let i = 0; i < n; i++) {
-        const w = x[o + j * n + i]!;
-        if (w === 0 && !marked(j * n + i)) continue;
-        if (marked(j * n + i)) kept.push(k);
+        const e = j * n + i;
+        const w = x[o + e]!;
+        const marked = keep !== undefined && keep[b * nn + e] === 1;
+        if (w === 0 && !marked) continue;
+        if (marked) kept[t++] = k;
         col[k] = i;
         val[k++] = w;
       }
@@ -214,7 +236,7 @@ export function edgeRowsOf(x: Float64Array, shape: OperatorShape, keep?: Uint8Ar
   }) as unknown as HostEdgeRows['blocks'];
   const active: number[] = [];
   for (let j = 0; j < n; j++) if (blocks.some((r) => r.start[j + 1]! > r.start[j]!)) active.push(j);
-  return { blocks, active: Int32Array.from(active), kept: Int32Array.from(kept) };
+  return { blocks, active: Int32Array.from(active), kept };
 }
 
 /** The edge blocks by rows in wasm memory (assembly/graph/consolidate.ts, "the CSR passes"). */
