@@ -143,7 +143,7 @@ export function powerStepsLowerBound(
   let v: Float64Array = new Float64Array(m);
   for (let i = 0; i < m; i++) v[i] = random() - 0.5;
   let best = 0;
-  let bestVec = v;
+  let bestVec: Float64Array | null = null; // one array, rewritten at each new best
   let previous = NaN;
   let fall = NaN; // the last fall of the ratio (previous one − previous), when previous lay below the best
   let it = 0;
@@ -154,7 +154,7 @@ export function powerStepsLowerBound(
     const ratio = referenceNorm(w);
     if (ratio > best) {
       best = ratio;
-      bestVec = new Float64Array(m);
+      bestVec ??= new Float64Array(m);
       for (let i = 0; i < m; i++) bestVec[i] = v[i]! / nv;
     }
     v = w;
@@ -167,7 +167,7 @@ export function powerStepsLowerBound(
     previous = ratio;
     nv = ratio;
   }
-  return { norm: best, vector: bestVec, iterations: it };
+  return { norm: best, vector: bestVec ?? v, iterations: it };
 }
 
 /**
@@ -201,9 +201,12 @@ export function spectralLowerBoundJvp(J: JacobianOperator, W: Int32Array, random
     // vectors of length d; the same values (zeros of v/‖v‖ are not moved either way)
     const dv = new Float64Array(m);
     const applyDense = J.applyDense.bind(J);
+    let spare: Float64Array | undefined; // the step before's v: free once its step is done
     return powerStepsLowerBound(m, random, (v, nv) => {
       for (let i = 0; i < m; i++) dv[i] = v[i]! / nv;
-      return applyDense(dv);
+      const w = applyDense(dv, spare);
+      spare = v;
+      return w;
     });
   }
   const index = Int32Array.from(W);

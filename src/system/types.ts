@@ -71,9 +71,10 @@ export interface JacobianOperator {
    * J v for a dense v (length `dim`), dense (length `outDim`): for engines that can take a
    * direction along every coordinate without sparse vectors of that length. The values of
    * `apply` on v's non-zeros by one directional difference, densified (a power iteration over
-   * the whole state runs it). Absent: the caller applies the sparse form.
+   * the whole state runs it), into `out` when given (length `outDim`, not aliasing v; every
+   * entry written). Absent: the caller applies the sparse form.
    */
-  applyDense?(v: Float64Array): Float64Array;
+  applyDense?(v: Float64Array, out?: Float64Array): Float64Array;
   readonly stats: JacobianStats;
   /** Frees resources held outside the JS heap (wasm blocks), if any. Idempotent. */
   release?(): void;

@@ -718,20 +718,32 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
    * step and the taken step read v's non-zeros only, Q copies v's edge entries. How the
    * whole-space power steps of the certification's global scale run (every coordinate moves):
    * three passes over v and no sparse vectors of length d.
-   * @throws {ArgumentError} v of the wrong length; a quotient not finite (the blocks are freed).
+   * @param out where to write J v (length d, not overlapping v), else a new array; after a
+   *   throw its contents are unspecified
+   * @throws {ArgumentError} v or out of the wrong length, out aliasing v; a quotient not finite
+   *   (the blocks are freed).
    */
-  applyDense(v: Float64Array): Float64Array {
+  applyDense(v: Float64Array, out?: Float64Array): Float64Array {
     if (v.length !== this.dim) throw new ArgumentError('v', v, `must have length ${this.dim}`);
+    if (out !== undefined && out.length !== this.dim)
+      throw new ArgumentError('out', out, `must have length ${this.dim}`);
+    if (
+      out !== undefined &&
+      out.buffer === v.buffer &&
+      out.byteOffset < v.byteOffset + v.byteLength &&
+      v.byteOffset < out.byteOffset + out.byteLength
+    )
+      throw new ArgumentError('out', 'v', 'must not overlap v');
     try {
-      return this.#denseApply(v);
+      return this.#denseApply(v, out ?? new Float64Array(this.dim));
     } catch (e) {
       this.release();
       throw e;
     }
   }
 
-  /** {@link applyDense} without the checks (the long directions that move many edges run it too). */
-  #denseApply(v: Float64Array): Float64Array {
+  /** {@link applyDense} into `out` without the checks (the long directions that move many edges run it too). */
+  #denseApply(v: Float64Array, out: Float64Array): Float64Array {
     const x = this.#dense();
     const d = this.dim;
     const nodeLen = this.#nodeLen;
@@ -758,8 +770,8 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     this.stats.evaluations += 2;
     this.stats.directional++;
     const den = takenStepGathered(x, v, t);
-    const out = new Float64Array(d);
     for (let i = 0; i < nodeLen; i++) {
+      out[i] = 0;
       if (fp[i] === fm[i]) continue;
       const q = (fp[i]! - fm[i]!) / den;
       if (!Number.isFinite(q)) throw notFinite(i, q);
@@ -767,7 +779,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     }
     for (let j = nodeLen; j < d; j++) {
       const a = v[j]!;
-      if (a !== 0) out[j] = a; // Q copies the edge block (a −0 stays out, as in the sparse form)
+      out[j] = a !== 0 ? a : 0; // Q copies the edge block (a −0 is written 0, as the sparse form drops it)
     }
     return out;
   }
@@ -782,7 +794,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     if (this.#movesManyEdges(v)) {
       const dense = new Float64Array(this.dim);
       for (let k = 0; k < v.index.length; k++) dense[v.index[k]!] = v.value[k]!;
-      return sparseFromDense(this.#denseApply(dense));
+      return sparseFromDense(this.#denseApply(dense, new Float64Array(this.dim)));
     }
     const xv = this.#gather(v);
     const t = directionalStepGathered(xv, v.value);

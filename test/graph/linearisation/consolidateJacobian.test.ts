@@ -247,6 +247,12 @@ describe('GraphConsolidateJacobian.applyDense: a direction along every coordinat
       expect(J.stats.directional).toBe(1);
       expect(J.stats.evaluations).toBe(2);
       expect(() => J.applyDense(v.subarray(1))).toThrow(/^v = .*must have length/);
+      // into a given array: every entry written (it held garbage), the same values
+      const out = new Float64Array(v.length).fill(Math.PI);
+      expect(J.applyDense(v, out)).toBe(out);
+      expect(Array.from(out)).toEqual(Array.from(dense));
+      expect(() => J.applyDense(v, v)).toThrow(/^out = .*must not overlap v/);
+      expect(() => J.applyDense(v, out.subarray(1))).toThrow(/^out = .*must have length/);
     },
   );
 });
