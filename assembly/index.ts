@@ -25,6 +25,13 @@ export {
 } from './graph/consolidate';
 export { graphBlendFootprintInPlace, graphEntryConfidenceInPlace } from './graph/expand';
 export { graphNodeQuotient } from './graph/quotient';
+export {
+  graphDirectionScales,
+  graphDirectionShift,
+  graphDirectionRestore,
+  graphDirectionTakenStep,
+  graphDirectionPositiveZeros,
+} from './graph/direction';
 
 /** First byte above the module's static data; the TypeScript arena allocates from here. */
 export function heapBase(): usize {

@@ -121,6 +121,14 @@ export function directionalStepGathered(xv: ArrayLike<number>, values: ArrayLike
     vmax = Math.max(vmax, Math.abs(a));
     xmax = Math.max(xmax, Math.abs(xv[k]!));
   }
+  return directionalStepOfScales(vmax, xmax);
+}
+
+/**
+ * {@link directionalStep} from its scales: vmax = ‖v‖_∞, xmax = max(1, max_{supp v}|x_j|) (an
+ * engine that finds them elsewhere, e.g. in wasm).
+ */
+export function directionalStepOfScales(vmax: number, xmax: number): number {
   return vmax === 0 ? 0 : (FD_RELATIVE_STEP * xmax) / vmax;
 }
 

@@ -81,6 +81,16 @@ export interface KernelExports {
   graphEntryConfidenceInPlace(x: number, entry: number, m: number): void;
   /** assembly/graph/quotient/graphNodeQuotient: n `i32`, k1 `i32`, claims `i32`, cp `usize`, cm `usize`, ap `usize`, am `usize`, withAttr `i32`, den `f64`, idx `usize`, val `usize`, returns `i32` */
   graphNodeQuotient(n: number, k1: number, claims: number, cp: number, cm: number, ap: number, am: number, withAttr: number, den: number, idx: number, val: number): number;
+  /** assembly/graph/direction/graphDirectionScales: x `usize`, v `usize`, n `i32`, out `usize`, returns `void` */
+  graphDirectionScales(x: number, v: number, n: number, out: number): void;
+  /** assembly/graph/direction/graphDirectionShift: theta `usize`, x `usize`, v `usize`, n `i32`, s `f64`, returns `void` */
+  graphDirectionShift(theta: number, x: number, v: number, n: number, s: number): void;
+  /** assembly/graph/direction/graphDirectionRestore: theta `usize`, x `usize`, v `usize`, n `i32`, returns `void` */
+  graphDirectionRestore(theta: number, x: number, v: number, n: number): void;
+  /** assembly/graph/direction/graphDirectionTakenStep: x `usize`, v `usize`, n `i32`, t `f64`, returns `f64` */
+  graphDirectionTakenStep(x: number, v: number, n: number, t: number): number;
+  /** assembly/graph/direction/graphDirectionPositiveZeros: v `usize`, n `i32`, returns `void` */
+  graphDirectionPositiveZeros(v: number, n: number): void;
 }
 
 /** An AssemblyScript type of a kernel parameter or result, as the raw bindings state it. */
@@ -147,6 +157,11 @@ export const KERNEL_SIGNATURES = {
   graphBlendFootprintInPlace: { params: [['x', 'usize'], ['footprint', 'usize'], ['target', 'usize'], ['rates', 'usize'], ['m', 'i32']], result: 'void' },
   graphEntryConfidenceInPlace: { params: [['x', 'usize'], ['entry', 'usize'], ['m', 'i32']], result: 'void' },
   graphNodeQuotient: { params: [['n', 'i32'], ['k1', 'i32'], ['claims', 'i32'], ['cp', 'usize'], ['cm', 'usize'], ['ap', 'usize'], ['am', 'usize'], ['withAttr', 'i32'], ['den', 'f64'], ['idx', 'usize'], ['val', 'usize']], result: 'i32' },
+  graphDirectionScales: { params: [['x', 'usize'], ['v', 'usize'], ['n', 'i32'], ['out', 'usize']], result: 'void' },
+  graphDirectionShift: { params: [['theta', 'usize'], ['x', 'usize'], ['v', 'usize'], ['n', 'i32'], ['s', 'f64']], result: 'void' },
+  graphDirectionRestore: { params: [['theta', 'usize'], ['x', 'usize'], ['v', 'usize'], ['n', 'i32']], result: 'void' },
+  graphDirectionTakenStep: { params: [['x', 'usize'], ['v', 'usize'], ['n', 'i32'], ['t', 'f64']], result: 'f64' },
+  graphDirectionPositiveZeros: { params: [['v', 'usize'], ['n', 'i32']], result: 'void' },
 } as const satisfies { readonly [K in keyof KernelExports]: KernelSignature };
 
 /** The name of a kernel. */

@@ -45,6 +45,7 @@ import type { Scenario } from '../scenarios/scenario.js';
 import {
   centralStep,
   directionalStepGathered,
+  directionalStepOfScales,
   finiteCopy,
   takenStepGathered,
 } from '../../linearize/finiteDifference.js';
@@ -80,8 +81,15 @@ interface Resident {
 /** x as one dense block in wasm (d values) with Q's work arrays: a long direction's evaluations. */
 interface DenseResident {
   q: WasmConsolidation;
+  /** The state Q reads: x, with a direction's points written in while they are evaluated. */
   theta: F64Block;
-  out: F64Block;
+  /** x itself, and the direction v (d values each). */
+  x: F64Block;
+  v: F64Block;
+  /** Q's node block at the two points, and the step's two scales. */
+  fp: F64Block;
+  fm: F64Block;
+  scales: F64Block;
 }
 
 /** A point held as another operator's array with a patch (see {@link GraphConsolidateJacobian.near}). */
@@ -705,7 +713,11 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     this.#denseRes = residentBlocks((a) => ({
       q: new WasmConsolidation(a, shape, params),
       theta: a.from(x),
-      out: a.alloc(this.#nodeLen),
+      x: a.from(x),
+      v: a.alloc(this.dim),
+      fp: a.alloc(this.#nodeLen),
+      fm: a.alloc(this.#nodeLen),
+      scales: a.alloc(2),
     }));
     return this.#denseRes.value;
   }
@@ -742,34 +754,35 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
     }
   }
 
-  /** {@link applyDense} into `out` without the checks (the long directions that move many edges run it too). */
+  /**
+   * {@link applyDense} into `out` without the checks (the long directions that move many edges
+   * run it too). Every pass over the d coordinates is a wasm kernel (assembly/graph/direction.ts:
+   * the loops of `directionalStepGathered` and `takenStepGathered` on (x, v), the same values),
+   * with v copied in and J v's edge part copied out as blocks.
+   */
   #denseApply(v: Float64Array, out: Float64Array): Float64Array {
-    const x = this.#dense();
     const d = this.dim;
     const nodeLen = this.#nodeLen;
-    const t = directionalStepGathered(x, v);
+    const k = graphKernels();
     const r = this.#denseResident();
-    const evaluate = (s: number): Float64Array => {
-      const theta = r.theta.view; // once per pass: each `view` read checks the arena's buffer
-      for (let j = 0; j < d; j++) {
-        const a = v[j]!;
-        if (a !== 0) theta[j] = x[j]! + s * a;
-      }
-      r.q.consolidateNodes(r.theta, denseWasmEdges(r.theta, nodeLen), r.out);
-      return Float64Array.from(r.out.view);
-    };
-    let fp: Float64Array;
-    let fm: Float64Array;
+    r.v.view.set(v);
+    k.graphDirectionPositiveZeros(r.v.ptr, d); // a −0 of v: neither moved nor copied into J v
+    k.graphDirectionScales(r.x.ptr, r.v.ptr, d, r.scales.ptr);
+    const t = directionalStepOfScales(r.scales.view[0]!, r.scales.view[1]!);
+    const edges = denseWasmEdges(r.theta, nodeLen);
     try {
-      fp = evaluate(t); // the second point overwrites the first's entries
-      fm = evaluate(-t);
+      // the second point overwrites the first's entries
+      k.graphDirectionShift(r.theta.ptr, r.x.ptr, r.v.ptr, d, t);
+      r.q.consolidateNodes(r.theta, edges, r.fp);
+      k.graphDirectionShift(r.theta.ptr, r.x.ptr, r.v.ptr, d, -t);
+      r.q.consolidateNodes(r.theta, edges, r.fm);
     } finally {
-      const theta = r.theta.view;
-      for (let j = 0; j < d; j++) if (v[j] !== 0) theta[j] = x[j]!;
+      k.graphDirectionRestore(r.theta.ptr, r.x.ptr, r.v.ptr, d);
     }
     this.stats.evaluations += 2;
     this.stats.directional++;
-    const den = takenStepGathered(x, v, t);
+    const den = k.graphDirectionTakenStep(r.x.ptr, r.v.ptr, d, t);
+    const [fp, fm] = [r.fp.view, r.fm.view];
     for (let i = 0; i < nodeLen; i++) {
       out[i] = 0;
       if (fp[i] === fm[i]) continue;
@@ -777,10 +790,7 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
       if (!Number.isFinite(q)) throw notFinite(i, q);
       if (q !== 0) out[i] = q; // an underflowed quotient: dropped, as the sparse form drops it
     }
-    for (let j = nodeLen; j < d; j++) {
-      const a = v[j]!;
-      out[j] = a !== 0 ? a : 0; // Q copies the edge block (a −0 is written 0, as the sparse form drops it)
-    }
+    out.set(r.v.view.subarray(nodeLen), nodeLen); // Q copies the edge block
     return out;
   }
 

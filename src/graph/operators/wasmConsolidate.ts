@@ -32,6 +32,11 @@ export type GraphKernels = Pick<
   | 'graphBlendFootprintInPlace'
   | 'graphEntryConfidenceInPlace'
   | 'graphNodeQuotient'
+  | 'graphDirectionScales'
+  | 'graphDirectionShift'
+  | 'graphDirectionRestore'
+  | 'graphDirectionTakenStep'
+  | 'graphDirectionPositiveZeros'
 >;
 
 /** The graph kernels of the loaded module. */
