@@ -351,9 +351,6 @@ export function commutatorGramian(
   lambdaTolerance: number,
 ): CommutatorGramian {
   const m = basis.length;
-  for (const it of items)
-    if (it.columns.length !== m)
-      throw new ArgumentError(`columns of ${it.evidence}`, it.columns.length, `must equal the basis size ${m}`);
   // G_W on the stack's non-zero columns; its other rows and columns are exact zeros
   const keep = activeColumns(items, m);
   const mk = keep.length;
