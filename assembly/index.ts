@@ -25,6 +25,7 @@ export {
 } from './graph/consolidate';
 export { graphBlendFootprintInPlace, graphEntryConfidenceInPlace } from './graph/expand';
 export { graphNodeQuotient } from './graph/quotient';
+export { graphExp } from './graph/exp';
 export {
   graphDirectionScales,
   graphDirectionShift,

@@ -16,9 +16,9 @@
 //
 // One kernel, one name in every layer: kernel `graphX` computes what the TypeScript function `x`
 // of src/graph/operators/consolidate.ts computes, with the same f64 operations in the same order,
-// so its result is bit for bit that function's (only `Math.exp` may differ by < 1 ulp between
-// V8 and AssemblyScript's libm). The suffix `Csr` marks the form that reads the edge blocks by
-// rows (CSR: the TypeScript functions read any `EdgeSource`; `csrEdges` is the CSR one):
+// so its result is bit for bit that function's (e^x is ./exp.ts, V8's `Math.exp` bit for bit).
+// The suffix `Csr` marks the form that reads the edge blocks by rows (CSR: the TypeScript
+// functions read any `EdgeSource`; `csrEdges` is the CSR one):
 //
 //   graphStructureSums, graphStructureSumsCsr   ↔ structureSums
 //   graphWeightedSums, graphWeightedSumsCsr     ↔ weightedSums
@@ -34,6 +34,7 @@
 //
 // Pointers are byte offsets; arrays are f64 unless named i32; θ's edge blocks start at element
 // `eoff`. Nothing allocates: every output and scratch buffer belongs to the caller.
+import { exp } from './exp';
 import { addTo, ld, ldi, part, st, sti, sigmoid } from './memory';
 
 // `sums` holds seven arrays of n values (S_ii, r, k, d, ρ, κ, k̃) and `ws` three (the weighted
@@ -373,14 +374,14 @@ export function graphConfidenceUpdate(
     let zmax: f64 = 0;
     for (let t = 0; t < m; t++) {
       const a = ldi(gans, s0 + t);
-      st(gate, t, 1 - Math.exp(-(ld(sIn, a) + ld(rOut, a)) / omega));
+      st(gate, t, 1 - exp(-(ld(sIn, a) + ld(rOut, a)) / omega));
       const kr = ld(kRel, a);
       st(zz, t, bA + (bIn * kr) / (1 + kr) + bS * ld(sup, a) - bR * ld(req, a));
       if (ld(gate, t) > 0 && ld(zz, t) > zmax) zmax = ld(zz, t);
     }
-    let den = Math.exp(-zmax);
+    let den = exp(-zmax);
     for (let t = 0; t < m; t++) {
-      st(num, t, ld(gate, t) * Math.exp(ld(zz, t) - zmax));
+      st(num, t, ld(gate, t) * exp(ld(zz, t) - zmax));
       den += ld(num, t);
     }
     let mass: f64 = 0;
@@ -391,7 +392,7 @@ export function graphConfidenceUpdate(
     }
     let sden: f64 = 0;
     for (let t = 0; t < m; t++) {
-      st(sw, t, ld(gate, t) * Math.exp(ld(h, ldi(gans, s0 + t)) / tauA));
+      st(sw, t, ld(gate, t) * exp(ld(h, ldi(gans, s0 + t)) / tauA));
       sden += ld(sw, t);
     }
     if (sden > 0) {
@@ -412,7 +413,7 @@ export function graphConfidenceUpdate(
       for (let t = s0; t < s1; t++) answered += ld(c, ldi(gans, t));
     }
     // ld(diag, q) = S_qq, the resolution support
-    st(h, q, (1 - Math.exp(-kq / omega)) * sigmoid(bQ - bRes * answered - bPro * ld(diag, q)));
+    st(h, q, (1 - exp(-kq / omega)) * sigmoid(bQ - bRes * answered - bPro * ld(diag, q)));
   }
   for (let i = 0; i < n; i++) st(cout, i, (1 - lambda) * ld(c, i) + lambda * ld(h, i));
 }

@@ -2,6 +2,7 @@
 // byte offset p, and the logistic function both passes of Q use. Every helper is inlined at its
 // call site, so a kernel compiles to the same loads and stores as if it spelled them out.
 // Nothing here allocates.
+import { exp } from './exp';
 
 /** Element i of the f64 array at p. */
 // @ts-ignore: decorator
@@ -42,5 +43,5 @@
 /** σ(z) = 1/(1 + e^{−z}), as src/graph/operators/consolidate.ts `sigmoid` computes it. */
 // @ts-ignore: decorator
 @inline export function sigmoid(z: f64): f64 {
-  return 1.0 / (1.0 + Math.exp(-z));
+  return 1.0 / (1.0 + exp(-z));
 }

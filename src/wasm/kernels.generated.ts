@@ -81,6 +81,8 @@ export interface KernelExports {
   graphEntryConfidenceInPlace(x: number, entry: number, m: number): void;
   /** assembly/graph/quotient/graphNodeQuotient: n `i32`, k1 `i32`, claims `i32`, cp `usize`, cm `usize`, ap `usize`, am `usize`, withAttr `i32`, den `f64`, idx `usize`, val `usize`, returns `i32` */
   graphNodeQuotient(n: number, k1: number, claims: number, cp: number, cm: number, ap: number, am: number, withAttr: number, den: number, idx: number, val: number): number;
+  /** assembly/graph/exp/graphExp: x `f64`, returns `f64` */
+  graphExp(x: number): number;
   /** assembly/graph/direction/graphDirectionScales: x `usize`, v `usize`, n `i32`, out `usize`, returns `void` */
   graphDirectionScales(x: number, v: number, n: number, out: number): void;
   /** assembly/graph/direction/graphDirectionShift: theta `usize`, x `usize`, v `usize`, n `i32`, s `f64`, returns `void` */
@@ -157,6 +159,7 @@ export const KERNEL_SIGNATURES = {
   graphBlendFootprintInPlace: { params: [['x', 'usize'], ['footprint', 'usize'], ['target', 'usize'], ['rates', 'usize'], ['m', 'i32']], result: 'void' },
   graphEntryConfidenceInPlace: { params: [['x', 'usize'], ['entry', 'usize'], ['m', 'i32']], result: 'void' },
   graphNodeQuotient: { params: [['n', 'i32'], ['k1', 'i32'], ['claims', 'i32'], ['cp', 'usize'], ['cm', 'usize'], ['ap', 'usize'], ['am', 'usize'], ['withAttr', 'i32'], ['den', 'f64'], ['idx', 'usize'], ['val', 'usize']], result: 'i32' },
+  graphExp: { params: [['x', 'f64']], result: 'f64' },
   graphDirectionScales: { params: [['x', 'usize'], ['v', 'usize'], ['n', 'i32'], ['out', 'usize']], result: 'void' },
   graphDirectionShift: { params: [['theta', 'usize'], ['x', 'usize'], ['v', 'usize'], ['n', 'i32'], ['s', 'f64']], result: 'void' },
   graphDirectionRestore: { params: [['theta', 'usize'], ['x', 'usize'], ['v', 'usize'], ['n', 'i32']], result: 'void' },

@@ -16,10 +16,10 @@ import { init, wasm } from '../../src/wasm/module.js';
  * The two linearisations of the reference graph: the wasm engines (GraphConsolidateJacobian,
  * GraphExpandJacobian, on the wasm kernels) and the TypeScript path every operator written in
  * JavaScript takes (the generic central differences of src/linearize on the TypeScript Q and
- * P_e, with the declared footprints). The two forms of Q run the same f64 operations in the same
- * order except exp, which differs by < 1 ulp between V8 and AssemblyScript's libm
- * (test/graph/operators/forms.test.ts), so each output differs by at most a few ulps — 16·eps·max(1, |f|)
- * allowed — and a central quotient over 2h, h = eps^(1/3)·max(1, |x_j|), by at most
+ * P_e, with the declared footprints). The two forms of Q agree bit for bit
+ * (test/graph/operators/forms.test.ts), but the engines and the generic path form the evaluated
+ * points and quotients by different sequences of operations, so each output differs by at most
+ * a few ulps — 16·eps·max(1, |f|) allowed — and a central quotient over 2h, h = eps^(1/3)·max(1, |x_j|), by at most
  * 16·eps·F/h = 16·eps^(2/3)·F: within 16 times the FD accuracy r = eps^(2/3) itself, F the
  * column's scale max(1, ‖col‖). Σ_e b = DQ L_e b − L_e DQ b (and DF_e b) multiplies two such
  * Jacobians with norms <= ~2 (‖DQ‖ <= 1.5, ‖DP_e‖ <= 1 on this scenario), so 4× that for the
