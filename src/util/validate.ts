@@ -57,14 +57,25 @@ export function toFloat64(name: string, value: unknown): Float64Array {
 
 /**
  * The first index i in [start, end) with x[i] NaN or ±Infinity, or −1 when every entry there is
- * finite. One pass of s += x[i]·0 (0 for every finite x[i], NaN otherwise, and NaN stays NaN),
+ * finite. One pass summing x[i]·0 (0 for every finite x[i], NaN otherwise, and NaN stays NaN),
  * with no branch per entry; the index is searched only when the sum says there is one. This is
  * the package's one finiteness scan: operators' outputs, states and kernel results use it.
  */
 export function firstNonFinite(x: ArrayLike<number>, start = 0, end = x.length): number {
-  let s = 0;
-  for (let i = start; i < end; i++) s += x[i]! * 0;
-  if (s === 0) return -1;
+  // x·0 is 0 for a finite x and NaN otherwise; four sums, so the additions do not wait on each other
+  let s0 = 0;
+  let s1 = 0;
+  let s2 = 0;
+  let s3 = 0;
+  let i = start;
+  for (; i + 3 < end; i += 4) {
+    s0 += x[i]! * 0;
+    s1 += x[i + 1]! * 0;
+    s2 += x[i + 2]! * 0;
+    s3 += x[i + 3]! * 0;
+  }
+  for (; i < end; i++) s0 += x[i]! * 0;
+  if (s0 + s1 + s2 + s3 === 0) return -1;
   for (let i = start; i < end; i++) if (!Number.isFinite(x[i])) return i;
   return -1;
 }
