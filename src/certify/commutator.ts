@@ -75,7 +75,7 @@ export class Linearization {
   #Qtheta: Float64Array | undefined;
   /** Q and P_e with a block copy and one-pass finiteness check (the validating wrapper checks element by element: ~3 ms per call at d = 2e5). */
   readonly #raw: RawOperators;
-  /** The same without the copy of the output (for a result read at once and dropped). */
+  /** The same without the copies of θ and of the output (a scratch input handed over, a result read at once and dropped). */
   readonly #rawUncopied: RawOperators;
 
   constructor(system: OperatorSystem, theta: Float64Array, engine: EngineChoice, DQ?: JacobianOperator) {
@@ -84,7 +84,7 @@ export class Linearization {
     this.theta = theta;
     this.engine = engine;
     this.#raw = rawOperators(system);
-    this.#rawUncopied = rawOperators(system, { copy: false });
+    this.#rawUncopied = rawOperators(system, { copy: false, inputOwned: true });
     this.DQ = DQ ?? consolidateJacobian(system, theta, engine);
   }
 
@@ -119,7 +119,8 @@ export class Linearization {
     let change = this.#change.get(e);
     if (!change) {
       const theta = this.theta;
-      // P_e on a copy of θ (in `scratch` when given: one d-array for every item), read here, not kept
+      // P_e on a copy of θ (in `scratch` when given: one d-array for every item), handed over to
+      // the operator (no hygienic second copy), read here, not kept
       const input = scratch ?? new Float64Array(theta.length);
       input.set(theta);
       const p = this.#rawUncopied.expand(e, input);

@@ -325,7 +325,9 @@ export function referenceGraphSystem(
       dim: layout.dim,
       theta0: scenario.theta0,
       consolidate: (theta) => backend.consolidate(shape, params, theta),
-      expand: (id, theta) => backend.expand(item(id), theta),
+      // in place: the system's operators receive a fresh copy of θ (defineSystem's hygiene), and
+      // P_e moves only F_e and the entry coordinates, so no second d-array is made per call
+      expand: (id, theta) => backend.expand(item(id), theta, theta),
       evidence: (theta) => evidenceDistribution(scenario.items, layout, theta, scenario.pool.adaptiveGain),
       subspaces,
       questions: questionCoordinates(scenario),
@@ -525,7 +527,7 @@ export function syntheticGraphSystem(nmax: number, options: SyntheticSystemOptio
       dim: shape.dim,
       ...(shape.dim <= SYNTHETIC_DENSE_LIMIT ? { theta0: densify(shape, sc.state) } : {}),
       consolidate: (theta) => referenceConsolidate(shape, params, theta),
-      expand: (id, theta) => referenceExpand(item(id), theta),
+      expand: (id, theta) => referenceExpand(item(id), theta, theta), // in place on the hygienic copy
       evidence: uniform,
       subspaces,
       describeCoordinate: (i) => describeIn(layoutLike, i),

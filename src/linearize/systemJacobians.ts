@@ -4,6 +4,7 @@
  * makes them cheaper or possible; without it the generic central differences run on Q and P_e.
  */
 import type { OperatorSystem } from '../system/types.js';
+import { unguardedSpec } from '../system/define.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { firstNonFinite } from '../util/validate.js';
 import { TfJacobian, type Tf, type TfBatchMap } from './autodiff.js';
@@ -79,13 +80,18 @@ export interface RawOperators {
  * The system's Q and P_e as its spec defines them, with a block copy (unless `copy: false`) and
  * a single-pass check of the output (length d, finite; the error names the operator like the validating wrapper does). The
  * Jacobian engines call the operators thousands of times on large states, where the wrapper's
- * element-by-element copy costs more than the operator itself.
+ * element-by-element copy costs more than the operator itself. With `inputOwned: true` the
+ * caller hands θ over (a scratch it does not read again): the operators run on it without the
+ * hygienic copy ({@link unguardedSpec}), and may write into it or return it.
  * @throws {ArgumentError} (from the returned functions) an output of the wrong length or with
  *   a non-finite entry.
  */
-export function rawOperators(system: OperatorSystem, options: { copy?: boolean } = {}): RawOperators {
+export function rawOperators(
+  system: OperatorSystem,
+  options: { copy?: boolean; inputOwned?: boolean } = {},
+): RawOperators {
   const copy = options.copy ?? true;
-  const spec = system.spec;
+  const spec = options.inputOwned ? unguardedSpec(system.spec) : system.spec;
   const d = system.dim;
   const check = (what: string, out: unknown): Float64Array => {
     // a fresh copy (a fast block copy for a Float64Array): an operator may reuse its output buffer

@@ -48,6 +48,15 @@ function checkOutput(what: string, value: unknown, dim: number): Float64Array {
 const ORIGINAL_SPEC = new WeakMap<OperatorSystemSpec, OperatorSystemSpec>();
 
 /**
+ * The spec a system's hygienic spec was built from: its operators called on θ itself, without
+ * the copy. Only for a caller that hands over an array it owns and does not read again (the
+ * operator may write into it or return it). O(1).
+ */
+export function unguardedSpec(spec: OperatorSystemSpec): OperatorSystemSpec {
+  return ORIGINAL_SPEC.get(spec) ?? spec;
+}
+
+/**
  * Operator hygiene: the spec with Q, P_e and P(·|θ) called on a fresh copy of θ, so an operator
  * that mutates its input cannot change the caller's state (a wrong fixed point, a shifted FD
  * base) and one that returns its input (`t => t`) returns an array nobody else holds (the FD
@@ -206,7 +215,7 @@ export function extendSystem(system: OperatorSystem, capabilities: SystemCapabil
         (capabilities as Record<string, unknown>)[key],
         `is not a capability (known: ${CAPABILITY_KEYS.join(', ')})`,
       );
-  return defineSystem({ ...(ORIGINAL_SPEC.get(system.spec) ?? system.spec), ...capabilities });
+  return defineSystem({ ...unguardedSpec(system.spec), ...capabilities });
 }
 
 /** Checks a state vector against a system: length d, finite entries (copied). */

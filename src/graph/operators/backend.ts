@@ -29,7 +29,7 @@ export const referenceGraphBackend: GraphBackend = {
   expand: (item, theta, out) => referenceExpand(item, theta, out),
 };
 
-/** WebAssembly implementation (copies θ into the arena, runs the kernels, copies back). */
+/** WebAssembly implementation (Q: θ copied into the arena; P_e: the coordinates it moves). */
 export const wasmGraphBackend: GraphBackend = {
   name: 'wasm',
   consolidate(shape, params, theta, out = new Float64Array(theta.length)) {
@@ -45,16 +45,29 @@ export const wasmGraphBackend: GraphBackend = {
     return out;
   },
   expand(item, theta, out = new Float64Array(theta.length)) {
+    // P_e moves only F_e and the entry coordinates (disjoint): the kernels run on those values
+    // gathered into the arena (F_e at positions 0 … m−1, the entry at m … m+n−1), the rest of θ
+    // is θ's — O(|F_e| + |entry|) in wasm instead of two copies of θ
+    const fp = item.footprint;
+    const entry = item.entry;
+    const m = fp.length;
+    const ne = entry.length;
+    const gathered = new Float64Array(m + ne);
+    for (let f = 0; f < m; f++) gathered[f] = theta[fp[f]!]!;
+    for (let k = 0; k < ne; k++) gathered[m + k] = theta[entry[k]!]!;
+    if (out !== theta) out.set(theta);
     wasm().arena.scope((s) => {
-      const x = s.from(theta);
+      const x = s.from(gathered);
       const target = s.from(item.target);
       const rates = s.from(item.rates);
-      const fp = s.fromI32(item.footprint);
+      const fpAt = s.fromI32(Int32Array.from({ length: m }, (_, f) => f));
       const kernels = graphKernels();
-      kernels.graphBlendFootprintInPlace(x.ptr, fp.ptr, target.ptr, rates.ptr, item.footprint.length);
-      if (item.entry.length) kernels.graphEntryConfidenceInPlace(x.ptr, s.fromI32(item.entry).ptr, item.entry.length);
-      out.set(x.view);
+      kernels.graphBlendFootprintInPlace(x.ptr, fpAt.ptr, target.ptr, rates.ptr, m);
+      if (ne) kernels.graphEntryConfidenceInPlace(x.ptr, s.fromI32(Int32Array.from({ length: ne }, (_, k) => m + k)).ptr, ne);
+      gathered.set(x.view);
     });
+    for (let f = 0; f < m; f++) out[fp[f]!] = gathered[f]!;
+    for (let k = 0; k < ne; k++) out[entry[k]!] = gathered[m + k]!;
     return out;
   },
 };
