@@ -31,7 +31,7 @@
  */
 import { createRng } from '../ordergap/rng.js';
 import { indexRange } from './spectralNorm.js';
-import { coordinateArray } from '../system/coordinates.js';
+import { coordinateIndices } from '../system/coordinates.js';
 import type { CoordinateSet, OperatorSystem, SparseVector } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
 import { finiteNumber, integerInRange, positiveNumber } from '../util/validate.js';
@@ -207,7 +207,7 @@ function contractionBlock(system: OperatorSystem, base: Float64Array, options: C
   const basis = options.basis;
   if (basis === undefined) {
     const W = options.coordinates
-      ? Int32Array.from(coordinateArray(options.coordinates, 'coordinates'))
+      ? coordinateIndices(options.coordinates, 'coordinates')
       : indexRange(d);
     // plain loops: the whole space's block has d entries, and a callback per entry costs
     // seconds at the graph's dimensions

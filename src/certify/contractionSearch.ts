@@ -328,9 +328,13 @@ export function directionProbe(search: PairSearch, box: SearchBox, center: Float
     if (v[i] !== 0) half = Math.min(half, (upper[i]! - lower[i]!) / 2 || Math.max(1, Math.abs(center[i]!)));
   if (!Number.isFinite(half) || search.decided()) return;
   const delta = 1e-2 * half;
-  const clip = (x: number, i: number) => Math.min(upper[i]!, Math.max(lower[i]!, x));
-  const x = Float64Array.from(center, (c, i) => clip(c + delta * v[i]!, i));
-  const y = Float64Array.from(center, (c, i) => clip(c - delta * v[i]!, i));
+  // plain loops (a map callback over the whole space boxes every value it returns)
+  const x = new Float64Array(center.length);
+  const y = new Float64Array(center.length);
+  for (let i = 0; i < center.length; i++) {
+    x[i] = Math.min(upper[i]!, Math.max(lower[i]!, center[i]! + delta * v[i]!));
+    y[i] = Math.min(upper[i]!, Math.max(lower[i]!, center[i]! - delta * v[i]!));
+  }
   search.consider(x, y, 'local direction');
 }
 

@@ -10,7 +10,7 @@
 import { ArgumentError } from '../util/errors.js';
 import { integerInRange } from '../util/validate.js';
 import { unitVector, type SparseVector } from '../linearize/sparse.js';
-import { coordinateArray, coordinateAt, coordinateCount, coordinateRange } from '../system/coordinates.js';
+import { coordinateAt, coordinateCount, coordinateIndices, coordinateRange } from '../system/coordinates.js';
 import type { CoordinateSet, OperatorSystem, Subspace } from '../system/types.js';
 
 /** A subspace spanned by coordinate axes. */
@@ -56,11 +56,11 @@ export function subspaceSize(spec: Subspace): number {
 
 /**
  * A coordinate block's indices as an Int32Array (in the set's order).
- * @throws {ArgumentError} a set too large to enumerate (see `coordinateArray`), naming it.
+ * @throws {ArgumentError} a set too large to enumerate (see `coordinateIndices`), naming it.
  */
 export function blockIndices(spec: CoordinateSubspace): Int32Array {
   const c = spec.coordinates;
-  return c instanceof Int32Array ? c : Int32Array.from(coordinateArray(c, `subspaces.${spec.name}`));
+  return coordinateIndices(c, `subspaces.${spec.name}`);
 }
 
 /** The names of the system's declared subspaces, in declaration order. */

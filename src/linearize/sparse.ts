@@ -104,12 +104,23 @@ export class SparseAccumulator {
   readonly dim: number;
   readonly #buffer: Float64Array;
   readonly #mark: Uint8Array;
-  #touched: number[] = [];
+  /** The indices touched since the last take, in their first `#count` entries (grown by doubling, kept). */
+  #touched = new Int32Array(64);
+  #count = 0;
 
   constructor(dim: number) {
     this.dim = dim;
     this.#buffer = new Float64Array(dim);
     this.#mark = new Uint8Array(dim);
+  }
+
+  #touch(i: number): void {
+    if (this.#count === this.#touched.length) {
+      const grown = new Int32Array(2 * this.#touched.length);
+      grown.set(this.#touched);
+      this.#touched = grown;
+    }
+    this.#touched[this.#count++] = i;
   }
 
   /** buffer += c·v. */
@@ -122,7 +133,7 @@ export class SparseAccumulator {
       const i = v.index[k]!;
       if (mark[i] === 0) {
         mark[i] = 1;
-        this.#touched.push(i);
+        this.#touch(i);
       }
       buf[i]! += c * v.value[k]!;
     }
@@ -132,21 +143,22 @@ export class SparseAccumulator {
   addEntry(i: number, x: number): void {
     if (this.#mark[i] === 0) {
       this.#mark[i] = 1;
-      this.#touched.push(i);
+      this.#touch(i);
     }
     this.#buffer[i]! += x;
   }
 
   /** Returns the sum (exact zeros dropped) and resets the accumulator. */
   take(): SparseVector {
-    const touched = this.#touched.sort((a, b) => a - b);
+    const touched = this.#touched.subarray(0, this.#count).sort(); // ascending (numeric for typed arrays)
     const buf = this.#buffer;
     let nnz = 0;
-    for (const i of touched) if (buf[i] !== 0) nnz++;
+    for (let t = 0; t < touched.length; t++) if (buf[touched[t]!] !== 0) nnz++;
     const index = new Int32Array(nnz);
     const value = new Float64Array(nnz);
     let k = 0;
-    for (const i of touched) {
+    for (let t = 0; t < touched.length; t++) {
+      const i = touched[t]!;
       if (buf[i] !== 0) {
         index[k] = i;
         value[k++] = buf[i]!;
@@ -154,7 +166,7 @@ export class SparseAccumulator {
       buf[i] = 0;
       this.#mark[i] = 0;
     }
-    this.#touched = [];
+    this.#count = 0;
     return { dim: this.dim, index, value };
   }
 }
@@ -177,22 +189,33 @@ export function sharedAccumulator(dim: number): SparseAccumulator {
 /** a·u + b·v by merging the sorted index lists (exact zeros dropped). Cost O(nnz(u) + nnz(v)). */
 export function sparseCombine(a: number, u: SparseVector, b: number, v: SparseVector): SparseVector {
   if (u.dim !== v.dim) throw new ArgumentError('v.dim', v.dim, `must equal u.dim = ${u.dim}`);
-  const idx: number[] = [];
-  const val: number[] = [];
+  // at most nnz(u) + nnz(v) entries: typed arrays of that size, trimmed once at the end
+  const idx = new Int32Array(u.index.length + v.index.length);
+  const val = new Float64Array(idx.length);
+  let n = 0;
   let i = 0;
   let j = 0;
-  const push = (k: number, x: number): void => {
-    if (x !== 0) {
-      idx.push(k);
-      val.push(x);
-    }
-  };
   while (i < u.index.length || j < v.index.length) {
     const p = i < u.index.length ? u.index[i]! : Infinity;
     const q = j < v.index.length ? v.index[j]! : Infinity;
-    if (p === q) push(p, a * u.value[i++]! + b * v.value[j++]!);
-    else if (p < q) push(p, a * u.value[i++]!);
-    else push(q, b * v.value[j++]!);
+    let k: number;
+    let x: number;
+    if (p === q) {
+      k = p;
+      x = a * u.value[i++]! + b * v.value[j++]!;
+    } else if (p < q) {
+      k = p;
+      x = a * u.value[i++]!;
+    } else {
+      k = q;
+      x = b * v.value[j++]!;
+    }
+    if (x !== 0) {
+      idx[n] = k;
+      val[n++] = x;
+    }
   }
-  return { dim: u.dim, index: Int32Array.from(idx), value: Float64Array.from(val) };
+  return n === idx.length
+    ? { dim: u.dim, index: idx, value: val }
+    : { dim: u.dim, index: idx.slice(0, n), value: val.slice(0, n) };
 }

@@ -43,12 +43,29 @@ export function coordinateHas(set: CoordinateSet, index: number): boolean {
  */
 export function coordinateArray(set: CoordinateSet, name = 'subspace', limit = 2 ** 24): readonly number[] {
   if (Array.isArray(set)) return set as readonly number[];
+  const out = new Array<number>(enumerableCount(set, name, limit));
+  for (let i = 0; i < out.length; i++) out[i] = coordinateAt(set, i);
+  return out;
+}
+
+/**
+ * The indices as an Int32Array, filled directly (a range of 3·Nmax² indices builds no
+ * intermediate array). Same limit as {@link coordinateArray}.
+ * @throws {ArgumentError} the set has more than `limit` indices.
+ */
+export function coordinateIndices(set: CoordinateSet, name = 'subspace', limit = 2 ** 24): Int32Array {
+  if (set instanceof Int32Array) return set;
+  const out = new Int32Array(enumerableCount(set, name, limit));
+  for (let i = 0; i < out.length; i++) out[i] = coordinateAt(set, i);
+  return out;
+}
+
+/** The size of a set that is to be enumerated, checked against `limit`. */
+function enumerableCount(set: CoordinateSet, name: string, limit: number): number {
   const n = coordinateCount(set);
   if (n > limit)
     throw new ArgumentError(name, `${n} coordinates`, `is too large to enumerate (more than ${limit} indices)`);
-  const out = new Array<number>(n);
-  for (let i = 0; i < n; i++) out[i] = coordinateAt(set, i);
-  return out;
+  return n;
 }
 
 /**
