@@ -29,7 +29,7 @@
  * first counterexample by default: the verdict is decided there, and the reported lower bound is
  * that pair's ratio rather than the largest the whole budget would find.
  */
-import { createRng } from '../ordergap/rng.js';
+import { createRng, type Rng } from '../ordergap/rng.js';
 import { indexRange } from './spectralNorm.js';
 import { coordinateIndices } from '../system/coordinates.js';
 import type { CoordinateSet, OperatorSystem, SparseVector } from '../system/types.js';
@@ -315,7 +315,7 @@ function spanNorm(
   J: JacobianOperator,
   basis: readonly SparseVector[],
   exactColumns: number,
-  random: () => number,
+  random: Rng,
 ): PowerIteration & { kind: 'exact' | 'lower-bound' } {
   const m = basis.length;
   const project = (w: SparseVector, out: Float64Array, stride: number, offset: number) => {
@@ -347,7 +347,7 @@ function localNorm(
   block: ContractionBlock,
   options: ContractionOptions,
   exactColumns: number,
-  random: () => number,
+  random: Rng,
 ): { pw: PowerIteration & { kind: 'exact' | 'lower-bound' }; note: string | null } {
   if (options.localNorm) {
     const pw = options.localNorm;
@@ -532,7 +532,7 @@ export function verifyContraction(
     }
     spsaAscent(search, rng, box, budget.ascentSteps);
     const notes: string[] = [];
-    const local = localNorm(block, options, budget.exactColumns, rng.next);
+    const local = localNorm(block, options, budget.exactColumns, rng);
     if (local.note) notes.push(local.note);
     // a local norm >= 1 predicts an expanding pair along its direction: evaluate that pair
     if (local.pw.norm >= 1 && local.pw.vector.length === block.m)

@@ -91,7 +91,7 @@ export type WholeSpaceNorm = PowerIteration & { kind: 'exact' | 'lower-bound' };
  */
 export function wholeSpaceNorm(DQ: JacobianOperator, d: number, seed: number): WholeSpaceNorm {
   const rng = createRng((seed + 4242) >>> 0);
-  return blockNorm(DQ, indexRange(d), 1024, rng.next);
+  return blockNorm(DQ, indexRange(d), 1024, rng);
 }
 
 /** Box options of one contraction block. */
@@ -349,10 +349,10 @@ function expandNormEstimate(system: OperatorSystem, J: JacobianOperator, e: stri
   const fp = footprintOf(system, e);
   const d = system.dim;
   const rng = createRng(seed);
-  if (!fp && d > 1024) return blockNorm(J, indexRange(d), 0, rng.next).norm;
+  if (!fp && d > 1024) return blockNorm(J, indexRange(d), 0, rng).norm;
   const coords = fp ?? indexRange(d);
   if (coords.length === 0) return 1;
-  const n = blockNorm(J, coords, coords.length, rng.next).norm;
+  const n = blockNorm(J, coords, coords.length, rng).norm;
   return fp && coords.length < d ? Math.max(1, n) : n;
 }
 

@@ -8,6 +8,7 @@ import { referenceNorm } from '../blas1/dnrm2.js';
 import type { JacobianOperator } from '../linearize/operator.js';
 import { sparseFromDense } from '../linearize/sparse.js';
 import type { SparseVector } from '../system/types.js';
+import type { Rng } from '../ordergap/rng.js';
 
 /** A power iteration's result: the norm (or its lower bound), the top right singular vector, the steps. */
 export interface PowerIteration {
@@ -27,7 +28,7 @@ export interface RowMatrix {
  * ‖A‖₂ of a dense rows×cols matrix (row-major) by power iteration on AᵀA: {@link spectralNormSparse}
  * on its non-zeros (the same sums bit for bit: a zero entry adds an exact zero).
  */
-export function spectralNormDense(A: Float64Array, rows: number, cols: number, random: () => number): PowerIteration {
+export function spectralNormDense(A: Float64Array, rows: number, cols: number, random: Rng): PowerIteration {
   const start = new Int32Array(rows + 1);
   for (let r = 0; r < rows; r++) {
     let c = 0;
@@ -85,9 +86,10 @@ export function blockRows(J: JacobianOperator, W: ArrayLike<number>): RowMatrix 
  * when the estimate changes by < 1e-14 relative); returns the top right singular vector.
  * Cost O(nnz) per step.
  */
-export function spectralNormSparse(A: RowMatrix, rows: number, cols: number, random: () => number): PowerIteration {
+export function spectralNormSparse(A: RowMatrix, rows: number, cols: number, random: Rng): PowerIteration {
   const { start, col, val } = A;
-  let v = Float64Array.from({ length: cols }, () => random() - 0.5);
+  let v = random.fill(new Float64Array(cols));
+  for (let i = 0; i < cols; i++) v[i] = v[i]! - 0.5;
   let nv = referenceNorm(v);
   if (nv === 0) {
     v[0] = 1;
@@ -135,13 +137,13 @@ export const POWER_SETTLED_RTOL = 1e-3;
  */
 export function powerStepsLowerBound(
   m: number,
-  random: () => number,
+  random: Rng,
   image: (v: Float64Array, nv: number) => Float64Array,
 ): PowerIteration {
   // plain loops over the m entries (a callback per entry costs ~0.3 s at m = 3·10⁶, the whole
   // space at Nmax 1024; the same values)
-  let v: Float64Array = new Float64Array(m);
-  for (let i = 0; i < m; i++) v[i] = random() - 0.5;
+  let v: Float64Array = random.fill(new Float64Array(m));
+  for (let i = 0; i < m; i++) v[i] = v[i]! - 0.5;
   let best = 0;
   let bestVec: Float64Array | null = null; // one array, rewritten at each new best
   let previous = NaN;
@@ -188,7 +190,7 @@ export function powerStepsLowerBound(
  * 30, with the same bound: each step is a JVP, two evaluations of Q on the whole state (0.6–1 s at
  * Nmax 1024).
  */
-export function spectralLowerBoundJvp(J: JacobianOperator, W: Int32Array, random: () => number): PowerIteration {
+export function spectralLowerBoundJvp(J: JacobianOperator, W: Int32Array, random: Rng): PowerIteration {
   const m = W.length;
   const pos = new Int32Array(J.dim).fill(-1);
   let ascending = true; // plain loops: W is the whole space for the global scale
@@ -256,7 +258,7 @@ export function blockNorm(
   J: JacobianOperator,
   W: Int32Array,
   exactColumns: number,
-  random: () => number,
+  random: Rng,
 ): PowerIteration & { kind: 'exact' | 'lower-bound' } {
   if (W.length <= exactColumns)
     return { ...spectralNormSparse(blockRows(J, W), W.length, W.length, random), kind: 'exact' };

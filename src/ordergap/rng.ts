@@ -9,6 +9,11 @@ import { integerInRange } from '../util/validate.js';
 export interface Rng {
   /** Next uniform double in [0, 1) with 32 random bits. */
   next(): number;
+  /**
+   * Writes the next out.length draws of {@link Rng.next} into `out`, in order, and returns it:
+   * the same numbers without a call (and a boxed double) per draw.
+   */
+  fill(out: Float64Array): Float64Array;
 }
 
 function splitmix32(seed: number): () => number {
@@ -30,21 +35,29 @@ function splitmix32(seed: number): () => number {
 export function createRng(seed: number): Rng {
   integerInRange('seed', seed, 0, 2 ** 32 - 1);
   const sm = splitmix32(seed);
-  let a = sm();
-  let b = sm();
-  let c = sm();
-  let d = sm();
+  // the state lives in a typed array: uint32 values above 2³¹ kept in closure variables are
+  // boxed numbers, and every draw would allocate four of them
+  const st = Uint32Array.of(sm(), sm(), sm(), sm());
   const next32 = (): number => {
+    const a = st[0]!;
+    const b = st[1]!;
+    const c = st[2]!;
+    const d = st[3]!;
     const t = (((a + b) >>> 0) + d) >>> 0;
-    d = (d + 1) >>> 0;
-    a = b ^ (b >>> 9);
-    b = (c + (c << 3)) >>> 0;
-    c = ((c << 21) | (c >>> 11)) >>> 0;
-    c = (c + t) >>> 0;
+    st[3] = d + 1;
+    st[0] = b ^ (b >>> 9);
+    st[1] = c + (c << 3);
+    st[2] = (((c << 21) | (c >>> 11)) >>> 0) + t;
     return t;
   };
   for (let i = 0; i < 12; i++) next32();
-  return { next: () => next32() / 4294967296 };
+  return {
+    next: () => next32() / 4294967296,
+    fill: (out) => {
+      for (let i = 0; i < out.length; i++) out[i] = next32() / 4294967296;
+      return out;
+    },
+  };
 }
 
 /**

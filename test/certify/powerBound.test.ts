@@ -65,7 +65,7 @@ describe('spectralLowerBoundJvp', () => {
       const A = randomMatrix(n, seed);
       const norm2 = svdvals(Float64Array.from(A.flat()), n, n)[0]!;
       const rng = createRng(seed + 1);
-      const r = spectralLowerBoundJvp(operator(A), all(n), () => rng.next());
+      const r = spectralLowerBoundJvp(operator(A), all(n), rng);
       expect(r.norm).toBeGreaterThan(0);
       expect(r.norm).toBeLessThanOrEqual(norm2 * (1 + FD_SLACK));
       expect(r.iterations).toBeLessThanOrEqual(30);
@@ -78,7 +78,7 @@ describe('spectralLowerBoundJvp', () => {
     // A = XᵀX / n: the power ratios ‖A v_k‖/‖v_k‖ of a symmetric PSD matrix do not decrease
     const A: Mat = X.map((_, i) => X.map((__, j) => X.reduce((s, r) => s + r[i]! * r[j]!, 0) / n));
     const rng = createRng(8);
-    const r = spectralLowerBoundJvp(operator(A), all(n), () => rng.next());
+    const r = spectralLowerBoundJvp(operator(A), all(n), rng);
     expect(r.norm).toBeCloseTo(Math.max(...ratios(A, 8)), 8);
   });
 
@@ -91,7 +91,7 @@ describe('spectralLowerBoundJvp', () => {
       ...Array.from({ length: h }, (_, i) => Array.from({ length: 2 * h }, (__, j) => (j === h + i ? 1 : 0))),
     ];
     const rng = createRng(5);
-    const r = spectralLowerBoundJvp(operator(J), all(2 * h), () => rng.next());
+    const r = spectralLowerBoundJvp(operator(J), all(2 * h), rng);
     // the ratios fall towards the identity block's 1 geometrically: the rules stop at the second
     // of two shrinking falls below the best, before the ratios settle to POWER_SETTLED_RTOL, and
     // well before 30 steps
@@ -108,7 +108,7 @@ describe('spectralLowerBoundJvp', () => {
     using J = new GraphConsolidateJacobian(sys.scenario, theta);
     const W = all(theta.length);
     const r1 = createRng(7);
-    const dense = spectralLowerBoundJvp(J, W, () => r1.next());
+    const dense = spectralLowerBoundJvp(J, W, r1);
     // the same operator seen without applyDense: the sparse form
     const sparseOnly: JacobianOperator = {
       dim: J.dim,
@@ -121,7 +121,7 @@ describe('spectralLowerBoundJvp', () => {
       apply: (v) => J.apply(v),
     };
     const r2 = createRng(7);
-    const sparse = spectralLowerBoundJvp(sparseOnly, W, () => r2.next());
+    const sparse = spectralLowerBoundJvp(sparseOnly, W, r2);
     expect(dense.norm).toBe(sparse.norm);
     expect(dense.iterations).toBe(sparse.iterations);
     expect(Array.from(dense.vector)).toEqual(Array.from(sparse.vector));
