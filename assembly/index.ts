@@ -22,6 +22,7 @@ export {
   graphWeightedSumsCsr,
   graphConfidenceUpdate,
   graphMergeClaims,
+  graphMergeRows,
 } from './graph/consolidate';
 export { graphBlendFootprintInPlace, graphEntryConfidenceInPlace } from './graph/expand';
 export { graphNodeQuotient } from './graph/quotient';

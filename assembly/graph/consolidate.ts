@@ -469,3 +469,45 @@ export function graphMergeClaims(
     for (let t = 0; t < md; t++) st(out, oi + t, ld(theta, oi + t) + f * ld(pull, t));
   }
 }
+
+/**
+ * The claim rows of a DQ column that shifts attribute u of claim `slot` to p or m, for
+ * {@link graphMergeClaims}: the slot itself and every other present claim (S_ii ≠ 0 in `diag`)
+ * whose first md attributes lie within squared distance `limit` of the slot's at either point,
+ * ascending after the slot; written to `rows` (i32), the count returned — 0 when the slot is
+ * absent (its gate keeps it out of every merge). No TypeScript twin: the resident DQ engine's
+ * row choice (src/graph/linearisation/consolidateJacobian.ts), tested through its columns.
+ */
+export function graphMergeRows(
+  node: usize,
+  k1: i32,
+  claims: i32,
+  md: i32,
+  diag: usize,
+  slot: i32,
+  u: i32,
+  p: f64,
+  m: f64,
+  limit: f64,
+  rows: usize,
+): i32 {
+  if (ld(diag, slot) == 0) return 0;
+  let count = 0;
+  sti(rows, count++, slot);
+  const os = slot * k1;
+  for (let i = 0; i < claims; i++) {
+    if (i == slot || ld(diag, i) == 0) continue;
+    const oi = i * k1;
+    let rp: f64 = 0;
+    let rm: f64 = 0;
+    for (let t = 0; t < md; t++) {
+      const xi = ld(node, oi + t);
+      const dp = (t == u ? p : ld(node, os + t)) - xi;
+      const dm = (t == u ? m : ld(node, os + t)) - xi;
+      rp += dp * dp;
+      rm += dm * dm;
+    }
+    if (rp < limit || rm < limit) sti(rows, count++, i);
+  }
+  return count;
+}

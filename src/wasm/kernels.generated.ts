@@ -75,6 +75,8 @@ export interface KernelExports {
   graphConfidenceUpdate(n: number, claims: number, firstQuestion: number, c: number, sums: number, ws: number, p: number, ngroups: number, gstart: number, gans: number, qgroup: number, scratch: number, cout: number): void;
   /** assembly/graph/consolidate/graphMergeClaims: theta `usize`, k1 `i32`, claims `i32`, md `i32`, diag `usize`, mu `f64`, h2 `f64`, pull `usize`, out `usize`, rows `usize`, nrows `i32`, returns `void` */
   graphMergeClaims(theta: number, k1: number, claims: number, md: number, diag: number, mu: number, h2: number, pull: number, out: number, rows: number, nrows: number): void;
+  /** assembly/graph/consolidate/graphMergeRows: node `usize`, k1 `i32`, claims `i32`, md `i32`, diag `usize`, slot `i32`, u `i32`, p `f64`, m `f64`, limit `f64`, rows `usize`, returns `i32` */
+  graphMergeRows(node: number, k1: number, claims: number, md: number, diag: number, slot: number, u: number, p: number, m: number, limit: number, rows: number): number;
   /** assembly/graph/expand/graphBlendFootprintInPlace: x `usize`, footprint `usize`, target `usize`, rates `usize`, m `i32`, returns `void` */
   graphBlendFootprintInPlace(x: number, footprint: number, target: number, rates: number, m: number): void;
   /** assembly/graph/expand/graphEntryConfidenceInPlace: x `usize`, entry `usize`, m `i32`, returns `void` */
@@ -156,6 +158,7 @@ export const KERNEL_SIGNATURES = {
   graphWeightedSumsCsr: { params: [['n', 'i32'], ['rows', 'usize'], ['c', 'usize'], ['sums', 'usize'], ['tau', 'f64'], ['ws', 'usize']], result: 'void' },
   graphConfidenceUpdate: { params: [['n', 'i32'], ['claims', 'i32'], ['firstQuestion', 'i32'], ['c', 'usize'], ['sums', 'usize'], ['ws', 'usize'], ['p', 'usize'], ['ngroups', 'i32'], ['gstart', 'usize'], ['gans', 'usize'], ['qgroup', 'usize'], ['scratch', 'usize'], ['cout', 'usize']], result: 'void' },
   graphMergeClaims: { params: [['theta', 'usize'], ['k1', 'i32'], ['claims', 'i32'], ['md', 'i32'], ['diag', 'usize'], ['mu', 'f64'], ['h2', 'f64'], ['pull', 'usize'], ['out', 'usize'], ['rows', 'usize'], ['nrows', 'i32']], result: 'void' },
+  graphMergeRows: { params: [['node', 'usize'], ['k1', 'i32'], ['claims', 'i32'], ['md', 'i32'], ['diag', 'usize'], ['slot', 'i32'], ['u', 'i32'], ['p', 'f64'], ['m', 'f64'], ['limit', 'f64'], ['rows', 'usize']], result: 'i32' },
   graphBlendFootprintInPlace: { params: [['x', 'usize'], ['footprint', 'usize'], ['target', 'usize'], ['rates', 'usize'], ['m', 'i32']], result: 'void' },
   graphEntryConfidenceInPlace: { params: [['x', 'usize'], ['entry', 'usize'], ['m', 'i32']], result: 'void' },
   graphNodeQuotient: { params: [['n', 'i32'], ['k1', 'i32'], ['claims', 'i32'], ['cp', 'usize'], ['cm', 'usize'], ['ap', 'usize'], ['am', 'usize'], ['withAttr', 'i32'], ['den', 'f64'], ['idx', 'usize'], ['val', 'usize']], result: 'i32' },

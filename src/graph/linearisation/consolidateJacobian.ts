@@ -422,31 +422,21 @@ export class GraphConsolidateJacobian extends CachedJacobian<'fd'> {
   #mergeRows(r: Resident, j: number, slot: number, p: number, m: number): number {
     const { shape, params } = this.#scenario;
     const k1 = shape.k + 1;
-    const md = shape.mergeDims;
-    const diag = r.sums0.view; // the first n values are S_ii
-    if (diag[slot] === 0) return 0;
-    const x = this.#node; // attributes: node coordinates
     const limit = params.mergeRadius * params.mergeRadius * (1 + 1e-9);
-    const rows = r.mrows.view;
-    let count = 0;
-    rows[count++] = slot;
-    const os = slot * k1;
-    const u = j - os;
-    for (let i = 0; i < shape.claims; i++) {
-      if (i === slot || diag[i] === 0) continue;
-      const oi = i * k1;
-      let rp = 0;
-      let rm = 0;
-      for (let t = 0; t < md; t++) {
-        const xi = x[oi + t]!;
-        const dp = (t === u ? p : x[os + t]!) - xi;
-        const dm = (t === u ? m : x[os + t]!) - xi;
-        rp += dp * dp;
-        rm += dm * dm;
-      }
-      if (rp < limit || rm < limit) rows[count++] = i;
-    }
-    return count;
+    // the sums' first n values are S_ii; r.node is the node block (its entry j not yet shifted)
+    return graphKernels().graphMergeRows(
+      r.node.ptr,
+      k1,
+      shape.claims,
+      shape.mergeDims,
+      r.sums0.ptr,
+      slot,
+      j - slot * k1,
+      p,
+      m,
+      limit,
+      r.mrows.ptr,
+    );
   }
 
   /** Sparse quotients of the node block (confidences cp/cm, and attributes ap/am when asked). */

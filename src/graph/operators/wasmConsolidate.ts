@@ -29,6 +29,7 @@ export type GraphKernels = Pick<
   | 'graphWeightedSumsCsr'
   | 'graphConfidenceUpdate'
   | 'graphMergeClaims'
+  | 'graphMergeRows'
   | 'graphBlendFootprintInPlace'
   | 'graphEntryConfidenceInPlace'
   | 'graphNodeQuotient'
