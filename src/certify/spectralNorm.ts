@@ -88,24 +88,26 @@ export function blockRows(J: JacobianOperator, W: ArrayLike<number>): RowMatrix 
  */
 export function spectralNormSparse(A: RowMatrix, rows: number, cols: number, random: Rng): PowerIteration {
   const { start, col, val } = A;
-  let v = random.fill(new Float64Array(cols));
+  const v = random.fill(new Float64Array(cols));
   for (let i = 0; i < cols; i++) v[i] = v[i]! - 0.5;
   let nv = referenceNorm(v);
   if (nv === 0) {
     v[0] = 1;
     nv = 1;
   }
-  v = v.map((x) => x / nv);
+  // plain loops into two arrays reused by every step (a map callback boxes each value it returns)
+  for (let i = 0; i < cols; i++) v[i] = v[i]! / nv;
   let sigma = 0;
   let it = 0;
   const Av = new Float64Array(rows);
+  const w = new Float64Array(cols);
   for (; it < 500; it++) {
     for (let r = 0; r < rows; r++) {
       let s = 0;
       for (let k = start[r]!; k < start[r + 1]!; k++) s += val[k]! * v[col[k]!]!;
       Av[r] = s;
     }
-    const w = new Float64Array(cols);
+    w.fill(0);
     for (let r = 0; r < rows; r++) {
       const a = Av[r]!;
       if (a !== 0) for (let k = start[r]!; k < start[r + 1]!; k++) w[col[k]!]! += val[k]! * a;
@@ -113,7 +115,7 @@ export function spectralNormSparse(A: RowMatrix, rows: number, cols: number, ran
     const nw = referenceNorm(w);
     const next = Math.sqrt(nw);
     if (nw === 0) return { norm: 0, vector: v, iterations: it + 1 };
-    v = w.map((x) => x / nw);
+    for (let i = 0; i < cols; i++) v[i] = w[i]! / nw;
     if (Math.abs(next - sigma) <= 1e-14 * next) {
       sigma = next;
       break;
