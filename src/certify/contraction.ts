@@ -206,9 +206,7 @@ function contractionBlock(system: OperatorSystem, base: Float64Array, options: C
   const d = system.dim;
   const basis = options.basis;
   if (basis === undefined) {
-    const W = options.coordinates
-      ? coordinateIndices(options.coordinates, 'coordinates')
-      : indexRange(d);
+    const W = options.coordinates ? coordinateIndices(options.coordinates, 'coordinates') : indexRange(d);
     // plain loops: the whole space's block has d entries, and a callback per entry costs
     // seconds at the graph's dimensions
     for (let k = 0; k < W.length; k++)

@@ -63,7 +63,8 @@ export const wasmGraphBackend: GraphBackend = {
       const fpAt = s.fromI32(Int32Array.from({ length: m }, (_, f) => f));
       const kernels = graphKernels();
       kernels.graphBlendFootprintInPlace(x.ptr, fpAt.ptr, target.ptr, rates.ptr, m);
-      if (ne) kernels.graphEntryConfidenceInPlace(x.ptr, s.fromI32(Int32Array.from({ length: ne }, (_, k) => m + k)).ptr, ne);
+      if (ne)
+        kernels.graphEntryConfidenceInPlace(x.ptr, s.fromI32(Int32Array.from({ length: ne }, (_, k) => m + k)).ptr, ne);
       gathered.set(x.view);
     });
     for (let f = 0; f < m; f++) out[fp[f]!] = gathered[f]!;

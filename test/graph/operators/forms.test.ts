@@ -147,35 +147,32 @@ const FORMULA_TOL = 4 * 2 ** -52;
 describe.each([
   { name: 'reference', backend: graphBackends.reference, tol: FORMULA_TOL },
   ...forms.map((f) => ({ ...f, tol: f.tol + FORMULA_TOL })),
-])(
-  "$name form: a question's openness falls as its resolution support S_qq rises",
-  ({ name, backend, tol }) => {
-    it("Q's new openness is m_q σ(b_Q − b_res Σ c_a − b_pro S_qq) blended with the old, decreasing in S_qq", () => {
-      expect(params.promotion).toBeGreaterThan(0);
-      const run = states();
-      let checked = 0;
-      for (const t of [run[0]!, run[3]!])
-        for (let q = shape.firstQuestion; q < layout.nmax; q++) {
-          const idx = edgeIndex(layout, 'Supports', q, q);
-          const got = [0, 0.25, 0.5, 1].map((support) => {
-            const x = t.slice();
-            x[idx] = support;
-            return { support, open: backend.consolidate(shape, params, x)[confidenceIndex(layout, q)]!, x };
-          });
-          for (const g of got)
-            expect(
-              Math.abs(g.open - expectedOpenness(g.x, q, g.support)),
-              `${name} ${layout.slots[q]!.id}`,
-            ).toBeLessThanOrEqual(tol);
-          // with a presence gate m_q well above 0 (Requires edges still in), each step of S_qq lowers it
-          if (expectedOpenness(t, q, 0) - expectedOpenness(t, q, 1) < 1e-3) continue;
-          for (let r = 1; r < got.length; r++) expect(got[r]!.open).toBeLessThan(got[r - 1]!.open - 10 * tol);
-          checked++;
-        }
-      expect(checked).toBeGreaterThanOrEqual(3);
-    });
-  },
-);
+])("$name form: a question's openness falls as its resolution support S_qq rises", ({ name, backend, tol }) => {
+  it("Q's new openness is m_q σ(b_Q − b_res Σ c_a − b_pro S_qq) blended with the old, decreasing in S_qq", () => {
+    expect(params.promotion).toBeGreaterThan(0);
+    const run = states();
+    let checked = 0;
+    for (const t of [run[0]!, run[3]!])
+      for (let q = shape.firstQuestion; q < layout.nmax; q++) {
+        const idx = edgeIndex(layout, 'Supports', q, q);
+        const got = [0, 0.25, 0.5, 1].map((support) => {
+          const x = t.slice();
+          x[idx] = support;
+          return { support, open: backend.consolidate(shape, params, x)[confidenceIndex(layout, q)]!, x };
+        });
+        for (const g of got)
+          expect(
+            Math.abs(g.open - expectedOpenness(g.x, q, g.support)),
+            `${name} ${layout.slots[q]!.id}`,
+          ).toBeLessThanOrEqual(tol);
+        // with a presence gate m_q well above 0 (Requires edges still in), each step of S_qq lowers it
+        if (expectedOpenness(t, q, 0) - expectedOpenness(t, q, 1) < 1e-3) continue;
+        for (let r = 1; r < got.length; r++) expect(got[r]!.open).toBeLessThan(got[r - 1]!.open - 10 * tol);
+        checked++;
+      }
+    expect(checked).toBeGreaterThanOrEqual(3);
+  });
+});
 
 // The entry confidence in float32: c is rounded to float32 (|Δc| <= 2⁻²⁴c₀ on [0, 2c₀]), u = 1 − 2¹⁰c
 // carries about 2·2⁻²⁴, u³ three times that, and c₀u³ and the sum one rounding each: the
