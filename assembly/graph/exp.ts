@@ -12,18 +12,8 @@
 /** ln2 in two parts: hi has its last 32 bits zero, so k·ln2hi is exact for |k| < 2^11. */
 const LN2_HI: f64 = reinterpret<f64>(0x3fe62e42fee00000);
 const LN2_LO: f64 = reinterpret<f64>(0x3dea39ef35793c76);
-const INV_LN2: f64 = reinterpret<f64>(0x3ff71547652b82fe);
-const P1: f64 = reinterpret<f64>(0x3fc555555555553e);
-const P2: f64 = reinterpret<f64>(0xbf66c16c16bebd93);
-const P3: f64 = reinterpret<f64>(0x3f11566aaf25de2c);
-const P4: f64 = reinterpret<f64>(0xbebbbd41c5d26bf1);
-const P5: f64 = reinterpret<f64>(0x3e66376972bea4d0);
-/** Above this e^x overflows, below the next it underflows to 0. */
-const OVERFLOW: f64 = reinterpret<f64>(0x40862e42fefa39ef);
-const UNDERFLOW: f64 = reinterpret<f64>(0xc0874910d52d3051);
+/** 2⁻¹⁰⁰⁰, the last scaling of a result below the normal range. */
 const TWO_M1000: f64 = reinterpret<f64>(0x0170000000000000);
-/** e rounded to f64 (V8 returns it for x = 1, where the reduction would give e + 1 ulp). */
-const E: f64 = reinterpret<f64>(0x4005bf0a8b145769);
 
 /** e^x, bit for bit V8's `Math.exp(x)`. */
 export function exp(x: f64): f64 {
@@ -40,19 +30,19 @@ export function exp(x: f64): f64 {
       if ((bits & 0x000fffffffffffff) != 0) return x + x;
       return xsb == 0 ? x : 0;
     }
-    if (x > OVERFLOW) return Infinity;
-    if (x < UNDERFLOW) return 0;
+    if (x > 7.09782712893383973096e2) return Infinity; // 0x40862e42_fefa39ef: e^x overflows above
+    if (x < -7.45133219101941108420e2) return 0; // 0xc0874910_d52d3051: e^x underflows to 0 below
   }
   if (hx > 0x3fd62e42) {
     // |x| > ln2/2
     if (hx < 0x3ff0a2b2) {
       // and |x| < 1.5 ln2
-      if (x == 1.0) return E;
+      if (x == 1.0) return Math.E; // e rounded (the reduction would give e + 1 ulp)
       hi = xsb == 0 ? x - LN2_HI : x + LN2_HI;
       lo = xsb == 0 ? LN2_LO : -LN2_LO;
       k = 1 - <i32>xsb - <i32>xsb;
     } else {
-      k = <i32>(INV_LN2 * x + (xsb == 0 ? 0.5 : -0.5));
+      k = <i32>(1.44269504088896338700 * x + (xsb == 0 ? 0.5 : -0.5)); // 1/ln2
       const t = <f64>k;
       hi = x - t * LN2_HI;
       lo = t * LN2_LO;
@@ -63,7 +53,15 @@ export function exp(x: f64): f64 {
     return 1.0 + x;
   }
   const t = x * x;
-  const c = x - t * (P1 + t * (P2 + t * (P3 + t * (P4 + t * P5))));
+  // fdlibm's Remez coefficients P1 … P5 (0x3fc55555_5555553e, 0xbf66c16c_16bebd93,
+  // 0x3f11566a_af25de2c, 0xbebbbd41_c5d26bf1, 0x3e663769_72bea4d0)
+  const c =
+    x -
+    t *
+      (1.66666666666666019037e-1 +
+        t *
+          (-2.77777777770155933842e-3 +
+            t * (6.61375632143793436117e-5 + t * (-1.65339022054652515390e-6 + t * 4.13813679705723846039e-8))));
   if (k == 0) return 1.0 - ((x * c) / (c - 2.0) - x);
   const y = 1.0 - (lo - (x * c) / (2.0 - c) - hi);
   if (k >= -1021) return reinterpret<f64>(reinterpret<u64>(y) + (<u64>(<i64>k) << 52));
