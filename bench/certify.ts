@@ -10,7 +10,8 @@
  *    and footprint, the questions' item-direction bases), on a synthetic scenario (k = 8,
  *    32 evidence items, 8 questions with 2 answers each; generated below) for Nmax = 64, 128,
  *    256, 512, 1024, each size in a child process of its own (as a user's `ordergap certify`
- *    runs, and so that one size's heap does not weigh on the next). Time by phase, the growth exponent of each phase fitted by least squares on
+ *    runs, and so that one size's heap does not weigh on the next; without source maps, as the built
+ *    CLI runs). Time by phase, the growth exponent of each phase fitted by least squares on
  *    log(ms) against log(Nmax), the peak resident set during the certification (`peakRss`) and
  *    the time in garbage collection (`gcMs`, `gcShare` of certify's wall time: V8's
  *    `GCProfiler`). Targets: Nmax 1024 <= 12 s and 1 GB, Nmax 2048 <= 60 s and 3 GB;
@@ -455,6 +456,9 @@ async function gemmFloor(n: number) {
 async function main() {
   await init();
   if (process.argv[2] === '--size') {
+    // as the built CLI runs: tsx turns Node's source maps on, and the modules certify loads on
+    // first use (tfjs) would otherwise have their source maps read and parsed inside the timing
+    process.setSourceMapsEnabled(false);
     process.stdout.write(JSON.stringify(await sizeRow(Number(process.argv[3]))));
     return;
   }

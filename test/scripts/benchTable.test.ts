@@ -373,6 +373,7 @@ const ordergapRun = {
       msOmega: 3.21,
       stepOverOmega: 2.04,
       msTwoPasses: 0.876,
+      stepOverTwoPasses: 7.47,
       stateBytes: 3 * 2 ** 20,
       peakRssMB: 234,
       peakOverStateBytes: 78,
@@ -610,6 +611,12 @@ describe('scripts/bench-table.mjs', () => {
     ]) {
       expect(page).toContain(heading);
     }
+  });
+
+  it('whole runs: the step over the two streaming passes sits beside their time', () => {
+    expect(run(['--results', results, '--out', out]).status).toBe(0);
+    const page = readFileSync(out, 'utf8');
+    expect(page).toMatch(/^\| 4321 \| structured \| 6\.54 \| 7\.65 \| 98 \| 3\.21 \| 2\.04× \| 0\.876 \| 7\.47× \|/m);
   });
 
   it('stopping: the all-rules table stars its Pareto front, aliases show their rule, shapes head the synthetic columns', () => {
