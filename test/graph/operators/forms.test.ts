@@ -230,6 +230,17 @@ describe('tfjs form of P_e as its interval form (src/interval)', () => {
   });
 });
 
+describe.each([graphBackends.reference, graphBackends.wasm])('$name P_e in place', (backend) => {
+  it('writing into θ itself gives P_e(θ) bit for bit, for every item on states along a run', () => {
+    for (const t of states().slice(0, 4))
+      for (const item of sc.items) {
+        const x = t.slice();
+        expect(backend.expand(item, x, x)).toBe(x);
+        expect(x).toEqual(graphBackends.reference.expand(item, t));
+      }
+  });
+});
+
 describe('reference-graph system on the wasm form', () => {
   it('runs Algorithm 1 to the same stop as the reference form, with the same final state', async () => {
     const { referenceGraphSystem } = await import('../../../src/graph/system.js');
