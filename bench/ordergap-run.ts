@@ -304,6 +304,12 @@ async function main(): Promise<void> {
   const emptyRssMB = emptyNodeRss();
   const structured = results.filter((r) => r.mode === 'structured');
   const at = (n: number) => structured.find((r) => r.nmax === n);
+  /** A target's entries: the figure at Nmax n (null when that size did not run) and whether it is <= limit. */
+  const figure = (n: number, key: keyof ChildResult, limit: number, name: string, within: string) => {
+    const r = at(n);
+    const v = r ? (r[key] as number) : null;
+    return { [name]: v, [within]: v === null ? null : v <= limit };
+  };
   const doc = {
     benchmark: 'ordergap-run',
     description:
@@ -323,20 +329,13 @@ async function main(): Promise<void> {
       note: 'peakRssMB is the process maxRSS up to the end of the run; growthOverStateBytes = (peak − RSS before the run builds its state) ÷ state bytes; rssLoadedMB is the child with the library loaded (tsx, modules) before anything of its size exists, emptyNodeRssMB a bare `node -e`',
     },
     targets: {
-      msPerStepAt1024: at(1024)?.msPerStep ?? null,
-      within5msAt1024: at(1024) ? at(1024)!.msPerStep <= 5 : null,
-      stepOverOmegaAt1024: at(1024)?.stepOverOmega ?? null,
-      within2xOfOmegaAt1024: at(1024) ? at(1024)!.stepOverOmega <= 2 : null,
-      msPerStepAt65536: at(65536)?.msPerStep ?? null,
-      within60msAt65536: at(65536) ? at(65536)!.msPerStep <= 60 : null,
-      msPerStepMedianAt65536: at(65536)?.msPerStepMedian ?? null,
-      within25msAt65536: at(65536) ? at(65536)!.msPerStepMedian <= 25 : null,
-      stepOverTwoPassesAt65536: at(65536)?.stepOverTwoPasses ?? null,
-      within8xTwoPassesAt65536: at(65536) ? at(65536)!.stepOverTwoPasses <= 8 : null,
-      peakOverStateAt65536: at(65536)?.peakOverStateBytes ?? null,
-      peakWithin4xAt65536: at(65536) ? at(65536)!.peakOverStateBytes <= 4 : null,
-      growthOverStateAt65536: at(65536)?.growthOverStateBytes ?? null,
-      growthWithin4xAt65536: at(65536) ? at(65536)!.growthOverStateBytes <= 4 : null,
+      ...figure(1024, 'msPerStep', 5, 'msPerStepAt1024', 'within5msAt1024'),
+      ...figure(1024, 'stepOverOmega', 2, 'stepOverOmegaAt1024', 'within2xOfOmegaAt1024'),
+      ...figure(65536, 'msPerStep', 60, 'msPerStepAt65536', 'within60msAt65536'),
+      ...figure(65536, 'msPerStepMedian', 25, 'msPerStepMedianAt65536', 'within25msAt65536'),
+      ...figure(65536, 'stepOverTwoPasses', 8, 'stepOverTwoPassesAt65536', 'within8xTwoPassesAt65536'),
+      ...figure(65536, 'peakOverStateBytes', 4, 'peakOverStateAt65536', 'peakWithin4xAt65536'),
+      ...figure(65536, 'growthOverStateBytes', 4, 'growthOverStateAt65536', 'growthWithin4xAt65536'),
       loadedProcessOverStateAt65536: at(65536) ? (at(65536)!.rssLoadedMB * 2 ** 20) / at(65536)!.stateBytes : null,
       emptyNodeOverStateAt65536: at(65536) ? (emptyRssMB * 2 ** 20) / at(65536)!.stateBytes : null,
       literalPeakWithin4xPossibleAt65536: at(65536)
