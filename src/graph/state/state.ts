@@ -21,9 +21,8 @@
  *   assumes Q writes no edge).
  *
  * Memory: the node block, 24 bytes per stored edge (CSR + CSC), 4·(Nmax + 1) per block for the
- * row and column starts, and the merge index (the neighbour lists, a few entries per claim near
- * another, and the grid with a copy of each live claim's first mergeDims attributes) — what
- * `bytes` counts, the index aside; beside it, the room an edge array that grew keeps for later
+ * row and column starts, and the neighbour lists (a few entries per claim near another) — what
+ * `bytes` counts, the lists aside; beside it, the room an edge array that grew keeps for later
  * insertions (1/16 of it + 64 entries), and, made on first use and reused by every later step,
  * one spare node block (Q's output, swapped with the node block, and the order-gap's P_e θ) and
  * one set of per-slot scratch that Q and the order-gap pass share (they never run at once, Q's
@@ -231,32 +230,19 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
  * the rounding of x/width (relative error <= eps) while |x|/h < 2³². So the claims of the 3^g
  * cells around a claim include every claim within h of it. The same holds for any other of the
  * first mergeDims attributes ({@link buildNear} filters by cells on the next ones).
- *
- * Each bin also keeps its claims' first mergeDims attributes side by side (`attrs`, in the order
- * of `bins`), copied whenever a claim is placed: {@link MergeGrid.nearOf} tests the candidates
- * of the cells around a claim against these copies, reading a few contiguous runs instead of
- * one scattered node per candidate. Every change of a claim's attributes goes through
- * {@link refreshNear}, which places it again, so the copies are its attributes.
  */
 class MergeGrid {
   readonly bins = new Map<number | string, number[]>();
-  /** Per bin: its claims' first `md` attributes, claim by claim in the order of `bins`. */
-  readonly attrs = new Map<number | string, number[]>();
   readonly keyOf: (number | string | null)[];
   readonly g: number;
   readonly width: number;
-  readonly md: number;
   private readonly offsets: number[][];
   private readonly cellScratch: number[];
-  /**
-   * An empty grid for `claims` claims, binned on their first `g` attributes with cells of
-   * `width`, keeping their first `md` attributes.
-   */
-  constructor(claims: number, g: number, width: number, md: number) {
+  /** An empty grid for `claims` claims, binned on their first `g` attributes with cells of `width`. */
+  constructor(claims: number, g: number, width: number) {
     this.keyOf = new Array<number | string | null>(claims).fill(null);
     this.g = g;
     this.width = width;
-    this.md = md;
     const offsets: number[][] = [[]];
     for (let t = 0; t < this.g; t++)
       offsets.splice(0, offsets.length, ...offsets.flatMap((o) => [-1, 0, 1].map((d) => [...o, d])));
@@ -265,13 +251,12 @@ class MergeGrid {
   }
   /** The grid of the merge radius of `p` for `shape`'s claims, empty. */
   static of(shape: OperatorShape, p: GraphOperatorParams): MergeGrid {
-    return new MergeGrid(shape.claims, Math.min(3, shape.mergeDims), p.mergeRadius * (1 + 2 ** -20), shape.mergeDims);
+    return new MergeGrid(shape.claims, Math.min(3, shape.mergeDims), p.mergeRadius * (1 + 2 ** -20));
   }
   /** An independent copy: the same bins with their claims in the same order. O(claims). */
   copy(): MergeGrid {
-    const c = new MergeGrid(this.keyOf.length, this.g, this.width, this.md);
+    const c = new MergeGrid(this.keyOf.length, this.g, this.width);
     for (const [key, b] of this.bins) c.bins.set(key, b.slice());
-    for (const [key, a] of this.attrs) c.attrs.set(key, a.slice());
     for (let i = 0; i < this.keyOf.length; i++) c.keyOf[i] = this.keyOf[i]!;
     return c;
   }
@@ -309,65 +294,19 @@ class MergeGrid {
   }
   /** Puts claim i in its cell for `nodes` (or takes it out when `present` is false). */
   place(nodes: Float64Array, k1: number, i: number, present: boolean): void {
-    const md = this.md;
     const old = this.keyOf[i];
     const key = present ? this.key(this.cell(nodes, k1, i)) : null;
-    if (old === key) {
-      // the same cell: only the attribute copies change
-      if (key === null) return;
-      const at = this.bins.get(key)!.indexOf(i) * md;
-      const a = this.attrs.get(key)!;
-      for (let t = 0; t < md; t++) a[at + t] = nodes[i * k1 + t]!;
-      return;
-    }
+    if (old === key) return;
     if (old !== null && old !== undefined) {
       const b = this.bins.get(old)!;
-      const r = b.indexOf(i);
-      b.splice(r, 1);
-      this.attrs.get(old)!.splice(r * md, md);
-      if (b.length === 0) {
-        this.bins.delete(old);
-        this.attrs.delete(old);
-      }
+      b.splice(b.indexOf(i), 1);
+      if (b.length === 0) this.bins.delete(old);
     }
     this.keyOf[i] = key;
     if (key !== null) {
-      let b = this.bins.get(key);
-      let a = this.attrs.get(key);
-      if (!b || !a) {
-        this.bins.set(key, (b = []));
-        this.attrs.set(key, (a = []));
-      }
-      b.push(i);
-      for (let t = 0; t < md; t++) a.push(nodes[i * k1 + t]!);
-    }
-  }
-  /**
-   * Appends to `out` the claims j ≠ i of the cells around claim i within the merge radius of it:
-   * r² < h2 over the first md attributes, with the arithmetic and early exit of {@link within}
-   * (the same differences a_j − a_i, summed in the same order), a_j read from the bins' copies.
-   */
-  nearOf(nodes: Float64Array, k1: number, i: number, h2: number, out: number[]): void {
-    const md = this.md;
-    const oi = i * k1;
-    const c = this.cell(nodes, k1, i);
-    for (const o of this.offsets) {
-      const key = this.key(c, o);
       const b = this.bins.get(key);
-      if (!b) continue;
-      const a = this.attrs.get(key)!;
-      for (let r = 0; r < b.length; r++) {
-        const j = b[r]!;
-        if (j === i) continue;
-        let r2 = 0;
-        let t = 0;
-        for (; t < md; t++) {
-          const d = a[r * md + t]! - nodes[oi + t]!;
-          r2 += d * d;
-          if (r2 >= h2) break;
-        }
-        if (t === md) out.push(j);
-      }
+      if (b) b.push(i);
+      else this.bins.set(key, [i]);
     }
   }
   /** The claims of the cells around claim i (i included). */
@@ -401,6 +340,7 @@ function refreshNear(
   moved: Iterable<number>,
 ): void {
   const k1 = shape.k + 1;
+  const md = shape.mergeDims;
   const h2 = p.mergeRadius * p.mergeRadius;
   const nodes = state.nodes;
   const grid = state.grid!;
@@ -420,8 +360,9 @@ function refreshNear(
       continue;
     }
     const list: number[] = [];
-    grid.nearOf(nodes, k1, i, h2, list);
-    for (const j of list) {
+    for (const j of grid.around(nodes, k1, i)) {
+      if (j === i || !within(nodes, k1, md, h2, i, j)) continue;
+      list.push(j);
       if (movedSet.has(j)) continue;
       const g = gained.get(j);
       if (g) g.push(i);
