@@ -231,18 +231,33 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
  * cells around a claim include every claim within h of it. The same holds for any other of the
  * first mergeDims attributes ({@link buildNear} filters by cells on the next ones).
  */
+/** The {@link MergeGrid.fine} key of a claim whose cells there are not exact small integers. */
+const FINE_ANY = -1;
+
 class MergeGrid {
   readonly bins = new Map<number | string, number[]>();
   readonly keyOf: (number | string | null)[];
   readonly g: number;
   readonly width: number;
+  /**
+   * Per placed claim its cells in the next `g2` attributes (g … g+g2−1) modulo 1024, 10 bits
+   * each, or {@link FINE_ANY} where a cell is not below 2³¹ in magnitude (non-finite or huge
+   * attributes): the necessary condition {@link mayBeNear} reads, 4 bytes per claim.
+   */
+  readonly fine: Int32Array;
+  readonly g2: number;
   private readonly offsets: number[][];
   private readonly cellScratch: number[];
-  /** An empty grid for `claims` claims, binned on their first `g` attributes with cells of `width`. */
-  constructor(claims: number, g: number, width: number) {
+  /**
+   * An empty grid for `claims` claims, binned on their first `g` attributes with cells of
+   * `width`, keeping the cells of the next `g2` (<= 3) for {@link mayBeNear}.
+   */
+  constructor(claims: number, g: number, width: number, g2: number) {
     this.keyOf = new Array<number | string | null>(claims).fill(null);
     this.g = g;
     this.width = width;
+    this.g2 = g2;
+    this.fine = new Int32Array(claims);
     const offsets: number[][] = [[]];
     for (let t = 0; t < this.g; t++)
       offsets.splice(0, offsets.length, ...offsets.flatMap((o) => [-1, 0, 1].map((d) => [...o, d])));
@@ -251,12 +266,14 @@ class MergeGrid {
   }
   /** The grid of the merge radius of `p` for `shape`'s claims, empty. */
   static of(shape: OperatorShape, p: GraphOperatorParams): MergeGrid {
-    return new MergeGrid(shape.claims, Math.min(3, shape.mergeDims), p.mergeRadius * (1 + 2 ** -20));
+    const g = Math.min(3, shape.mergeDims);
+    return new MergeGrid(shape.claims, g, p.mergeRadius * (1 + 2 ** -20), Math.min(3, shape.mergeDims - g));
   }
   /** An independent copy: the same bins with their claims in the same order. O(claims). */
   copy(): MergeGrid {
-    const c = new MergeGrid(this.keyOf.length, this.g, this.width);
+    const c = new MergeGrid(this.keyOf.length, this.g, this.width, this.g2);
     for (const [key, b] of this.bins) c.bins.set(key, b.slice());
+    c.fine.set(this.fine);
     for (let i = 0; i < this.keyOf.length; i++) c.keyOf[i] = this.keyOf[i]!;
     return c;
   }
@@ -296,6 +313,7 @@ class MergeGrid {
   place(nodes: Float64Array, k1: number, i: number, present: boolean): void {
     const old = this.keyOf[i];
     const key = present ? this.key(this.cell(nodes, k1, i)) : null;
+    if (key !== null) this.fine[i] = this.fineKey(nodes, k1, i);
     if (old === key) return;
     if (old !== null && old !== undefined) {
       const b = this.bins.get(old)!;
@@ -309,13 +327,45 @@ class MergeGrid {
       else this.bins.set(key, [i]);
     }
   }
+  /** Claim i's cells in attributes g … g+g2−1, modulo 1024, 10 bits each ({@link fine}). */
+  private fineKey(nodes: Float64Array, k1: number, i: number): number {
+    let key = 0;
+    for (let t = 0; t < this.g2; t++) {
+      const c = Math.floor(nodes[i * k1 + this.g + t]! / this.width);
+      if (!(c > -(2 ** 31) && c < 2 ** 31)) return FINE_ANY;
+      key = (key << 10) | (c & 1023);
+    }
+    return key;
+  }
+  /**
+   * False only where placed claims i and j lie in cells two or more apart in one of the
+   * attributes g … g+g2−1, so are not within the merge radius (the argument of the class
+   * comment); modulo 1024 a difference in {−1, 0, 1} stays in {1023, 0, 1}, so cells far
+   * apart that wrap round read as near, never the reverse.
+   */
+  mayBeNear(i: number, j: number): boolean {
+    const a = this.fine[i]!;
+    const b = this.fine[j]!;
+    if (a === FINE_ANY || b === FINE_ANY) return true;
+    for (let t = 0; t < this.g2; t++) {
+      const d = ((a >> (10 * t)) - (b >> (10 * t))) & 1023;
+      if (d > 1 && d < 1023) return false;
+    }
+    return true;
+  }
   /** The claims of the cells around claim i (i included). */
   around(nodes: Float64Array, k1: number, i: number): number[] {
-    const c = this.cell(nodes, k1, i);
     const out: number[] = [];
+    for (const b of this.aroundBins(nodes, k1, i)) for (let r = 0; r < b.length; r++) out.push(b[r]!);
+    return out;
+  }
+  /** The non-empty bins of the cells around claim i (i's among them), each read, not copied. */
+  aroundBins(nodes: Float64Array, k1: number, i: number): number[][] {
+    const c = this.cell(nodes, k1, i);
+    const out: number[][] = [];
     for (const o of this.offsets) {
       const b = this.bins.get(this.key(c, o));
-      if (b) for (let r = 0; r < b.length; r++) out.push(b[r]!);
+      if (b) out.push(b);
     }
     return out;
   }
@@ -360,14 +410,16 @@ function refreshNear(
       continue;
     }
     const list: number[] = [];
-    for (const j of grid.around(nodes, k1, i)) {
-      if (j === i || !within(nodes, k1, md, h2, i, j)) continue;
-      list.push(j);
-      if (movedSet.has(j)) continue;
-      const g = gained.get(j);
-      if (g) g.push(i);
-      else gained.set(j, [i]);
-    }
+    for (const bin of grid.aroundBins(nodes, k1, i))
+      for (let r = 0; r < bin.length; r++) {
+        const j = bin[r]!;
+        if (j === i || !grid.mayBeNear(i, j) || !within(nodes, k1, md, h2, i, j)) continue;
+        list.push(j);
+        if (movedSet.has(j)) continue;
+        const g = gained.get(j);
+        if (g) g.push(i);
+        else gained.set(j, [i]);
+      }
     list.sort((a, b) => a - b);
     fresh.push([i, list]);
   }

@@ -62,6 +62,57 @@ function wideMerge(scale: number, seed: number) {
   return { sc, params, st: structuredFromDense(sc.shape, params, densify(sc.shape, sc.state)) };
 }
 
+/**
+ * Ways to place the claims' merge attributes: over a box, on a lattice of cell boundaries
+ * (multiples of h, and of the grid's cell width h·(1 + 2⁻²⁰)), in tight clusters, beyond the
+ * cells' number keys, a multiple of 1024 cells (± one) apart in an attribute — cells that
+ * agree modulo 1024 but lie far apart —, or all near cell (1, 1, …) but for the fourth
+ * attribute, which straddles cell 2³¹ (beyond the exact cells the kept fine cells hold).
+ */
+const PLACEMENTS = ['box', 'lattice', 'clusters', 'far', 'wrap', 'huge'] as const;
+
+/** `shape`'s synthetic node block with the claims' first mergeDims attributes placed `how`. */
+function placed(shape: OperatorShape, h: number, how: (typeof PLACEMENTS)[number], seed: number): Float64Array {
+  const sc = syntheticScenario(shape.nmax, { k: shape.k, items: 2, seed });
+  const nodes = Float64Array.from(sc.state.nodes);
+  let r = seed + 1;
+  const rnd = () => (r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
+  const w = h * (1 + 2 ** -20);
+  const value = (t: number): number => {
+    if (how === 'huge') return (t === 3 ? 2 ** 31 * w : 1.5 * w) + 0.4 * h * (rnd() - 0.5);
+    if (how === 'box') return 4 * rnd() - 1;
+    if (how === 'lattice') return Math.floor(6 * rnd() - 3) * (rnd() < 0.5 ? h : w);
+    if (how === 'clusters') return Math.floor(3 * rnd()) + 0.5 * h * rnd();
+    if (how === 'wrap') return (Math.floor(3 * rnd() - 1) * 1024 + Math.floor(3 * rnd() - 1)) * w + 0.5 * h * rnd();
+    return (rnd() < 0.5 ? 1 : -1) * (rnd() < 0.5 ? 2 ** 17 : 10) * h * (1 + rnd());
+  };
+  const k1 = shape.k + 1;
+  for (let i = 0; i < shape.claims; i++) for (let t = 0; t < shape.mergeDims; t++) nodes[i * k1 + t] = value(t);
+  return nodes;
+}
+
+/** Every claim's merge neighbours are the live claims within the radius, every pair tested. */
+function expectAllPairsNeighbours(shape: OperatorShape, params: GraphOperatorParams, st: StructuredGraphState): void {
+  const isLive = (i: number) => structuredValue(shape, st, shape.edgeOffset + i * shape.nmax + i) !== 0;
+  const h2 = params.mergeRadius * params.mergeRadius;
+  const k1 = shape.k + 1;
+  const nodes = st.nodes;
+  for (let i = 0; i < shape.claims; i++) {
+    const expected: number[] = [];
+    if (isLive(i))
+      for (let j = 0; j < shape.claims; j++) {
+        if (j === i || !isLive(j)) continue;
+        let r2 = 0;
+        for (let t = 0; t < shape.mergeDims; t++) {
+          const d = nodes[j * k1 + t]! - nodes[i * k1 + t]!;
+          r2 += d * d;
+        }
+        if (r2 < h2) expected.push(j);
+      }
+    expect(structuredMergeNeighbours(shape, params, st, i), `claim ${i}`).toEqual(expected);
+  }
+}
+
 /** Every claim's merge neighbours in `a` equal those in `b`. */
 function expectSameNeighbours(
   shape: OperatorShape,
@@ -233,7 +284,7 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     [
       fc.integer({ min: 2, max: 9 }),
       fc.constantFrom(0.05, 0.3, 1, 3),
-      fc.constantFrom('box', 'lattice', 'clusters', 'far'),
+      fc.constantFrom(...PLACEMENTS),
       fc.integer({ min: 0, max: 1000 }),
     ],
     { numRuns: 60 },
@@ -241,37 +292,39 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     'the neighbour lists built at once are every pair within the merge radius (all pairs tested)',
     (k, h, how, seed) => {
       const sc = syntheticScenario(120, { k, items: 2, seed });
-      const { shape } = sc;
       const params = { ...DEFAULT_PARAMS, mergeRadius: h };
-      const k1 = k + 1;
-      const nodes = Float64Array.from(sc.state.nodes);
-      let r = seed + 1;
-      const rnd = () => (r = (r * 1103515245 + 12345) % 2 ** 31) / 2 ** 31;
-      // attributes spread over a box, on a lattice of cell boundaries (multiples of h, and of the
-      // grid's cell width h·(1 + 2⁻²⁰)), in tight clusters, or beyond the cells' number keys
-      const value = (): number => {
-        if (how === 'box') return 4 * rnd() - 1;
-        if (how === 'lattice') return Math.floor(6 * rnd() - 3) * (rnd() < 0.5 ? h : h * (1 + 2 ** -20));
-        if (how === 'clusters') return Math.floor(3 * rnd()) + 0.5 * h * rnd();
-        return (rnd() < 0.5 ? 1 : -1) * (rnd() < 0.5 ? 2 ** 17 : 10) * h * (1 + rnd());
-      };
-      for (let i = 0; i < shape.claims; i++) for (let t = 0; t < shape.mergeDims; t++) nodes[i * k1 + t] = value();
-      const st = structuredFromSparse(shape, params, { nodes, edges: sc.state.edges });
-      const isLive = (i: number) => structuredValue(shape, st, shape.edgeOffset + i * shape.nmax + i) !== 0;
-      const h2 = h * h;
-      for (let i = 0; i < shape.claims; i++) {
-        const expected: number[] = [];
-        if (isLive(i))
-          for (let j = 0; j < shape.claims; j++) {
-            if (j === i || !isLive(j)) continue;
-            let r2 = 0;
-            for (let t = 0; t < shape.mergeDims; t++) {
-              const d = nodes[j * k1 + t]! - nodes[i * k1 + t]!;
-              r2 += d * d;
-            }
-            if (r2 < h2) expected.push(j);
-          }
-        expect(structuredMergeNeighbours(shape, params, st, i), `claim ${i}`).toEqual(expected);
+      const st = structuredFromSparse(sc.shape, params, {
+        nodes: placed(sc.shape, h, how, seed),
+        edges: sc.state.edges,
+      });
+      expectAllPairsNeighbours(sc.shape, params, st);
+    },
+  );
+
+  test.prop(
+    [
+      fc.constantFrom(0.05, 0.3, 1),
+      fc.constantFrom(...PLACEMENTS),
+      fc.integer({ min: 0, max: 1000 }),
+      fc.array(fc.integer({ min: 0, max: 3 }), { minLength: 1, maxLength: 5 }),
+    ],
+    { numRuns: 40 },
+  )(
+    'the lists kept by steps that move claims among such placements are every pair within the radius',
+    (h, how, seed, draws) => {
+      // P_e writes its claims' attributes and Q merges near claims: the moved claims' lists are
+      // found again among the claims of their cells (the kept cells of the next attributes,
+      // modulo 1024, rule out only pairs two or more cells apart there)
+      const sc = syntheticScenario(120, { k: 6, items: 4, seed });
+      const params = { ...DEFAULT_PARAMS, mergeRadius: h };
+      const st = structuredFromSparse(sc.shape, params, {
+        nodes: placed(sc.shape, h, how, seed),
+        edges: sc.state.edges,
+      });
+      structuredMergeNeighbours(sc.shape, params, st, 0); // the lists built before the steps
+      for (const d of draws) {
+        structuredStep(sc.shape, params, st, sc.items[d]!);
+        expectAllPairsNeighbours(sc.shape, params, st);
       }
     },
   );
