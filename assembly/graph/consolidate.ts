@@ -111,7 +111,9 @@ let passWs: usize = 0;
 
 /**
  * Row j's Contradicts entries, both endpoints. First pass: d_j and d_i. Second pass:
- * c_i·X̂·σ((c_i − c_j)/τ) into j's sum and c_j·X̂·σ((c_j − c_i)/τ) into i's, X̂ = w/(1 + d_j + d_i).
+ * c_i·X̂·σ(u) into j's sum and c_j·X̂·σ(−u) into i's, u = (c_i − c_j)/τ, X̂ = w/(1 + d_j + d_i),
+ * the pair from one exp: E = e^{−|u|}, r = 1/(1 + E), σ(|u|) = r, σ(−|u|) = E·r (as
+ * `addContradictRow` of src/graph/operators/consolidate.ts).
  */
 // @ts-ignore: decorator
 @inline function contradictRow(weighted: bool, dense: bool, cols: usize, vals: usize, len: i32, j: i32): void {
@@ -128,8 +130,12 @@ let passWs: usize = 0;
     if (weighted) {
       const f = w / (dj + ld(xDeg, i));
       const ci = ld(c, i);
-      addTo(con, j, f * ci * sigmoid((ci - cj) / tau));
-      addTo(con, i, f * cj * sigmoid((cj - ci) / tau));
+      const u = (ci - cj) / tau;
+      const E = exp(-abs<f64>(u));
+      const r = 1.0 / (1.0 + E);
+      const er = E * r;
+      addTo(con, j, f * ci * (u >= 0 ? r : er));
+      addTo(con, i, f * cj * (u >= 0 ? er : r));
     } else {
       addTo(xDeg, j, w);
       addTo(xDeg, i, w);

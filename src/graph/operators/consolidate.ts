@@ -334,8 +334,10 @@ function setRequireRow(ws: WeightedSums, s: StructureSums, c: Float64Array, j: n
 }
 
 /**
- * Row j's Contradicts entries, both endpoints: c_i·X̂·σ((c_i − c_j)/τ) into j's sum and
- * c_j·X̂·σ((c_j − c_i)/τ) into i's, X̂ = w/(1 + d_j + d_i).
+ * Row j's Contradicts entries, both endpoints: c_i·X̂·σ(u) into j's sum and c_j·X̂·σ(−u) into
+ * i's, u = (c_i − c_j)/τ (so (c_j − c_i)/τ is −u exactly), X̂ = w/(1 + d_j + d_i). The pair
+ * costs one exp: with E = e^{−|u|} <= 1 (never overflows) and r = 1/(1 + E), σ(|u|) = r and
+ * σ(−|u|) = E·r, each within a few ulps of σ (E·r adds one rounding to r's); NaN stays NaN.
  */
 function addContradictRow(ws: WeightedSums, s: StructureSums, c: Float64Array, tau: number, j: number, X: EdgeRow) {
   const contradict = ws.contradict;
@@ -349,8 +351,12 @@ function addContradictRow(ws: WeightedSums, s: StructureSums, c: Float64Array, t
     const i = idx[e]!;
     const f = w / (dj + deg[i]!);
     const ci = c[i]!;
-    contradict[j] = contradict[j]! + f * ci * sigmoid((ci - cj) / tau);
-    contradict[i] = contradict[i]! + f * cj * sigmoid((cj - ci) / tau);
+    const u = (ci - cj) / tau;
+    const E = Math.exp(-Math.abs(u));
+    const r = 1 / (1 + E);
+    const er = E * r;
+    contradict[j] = contradict[j]! + f * ci * (u >= 0 ? r : er);
+    contradict[i] = contradict[i]! + f * cj * (u >= 0 ? er : r);
   }
 }
 

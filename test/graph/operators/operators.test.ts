@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { fc, test } from '@fast-check/vitest';
 import { defaultScenario, createScenario } from '../../../src/graph/scenarios/scenario.js';
-import { referenceConsolidate, readConfidences } from '../../../src/graph/operators/consolidate.js';
+import {
+  readConfidences,
+  referenceConsolidate,
+  sigmoid,
+  structureSums,
+  weightedSums,
+} from '../../../src/graph/operators/consolidate.js';
+import { csrEdges } from '../../../src/graph/operators/orderGap.js';
 import {
   ENTRY_CONFIDENCE,
   entryConfidence,
@@ -182,6 +189,32 @@ describe('P_e leaves a graph (Def. 2.1): decode succeeds after every P_e', () =>
 });
 
 describe('Q: consolidation (docs/graph.md)', () => {
+  test.prop(
+    [
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 0, max: 1, noNaN: true }),
+      fc.double({ min: 2 ** -1000, max: 1, noNaN: true }),
+      fc.constantFrom(1e-300, 1e-3, 0.05, 1, 10),
+    ],
+    { numRuns: 500 },
+  )('a Contradicts edge: σ(u) and σ(−u) from one exp are σ at both endpoints to a few ulps', (c0, c1, w, tau) => {
+    // one edge 0 → 1 of weight w; the sums read c_0, c_1 and the degrees d_0 = d_1 = w
+    const empty = { rowStart: Int32Array.of(0, 0, 0), cols: new Int32Array(0), vals: new Float64Array(0) };
+    const edges = csrEdges({
+      nodes: new Float64Array(0),
+      edges: [empty, empty, { rowStart: Int32Array.of(0, 1, 1), cols: Int32Array.of(1), vals: Float64Array.of(w) }],
+    });
+    const c = Float64Array.of(c0, c1);
+    const ws = weightedSums(edges, { ...DEFAULT_PARAMS, tauContradict: tau }, c, structureSums(edges));
+    const f = w / (1 + w + w);
+    // the oracle: σ(z) = 1/(1 + e^{−z}) at each endpoint, two exps. Each form is within 4 ulps of
+    // σ (exp's ulp, 1 + E, the quotient, and E·r's product), the product f·c another half:
+    // 10 eps relative; where e^{|u|} overflows the oracle's σ(−|u|) is 0 and E·r a subnormal
+    const near = (got: number, want: number) => Math.abs(got - want) <= 10 * 2 ** -52 * Math.abs(want) + 2 ** -1000;
+    expect(near(ws.contradict[0]!, f * c1 * sigmoid((c1 - c0) / tau))).toBe(true);
+    expect(near(ws.contradict[1]!, f * c0 * sigmoid((c0 - c1) / tau))).toBe(true);
+  });
+
   const theta = Q(saturated(2));
 
   it('leaves every edge weight unchanged and keeps empty slots exactly zero', () => {
