@@ -14,6 +14,8 @@ import { fileURLToPath } from 'node:url';
 const dist = resolve(dirname(fileURLToPath(import.meta.url)), '../dist');
 const shim = join(dist, 'tfjs-types.d.ts');
 const IMPORT = /^import type \* as (\w+) from '@tensorflow\/tfjs-core';$/m;
+// a declaration this script already rewrote (a second run without tsc in between): its names still count
+const SHIMMED = /^import type \* as (\w+) from '(?:\.\.?\/)+tfjs-types\.js';$/m;
 
 function* declarations(dir) {
   for (const e of readdirSync(dir, { withFileTypes: true })) {
@@ -28,6 +30,8 @@ let rewritten = 0;
 for (const file of declarations(dist)) {
   let text = readFileSync(file, 'utf8');
   const m = IMPORT.exec(text);
+  const done = m ? null : SHIMMED.exec(text);
+  if (done) for (const u of text.matchAll(new RegExp(`\\b${done[1]}\\.(\\w+)`, 'g'))) names.add(u[1]);
   if (m) {
     const ns = m[1];
     let rel = relative(dirname(file), shim)

@@ -24,6 +24,9 @@ const work = mkdtempSync(join(tmpdir(), 'ordergap-consumer-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 function install(): string {
+  // the declarations step once more over its own output (as a second `build:ts` step without tsc
+  // would run it): the shim must keep every tfjs name, which the type-check below needs
+  execFileSync(process.execPath, [join(root, 'scripts/dts-tfjs.mjs')], { encoding: 'utf8' });
   const out = execFileSync('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', work], {
     cwd: root,
     encoding: 'utf8',
