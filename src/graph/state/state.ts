@@ -223,6 +223,9 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
   else state.nearClaims.delete(i);
 }
 
+/** The {@link MergeGrid.fine} key of a claim whose cells there are not exact small integers. */
+const FINE_ANY = -1;
+
 /**
  * The merge grid: live claims (S_jj ≠ 0) binned on their first g = min(3, mergeDims)
  * attributes with cells of width h·(1 + 2⁻²⁰). Two claims within distance h differ by less
@@ -231,9 +234,6 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
  * cells around a claim include every claim within h of it. The same holds for any other of the
  * first mergeDims attributes ({@link buildNear} filters by cells on the next ones).
  */
-/** The {@link MergeGrid.fine} key of a claim whose cells there are not exact small integers. */
-const FINE_ANY = -1;
-
 class MergeGrid {
   readonly bins = new Map<number | string, number[]>();
   readonly keyOf: (number | string | null)[];
