@@ -45,7 +45,18 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
   implements JacobianOperator, Disposable
 {
   readonly stats: JacobianStats = { evaluations: 0, columns: 0, directional: 0 };
-  readonly #cache = new Map<number, SparseVector>();
+  /** Column j's slot in the store below (small integers: the map holds no boxed values). */
+  readonly #slot = new Map<number, number>();
+  /**
+   * The cached columns packed end to end: slot k's entries are #index/#value[#start[k],
+   * #start[k + 1]). Off the JS heap, unlike one small object and two typed arrays per column,
+   * which every young-generation collection copied until promotion (tens of thousands of
+   * columns in a certification at Nmax 512). Grown by doubling; a column handed out is a view of
+   * the arrays of its time, which stay valid (entries are never rewritten).
+   */
+  #start = new Int32Array(65);
+  #index = new Int32Array(256);
+  #value = new Float64Array(256);
 
   /**
    * @param dim input dimension (columns of J)
@@ -100,22 +111,38 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
     }
   }
 
-  #compute(cols: readonly number[]): void {
-    this.#guarded(() =>
-      this.computeColumns(cols, (j, col) => {
-        this.stats.columns++;
-        this.#cache.set(j, col);
-      }),
-    );
+  /** Appends `col` to the store as column j. */
+  #store(j: number, col: SparseVector): void {
+    const k = this.#slot.size;
+    if (k + 2 > this.#start.length) this.#start = grown(this.#start, k + 2);
+    const at = this.#start[k]!;
+    const end = at + col.index.length;
+    if (end > this.#index.length) {
+      this.#index = grown(this.#index, end);
+      this.#value = grown(this.#value, end);
+    }
+    this.#index.set(col.index, at);
+    this.#value.set(col.value, at);
+    this.#start[k + 1] = end;
+    this.#slot.set(j, k);
+    this.stats.columns++;
   }
 
-  /** J e_j (cached). */
+  #compute(cols: readonly number[]): void {
+    this.#guarded(() => this.computeColumns(cols, (j, col) => this.#store(j, col)));
+  }
+
+  /** J e_j (cached; a view of the store). */
   column(j: number): SparseVector {
-    const hit = this.#cache.get(j);
-    if (hit) return hit;
-    this.#check(j);
-    this.#compute([j]);
-    return this.#cache.get(j)!;
+    let k = this.#slot.get(j);
+    if (k === undefined) {
+      this.#check(j);
+      this.#compute([j]);
+      k = this.#slot.get(j)!;
+    }
+    const a = this.#start[k]!;
+    const b = this.#start[k + 1]!;
+    return { dim: this.outDim, index: this.#index.subarray(a, b), value: this.#value.subarray(a, b) };
   }
 
   /** Computes and caches the columns in `cols` (batched where the engine batches). */
@@ -123,7 +150,7 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
     const todo: number[] = [];
     const seen = new Set<number>();
     for (const j of cols) {
-      if (this.#cache.has(j) || seen.has(j)) continue;
+      if (this.#slot.has(j) || seen.has(j)) continue;
       this.#check(j);
       seen.add(j);
       todo.push(j);
@@ -140,7 +167,7 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
       const j = v.index[k]!;
       if (this.isIdentityColumn(j)) continue;
       count++;
-      if (!this.#cache.has(j)) missing.push(j);
+      if (!this.#slot.has(j)) missing.push(j);
       // decided: both counts only grow (a long direction need not be scanned to its end)
       if (missing.length && count > this.columnThreshold && this.directional) break;
     }
@@ -148,10 +175,17 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
       return this.#guarded(() => this.directional!(v));
     if (missing.length) this.prefetch(missing);
     const acc = sharedAccumulator(this.outDim); // added to and taken below, nothing in between
+    const start = this.#start;
+    const index = this.#index;
+    const value = this.#value;
     for (let k = 0; k < v.index.length; k++) {
       const j = v.index[k]!;
-      if (this.isIdentityColumn(j)) acc.addEntry(j, v.value[k]!);
-      else acc.add(v.value[k]!, this.#cache.get(j)!);
+      const c = v.value[k]!;
+      if (this.isIdentityColumn(j)) acc.addEntry(j, c);
+      else if (c !== 0) {
+        const s = this.#slot.get(j)!;
+        for (let t = start[s]!, end = start[s + 1]!; t < end; t++) acc.addEntry(index[t]!, c * value[t]!);
+      }
     }
     return acc.take();
   }
@@ -165,4 +199,13 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
   [Symbol.dispose](): void {
     this.release();
   }
+}
+
+/** A copy of `a` with room for at least `need` entries (the length doubled until it fits). */
+function grown<T extends Int32Array | Float64Array>(a: T, need: number): T {
+  let n = a.length;
+  while (n < need) n *= 2;
+  const out = new (a.constructor as new (n: number) => T)(n);
+  out.set(a);
+  return out;
 }

@@ -93,6 +93,14 @@ const problem = fc.integer({ min: 1, max: 12 }).chain((n) =>
   }),
 );
 
+/** u and v hold the same entries, bit for bit (−0 apart from 0). */
+function expectSameVector(u: SparseVector, v: SparseVector): void {
+  expect(u.dim).toBe(v.dim);
+  expect([...u.index]).toEqual([...v.index]);
+  expect(u.value.length).toBe(v.value.length);
+  u.value.forEach((x, k) => expect(Object.is(x, v.value[k])).toBe(true));
+}
+
 function direction(n: number, entries: number[], values: number[]): SparseVector {
   const index = Int32Array.from([...entries].sort((a, b) => a - b));
   return { dim: n, index, value: Float64Array.from(index, (_, k) => values[k]!) };
@@ -145,9 +153,30 @@ describe('CachedJacobian (the base of every Jacobian engine)', () => {
     const J = new MatrixJacobian(Float64Array.from(M), n, n);
     const first = Array.from({ length: n }, (_, j) => J.column(j));
     const again = Array.from({ length: n }, (_, j) => J.column(j));
-    again.forEach((c, j) => expect(c).toBe(first[j]));
+    again.forEach((c, j) => expectSameVector(c, first[j]!));
     expect(J.computed).toEqual(Array.from({ length: n }, (_, j) => j));
     expect(J.stats).toEqual({ evaluations: 2 * n, columns: n, directional: 0 });
+  });
+
+  // the cached columns are packed end to end in arrays grown by doubling (from 64 columns and 256
+  // entries): n up to 40 columns of up to 40 entries grows both several times
+  test.prop([
+    fc.integer({ min: 20, max: 40 }).chain((n) =>
+      fc.record({
+        n: fc.constant(n),
+        M: fc.array(value, { minLength: n * n, maxLength: n * n }),
+        order: fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+      }),
+    ),
+  ])('columns stay exact while the packed cache grows, and views handed out before stay valid', ({ n, M, order }) => {
+    const J = new MatrixJacobian(Float64Array.from(M), n, n);
+    const early = order.map((j) => [j, J.column(j)] as const); // each taken before the next is stored
+    for (const [j, col] of early) {
+      const want = sparseFromDense(Float64Array.from({ length: n }, (_, i) => M[i * n + j]!));
+      expectSameVector(col, want);
+      expectSameVector(J.column(j), want);
+    }
+    expect(J.stats.columns).toBe(n);
   });
 
   it('prefetch hands the engine only distinct, uncached columns, in order', () => {
@@ -184,7 +213,8 @@ describe('CachedJacobian (the base of every Jacobian engine)', () => {
     J.release();
     J.release();
     expect(J.releases).toBe(2); // the engine's own release is called each time; it must be idempotent
-    expect(J.column(0)).toBe(J.column(0));
+    expectSameVector(J.column(0), J.column(0));
+    expect(J.computed).toEqual([0]);
     expect(J.column(1).value).toEqual(Float64Array.of(2, 4));
     J[Symbol.dispose]();
     expect(J.releases).toBe(3);
