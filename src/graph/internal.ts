@@ -52,6 +52,7 @@ export {
   type UpdateScratch,
   denseEdges,
   type EdgeBlockIndex,
+  type CsrBlock,
   type EdgeRow,
   type EdgeSource,
   mergeClaim,
@@ -98,7 +99,6 @@ export { type GraphBackend, graphBackends, referenceGraphBackend, wasmGraphBacke
 export { consolidateTf, expandTf, type GraphTfMap } from './linearisation/tfjs.js';
 export {
   type CscBlock,
-  type CsrBlock,
   csrEdges,
   densify,
   extractCsr,

@@ -58,6 +58,14 @@ export interface EdgeRow {
   end: number;
 }
 
+/** One edge block in compressed sparse rows: row j's entries are cols/vals[rowStart[j], rowStart[j + 1]), columns ascending. */
+export interface CsrBlock {
+  /** Row starts, length Nmax + 1. */
+  readonly rowStart: Int32Array;
+  readonly cols: Int32Array;
+  readonly vals: Float64Array;
+}
+
 /** The row without edges. */
 export const EMPTY_EDGE_ROW: Readonly<EdgeRow> = Object.freeze({
   idx: new Int32Array(0),
@@ -77,6 +85,13 @@ export const EMPTY_EDGE_ROW: Readonly<EdgeRow> = Object.freeze({
 export interface EdgeSource {
   /** Nmax (rows and columns of each block). */
   readonly nmax: number;
+  /**
+   * The three blocks' rows as CSR arrays, when the source stores them so (the structured state):
+   * Q's second pass ({@link weightedSums}) then reads row j as `cols`/`vals`[rowStart[j],
+   * rowStart[j + 1]) — the runs `row` returns — without a `row` call per row, which cost about
+   * as much as the row's arithmetic (1.6 ms a block at Nmax 65536, ~7 edges a row).
+   */
+  readonly csr?: readonly [CsrBlock, CsrBlock, CsrBlock];
   /** Row j of a block. The returned run is valid until the next `row` call for that block. */
   row(block: EdgeBlockIndex, j: number): EdgeRow;
   /**
@@ -303,14 +318,27 @@ export function emptyWeightedSums(n: number): WeightedSums {
   return { support: new Float64Array(n), contradict: new Float64Array(n), require: new Float64Array(n) };
 }
 
+/**
+ * What Q's second pass reads besides the edges, and the sums it writes: θ's structure sums `s`,
+ * the confidences `c`, τ_x, and the weighted sums `ws`. The row functions take it with a row as
+ * its run idx/vals[start, end) (an EdgeRow's fields, or a CSR block's arrays and row bounds), so
+ * a pass over CSR arrays calls them without building a row object.
+ */
+export interface SecondPass {
+  readonly ws: WeightedSums;
+  readonly s: StructureSums;
+  readonly c: Float64Array;
+  readonly tau: number;
+}
+
 /** Row j's Supports entries into Σ_j c_j S_ji/(1 + r_j + k_i) (i = j and zeros skipped). */
-function addSupportRow(ws: WeightedSums, s: StructureSums, c: Float64Array, j: number, S: EdgeRow): void {
+function addSupportRow(p: SecondPass, j: number, idx: Int32Array, vals: Float64Array, start: number, end: number) {
+  const { ws, s, c } = p;
   const support = ws.support;
   const cj = c[j]!;
   const rj = 1 + s.supportOut[j]!;
   const sIn = s.supportIn;
-  const { idx, vals } = S;
-  for (let e = S.start, end = S.end; e < end; e++) {
+  for (let e = start; e < end; e++) {
     const w = vals[e]!;
     const i = idx[e]!;
     if (w === 0 || i === j) continue;
@@ -319,18 +347,18 @@ function addSupportRow(ws: WeightedSums, s: StructureSums, c: Float64Array, j: n
 }
 
 /** Row j's Requires entries: sets Σ_q c_q R_jq/(1 + ρ_j + κ_q). */
-function setRequireRow(ws: WeightedSums, s: StructureSums, c: Float64Array, j: number, R: EdgeRow): void {
+function setRequireRow(p: SecondPass, j: number, idx: Int32Array, vals: Float64Array, start: number, end: number) {
+  const { s, c } = p;
   const pj = 1 + s.requireOut[j]!;
   const rIn = s.requireIn;
-  const { idx, vals } = R;
   let acc = 0;
-  for (let e = R.start, end = R.end; e < end; e++) {
+  for (let e = start; e < end; e++) {
     const w = vals[e]!;
     if (w === 0) continue;
     const q = idx[e]!;
     acc += (w * c[q]!) / (pj + rIn[q]!);
   }
-  ws.require[j] = acc;
+  p.ws.require[j] = acc;
 }
 
 /**
@@ -339,13 +367,13 @@ function setRequireRow(ws: WeightedSums, s: StructureSums, c: Float64Array, j: n
  * costs one exp: with E = e^{−|u|} <= 1 (never overflows) and r = 1/(1 + E), σ(|u|) = r and
  * σ(−|u|) = E·r, each within a few ulps of σ (E·r adds one rounding to r's); NaN stays NaN.
  */
-function addContradictRow(ws: WeightedSums, s: StructureSums, c: Float64Array, tau: number, j: number, X: EdgeRow) {
+function addContradictRow(p: SecondPass, j: number, idx: Int32Array, vals: Float64Array, start: number, end: number) {
+  const { ws, s, c, tau } = p;
   const contradict = ws.contradict;
   const cj = c[j]!;
   const deg = s.contradictDegree;
   const dj = 1 + deg[j]!;
-  const { idx, vals } = X;
-  for (let e = X.start, end = X.end; e < end; e++) {
+  for (let e = start; e < end; e++) {
     const w = vals[e]!;
     if (w === 0) continue;
     const i = idx[e]!;
@@ -366,19 +394,10 @@ function addContradictRow(ws: WeightedSums, s: StructureSums, c: Float64Array, t
  * ascending row order, so this and {@link weightedSums} (block by block) add the same terms in
  * the same order: the same sums bit for bit. O(row lengths).
  */
-export function addRowWeighted(
-  ws: WeightedSums,
-  s: StructureSums,
-  c: Float64Array,
-  tau: number,
-  j: number,
-  S: EdgeRow,
-  R: EdgeRow,
-  X: EdgeRow,
-): void {
-  addSupportRow(ws, s, c, j, S);
-  setRequireRow(ws, s, c, j, R);
-  addContradictRow(ws, s, c, tau, j, X);
+export function addRowWeighted(p: SecondPass, j: number, S: EdgeRow, R: EdgeRow, X: EdgeRow): void {
+  addSupportRow(p, j, S.idx, S.vals, S.start, S.end);
+  setRequireRow(p, j, R.idx, R.vals, R.start, R.end);
+  addContradictRow(p, j, X.idx, X.vals, X.start, X.end);
 }
 
 /**
@@ -401,10 +420,28 @@ export function weightedSums(
     out.require.fill(0);
     ws = out;
   } else ws = emptyWeightedSums(n);
-  const tau = params.tauContradict;
-  for (let j = 0; j < n; j++) addSupportRow(ws, s, c, j, edges.row(0, j));
-  for (let j = 0; j < n; j++) setRequireRow(ws, s, c, j, edges.row(1, j));
-  for (let j = 0; j < n; j++) addContradictRow(ws, s, c, tau, j, edges.row(2, j));
+  const p: SecondPass = { ws, s, c, tau: params.tauContradict };
+  const csr = edges.csr;
+  if (csr) {
+    // the same rows, read from the CSR arrays (EdgeSource.csr)
+    const [S, R, X] = csr;
+    for (let j = 0; j < n; j++) addSupportRow(p, j, S.cols, S.vals, S.rowStart[j]!, S.rowStart[j + 1]!);
+    for (let j = 0; j < n; j++) setRequireRow(p, j, R.cols, R.vals, R.rowStart[j]!, R.rowStart[j + 1]!);
+    for (let j = 0; j < n; j++) addContradictRow(p, j, X.cols, X.vals, X.rowStart[j]!, X.rowStart[j + 1]!);
+    return ws;
+  }
+  for (let j = 0; j < n; j++) {
+    const S = edges.row(0, j);
+    addSupportRow(p, j, S.idx, S.vals, S.start, S.end);
+  }
+  for (let j = 0; j < n; j++) {
+    const R = edges.row(1, j);
+    setRequireRow(p, j, R.idx, R.vals, R.start, R.end);
+  }
+  for (let j = 0; j < n; j++) {
+    const X = edges.row(2, j);
+    addContradictRow(p, j, X.idx, X.vals, X.start, X.end);
+  }
   return ws;
 }
 

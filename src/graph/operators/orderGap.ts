@@ -45,6 +45,7 @@ import {
   referenceConsolidate,
   type UpdateScratch,
   type EdgeBlockIndex,
+  type CsrBlock,
   type EdgeRow,
   type MergeIndex,
   type EdgeSource,
@@ -54,14 +55,6 @@ import {
 import { entryConfidence, referenceExpand, type CompiledItem } from './expand.js';
 import type { GraphOperatorParams } from './params.js';
 import type { OperatorShape } from '../model/shape.js';
-
-/** Edges of one type in CSR (rows = source slot, columns ascending). */
-export interface CsrBlock {
-  /** Row starts, length Nmax + 1. */
-  readonly rowStart: Int32Array;
-  readonly cols: Int32Array;
-  readonly vals: Float64Array;
-}
 
 /** A state with its node block dense and its three edge blocks sparse. */
 export interface SparseGraphState {
@@ -127,7 +120,7 @@ export function csrEdges(g: SparseGraphState): EdgeSource {
         }
         return firstEntries(r, m);
       };
-  return { nmax: n, row, column, value: (t, j, i) => edgeRowValue(row(t, j), i) };
+  return { nmax: n, csr: g.edges, row, column, value: (t, j, i) => edgeRowValue(row(t, j), i) };
 }
 
 /**
@@ -538,12 +531,14 @@ function fusedSums(
     for (let j = 0, claims = Math.min(n, claimsOf(ed)); j < claims; j++)
       fillDiagonal(base, expanded, ed, structure, sums, j);
   }
+  const p0 = { ws: ws0, s: s0, c, tau };
+  const p1 = { ws: ws1, s: s1, c: cE, tau };
   for (let r = 0, m = rowsOf(weighted); r < m; r++) {
     const j = weighted === null ? r : weighted.rows[r]!;
     bothRows(base, expanded, ed.edited[j]!, j, weighted === null ? 7 : weighted.blocks[j]!, r0, r1);
     touchRow(touched, j, r0, r1);
-    addRowWeighted(ws0, s0, c, tau, j, r0[0]!, r0[1]!, r0[2]!);
-    addRowWeighted(ws1, s1, cE, tau, j, r1[0]!, r1[1]!, r1[2]!);
+    addRowWeighted(p0, j, r0[0]!, r0[1]!, r0[2]!);
+    addRowWeighted(p1, j, r1[0]!, r1[1]!, r1[2]!);
   }
   return { s0, s1, ws0, ws1 };
 }

@@ -6,7 +6,8 @@
  */
 import { embeddingDimension } from '../model/layout.js';
 import type { CompiledItem } from '../operators/expand.js';
-import type { CsrBlock, SparseGraphState } from '../operators/orderGap.js';
+import type { CsrBlock } from '../operators/consolidate.js';
+import type { SparseGraphState } from '../operators/orderGap.js';
 import type { OperatorShape } from '../model/shape.js';
 
 /** A synthetic problem. */
