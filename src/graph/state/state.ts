@@ -227,6 +227,21 @@ function setNear(state: StructuredGraphState, i: number, list: number[] | null):
 const FINE_ANY = -1;
 
 /**
+ * False only where two {@link MergeGrid.fine} keys put their claims in cells two or more apart
+ * in some attribute. Each 10-bit field holds a cell modulo 1024, so a difference in {−1, 0, 1}
+ * reads as (d + 1) mod 1024 in {0, 1, 2}, and cells far apart that wrap round read as near,
+ * never the reverse; fields past the g2 attributes are 0 in both keys. The three fields are
+ * tested together, without a branch per field (this runs for every candidate of a re-check).
+ */
+function fineKeysMayBeNear(a: number, b: number): boolean {
+  if (a === FINE_ANY || b === FINE_ANY) return true;
+  const d0 = (a - b + 1) & 1023;
+  const d1 = ((a >> 10) - (b >> 10) + 1) & 1023;
+  const d2 = ((a >> 20) - (b >> 20) + 1) & 1023;
+  return ((d0 + 1) | (d1 + 1) | (d2 + 1)) < 4; // each d_t + 1 in {1, 2, 3} exactly when d_t <= 2
+}
+
+/**
  * The merge grid: live claims (S_jj ≠ 0) binned on their first g = min(3, mergeDims)
  * attributes with cells of width h·(1 + 2⁻²⁰). Two claims within distance h differ by less
  * than h in each of those attributes, hence lie in the same or adjacent cells; the slack absorbs
@@ -340,18 +355,10 @@ class MergeGrid {
   /**
    * False only where placed claims i and j lie in cells two or more apart in one of the
    * attributes g … g+g2−1, so are not within the merge radius (the argument of the class
-   * comment); modulo 1024 a difference in {−1, 0, 1} stays in {1023, 0, 1}, so cells far
-   * apart that wrap round read as near, never the reverse.
+   * comment); see {@link fineKeysMayBeNear}.
    */
   mayBeNear(i: number, j: number): boolean {
-    const a = this.fine[i]!;
-    const b = this.fine[j]!;
-    if (a === FINE_ANY || b === FINE_ANY) return true;
-    for (let t = 0; t < this.g2; t++) {
-      const d = ((a >> (10 * t)) - (b >> (10 * t))) & 1023;
-      if (d > 1 && d < 1023) return false;
-    }
-    return true;
+    return fineKeysMayBeNear(this.fine[i]!, this.fine[j]!);
   }
   /** The claims of the cells around claim i (i included). */
   around(nodes: Float64Array, k1: number, i: number): number[] {
@@ -410,10 +417,11 @@ function refreshNear(
       continue;
     }
     const list: number[] = [];
+    const key = grid.fine[i]!;
     for (const bin of grid.aroundBins(nodes, k1, i))
       for (let r = 0; r < bin.length; r++) {
         const j = bin[r]!;
-        if (j === i || !grid.mayBeNear(i, j) || !within(nodes, k1, md, h2, i, j)) continue;
+        if (j === i || !fineKeysMayBeNear(key, grid.fine[j]!) || !within(nodes, k1, md, h2, i, j)) continue;
         list.push(j);
         if (movedSet.has(j)) continue;
         const g = gained.get(j);
