@@ -588,14 +588,13 @@ export function mergeClaims(
   const md = shape.mergeDims;
   const pull = new Float64Array(md);
   const merged = new Float64Array(md);
+  // in place (out = θ): each merge reads θ's attributes, so the merged ones wait until all are known
+  const staged: [number, Float64Array][] | null = out === theta ? [] : null;
+  const put = (i: number) => (staged ? staged.push([i, merged.slice()]) : out.set(merged, i * k1));
   if (index) {
-    for (const i of index.claims())
-      if (mergeClaim(shape, p, theta, diag, i, pull, merged, index)) out.set(merged, i * k1);
-    return;
-  }
-  for (let i = 0; i < shape.claims; i++) {
-    if (mergeClaim(shape, p, theta, diag, i, pull, merged)) out.set(merged, i * k1);
-  }
+    for (const i of index.claims()) if (mergeClaim(shape, p, theta, diag, i, pull, merged, index)) put(i);
+  } else for (let i = 0; i < shape.claims; i++) if (mergeClaim(shape, p, theta, diag, i, pull, merged)) put(i);
+  if (staged) for (const [i, m] of staged) out.set(m, i * k1);
 }
 
 /**
@@ -882,8 +881,10 @@ export function consolidateScratch(shape: OperatorShape): ConsolidateScratch {
 /**
  * Q's node block only: writes the (k+1)·Nmax node coordinates of Q(θ) into `nodeOut` (the edge
  * block of Q(θ) equals θ's). `nodes` holds θ's node block (θ itself will do) and `edges` its
- * edges in any storage: the result does not depend on the storage. `nodeOut` must not alias
- * `nodes`. `index` as for {@link mergeClaims}; `scratch` ({@link consolidateScratch}) is reused
+ * edges in any storage: the result does not depend on the storage. `nodeOut` may be `nodes`
+ * itself (Q in place: only the confidences and the merged attributes are written, the merged
+ * ones once every claim's merge has read θ's) but must not overlap it otherwise.
+ * `index` as for {@link mergeClaims}; `scratch` ({@link consolidateScratch}) is reused
  * instead of allocating (same values); `kept`, when given, must be exactly `structureSums(edges)`
  * (a caller that keeps them across calls: {@link slotStructure}) and replaces the first pass.
  * Two passes over the edges plus the merge (one with `kept`).
@@ -904,7 +905,7 @@ export function consolidateNodes(
   const ws = weightedSums(edges, p, c, sums, scratch?.ws);
   const cNew = scratch ? scratch.cNew : new Float64Array(shape.nmax);
   confidenceUpdate(shape, p, c, sums, ws, cNew, undefined, scratch?.update);
-  nodeOut.set(nodes.subarray(0, shape.edgeOffset));
+  if (nodeOut !== nodes) nodeOut.set(nodes.subarray(0, shape.edgeOffset));
   mergeClaims(shape, p, nodes, sums.diag, nodeOut, index);
   for (let s = 0; s < shape.nmax; s++) nodeOut[s * k1 + shape.k] = cNew[s]!;
 }

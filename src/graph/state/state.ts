@@ -934,22 +934,32 @@ function claimsWritten(shape: OperatorShape, item: CompiledItem): number[] {
   return [...out].sort((a, b) => a - b);
 }
 
-/** Claims whose merge attributes differ between two node blocks, among `among`. */
+/** The merge attributes of the claims `among` in `nodes`, one after the other (mergeDims each). */
+function mergeAttributesOf(shape: OperatorShape, nodes: Float64Array, among: readonly number[]): Float64Array {
+  const k1 = shape.k + 1;
+  const md = shape.mergeDims;
+  const out = new Float64Array(among.length * md);
+  among.forEach((i, r) => out.set(nodes.subarray(i * k1, i * k1 + md), r * md));
+  return out;
+}
+
+/** The claims of `among` whose merge attributes in `nodes` differ from `saved` ({@link mergeAttributesOf}). */
 function claimsMoved(
   shape: OperatorShape,
-  before: Float64Array,
-  after: Float64Array,
-  among: Iterable<number>,
+  saved: Float64Array,
+  nodes: Float64Array,
+  among: readonly number[],
 ): number[] {
   const k1 = shape.k + 1;
+  const md = shape.mergeDims;
   const out: number[] = [];
-  for (const i of among) {
-    for (let t = 0; t < shape.mergeDims; t++)
-      if (before[i * k1 + t] !== after[i * k1 + t]) {
+  among.forEach((i, r) => {
+    for (let t = 0; t < md; t++)
+      if (saved[r * md + t] !== nodes[i * k1 + t]) {
         out.push(i);
         break;
       }
-  }
+  });
   return out;
 }
 
@@ -1025,8 +1035,11 @@ export function structuredExpand(
 
 /**
  * θ ← Q(θ) in place (bit for bit `referenceConsolidate`): one pass over the present edges (the
- * structure sums kept: {@link currentSums}) + the merge, into the state's one spare node block (then swapped), with Q's per-slot scratch reused:
- * no allocation of O(Nmax) per call after the first.
+ * structure sums kept: {@link currentSums}) + the merge, with Q's per-slot scratch reused: no
+ * allocation of O(Nmax) per call after the first. Without an absorbing pair Q writes only the
+ * confidences and the merged claims' attributes, so it writes them into the node block itself;
+ * when a pair absorbs it forms Q's node block in the spare one (then swapped), since the
+ * absorption reads θ's.
  */
 export function structuredConsolidate(
   shape: OperatorShape,
@@ -1034,22 +1047,23 @@ export function structuredConsolidate(
   state: StructuredGraphState,
 ): void {
   ensureNear(shape, params, state);
-  const out = (state.spare ??= new Float64Array(shape.edgeOffset));
   state.scratch ??= sharedScratch(shape, state);
   const edges = csrEdges(state.indexed());
   const index = mergeIndexOf(state);
-  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch, currentSums(shape, state, edges));
+  const among = [...state.nearClaims];
+  const saved = mergeAttributesOf(shape, state.nodes, among);
   const pairs = absorbingPairs(shape, params, state.nodes, edges, index);
-  const absorbed = pairs.length ? absorptionWrites(shape, out, edges, pairs) : null;
-  const before = state.nodes;
-  state.nodes = out;
-  state.spare = before;
-  if (absorbed) {
+  const out = pairs.length ? (state.spare ??= new Float64Array(shape.edgeOffset)) : state.nodes;
+  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch, currentSums(shape, state, edges));
+  if (pairs.length) {
+    const absorbed = absorptionWrites(shape, out, edges, pairs);
+    state.spare = state.nodes;
+    state.nodes = out;
     for (const [x, v] of absorbed.nodes) out[x] = v;
     applyEdgeWrites(shape, state, absorbed.edges);
   }
-  const moved = claimsMoved(shape, before, out, [...state.nearClaims]);
-  if (absorbed) for (const { i, j } of pairs) moved.push(i, j); // j's reliability, i's edges changed
+  const moved = claimsMoved(shape, saved, state.nodes, among);
+  for (const { i, j } of pairs) moved.push(i, j); // j's reliability, i's edges changed
   refreshNear(shape, params, state, moved);
 }
 
