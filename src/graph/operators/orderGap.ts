@@ -516,14 +516,19 @@ function fusedSums(
   const { s0, s1, ws0, ws1 } = scratch ?? emptyPairSums(n);
   const r0: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
   const r1: EdgeRow[] = [EMPTY_EDGE_ROW, EMPTY_EDGE_ROW, EMPTY_EDGE_ROW];
-  const rowsOf = (plan: RowPlan | null) => (plan === null ? n : plan.rows.length);
-  for (let r = 0, m = rowsOf(structure); r < m; r++) {
-    const j = structure === null ? r : structure.rows[r]!;
-    bothRows(base, expanded, ed.edited[j]!, j, structure === null ? 7 : structure.blocks[j]!, r0, r1);
-    touchRow(touched, j, r0, r1);
+  // the rows of `plan` (every row when null), ascending, each with θ's runs in r0 and P_e θ's in r1
+  const visit = (plan: RowPlan | null, add: (j: number) => void) => {
+    for (let r = 0, m = plan === null ? n : plan.rows.length; r < m; r++) {
+      const j = plan === null ? r : plan.rows[r]!;
+      bothRows(base, expanded, ed.edited[j]!, j, plan === null ? 7 : plan.blocks[j]!, r0, r1);
+      touchRow(touched, j, r0, r1);
+      add(j);
+    }
+  };
+  visit(structure, (j) => {
     addRowStructure(s0, j, r0[0]!, r0[1]!, r0[2]!);
     addRowStructure(s1, j, r1[0]!, r1[1]!, r1[2]!);
-  }
+  });
   if (structure !== null && !lazyDiagonal) {
     // claim rows not read in Supports: their diagonal (the merge gates read every claim's; no
     // other slot's diagonal is read)
@@ -533,13 +538,10 @@ function fusedSums(
   }
   const p0 = { ws: ws0, s: s0, c, tau };
   const p1 = { ws: ws1, s: s1, c: cE, tau };
-  for (let r = 0, m = rowsOf(weighted); r < m; r++) {
-    const j = weighted === null ? r : weighted.rows[r]!;
-    bothRows(base, expanded, ed.edited[j]!, j, weighted === null ? 7 : weighted.blocks[j]!, r0, r1);
-    touchRow(touched, j, r0, r1);
+  visit(weighted, (j) => {
     addRowWeighted(p0, j, r0[0]!, r0[1]!, r0[2]!);
     addRowWeighted(p1, j, r1[0]!, r1[1]!, r1[2]!);
-  }
+  });
   return { s0, s1, ws0, ws1 };
 }
 
