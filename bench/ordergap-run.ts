@@ -24,14 +24,15 @@
  * ‖θ_sched − θ_always‖₂ of the final states (both consolidated) over all d coordinates — the norm
  * of Ω. A sweep of larger thresholds on the default scenario shows the trade-off.
  *
- * Usage: node --import tsx bench/ordergap-run.ts [nmax ...]   (writes bench/results/ordergap-run.json)
+ * Usage: node --import tsx bench/ordergap-run.ts [nmax ...]   (writes bench/results/ordergap-run.json on Node 20,
+ * ordergap-run-node<major>.json on a later Node: ./_node.ts)
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
-import { growthExponent, hostSpeedGflops, sharedHostEnvironment } from './_node.js';
+import { growthExponent, hostSpeedGflops, resultsFile, sharedHostEnvironment } from './_node.js';
 import { graphOrderGapSparse } from '../src/graph/operators/orderGap.js';
 import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { defaultScenario } from '../src/graph/scenarios/scenario.js';
@@ -348,7 +349,7 @@ async function main(): Promise<void> {
       scheduledWithinEpsilonDefault: sched[0]!.withinEpsilon,
     },
   };
-  const out = fileURLToPath(new URL('./results/ordergap-run.json', import.meta.url));
+  const out = fileURLToPath(new URL(`./results/${resultsFile('ordergap-run')}`, import.meta.url));
   mkdirSync(fileURLToPath(new URL('./results/', import.meta.url)), { recursive: true });
   writeFileSync(out, JSON.stringify(doc, null, 2) + '\n');
   process.stdout.write(`wrote ${out}\n`);

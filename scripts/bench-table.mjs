@@ -1466,6 +1466,12 @@ const BENCHMARKS = [
     render: renderOrderGapRun,
   },
   {
+    file: 'ordergap-run-node22.json',
+    title: 'Whole runs at large Nmax on Node 22',
+    script: 'bench/ordergap-run.ts (run by Node 22)',
+    render: renderOrderGapRun,
+  },
+  {
     file: 'document-qa.json',
     title: 'The document-QA loop',
     script: 'bench/document-qa.ts',

@@ -534,6 +534,7 @@ const fixtures: Record<string, unknown> = {
   'linalg-node22.json': linalg,
   'proof.json': proof,
   'ordergap-run.json': ordergapRun,
+  'ordergap-run-node22.json': ordergapRun,
   'coverage.json': coverage,
   'linalg.json': linalg,
   'certify.json': certify,
