@@ -176,15 +176,12 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
     if (missing.length) this.prefetch(missing);
     const acc = sharedAccumulator(this.outDim); // added to and taken below, nothing in between
     const start = this.#start;
-    const index = this.#index;
-    const value = this.#value;
     for (let k = 0; k < v.index.length; k++) {
       const j = v.index[k]!;
-      const c = v.value[k]!;
-      if (this.isIdentityColumn(j)) acc.addEntry(j, c);
-      else if (c !== 0) {
+      if (this.isIdentityColumn(j)) acc.addEntry(j, v.value[k]!);
+      else {
         const s = this.#slot.get(j)!;
-        for (let t = start[s]!, end = start[s + 1]!; t < end; t++) acc.addEntry(index[t]!, c * value[t]!);
+        acc.addRun(v.value[k]!, this.#index, this.#value, start[s]!, start[s + 1]!);
       }
     }
     return acc.take();

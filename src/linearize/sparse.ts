@@ -141,16 +141,24 @@ export class SparseAccumulator {
   /** buffer += c·v. */
   add(c: number, v: SparseVector): void {
     if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal the accumulator's ${this.dim}`);
+    this.addRun(c, v.index, v.value, 0, v.index.length);
+  }
+
+  /**
+   * buffer += c·(the entries index/value[start, end)), indices in [0, dim) (unchecked: a caller's
+   * own storage, such as a Jacobian's packed column cache). Nothing when c = 0.
+   */
+  addRun(c: number, index: Int32Array, value: Float64Array, start: number, end: number): void {
     if (c === 0) return;
     const buf = this.#buffer;
     const mark = this.#mark;
-    for (let k = 0; k < v.index.length; k++) {
-      const i = v.index[k]!;
+    for (let k = start; k < end; k++) {
+      const i = index[k]!;
       if (mark[i] === 0) {
         mark[i] = 1;
         this.#touch(i);
       }
-      buf[i]! += c * v.value[k]!;
+      buf[i]! += c * value[k]!;
     }
   }
 

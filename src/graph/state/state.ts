@@ -257,7 +257,7 @@ class MergeGrid {
   /**
    * Per placed claim its cells in the next `g2` attributes (g … g+g2−1) modulo 1024, 10 bits
    * each, or {@link FINE_ANY} where a cell is not below 2³¹ in magnitude (non-finite or huge
-   * attributes): the necessary condition {@link mayBeNear} reads, 4 bytes per claim.
+   * attributes): the necessary condition {@link fineKeysMayBeNear} reads, 4 bytes per claim.
    */
   readonly fine: Int32Array;
   readonly g2: number;
@@ -265,7 +265,7 @@ class MergeGrid {
   private readonly cellScratch: number[];
   /**
    * An empty grid for `claims` claims, binned on their first `g` attributes with cells of
-   * `width`, keeping the cells of the next `g2` (<= 3) for {@link mayBeNear}.
+   * `width`, keeping the cells of the next `g2` (<= 3) for {@link fineKeysMayBeNear}.
    */
   constructor(claims: number, g: number, width: number, g2: number) {
     this.keyOf = new Array<number | string | null>(claims).fill(null);
@@ -351,14 +351,6 @@ class MergeGrid {
       key = (key << 10) | (c & 1023);
     }
     return key;
-  }
-  /**
-   * False only where placed claims i and j lie in cells two or more apart in one of the
-   * attributes g … g+g2−1, so are not within the merge radius (the argument of the class
-   * comment); see {@link fineKeysMayBeNear}.
-   */
-  mayBeNear(i: number, j: number): boolean {
-    return fineKeysMayBeNear(this.fine[i]!, this.fine[j]!);
   }
   /** The claims of the cells around claim i (i included). */
   around(nodes: Float64Array, k1: number, i: number): number[] {
@@ -1003,7 +995,7 @@ export function structuredOrderGap(
   return orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood', {
     absorbsNothing: absorbing,
     scratch: (state.omegaScratch ??= orderGapScratch(shape)),
-    // P_e θ's node block goes into the spare Q writes into next (never both at once)
+    // P_e θ's node block goes into the spare block (Q uses it only when a pair absorbs, never at once)
     nodes1: (state.spare ??= new Float64Array(shape.edgeOffset)),
     near: (nodes, i) => grid.nearPosition(nodes, k1, i),
   });
