@@ -728,20 +728,21 @@ export function copyStructured(state: StructuredGraphState, neighbours = false):
 }
 
 /**
- * {@link copyStructured} into `into`'s storage: every array of the same length is overwritten in
- * place (a state whose edges were not added to since the last copy allocates nothing), the others
- * are allocated. Returns the copy (`into`, or a new state when null). `into` must not be `state`.
+ * {@link copyStructured} into `into`'s storage: every array is overwritten in place, within the
+ * capacity of its buffer ({@link withLength}: an edge array that grew past it is allocated with
+ * the same slack as the state's own), so a run that keeps copying a state whose edges grow
+ * allocates only when the edges outgrow that slack. Returns the copy (`into`, or a new state when
+ * null). `into` must not be `state`.
  */
 export function copyStructuredInto(
   state: StructuredGraphState,
   into: StructuredGraphState | null,
 ): StructuredGraphState {
   const same = <T extends Int32Array | Float64Array>(src: T, dst: T | undefined): T => {
-    if (dst !== undefined && dst.length === src.length) {
-      dst.set(src);
-      return dst;
-    }
-    return src.slice() as T;
+    if (dst === undefined) return src.slice() as T;
+    const out = dst.length === src.length ? dst : withLength(dst, src.length);
+    out.set(src);
+    return out;
   };
   const blocks = state.blocks.map((b, t) => {
     const d = into?.blocks[t];

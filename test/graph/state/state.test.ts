@@ -346,6 +346,41 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
   });
 
+  it('a copy into an earlier copy whose edges grew reuses the room its buffers have, and stays independent', () => {
+    const sc = syntheticScenario(40, { items: 6 });
+    const st = structuredFromDense(sc.shape, DEFAULT_PARAMS, densify(sc.shape, sc.state));
+    let copy = copyStructuredInto(st, null);
+    const grown = new Set<number>();
+    const reused = new Set<number>();
+    for (const item of sc.items) {
+      const before = copy.blocks.map((b) => [b.cols.length, b.cols.buffer, b.cvals.buffer] as const);
+      structuredStep(sc.shape, DEFAULT_PARAMS, st, item);
+      const again = copyStructuredInto(st, copy);
+      expect(again).toBe(copy);
+      again.blocks.forEach((b, t) => {
+        const [len, cols, cvals] = before[t]!;
+        if (b.cols.length === len) return;
+        grown.add(t);
+        // an array whose old buffer holds the new length is a view on that buffer
+        if (cols.byteLength >= b.cols.byteLength) {
+          expect(b.cols.buffer).toBe(cols);
+          reused.add(t);
+        }
+        if (cvals.byteLength >= b.cvals.byteLength) expect(b.cvals.buffer).toBe(cvals);
+      });
+      expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
+      copy = again;
+    }
+    // the items add edges, past the exact-size first copy and then within the slack of the regrown one
+    expect(grown.size).toBeGreaterThan(0);
+    expect(reused.size).toBeGreaterThan(0);
+    // stepping the copy (its edges grow in its own buffers) leaves the original as it was
+    const original = structuredToDense(sc.shape, st);
+    structuredStep(sc.shape, DEFAULT_PARAMS, copy, sc.items[0]!);
+    structuredStep(sc.shape, DEFAULT_PARAMS, copy, sc.items[3]!);
+    expect(bits(structuredToDense(sc.shape, st), original)).toBe(true);
+  });
+
   it('a step whose item adds a claim (the entry confidence acts): P_e, its residual, Ω and θ′ as on the dense θ', () => {
     const sc = syntheticScenario(40, { items: 3 });
     const item = sc.items[0]!;
