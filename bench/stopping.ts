@@ -22,8 +22,10 @@
  *   (`shapeCalibration`);
  * - the order-gap configuration chosen on the contested synthetic shapes against the Beta rule
  *   (`selectOnShapes`): the choice with every candidate's figures per shape, its loss and mean
- *   samples on the shared file against the Beta rule's (`targets.orderGap`), and both rules on
- *   fresh draws of every shape (`voteSelection.heldOut`);
+ *   samples on the shared file against the Beta rule's (`targets.orderGap`), both rules on
+ *   fresh draws of every shape (`voteSelection.heldOut`), and every grid point replayed on the
+ *   shared file after the choice, with the contested-shape figures of those that would meet the
+ *   cost aim there (`voteSelection.aimOnSamples`);
  * - the anytime rule's cap on its all-in weight (`maxWeight` 0, 1/2 = the default, 63/64 = the
  *   earliest unanimous stop the budget allows) on the shared file and on the synthetic set the
  *   order-gap default is chosen on, with ESC's window alongside;
@@ -45,9 +47,11 @@ import {
   calibrateOrderGap,
   replayShapes,
   selectOnShapes,
+  SELECTION_SHAPES,
   SELECTION_REFERENCE,
   shapeFigures,
   shapeSampleSets,
+  type ShapeFigures,
 } from '../src/lab/calibrate.js';
 import { parseSamples } from '../src/lab/samples.js';
 import { falseStopTrials, SYNTHETIC_DISTRIBUTIONS } from '../src/lab/syntheticStreams.js';
@@ -205,9 +209,11 @@ async function main(): Promise<void> {
   const onShapes = calibrateOnShapes();
   const selection = selectOnShapes();
   const shapesMs = performance.now() - t0;
+  // every grid point of the selection is replayed here too, after the choice: to report which of
+  // them would meet the cost aim on this file and what each of those costs on the contested shapes
   const shapeRules: RuleSpec[] = [SELECTION_REFERENCE];
-  for (const chosen of [onShapes.chosen, selection.chosen])
-    if (chosen) shapeRules.push({ name: 'order-gap', params: { ...chosen } });
+  for (const chosen of [onShapes.chosen, selection.chosen, ...selection.candidates])
+    if (chosen) shapeRules.push({ name: 'order-gap', params: { epsilon: chosen.epsilon, window: chosen.window } });
   const shared = parseSamples(readFileSync(samples, 'utf8'), basename(samples));
   const shapeReplay = summarizeReplay(
     replaySamples(shared, { rules: shapeRules, repeats: opts.repeats, seed: SEED, budget: report.budget }),
@@ -218,7 +224,11 @@ async function main(): Promise<void> {
   const onSamples = (chosen: { epsilon: number; window: number } | null) => {
     const row =
       chosen &&
-      shapeReplay.rules.find((r) => r.label === createRule({ name: 'order-gap', params: { ...chosen } }).label);
+      shapeReplay.rules.find(
+        (r) =>
+          r.label ===
+          createRule({ name: 'order-gap', params: { epsilon: chosen.epsilon, window: chosen.window } }).label,
+      );
     if (!row) return null;
     return {
       label: row.label,
@@ -241,11 +251,26 @@ async function main(): Promise<void> {
   if (selection.chosen) heldOutSpecs.push({ name: 'order-gap', params: { ...selection.chosen } });
   const heldOutReplay = replayShapes(shapeSampleSets(300, 300), heldOutSpecs, { repeats: 5, seed: 0 });
   const heldOutBeta = shapeFigures(heldOutReplay, 1);
+  const contested = (shapes: readonly ShapeFigures[]) => shapes.filter((f) => SELECTION_SHAPES.includes(f.shape));
   const voteSelection = {
     statement:
       'the cheapest (ε, w) of the grid (mean samples over the contested shapes) whose paired accuracy change to the full budget is at least the Beta rule (0.95) on every contested shape: two-way, three-way, long tail, many-answer numeric, near tie (src/lab/calibrate.ts, selectOnShapes)',
     ...selection,
     onSamples: onSamples(selection.chosen),
+    // the grid points that would meet the aim on this file (replayed after the choice, not chosen
+    // from), each with its figures and the Beta rule's on the contested shapes
+    aimOnSamples: {
+      statement:
+        'every grid point of the selection replayed on this file after the choice; meetsAim lists those whose loss to the full budget is <= 0.1 points at <= 0.85 x the Beta rule mean samples here, with their figures and the Beta rule figures on the contested shapes',
+      grid: selection.candidates.map((c) => onSamples(c)!),
+      meetsAim: selection.candidates
+        .filter((c) => onSamples(c)!.met)
+        .map((c) => ({
+          ...onSamples(c)!,
+          contested: contested(c.shapes),
+          betaContested: contested(selection.reference.shapes),
+        })),
+    },
     heldOut: selection.chosen
       ? {
           items: '300 fresh items per shape (item seeds s·10⁵ + 300..599), 5 repeats, seed 0',
