@@ -178,25 +178,31 @@ export function densify(shape: OperatorShape, g: SparseGraphState): Float64Array
   return theta;
 }
 
-/** Adds the by-column index to a sparse state. O(nnz + Nmax). */
+/**
+ * The by-column index of one CSR block: each column's entries ascending by row, stored zeros
+ * included (the same entries as the rows, in the order an in-place insertion keeps). O(nnz + Nmax).
+ */
+export function columnsOf(b: CsrBlock, nmax: number): CscBlock {
+  const colStart = new Int32Array(nmax + 1);
+  for (let e = 0; e < b.cols.length; e++) colStart[b.cols[e]! + 1] = colStart[b.cols[e]! + 1]! + 1;
+  for (let i = 0; i < nmax; i++) colStart[i + 1] = colStart[i + 1]! + colStart[i]!;
+  const fill = colStart.slice(0, nmax);
+  const rows = new Int32Array(b.cols.length);
+  const vals = new Float64Array(b.cols.length);
+  for (let j = 0; j < nmax; j++)
+    for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++) {
+      const i = b.cols[e]!;
+      const at = fill[i]!;
+      fill[i] = at + 1;
+      rows[at] = j;
+      vals[at] = b.vals[e]!;
+    }
+  return { colStart, rows, vals };
+}
+
+/** Adds the by-column index to a sparse state ({@link columnsOf} of each block). O(nnz + Nmax). */
 export function withColumns(g: SparseGraphState, nmax: number): IndexedGraphState {
-  const columns = g.edges.map((b): CscBlock => {
-    const colStart = new Int32Array(nmax + 1);
-    for (let e = 0; e < b.cols.length; e++) colStart[b.cols[e]! + 1] = colStart[b.cols[e]! + 1]! + 1;
-    for (let i = 0; i < nmax; i++) colStart[i + 1] = colStart[i + 1]! + colStart[i]!;
-    const fill = colStart.slice(0, nmax);
-    const rows = new Int32Array(b.cols.length);
-    const vals = new Float64Array(b.cols.length);
-    for (let j = 0; j < nmax; j++)
-      for (let e = b.rowStart[j]!; e < b.rowStart[j + 1]!; e++) {
-        const i = b.cols[e]!;
-        const at = fill[i]!;
-        fill[i] = at + 1;
-        rows[at] = j;
-        vals[at] = b.vals[e]!;
-      }
-    return { colStart, rows, vals };
-  }) as [CscBlock, CscBlock, CscBlock];
+  const columns = g.edges.map((b) => columnsOf(b, nmax)) as [CscBlock, CscBlock, CscBlock];
   return { ...g, columns };
 }
 

@@ -51,6 +51,7 @@ import {
 } from '../operators/consolidate.js';
 import { entryConfidenceInPlace, expansionResidualOf, type CompiledItem } from '../operators/expand.js';
 import {
+  columnsOf,
   csrEdges,
   expandEdgeWrites,
   orderGapOver,
@@ -66,14 +67,21 @@ import type { OperatorShape } from '../model/shape.js';
 import { decodeParts, graphEntries, type Layout } from '../model/layout.js';
 import type { EpistemicGraph } from '../model/model.js';
 
-/** One edge type's block: CSR and its by-column index. */
+/**
+ * One edge type's block: CSR and its by-column index. The index is null in a copy made for
+ * reading ({@link copyStructuredInto}) and formed from the rows when first needed
+ * ({@link columnsOfBlock}): the same arrays the kept index holds.
+ */
 interface Block {
   rowStart: Int32Array;
   cols: Int32Array;
   vals: Float64Array;
-  colStart: Int32Array;
-  rows: Int32Array;
-  cvals: Float64Array;
+  csc: CscBlock | null;
+}
+
+/** Block b's by-column index, formed from its rows if the block has none (O(nnz + Nmax) then). */
+function columnsOfBlock(b: Block): CscBlock {
+  return (b.csc ??= columnsOf(b, b.rowStart.length - 1));
 }
 
 /**
@@ -122,7 +130,7 @@ export class StructuredGraphState {
     return this.blocks[0].cols.length + this.blocks[1].cols.length + this.blocks[2].cols.length;
   }
 
-  /** The bytes the typed arrays of the state hold (nodes, CSR, CSC). */
+  /** The bytes the typed arrays of the state hold (nodes, CSR, CSC where formed). */
   get bytes(): number {
     let b = this.nodes.byteLength;
     for (const x of this.blocks)
@@ -130,9 +138,7 @@ export class StructuredGraphState {
         x.rowStart.byteLength +
         x.cols.byteLength +
         x.vals.byteLength +
-        x.colStart.byteLength +
-        x.rows.byteLength +
-        x.cvals.byteLength;
+        (x.csc ? x.csc.colStart.byteLength + x.csc.rows.byteLength + x.csc.vals.byteLength : 0);
     return b;
   }
 
@@ -140,27 +146,18 @@ export class StructuredGraphState {
   indexed(): IndexedGraphState {
     const [a, b, c] = this.blocks;
     const csr = (x: Block): CsrBlock => ({ rowStart: x.rowStart, cols: x.cols, vals: x.vals });
-    const csc = (x: Block): CscBlock => ({ colStart: x.colStart, rows: x.rows, vals: x.cvals });
+    const csc = columnsOfBlock;
     return { nodes: this.nodes, edges: [csr(a), csr(b), csr(c)], columns: [csc(a), csc(b), csc(c)] };
   }
 }
 
 function blockOf(csr: CsrBlock, nmax: number): Block {
-  const cols = Int32Array.from(csr.cols);
-  const vals = Float64Array.from(csr.vals);
-  const colStart = new Int32Array(nmax + 1);
-  for (let e = 0; e < cols.length; e++) colStart[cols[e]! + 1]!++;
-  for (let i = 0; i < nmax; i++) colStart[i + 1] = colStart[i + 1]! + colStart[i]!;
-  const fill = colStart.slice(0, nmax);
-  const rows = new Int32Array(cols.length);
-  const cvals = new Float64Array(cols.length);
-  for (let j = 0; j < nmax; j++)
-    for (let e = csr.rowStart[j]!; e < csr.rowStart[j + 1]!; e++) {
-      const at = fill[cols[e]!]!++;
-      rows[at] = j;
-      cvals[at] = vals[e]!;
-    }
-  return { rowStart: Int32Array.from(csr.rowStart), cols, vals, colStart, rows, cvals };
+  const rows = {
+    rowStart: Int32Array.from(csr.rowStart),
+    cols: Int32Array.from(csr.cols),
+    vals: Float64Array.from(csr.vals),
+  };
+  return { ...rows, csc: columnsOf(rows, nmax) };
 }
 
 /** Position of column i in row j of a block's CSR, or −1. */
@@ -170,7 +167,8 @@ function csrPos(b: Block, j: number, i: number): number {
 
 /** Position of row j in column i of a block's CSC, or −1. */
 function cscPos(b: Block, j: number, i: number): number {
-  return runPosition(b.rows, b.colStart[i]!, b.colStart[i + 1]!, j);
+  const c = columnsOfBlock(b);
+  return runPosition(c.rows, c.colStart[i]!, c.colStart[i + 1]!, j);
 }
 
 /** The weight of edge j → i of block t (0 if absent). O(log row length). */
@@ -719,6 +717,10 @@ export function structuredToDense(shape: OperatorShape, state: StructuredGraphSt
  */
 export function copyStructured(state: StructuredGraphState, neighbours = false): StructuredGraphState {
   const copy = copyStructuredInto(state, null);
+  copy.blocks.forEach((b, t) => {
+    const c = state.blocks[t]!.csc;
+    if (c) b.csc = { colStart: c.colStart.slice(), rows: c.rows.slice(), vals: c.vals.slice() };
+  });
   if (neighbours && state.grid !== null) {
     copy.near = state.near.slice();
     copy.nearClaims = new Set(state.nearClaims);
@@ -728,11 +730,13 @@ export function copyStructured(state: StructuredGraphState, neighbours = false):
 }
 
 /**
- * {@link copyStructured} into `into`'s storage: every array is overwritten in place, within the
- * capacity of its buffer ({@link withLength}: an edge array that grew past it is allocated with
- * the same slack as the state's own), so a run that keeps copying a state whose edges grow
- * allocates only when the edges outgrow that slack. Returns the copy (`into`, or a new state when
- * null). `into` must not be `state`.
+ * {@link copyStructured} into `into`'s storage, without the by-column index: a copy kept for
+ * reading (a run's best state) needs only the rows, and a copy that is changed forms the index
+ * from them first (the same arrays). Every array is overwritten in place, within the capacity of
+ * its buffer ({@link withLength}: an edge array that grew past it is allocated with the same
+ * slack as the state's own), so a run that keeps copying a state whose edges grow allocates only
+ * when the edges outgrow that slack. Returns the copy (`into`, or a new state when null). `into`
+ * must not be `state`.
  */
 export function copyStructuredInto(
   state: StructuredGraphState,
@@ -750,9 +754,7 @@ export function copyStructuredInto(
       rowStart: same(b.rowStart, d?.rowStart),
       cols: same(b.cols, d?.cols),
       vals: same(b.vals, d?.vals),
-      colStart: same(b.colStart, d?.colStart),
-      rows: same(b.rows, d?.rows),
-      cvals: same(b.cvals, d?.cvals),
+      csc: null,
     };
   }) as [Block, Block, Block];
   const nodes = same(state.nodes, into?.nodes);
@@ -863,12 +865,12 @@ function insertLines(
 
 /** Inserts the absent edges `added` (row, col, value) into block b, CSR and CSC, in place. */
 function insertEdges(b: Block, added: readonly EdgeWrite[]): void {
+  const c = columnsOfBlock(b);
   const csr = insertLines(b.rowStart, b.cols, b.vals, added, false);
-  const csc = insertLines(b.colStart, b.rows, b.cvals, added, true);
+  const csc = insertLines(c.colStart, c.rows, c.vals, added, true);
   b.cols = csr.idx;
   b.vals = csr.vals;
-  b.rows = csc.idx;
-  b.cvals = csc.vals;
+  b.csc = { colStart: c.colStart, rows: csc.idx, vals: csc.vals };
 }
 
 /** Writes P_e's edge values into the state: in place where stored, inserting absent ones. */
@@ -879,7 +881,7 @@ function applyEdgeWrites(shape: OperatorShape, state: StructuredGraphState, writ
     const p = csrPos(b, w.row, w.col);
     if (p >= 0) {
       b.vals[p] = w.value;
-      b.cvals[cscPos(b, w.row, w.col)] = w.value;
+      columnsOfBlock(b).vals[cscPos(b, w.row, w.col)] = w.value;
     } else if (w.value !== 0) added[w.block]!.push(w);
   }
   for (let t = 0; t < 3; t++) if (added[t]!.length) insertEdges(state.blocks[t as EdgeBlockIndex], added[t]!);

@@ -202,11 +202,13 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
         expect(bits(structuredToDense(sc.shape, st), next)).toBe(true);
         // the edges inserted in place: the by-column index is the one built from the rows
         const rebuilt = structuredFromSparse(sc.shape, params, { nodes: st.nodes, edges: st.indexed().edges });
-        st.blocks.forEach((b, t) => {
-          const r = rebuilt.blocks[t]!;
-          for (const key of ['rowStart', 'cols', 'vals', 'colStart', 'rows', 'cvals'] as const)
-            expect([...b[key]], `block ${t} ${key}`).toEqual([...r[key]]);
-        });
+        const [kept, built] = [st.indexed(), rebuilt.indexed()];
+        for (let t = 0; t < 3; t++) {
+          for (const key of ['rowStart', 'cols', 'vals'] as const)
+            expect([...kept.edges[t]![key]], `block ${t} ${key}`).toEqual([...built.edges[t]![key]]);
+          for (const key of ['colStart', 'rows', 'vals'] as const)
+            expect([...kept.columns[t]![key]], `block ${t} columns ${key}`).toEqual([...built.columns[t]![key]]);
+        }
         theta = next;
       }
     },
@@ -339,11 +341,18 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     expect(again).toBe(first);
     expect(again.nodes).toBe(nodes); // same length: overwritten in place
     expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
+    // a copy for reading holds the rows only (and fewer bytes); stepped, it forms the index from them
+    expect(again.blocks.every((b) => b.csc === null)).toBe(true);
+    expect(again.bytes).toBeLessThan(st.bytes);
     // the copy rebuilds its merge neighbours on first use: both step to the same state and Ω
     const a = structuredStep(sc.shape, DEFAULT_PARAMS, st, sc.items[1]!);
     const b = structuredStep(sc.shape, DEFAULT_PARAMS, again, sc.items[1]!);
     expect(Object.is(a, b)).toBe(true);
     expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
+    const [x, y] = [again.indexed().columns, st.indexed().columns];
+    for (let t = 0; t < 3; t++)
+      for (const key of ['colStart', 'rows', 'vals'] as const) expect([...x[t]![key]]).toEqual([...y[t]![key]]);
+    expect(again.bytes).toBe(st.bytes);
   });
 
   it('a copy into an earlier copy whose edges grew reuses the room its buffers have, and stays independent', () => {
@@ -353,12 +362,12 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
     const grown = new Set<number>();
     const reused = new Set<number>();
     for (const item of sc.items) {
-      const before = copy.blocks.map((b) => [b.cols.length, b.cols.buffer, b.cvals.buffer] as const);
+      const before = copy.blocks.map((b) => [b.cols.length, b.cols.buffer, b.vals.buffer] as const);
       structuredStep(sc.shape, DEFAULT_PARAMS, st, item);
       const again = copyStructuredInto(st, copy);
       expect(again).toBe(copy);
       again.blocks.forEach((b, t) => {
-        const [len, cols, cvals] = before[t]!;
+        const [len, cols, vals] = before[t]!;
         if (b.cols.length === len) return;
         grown.add(t);
         // an array whose old buffer holds the new length is a view on that buffer
@@ -366,7 +375,7 @@ describe('structured state: φ, φ⁻¹ and reads as on the dense θ', () => {
           expect(b.cols.buffer).toBe(cols);
           reused.add(t);
         }
-        if (cvals.byteLength >= b.cvals.byteLength) expect(b.cvals.buffer).toBe(cvals);
+        if (vals.byteLength >= b.vals.byteLength) expect(b.vals.buffer).toBe(vals);
       });
       expect(bits(structuredToDense(sc.shape, again), structuredToDense(sc.shape, st))).toBe(true);
       copy = again;
