@@ -886,8 +886,10 @@ export function consolidateScratch(shape: OperatorShape): ConsolidateScratch {
  * ones once every claim's merge has read θ's) but must not overlap it otherwise.
  * `index` as for {@link mergeClaims}; `scratch` ({@link consolidateScratch}) is reused
  * instead of allocating (same values); `kept`, when given, must be exactly `structureSums(edges)`
- * (a caller that keeps them across calls: {@link slotStructure}) and replaces the first pass.
- * Two passes over the edges plus the merge (one with `kept`).
+ * (a caller that keeps them across calls: {@link slotStructure}) and replaces the first pass;
+ * `confidences`, when given, must be exactly {@link readConfidences} of `nodes` (a caller that
+ * has them already) and replaces that gather. Two passes over the edges plus the merge (one with
+ * `kept`).
  */
 export function consolidateNodes(
   shape: OperatorShape,
@@ -898,9 +900,10 @@ export function consolidateNodes(
   index?: MergeIndex,
   scratch?: ConsolidateScratch,
   kept?: StructureSums,
+  confidences?: Float64Array,
 ): void {
   const k1 = shape.k + 1;
-  const c = readConfidences(shape, nodes, scratch?.c);
+  const c = confidences ?? readConfidences(shape, nodes, scratch?.c);
   const sums = kept ?? structureSums(edges, scratch?.sums);
   const ws = weightedSums(edges, p, c, sums, scratch?.ws);
   const cNew = scratch ? scratch.cNew : new Float64Array(shape.nmax);

@@ -974,9 +974,18 @@ export function structuredStep(
   state: StructuredGraphState,
   item: CompiledItem,
 ): number {
-  const omega = structuredOrderGap(shape, params, state, item);
+  const { omega, confidences } = orderGapOfState(shape, params, state, item);
   structuredExpand(shape, params, state, item);
-  structuredConsolidate(shape, params, state);
+  if (confidences) {
+    // the pass read θ's confidences; P_e θ's differ only where e wrote a confidence coordinate
+    const k1 = shape.k + 1;
+    const write = (x: number) => {
+      if (x < shape.edgeOffset && x % k1 === shape.k) confidences[(x - shape.k) / k1] = state.nodes[x]!;
+    };
+    item.entry.forEach(write);
+    item.footprint.forEach(write);
+  }
+  structuredConsolidate(shape, params, state, confidences ?? undefined);
   return omega;
 }
 
@@ -991,17 +1000,33 @@ export function structuredOrderGap(
   state: StructuredGraphState,
   item: CompiledItem,
 ): number {
+  return orderGapOfState(shape, params, state, item).omega;
+}
+
+/**
+ * {@link structuredOrderGap}, with θ's confidences when the neighbourhood pass read them (into
+ * the order-gap's scratch; null when Q absorbs and both compositions were formed on copies).
+ */
+function orderGapOfState(
+  shape: OperatorShape,
+  params: GraphOperatorParams,
+  state: StructuredGraphState,
+  item: CompiledItem,
+): { omega: number; confidences: Float64Array | null } {
   const k1 = shape.k + 1;
   const grid = ensureNear(shape, params, state);
   const absorbing = params.absorbRadius > 0;
-  if (absorbing && absorbsAround(shape, params, state, item)) return absorbingOrderGap(shape, params, state, item);
-  return orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood', {
+  if (absorbing && absorbsAround(shape, params, state, item))
+    return { omega: absorbingOrderGap(shape, params, state, item), confidences: null };
+  const scratch = (state.omegaScratch ??= orderGapScratch(shape));
+  const omega = orderGapOver(shape, params, state.nodes, csrEdges(state.indexed()), item, 'neighbourhood', {
     absorbsNothing: absorbing,
-    scratch: (state.omegaScratch ??= orderGapScratch(shape)),
+    scratch,
     // P_e θ's node block goes into the spare block (Q uses it only when a pair absorbs, never at once)
     nodes1: (state.spare ??= new Float64Array(shape.edgeOffset)),
     near: (nodes, i) => grid.nearPosition(nodes, k1, i),
   });
+  return { omega, confidences: scratch.c };
 }
 
 /**
@@ -1034,12 +1059,14 @@ export function structuredExpand(
  * allocation of O(Nmax) per call after the first. Without an absorbing pair Q writes only the
  * confidences and the merged claims' attributes, so it writes them into the node block itself;
  * when a pair absorbs it forms Q's node block in the spare one (then swapped), since the
- * absorption reads θ's.
+ * absorption reads θ's. `confidences`, when given, must hold exactly the state's confidences (a
+ * step passes the ones its order-gap pass read, with e's writes applied) and saves their gather.
  */
 export function structuredConsolidate(
   shape: OperatorShape,
   params: GraphOperatorParams,
   state: StructuredGraphState,
+  confidences?: Float64Array,
 ): void {
   ensureNear(shape, params, state);
   state.scratch ??= sharedScratch(shape, state);
@@ -1049,7 +1076,8 @@ export function structuredConsolidate(
   const saved = mergeAttributesOf(shape, state.nodes, among);
   const pairs = absorbingPairs(shape, params, state.nodes, edges, index);
   const out = pairs.length ? (state.spare ??= new Float64Array(shape.edgeOffset)) : state.nodes;
-  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch, currentSums(shape, state, edges));
+  const kept = currentSums(shape, state, edges);
+  consolidateNodes(shape, params, state.nodes, edges, out, index, state.scratch, kept, confidences);
   if (pairs.length) {
     const absorbed = absorptionWrites(shape, out, edges, pairs);
     state.spare = state.nodes;
