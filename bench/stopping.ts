@@ -251,6 +251,7 @@ async function main(): Promise<void> {
   if (selection.chosen) heldOutSpecs.push({ name: 'order-gap', params: { ...selection.chosen } });
   const heldOutReplay = replayShapes(shapeSampleSets(300, 300), heldOutSpecs, { repeats: 5, seed: 0 });
   const heldOutBeta = shapeFigures(heldOutReplay, 1);
+  const aimGrid = selection.candidates.map((c) => ({ c, row: onSamples(c)! }));
   const contested = (shapes: readonly ShapeFigures[]) => shapes.filter((f) => SELECTION_SHAPES.includes(f.shape));
   const voteSelection = {
     statement:
@@ -261,15 +262,10 @@ async function main(): Promise<void> {
     // from), each with its figures and the Beta rule's on the contested shapes
     aimOnSamples: {
       statement:
-        'every grid point of the selection replayed on this file after the choice; meetsAim lists those whose loss to the full budget is <= 0.1 points at <= 0.85 x the Beta rule mean samples here, with their figures and the Beta rule figures on the contested shapes',
-      grid: selection.candidates.map((c) => onSamples(c)!),
-      meetsAim: selection.candidates
-        .filter((c) => onSamples(c)!.met)
-        .map((c) => ({
-          ...onSamples(c)!,
-          contested: contested(c.shapes),
-          betaContested: contested(selection.reference.shapes),
-        })),
+        "every grid point of the selection replayed on this file after the choice; meetsAim lists those whose loss to the full budget is <= 0.1 points at <= 0.85 x the Beta rule mean samples here, with their figures on the contested shapes (the Beta rule's: betaContested)",
+      grid: aimGrid.map(({ row }) => row),
+      betaContested: contested(selection.reference.shapes),
+      meetsAim: aimGrid.filter(({ row }) => row.met).map(({ c, row }) => ({ ...row, contested: contested(c.shapes) })),
     },
     heldOut: selection.chosen
       ? {
