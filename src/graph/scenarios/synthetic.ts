@@ -31,6 +31,59 @@ function rng(seed: number): () => number {
   };
 }
 
+/**
+ * CSR rows written in ascending row order, entries in any column order: {@link CsrBuilder.set}
+ * of a column the row already holds replaces its value. Typed arrays of a given capacity, no
+ * object per row or entry. O(entries · row length) for the in-row sort.
+ */
+export class CsrBuilder {
+  private readonly rowStart: Int32Array;
+  private readonly cols: Int32Array;
+  private readonly vals: Float64Array;
+  private row = 0;
+  private len = 0;
+
+  constructor(
+    private readonly n: number,
+    capacity: number,
+  ) {
+    this.rowStart = new Int32Array(n + 1);
+    this.cols = new Int32Array(capacity);
+    this.vals = new Float64Array(capacity);
+  }
+
+  /** Entry (j, i) = w; j must not be below a row written before. */
+  set(j: number, i: number, w: number): void {
+    if (j > this.row) this.advance(j);
+    const { cols, vals } = this;
+    // keep the row's entries sorted by column: insert i, or replace its value
+    let e = this.len;
+    const start = this.rowStart[j]!;
+    while (e > start && cols[e - 1]! > i) e--;
+    if (e > start && cols[e - 1] === i) {
+      vals[e - 1] = w;
+      return;
+    }
+    cols.copyWithin(e + 1, e, this.len);
+    vals.copyWithin(e + 1, e, this.len);
+    cols[e] = i;
+    vals[e] = w;
+    this.len++;
+  }
+
+  /** Closes the rows before `j` (rows without entries included). */
+  private advance(j: number): void {
+    for (let r = this.row + 1; r <= j; r++) this.rowStart[r] = this.len;
+    this.row = j;
+  }
+
+  /** The CSR block (arrays trimmed to the entries written). */
+  finish(): CsrBlock {
+    this.advance(this.n);
+    return { rowStart: this.rowStart, cols: this.cols.slice(0, this.len), vals: this.vals.slice(0, this.len) };
+  }
+}
+
 /** The operator shape of a synthetic layout with Nmax slots and attribute dimension k. */
 export function syntheticShape(nmax: number, k: number): OperatorShape {
   const questions = Math.max(1, Math.floor(nmax * 0.05));
@@ -87,40 +140,32 @@ export function syntheticProblem(nmax: number, k: number, edgesPerNode: number, 
     nodes[s * k1 + k - 1] = rnd(); // source code
     nodes[s * k1 + k] = s >= shape.firstAnswer && s < shape.firstQuestion ? 0.45 * rnd() + 0.01 : 0.98 * rnd() + 0.01;
   }
-  const rows: Array<Array<Map<number, number>>> = [0, 1, 2].map(() => Array.from({ length: n }, () => new Map()));
   const supportsPerClaim = Math.max(1, edgesPerNode - 3);
   const nq = n - shape.firstQuestion;
+  // rows are written in ascending order in every block, each entry at most once per row
+  // (a column written again keeps its last value, as a map's set would)
+  const blocks = [
+    new CsrBuilder(n, shape.claims * (1 + supportsPerClaim)),
+    new CsrBuilder(n, shape.claims + (shape.firstQuestion - shape.firstAnswer)),
+    new CsrBuilder(n, shape.claims),
+  ] as const;
   for (let j = 0; j < shape.claims; j++) {
     if (!present(j)) continue;
-    rows[0]![j]!.set(j, 0.3 + 0.7 * rnd());
+    blocks[0].set(j, j, 0.3 + 0.7 * rnd());
     for (let e = 0; e < supportsPerClaim; e++) {
       const i = Math.floor(rnd() * shape.firstQuestion);
-      if (i !== j && present(i)) rows[0]![j]!.set(i, 0.05 + 0.95 * rnd());
+      if (i !== j && present(i)) blocks[0].set(j, i, 0.05 + 0.95 * rnd());
     }
     const x = Math.floor(rnd() * shape.claims);
-    if (x !== j && present(x)) rows[2]![j]!.set(x, 0.1 + 0.9 * rnd());
-    if (rnd() < 0.5) rows[1]![j]!.set(shape.firstQuestion + Math.floor(rnd() * nq), 0.2 + 0.8 * rnd());
+    if (x !== j && present(x)) blocks[2].set(j, x, 0.1 + 0.9 * rnd());
+    if (rnd() < 0.5) blocks[1].set(j, shape.firstQuestion + Math.floor(rnd() * nq), 0.2 + 0.8 * rnd());
   }
   for (let a = shape.firstAnswer; a < shape.firstQuestion; a++) {
     const q = shape.answerQuestion[a - shape.firstAnswer]!;
-    if (q >= 0) rows[1]![a]!.set(q, 1);
+    if (q >= 0) blocks[1].set(a, q, 1);
   }
-  let nnz = 0;
-  const csr = rows.map((blk): CsrBlock => {
-    const rowStart = new Int32Array(n + 1);
-    const cols: number[] = [];
-    const vals: number[] = [];
-    blk.forEach((m, j) => {
-      rowStart[j] = cols.length;
-      for (const [i, w] of [...m.entries()].sort((a, b) => a[0] - b[0])) {
-        cols.push(i);
-        vals.push(w);
-      }
-    });
-    rowStart[n] = cols.length;
-    nnz += cols.length;
-    return { rowStart, cols: Int32Array.from(cols), vals: Float64Array.from(vals) };
-  }) as [CsrBlock, CsrBlock, CsrBlock];
+  const csr = blocks.map((b) => b.finish()) as [CsrBlock, CsrBlock, CsrBlock];
+  const nnz = csr[0].cols.length + csr[1].cols.length + csr[2].cols.length;
   // the item: a new claim in the empty slot, near claim 0 (a near-duplicate), supporting an
   // answer and claim 1, contradicting claim 2, and decaying the Requires edge of that answer
   const slot = shape.claims - 1;
