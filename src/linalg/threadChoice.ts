@@ -9,8 +9,9 @@
  * workers' code). Each round gives the ratio t₁/t₂ of its two wall times; the decision reads their
  * median, so one round disturbed by the host moves it less than a sum would. Alternating matters:
  * a burst of load on the other core then falls on both variants of a round alike. The probe costs
- * about 12 Gramians of 2^26 multiply-adds (~6 ms each on one thread where it was tuned): 100–150
- * ms of wall time for startThreads('auto') with the worker's start. The size: at 2^25 the fixed
+ * about 12 Gramians of 2^26 multiply-adds (~6 ms each on one thread where it was tuned): 140–160
+ * ms of wall time for startThreads('auto') with the worker's start (`autoStartMs`,
+ * bench/results/threads*.json). The size: at 2^25 the fixed
  * cost of handing a job to the pool (waking the worker, summing the units' accumulators) is a
  * large part of a 3 ms Gramian, and the probe's idle-core ratio on the FMA build fell to
  * 1.2–1.46, across the threshold; at 2^26 it was 1.65–1.75 on both builds, and 1.8 at 2^27–2^28
