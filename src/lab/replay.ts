@@ -8,7 +8,7 @@
  * rules differ only in when they stop); it is null — "no answer", counted apart from wrong —
  * when no sample seen had an answer. Reaching any cap is a normal stop, never an error.
  *
- * The fixed-budget rule at N is always part of a replay (added first if missing): it is the
+ * The fixed-budget rule at N is always part of a replay (first, wherever the rules name it): it is the
  * baseline that "samples saved" and "accuracy change" refer to, and its answer over the whole
  * stream is the full-budget majority vote.
  */
@@ -112,9 +112,9 @@ export function validateReplayOptions(samples: SampleSet, options: ReplayOptions
   const lambda = finiteNumber('lambda', options.lambda ?? 0.5);
   if (!(lambda > 0 && lambda <= 1)) throw new ArgumentError('lambda', lambda, 'must lie in (0, 1]');
   const extractor = options.extractor ?? answerIsExtractor;
-  const rules: RuleSpec[] = [];
-  const base = baselineSpec(budget);
-  if (!options.rules.some((r) => sameSpec(r, base))) rules.push(base);
+  // the baseline first whatever the list's order; a rule the list names again (the baseline
+  // itself included) runs once, where it first stands
+  const rules: RuleSpec[] = [baselineSpec(budget)];
   options.rules.forEach((r, i) => {
     try {
       createRule(r);

@@ -51,6 +51,12 @@ describe('replay', () => {
     expect(base![4]).toMatchObject({ stopReason: 'evidence-exhausted', samplesUsed: 3, answer: 'y', outcome: 'wrong' });
   });
 
+  it('runs the baseline first where the list names it after another rule, and once', () => {
+    const named: RuleSpec[] = [rules[0]!, { name: 'fixed-budget', params: { budget: 5 } }, rules[0]!];
+    const r = replaySamples(tiny, { rules: named, repeats: 1, seed: 1, budget: 5 });
+    expect(r.rules.map((x) => x.label)).toEqual(['fixed-budget(budget=5)', 'beta(threshold=0.95, minSamples=1)']);
+  });
+
   it('paired scoring drops exactly the units some rule left unresolved', () => {
     const r = replaySamples(tiny, { rules, repeats: 4, seed: 7, budget: 5 });
     const keys = pairedUnitKeys(r.rules);
