@@ -38,7 +38,7 @@
  * - the sample changes it (M' ≠ M): Ω >= λ·g − (1 − λ)·u·√2, where g = ‖1_{M'}/|M'| − 1_M/|M|‖
  *   >= 1/√2 when the plurality was strict (|M| = 1: g = √2 if another answer takes the lead,
  *   1/√2 if it draws level).
- * So when the plurality is strict and u < λ/(4(1 − λ)) — for λ = 1/2, after n >= 3 answered
+ * So when the plurality is strict and u < λ/(4(1 − λ)) — for λ = 1/2, after n >= 4 answered
  * samples — a sample that changes the consolidated answer has Ω >= λ/√2 − (1 − λ)·u·√2, which is
  * strictly above {@link answerChangeBound}(u, λ) = (1 − λ)·u·√2, while a sample that does not
  * change it has Ω <= that bound: Ω is small exactly when one more sample would not change the

@@ -270,7 +270,10 @@ export interface EscDynamicParams {
   window?: number;
   /** L in [w0, 100000]: the most samples drawn (default 40). */
   budget?: number;
-  /** ε in (0, 1): the largest predicted affected proportion a chosen window may have (default 0.05). */
+  /**
+   * ε in (0, 1): the largest predicted affected proportion a chosen window may have (default: the
+   * published window's own risk, 0.0030888; module comment, "The tolerance").
+   */
   tolerance?: number;
 }
 
@@ -282,8 +285,8 @@ export interface EscDynamicParams {
  * @example
  * ```ts
  * const r = new EscDynamicRule();
- * ['a', 'a', 'a', 'b', 'b', 'a', 'a'].map((answer, i) => r.observe({ t: i + 1, answer }).stop);
- * // first window (3, 2) chooses w = 2; the window [a, a] at t = 6, 7 stops
+ * ['a', 'a', 'a', 'b', 'b', 'a', 'a', 'a', 'a', 'a'].map((answer, i) => r.observe({ t: i + 1, answer }).stop);
+ * // the first window (3, 2) keeps w = 5; the window of five a's at t = 6 … 10 stops at t = 10
  * ```
  */
 export class EscDynamicRule extends BaseRule {

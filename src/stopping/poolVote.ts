@@ -36,7 +36,7 @@
  * Where it differs from the anytime rule (./anytimeVote.ts): that rule's e-processes cannot bet
  * on the first sample (its answer is not known before it arrives) and bound each later step
  * against its own worst pool, so five unanimous answers are worth at most Π 1/p0 = 21.2 of
- * evidence at N = 40, 94% of 1/δ; here the whole path is charged against the worst pool once —
+ * evidence at N = 40, 106% of 1/δ (= 20); here the whole path is charged against the worst pool once —
  * P(5 unanimous | X_a = 19) = 0.018, 35% of δ. It needs a budget; the anytime rule also covers
  * unbounded sampling (the most likely answer).
  *
