@@ -121,16 +121,26 @@ describe('ordergap run: the pool check and the coverage check in their own words
 describe('ordergap run --synthetic: sizes estimated beyond the limits (built CLI)', () => {
   const dir = tempFolder('run-size');
 
-  it('Nmax = 2^20 is refused up front: exit 2, the estimate in one line, nothing printed or written', () => {
+  it('Nmax = 2^20 for 1000 steps is refused up front: exit 2, the estimate in one line, nothing printed or written', () => {
     const states = join(dir, 'states.jsonl');
     const plots = join(dir, 'plots');
-    const r = run('run', '--synthetic', String(2 ** 20), '--record-states', states, '--plot', plots);
+    const r = run(
+      'run',
+      '--synthetic',
+      String(2 ** 20),
+      '--max-steps',
+      '1000',
+      '--record-states',
+      states,
+      '--plot',
+      plots,
+    );
     expect(r.status).toBe(2);
     expect(r.stdout).toBe('');
     const lines = r.stderr.trimEnd().split('\n');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(
-      /^ordergap: error: --synthetic = 1048576: estimated to take up to \d+ (h|min)( \d+ (min|s))? \(building .+ \+ 100 steps × .+\) and [\d.]+ GiB, more than the 10 min time limit.*; --no-size-limit runs it anyway$/,
+      /^ordergap: error: --synthetic = 1048576: estimated to take up to \d+ (h|min)( \d+ (min|s))? \(building .+ \+ 1000 steps × .+\) and [\d.]+ GiB, more than the 10 min time limit.*; --no-size-limit runs it anyway$/,
     );
     expect(existsSync(states) || existsSync(plots)).toBe(false);
     expect(readdirSync(dir)).toEqual([]);
