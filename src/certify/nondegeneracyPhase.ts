@@ -18,7 +18,7 @@ import type { DecidedSubspace, SubspaceReport } from './types.js';
 
 /**
  * The default bound on items·d·|W| of a subspace's proof (2²³): the graph's default scenario
- * (16 items, d = 2158, |W| = 96: 3.3·10⁶) is proved in about 2 s; the synthetic scenario at
+ * (16 items, d = 2158, |W| = 99: 3.4·10⁶) is proved in about 2 s; the synthetic scenario at
  * Nmax 64 (32 items, d = 12864, |W| = 64: 2.6·10⁷) would take about 12 s, so it runs on request.
  */
 export const DEFAULT_SUBSPACE_PROOF_WORK = 2 ** 23;
