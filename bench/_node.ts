@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { linalgKernels } from '../src/linalg/wasmKernels.js';
 import { seededNormals } from '../src/ordergap/rng.js';
@@ -13,6 +14,23 @@ import { init, wasm } from '../src/wasm/module.js';
 export function resultsFile(name: string): string {
   const major = Number(process.versions.node.split('.')[0]);
   return major <= 20 ? `${name}.json` : `${name}-node${major}.json`;
+}
+
+/**
+ * This process's peak resident set in bytes: on Linux the high-water mark of its own address space
+ * (VmHWM in /proc/self/status), elsewhere `process.resourceUsage().maxRSS`. On Linux maxRSS is not
+ * the process's own: a child keeps the parent's high-water mark from the spawn (a bare `node -e`
+ * spawned by a 350 MB parent reads 316 MB of maxRSS and 40 MB of VmHWM), so a figure of a
+ * child smaller than its parent would be the parent's.
+ */
+export function peakRssBytes(): number {
+  try {
+    const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'));
+    if (kb) return Number(kb[1]) * 1024;
+  } catch {
+    // not Linux: maxRSS below
+  }
+  return process.resourceUsage().maxRSS * 1024;
 }
 
 /**

@@ -34,7 +34,7 @@ import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { referenceConsolidate } from '../src/graph/operators/consolidate.js';
 import { referenceExpand } from '../src/graph/operators/expand.js';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
-import { growthExponent, sharedHostEnvironment } from './_node.js';
+import { growthExponent, peakRssBytes, sharedHostEnvironment } from './_node.js';
 
 const K = 8;
 const EDGES_PER_NODE = 10;
@@ -163,7 +163,7 @@ function child(nmax: number, mode: 'dense' | 'sparse'): ChildResult {
     peakOverStateVector: null,
   };
   if (mode === 'sparse') {
-    base.peakRssMB = process.resourceUsage().maxRSS / 1024;
+    base.peakRssMB = peakRssBytes() / 2 ** 20;
     return base;
   }
   const theta = densify(shape, state);
@@ -181,7 +181,7 @@ function child(nmax: number, mode: 'dense' | 'sparse'): ChildResult {
     return s;
   });
   const om = minTime(reps, () => graphOrderGap(shape, p, theta, item));
-  const peak = process.resourceUsage().maxRSS * 1024;
+  const peak = peakRssBytes();
   base.peakRssMB = peak / 2 ** 20;
   base.peakOverStateVector = (peak - rssBefore) / stateBytes;
   base.omega = om.value;

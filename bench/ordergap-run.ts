@@ -8,10 +8,10 @@
  *   whole run ÷ T, and the first step (which also builds the run's state from the scenario);
  * - Q applications, the bytes the state holds (node block + CSR + CSC);
  * - memory: the RSS with the library loaded, the RSS before the run builds its state, and the
- *   process maxRSS at the end of the run (resident pages: it counts what was touched, and the
+ *   process's peak RSS at the end of the run (VmHWM, `peakRssBytes`; resident pages: it counts what was touched, and the
  *   structured state touches everything it holds) — as peak ÷ state bytes (the literal figure,
  *   which includes the loaded process) and (peak − RSS before the run) ÷ state bytes (what the
- *   run adds); a bare `node -e`'s maxRSS is reported beside them;
+ *   run adds); a bare `node -e`'s peak RSS is reported beside them;
  * - two baselines measured in the timing process before the run, after three warm-up calls (mean,
  *   median and minimum of the repetitions; step ÷ Ω compares the median step with the median Ω,
  *   the statistic least moved by other jobs on a shared host): one
@@ -32,7 +32,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
-import { growthExponent, hostSpeedGflops, resultsFile, sharedHostEnvironment } from './_node.js';
+import { growthExponent, hostSpeedGflops, peakRssBytes, resultsFile, sharedHostEnvironment } from './_node.js';
 import { graphOrderGapSparse } from '../src/graph/operators/orderGap.js';
 import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { defaultScenario } from '../src/graph/scenarios/scenario.js';
@@ -153,7 +153,7 @@ function child(nmax: number, mode: 'structured' | 'dense', purpose: 'timing' | '
     observe: () => stepEnd.push(now()),
   });
   const ms = now() - t1;
-  const peak = process.resourceUsage().maxRSS * 1024;
+  const peak = peakRssBytes();
   const st = sys.capabilities.state!;
   const stateBytes = mode === 'structured' ? st.bytes(r.state) : sc.shape.dim * 8;
   // steady state: steps 2 … T (step 1 also builds the run's state from the scenario)
@@ -237,13 +237,14 @@ function scheduling(
   };
 }
 
-/** maxRSS of a bare `node -e` (no library): the floor of any Node process here. */
+/** Peak RSS of a bare `node -e` (no library, VmHWM as in {@link peakRssBytes}): the floor of any Node process here. */
 function emptyNodeRss(): number {
-  const p = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.resourceUsage().maxRSS))'], {
-    encoding: 'utf8',
-  });
+  const script =
+    "const m = /VmHWM:\\s+(\\d+) kB/.exec(require('fs').readFileSync('/proc/self/status', 'utf8'));" +
+    'process.stdout.write(String(m ? Number(m[1]) * 1024 : process.resourceUsage().maxRSS * 1024))';
+  const p = spawnSync(process.execPath, ['-e', script], { encoding: 'utf8' });
   if (p.status !== 0) throw new Error(`node -e failed: ${p.stderr}`);
-  return (Number(p.stdout) * 1024) / 2 ** 20;
+  return Number(p.stdout) / 2 ** 20;
 }
 
 async function main(): Promise<void> {
@@ -327,7 +328,7 @@ async function main(): Promise<void> {
     schedulingSweep: sweep,
     memory: {
       emptyNodeRssMB: emptyRssMB,
-      note: 'peakRssMB is the process maxRSS up to the end of the run; growthOverStateBytes = (peak − RSS before the run builds its state) ÷ state bytes; rssLoadedMB is the child with the library loaded (tsx, modules) before anything of its size exists, emptyNodeRssMB a bare `node -e`',
+      note: 'peakRssMB is the peak RSS of the process (VmHWM) up to the end of the run; growthOverStateBytes = (peak − RSS before the run builds its state) ÷ state bytes; rssLoadedMB is the child with the library loaded (tsx, modules) before anything of its size exists, emptyNodeRssMB a bare `node -e`',
     },
     targets: {
       ...figure(1024, 'msPerStep', 5, 'msPerStepAt1024', 'within5msAt1024'),

@@ -7,7 +7,7 @@
  *   graph and the run's states, and the report after the last step — and of one step (the mean
  *   of steps 2 … T; step 1 is counted as a step, the rest of the time before it as building);
  * - the bytes the structured state holds at the end and the bound the cost model computes for
- *   them, and what the run adds to the resident set: the process's maxRSS minus its RSS with the
+ *   them, and what the run adds to the resident set: the process's peak RSS (VmHWM, `peakRssBytes`) minus its RSS with the
  *   library loaded, before the run;
  * - the wall time beside the CPU time, and the load average.
  * Every size is measured twice. Then the fit of fixed, step and added bytes on (1, state bytes,
@@ -25,6 +25,7 @@ import { fileURLToPath } from 'node:url';
 import { COST_MARGIN, syntheticRunCost } from '../src/graph/scenarios/syntheticCost.js';
 import { runReport } from '../src/report/run.js';
 import { init } from '../src/wasm/module.js';
+import { peakRssBytes } from './_node.js';
 
 const SIZES = [4096, 8192, 16384, 32768, 65536, 131072, 262144];
 /** Fresh processes per size (the run-to-run spread on a shared host is 10 to 30 %). */
@@ -41,7 +42,7 @@ interface ChildResult {
   totalWallMs: number;
   stateBytes: number;
   stateBytesBound: number;
-  /** maxRSS over the process minus the RSS with the library loaded, before the run. */
+  /** Peak RSS of the process minus the RSS with the library loaded, before the run. */
   runRssBytes: number;
   loadavg1: number;
 }
@@ -70,7 +71,7 @@ async function child(nmax: number, steps: number): Promise<ChildResult> {
     totalWallMs: performance.now() - w0,
     stateBytes: r.state.bytes,
     stateBytesBound: syntheticRunCost(nmax, { steps }).stateBytes,
-    runRssBytes: process.resourceUsage().maxRSS * 1024 - rssBefore,
+    runRssBytes: peakRssBytes() - rssBefore,
     loadavg1: loadavg()[0]!,
   };
 }

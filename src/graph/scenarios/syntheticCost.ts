@@ -45,29 +45,29 @@ export interface SyntheticRunCost {
  * quadratic one is the merge index: the synthetic claims are spread over the same box
  * [0, 4)^(k−1) whatever Nmax, so the pairs within the merge radius — which every Q visits — grow
  * as Nmax². A step is therefore not linear in Nmax: its quadratic term overtakes the linear one
- * near Nmax = 230 000. The fixed part's fit has no quadratic term (c2 = 0).
+ * near Nmax = 260 000.
  *
  * The coefficients are the `fit` of bench/results/run-cost.json, written by bench/run-cost.ts:
  * `runReport({ synthetic })` at Nmax = 4096, 8192, …, 262144 (k = 8, 10 edges per node, ε =
  * 1e-300 so that every size runs its budget of 30, 15 or 8 steps), each size twice in a fresh
- * process, on a 2-core x86-64 host under Node 20 (load average 1.2 to 2.6). Time is the process's
+ * process, on a 2-core x86-64 host under Node 20 (load average 1.3 to 1.6). Time is the process's
  * CPU time (user + system; the run is single-threaded, and CPU time is what other jobs on a
  * shared host change least), split into the fixed part (before step 1 and after the last) and the
  * mean step; memory is the process's peak resident set less its resident set before the run. The
  * fit is the non-negative least-squares fit of the relative errors, rounded up to two digits: it
- * under-estimates no measurement by more than 18 % (a step at 4096) and over-estimates none by
- * more than 21 % (the fixed part at 4096, a step at 16384). Measured at 65536: 1.3 and 1.1 s of
- * CPU time for the fixed part, 44 and 47 ms per step; at 262144: 4.1 and 4.1 s, 0.22 and 0.19 s
- * per step, 528 and 524 MiB.
+ * under-estimates no measurement by more than 15 % (the fixed part at 262144) and over-estimates
+ * none by more than 20 % (a step at 32768). Measured at 65536: 1.1 and 1.2 s of CPU time for the
+ * fixed part, 41 and 39 ms per step; at 262144: 5.2 and 4.3 s, 0.20 and 0.18 s per step, 512 and
+ * 518 MiB.
  */
-const FIXED_MS = { c0: 190, c1: 5e-5, c2: 0 };
-const STEP_MS = { c0: 8.2, c1: 1.2e-6, c2: 1.6e-9 };
-const PEAK_BYTES = { c0: 3e7, c1: 7.1, c2: 0 };
+const FIXED_MS = { c0: 190, c1: 4.6e-5, c2: 9.6e-9 };
+const STEP_MS = { c0: 6.7, c1: 1.2e-6, c2: 1.4e-9 };
+const PEAK_BYTES = { c0: 2.9e7, c1: 7.1, c2: 0 };
 
 /**
- * Safety margin on the fitted model: it covers the fit's largest under-estimate (18 %) and
- * leaves room for a machine about 1.6 times slower than the one measured. The estimates are 1.7
- * to 2.2 times the CPU time measured, and 2.0 to 3.2 times the wall time (with one to two other
+ * Safety margin on the fitted model: it covers the fit's largest under-estimate (15 %) and
+ * leaves room for a machine about 1.7 times slower than the one measured. The estimates are 1.8
+ * to 2.2 times the CPU time measured, and 2.0 to 3.5 times the wall time (with one or two other
  * jobs on the 2 cores). A machine busy with more work can take longer than the estimate: it is of
  * the run's own CPU time.
  */
