@@ -130,16 +130,24 @@ export class StructuredGraphState {
     return this.blocks[0].cols.length + this.blocks[1].cols.length + this.blocks[2].cols.length;
   }
 
-  /** The bytes the typed arrays of the state hold (nodes, CSR, CSC where formed). */
+  /** The bytes the typed arrays of the state hold (nodes, CSR, CSC where formed): {@link typedArrays}. */
   get bytes(): number {
-    let b = this.nodes.byteLength;
-    for (const x of this.blocks)
-      b +=
-        x.rowStart.byteLength +
-        x.cols.byteLength +
-        x.vals.byteLength +
-        (x.csc ? x.csc.colStart.byteLength + x.csc.rows.byteLength + x.csc.vals.byteLength : 0);
+    let b = 0;
+    for (const a of this.typedArrays()) b += a.byteLength;
     return b;
+  }
+
+  /**
+   * @internal The typed arrays the state holds: the node block, then per edge block its CSR
+   * (row starts, columns, weights) and, where formed, its CSC (column starts, rows, weights).
+   */
+  typedArrays(): (Float64Array | Int32Array)[] {
+    const out: (Float64Array | Int32Array)[] = [this.nodes];
+    for (const x of this.blocks) {
+      out.push(x.rowStart, x.cols, x.vals);
+      if (x.csc) out.push(x.csc.colStart, x.csc.rows, x.csc.vals);
+    }
+    return out;
   }
 
   /** The state's edges and index as the {@link IndexedGraphState} the passes read. */
