@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { linalgKernels } from '../src/linalg/wasmKernels.js';
 import { seededNormals } from '../src/ordergap/rng.js';
-import { init, wasm } from '../src/wasm/module.js';
+import { init, isInitialized, wasm, type KernelBuild } from '../src/wasm/module.js';
 
 /**
  * Where a benchmark that runs on several Node versions writes its results: `<name>.json` on Node
@@ -34,13 +34,29 @@ export function peakRssBytes(): number {
 }
 
 /**
+ * The kernel build this process ran (`init()`'s choice, 'fma' or 'plain'), or 'none' when it
+ * loaded no kernels, so that none of its code ran in wasm: a benchmark environment's `kernels`,
+ * the "kernel build" row of docs/benchmarks.md.
+ */
+export function kernelBuildRun(): KernelBuild | 'none' {
+  return isInitialized() ? wasm().kernels : 'none';
+}
+
+/**
  * The environment block of a timing benchmark on this shared host: Node's version, the cores, the
  * load average when it is taken, and the note that timings are noisy and only in-process ratios
  * are compared.
  */
-export function sharedHostEnvironment(): { node: string; cpus: number; loadavg: number[]; note: string } {
+export function sharedHostEnvironment(): {
+  node: string;
+  kernels: KernelBuild | 'none';
+  cpus: number;
+  loadavg: number[];
+  note: string;
+} {
   return {
     node: process.version,
+    kernels: kernelBuildRun(),
     cpus: cpus().length,
     loadavg: loadavg(),
     note: 'shared 2-core machine with other jobs running: timings are noisy; ratios are measured within one process',

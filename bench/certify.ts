@@ -44,7 +44,7 @@ import { sparseCombine, sparseNorm } from '../src/linearize/sparse.js';
 import { coordinateArray, coordinateCount } from '../src/system/coordinates.js';
 import { extendSystem } from '../src/system/define.js';
 import type { OperatorSystem, Subspace } from '../src/system/types.js';
-import { hostSpeedGflops } from './_node.js';
+import { hostSpeedGflops, kernelBuildRun } from './_node.js';
 import { syntheticScenario } from './_scenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import * as linalg from '../src/linalg/index.js';
@@ -468,6 +468,7 @@ async function main() {
   const base = {
     date: new Date().toISOString(),
     node: process.version,
+    kernels: kernelBuildRun(),
     cores: availableParallelism(),
     tfBackend: backend,
     caveat: '2 cores shared with other workloads: timings are noisy',

@@ -39,6 +39,7 @@ import { withHiddenItems } from './_hidden.js';
 import { confidenceIndex } from '../src/graph/model/layout.js';
 import { runRecursive } from '../src/ordergap/algorithm1.js';
 import { init } from '../src/wasm/module.js';
+import { kernelBuildRun } from './_node.js';
 
 const round = (x: number, d = 4) => Math.round(x * 10 ** d) / 10 ** d;
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -170,6 +171,7 @@ async function main() {
   const doc = {
     date: new Date().toISOString(),
     node: process.version,
+    kernels: kernelBuildRun(),
     cores: availableParallelism(),
     loadAverage: { before: load0.map((x) => round(x, 2)), after: loadavg().map((x) => round(x, 2)) },
     caveat: '2 cores shared with other workloads: times are indicative; steps, accuracy and evidence are deterministic',

@@ -30,6 +30,7 @@ import { fileURLToPath } from 'node:url';
 import { MockLanguageModelV3 } from 'ai/test';
 import { answerQuestion } from '../src/adapters/documentQa/answerQuestion.js';
 import { createRng } from '../src/ordergap/rng.js';
+import { kernelBuildRun } from './_node.js';
 
 const SIZES = (process.env.BENCH_SIZES ?? '200,5000').split(',').map(Number);
 /** Milliseconds of overhead per chunk read the loop is to stay within, per document size. */
@@ -159,7 +160,7 @@ for (const n of SIZES)
   }
 
 const note = 'shared 2-core machine with other jobs running: timings are noisy';
-const environment = { node: process.version, cpus: cpus().length, loadavg: loadavg(), note };
+const environment = { node: process.version, kernels: kernelBuildRun(), cpus: cpus().length, loadavg: loadavg(), note };
 const doc = {
   benchmark: 'document-qa',
   date: new Date().toISOString(),

@@ -36,7 +36,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { referenceDistance } from '../src/blas1/dnrm2.js';
-import { growthExponent, hostSpeedGflops, peakRssBytes, resultsFile, sharedHostEnvironment } from './_node.js';
+import {
+  growthExponent,
+  hostSpeedGflops,
+  kernelBuildRun,
+  peakRssBytes,
+  resultsFile,
+  sharedHostEnvironment,
+} from './_node.js';
 import { graphOrderGapSparse } from '../src/graph/operators/orderGap.js';
 import { DEFAULT_PARAMS } from '../src/graph/operators/params.js';
 import { defaultScenario } from '../src/graph/scenarios/scenario.js';
@@ -85,6 +92,8 @@ interface ChildResult {
   /** Median step over the median of the two passes over the edge weights. */
   stepOverTwoPassesWeights: number;
   loadavg1: number;
+  /** The kernel build the child ran ({@link kernelBuildRun}: 'none', the step runs no wasm). */
+  kernels: string;
 }
 
 function median(xs: readonly number[]): number {
@@ -262,6 +271,7 @@ function child(nmax: number, mode: 'structured' | 'dense', purpose: 'timing' | '
     stepOverTwoPasses: msPerStepMedian / (base?.msTwoPassesMedian ?? NaN),
     stepOverTwoPassesWeights: msPerStepMedian / (base?.msTwoPassesWeightsMedian ?? NaN),
     loadavg1: loadavg()[0]!,
+    kernels: kernelBuildRun(),
   };
 }
 
@@ -387,7 +397,12 @@ async function main(): Promise<void> {
     benchmark: 'ordergap-run',
     description:
       'whole Algorithm 1 runs (runRecursive, rule budget, a fixed number of steps) on synthetic scenarios, structured state everywhere and dense θ where it fits; msPerStep is the steady-state mean (steps 2 … T), msPerStepMedian their median, msRunPerStep the whole run ÷ T; stepOverOmega = msPerStepMedian ÷ msOmegaMedian; stepOverTwoPasses = msPerStepMedian ÷ the median of two streaming passes over the state the run starts from (every typed array it holds, CSC formed; dense: θ; two running sums per array), stepOverTwoPassesWeights the same over two passes over the stored edge weights alone (one running sum); baselines in the timing child before its run (after warm-up: mean, median, fastest call); memory figures from a second child that runs only the run: one structure-aware Ω (full fused pass over the CSR rows) and the two kinds of streaming passes; consolidation scheduling at threshold ε against Q every step, finalDistance = ‖θ_T(scheduled) − θ_T(always)‖₂ over all d coordinates (the norm of Ω), forcedConsolidations = steps whose own Ω exceeds the threshold (each forces a Q)',
-    environment: { ...sharedHostEnvironment(), hostSpeedGflops: { before: speed0, after: await hostSpeedGflops(700) } },
+    environment: {
+      ...sharedHostEnvironment(),
+      // the runs' own build: the parent loads the kernels for the host-speed probe only
+      kernels: [...new Set(results.map((r) => r.kernels))].join(', '),
+      hostSpeedGflops: { before: speed0, after: await hostSpeedGflops(700) },
+    },
     k: K,
     edgesPerNode: EDGES_PER_NODE,
     steps: STEPS,

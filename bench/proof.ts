@@ -25,6 +25,7 @@ import { defineSystem } from '../src/system/define.js';
 import type { OperatorSystem, OperatorSystemSpec } from '../src/system/types.js';
 import { init } from '../src/wasm/module.js';
 import { syntheticScenario } from './_scenario.js';
+import { kernelBuildRun } from './_node.js';
 
 const round = (x: number, d = 3) => Math.round(x * 10 ** d) / 10 ** d;
 const REPS = 3;
@@ -100,6 +101,7 @@ async function main() {
         {
           date: new Date().toISOString(),
           node: process.version,
+          kernels: kernelBuildRun(),
           cores: availableParallelism(),
           caveat: '2 cores shared with other workloads: timings are noisy',
           options:

@@ -64,6 +64,7 @@ import { ORDER_GAP_DEFAULTS } from '../src/stopping/orderGapRule.js';
 import { createRule, listRules, type RuleSpec } from '../src/stopping/registry.js';
 import { generateSyntheticSamples } from '../scripts/generate-samples.js';
 import { absentMessage, ESC_LAST_LETTERS, sharedDataFile } from './_data.js';
+import { kernelBuildRun } from './_node.js';
 
 const REPEATS = 20;
 const SEED = 1;
@@ -362,6 +363,7 @@ async function main(): Promise<void> {
     date: new Date().toISOString(),
     environment: {
       node: process.version,
+      kernels: kernelBuildRun(),
       cpus: cpus().length,
       loadavg: loadavg(),
       note: 'shared 2-core machine with other jobs running: timings are noisy',

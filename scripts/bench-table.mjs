@@ -112,6 +112,11 @@ function fmt(x) {
 }
 
 const times = (x) => (x === undefined || x === null ? '—' : `${fmt(x)}×`);
+/** The "kernel build" cell of an environment table: the build the timed code ran, or that it ran none. */
+const kernelCell = (ctx, obj) => {
+  const k = field(ctx, obj, 'kernels', 'string', { optional: true });
+  return k === 'none' ? 'none (no wasm kernel ran)' : k;
+};
 
 /** An optional [lo, hi] field as "lo–hi" (a dash when absent). */
 function range(ctx, obj, path) {
@@ -484,6 +489,7 @@ function renderCertify(doc, ctx) {
     environment([
       ['date', field(ctx, doc, 'date', 'string', { optional: true })],
       ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+      ['kernel build', kernelCell(ctx, doc)],
       ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
       ['tfjs backend', field(ctx, doc, 'tfBackend', 'string', { optional: true })],
       ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
@@ -731,6 +737,7 @@ function renderOrderGapNmax(doc, ctx) {
     environment([
       ['date', field(ctx, doc, 'date', 'string', { optional: true })],
       ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['kernel build', kernelCell(ec, env)],
       ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
       ['load average', loads === undefined ? undefined : list(loads)],
       ['note', field(ec, env, 'note', 'string', { optional: true })],
@@ -834,6 +841,7 @@ function renderStopping(doc, ctx) {
     environment([
       ['date', field(ctx, doc, 'date', 'string', { optional: true })],
       ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['kernel build', kernelCell(ec, env)],
       ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
     ]),
   );
@@ -1031,6 +1039,7 @@ function renderOrderGapRun(doc, ctx) {
   out.push(
     environment([
       ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['kernel build', kernelCell(ec, env)],
       ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
       ['load average', loads === undefined ? undefined : list(loads)],
       ['host speed before / after (GFLOP/s, hostSpeedGflops)', hostSpeed(ec, env)],
@@ -1147,6 +1156,7 @@ function runEnvironment(doc, ctx, extra = []) {
   return environment([
     ['date', field(ctx, doc, 'date', 'string', { optional: true })],
     ['node', field(ctx, doc, 'node', 'string', { optional: true })],
+    ['kernel build', kernelCell(ctx, doc)],
     ['cores', field(ctx, doc, 'cores', 'number', { optional: true })],
     ['load average before / after', load ? loadPair(lc, load, 'before', 'after') : undefined],
     ...extra.map(([name, key]) => [name, field(ctx, doc, key, 'string', { optional: true })]),
@@ -1289,6 +1299,7 @@ function renderDocumentQa(doc, ctx) {
     environment([
       ['date', field(ctx, doc, 'date', 'string', { optional: true })],
       ['node', field(ec, env, 'node', 'string', { optional: true })],
+      ['kernel build', kernelCell(ec, env)],
       ['cores', field(ec, env, 'cpus', 'number', { optional: true })],
       ['note', field(ec, env, 'note', 'string', { optional: true })],
     ]),

@@ -377,6 +377,7 @@ function schedulingRow(
 const ordergapRun = {
   environment: {
     node: 'v99.3.4',
+    kernels: 'none',
     cpus: 5,
     loadavg: [0.31, 0.42, 0.53],
     note: 'fixture machine, run figures invented',
@@ -620,6 +621,8 @@ describe('scripts/bench-table.mjs', () => {
     expect(page).toMatch(
       /^\| 4321 \| structured \| 6\.54 \| 6\.21 \| 7\.65 \| 98 \| 3\.21 \| 2\.04× \| 0\.876 \| 7\.47× \| 31\.2× \|/m,
     );
+    // the build the runs ran: none, the structured step runs no wasm kernel
+    expect(page).toMatch(/^\| kernel build \| none \(no wasm kernel ran\) \|$/m);
   });
 
   it('stopping: the all-rules table stars its Pareto front, aliases show their rule, shapes head the synthetic columns', () => {
