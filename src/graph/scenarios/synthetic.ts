@@ -142,8 +142,8 @@ export function syntheticProblem(nmax: number, k: number, edgesPerNode: number, 
   }
   const supportsPerClaim = Math.max(1, edgesPerNode - 3);
   const nq = n - shape.firstQuestion;
-  // rows are written in ascending order in every block, each entry at most once per row
-  // (a column written again keeps its last value, as a map's set would)
+  // rows are written in ascending order in every block; a column a row already holds keeps its
+  // last value, as a map's set would
   const blocks = [
     new CsrBuilder(n, shape.claims * (1 + supportsPerClaim)),
     new CsrBuilder(n, shape.claims + (shape.firstQuestion - shape.firstAnswer)),

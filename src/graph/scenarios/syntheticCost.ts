@@ -43,8 +43,8 @@ export interface SyntheticRunCost {
  * bytes is {@link SyntheticRunCost.stateBytes} (about 302·Nmax at k = 8 and 10 edges per node).
  * The linear term follows the state (every pass reads the node block and the edges); the
  * quadratic one is the merge index: the synthetic claims are spread over the same box
- * [0, 4)^(k−1) whatever Nmax, so the pairs within the merge radius — which every Q visits — grow
- * as Nmax². A step is therefore not linear in Nmax: its quadratic term overtakes the linear one
+ * [0, 4)^(k−1) whatever Nmax, so the pairs within the merge radius — which every build of the
+ * state lists and every Q visits — grow as Nmax². A step is therefore not linear in Nmax: its quadratic term overtakes the linear one
  * near Nmax = 260 000.
  *
  * The coefficients are the `fit` of bench/results/run-cost.json, written by bench/run-cost.ts:
