@@ -90,23 +90,31 @@ function divChecked(alo: number, ahi: number, blo: number, bhi: number): void {
   else div(alo, ahi, blo, bhi);
 }
 
-/** Writes into R the image of [lo, hi] under an elementwise map. */
-export type IntervalMap = (lo: number, hi: number) => void;
+/**
+ * Writes into R the image of element i ([lo[i], hi[i]]) under an elementwise map. Elements come
+ * as arrays and an index, not as numbers: the element loops call maps through a variable, which
+ * V8 does not inline, and a call that is not inlined boxes every double argument on the heap
+ * (arrays and small integers pass as they are).
+ */
+export type IntervalMap = (lo: Float64Array, hi: Float64Array, i: number) => void;
 
-/** Writes into R an enclosure of a map's derivative over [xlo, xhi], whose image is [vlo, vhi]. */
-export type IntervalSlope = (xlo: number, xhi: number, vlo: number, vhi: number) => void;
+/**
+ * Writes into R an enclosure of a map's derivative over element i of its argument ([xl[i], xh[i]])
+ * whose image is [vl[i], vh[i]] (arrays and an index, as {@link IntervalMap}).
+ */
+export type IntervalSlope = (xl: Float64Array, xh: Float64Array, vl: Float64Array, vh: Float64Array, i: number) => void;
 
 const UNARY_VALUE: Readonly<Record<UnaryOp, IntervalMap>> = {
-  neg,
-  square,
-  exp,
-  log,
-  sqrt,
-  tanh,
-  sigmoid,
-  softplus,
-  relu,
-  abs,
+  neg: (l, h, i) => neg(l[i]!, h[i]!),
+  square: (l, h, i) => square(l[i]!, h[i]!),
+  exp: (l, h, i) => exp(l[i]!, h[i]!),
+  log: (l, h, i) => log(l[i]!, h[i]!),
+  sqrt: (l, h, i) => sqrt(l[i]!, h[i]!),
+  tanh: (l, h, i) => tanh(l[i]!, h[i]!),
+  sigmoid: (l, h, i) => sigmoid(l[i]!, h[i]!),
+  softplus: (l, h, i) => softplus(l[i]!, h[i]!),
+  relu: (l, h, i) => relu(l[i]!, h[i]!),
+  abs: (l, h, i) => abs(l[i]!, h[i]!),
 };
 
 /** Range of s(1 − s) over s ∈ [slo, shi] ⊆ [0, 1] (concave, maximum 1/4 at s = 1/2) into R. */
@@ -120,8 +128,22 @@ function logisticSlope(slo: number, shi: number): void {
   setR(Math.min(l1, R.lo), slo <= 0.5 && shi >= 0.5 ? 0.25 : Math.max(h1, R.hi));
 }
 
-/** f'(x) over the argument [xlo, xhi] whose image is [vlo, vhi], into R. */
-function unarySlope(op: UnaryOp, xlo: number, xhi: number, vlo: number, vhi: number): void {
+/**
+ * f'(x) over element i of the argument ([xl[i], xh[i]]) whose image is [vl[i], vh[i]], into R
+ * (arrays and an index: see {@link IntervalMap}).
+ */
+function unarySlope(
+  op: UnaryOp,
+  xl: Float64Array,
+  xh: Float64Array,
+  vl: Float64Array,
+  vh: Float64Array,
+  i: number,
+): void {
+  const xlo = xl[i]!;
+  const xhi = xh[i]!;
+  const vlo = vl[i]!;
+  const vhi = vh[i]!;
   switch (op) {
     case 'neg':
       return setR(-1, -1);
@@ -168,8 +190,11 @@ function putTerm(
   const { dlo: sl, dhi: sh } = src;
   if (clo === 0 && chi === 0) return;
   if (!accumulate && clo === 1 && chi === 1) {
-    ol.set(sl.subarray(os, os + m), oo);
-    oh.set(sh.subarray(os, os + m), oo);
+    // a copy loop, not set(subarray(..)): two views per call would be garbage at every element
+    for (let s = 0; s < m; s++) {
+      ol[oo + s] = sl[os + s]!;
+      oh[oo + s] = sh[os + s]!;
+    }
     return;
   }
   // exact cases: c = ±1, d = ±1, and the kink hulls [0, 1]·d = hull(0, d), [−1, 1]·d = hull(−d, d)
@@ -243,7 +268,7 @@ export function elementwise(x: IntervalTensor, value: IntervalMap, slope: Interv
   const hi = new Float64Array(n);
   const { lo: xl, hi: xh } = x;
   for (let i = 0; i < n; i++) {
-    value(xl[i]!, xh[i]!);
+    value(xl, xh, i);
     lo[i] = R.lo;
     hi[i] = R.hi;
   }
@@ -252,7 +277,7 @@ export function elementwise(x: IntervalTensor, value: IntervalMap, slope: Interv
   const out = zeroTangent(g.m, g.d0, g.dn);
   for (let r = 0; r < g.dn; r++) {
     const i = g.d0 + r;
-    slope(xl[i]!, xh[i]!, lo[i]!, hi[i]!);
+    slope(xl, xh, lo, hi, i);
     putTerm(out, r * g.m, g, r * g.m, R.lo, R.hi, false);
   }
   return new IntervalTensor(x.shape, lo, hi, out);
@@ -260,7 +285,7 @@ export function elementwise(x: IntervalTensor, value: IntervalMap, slope: Interv
 
 /** A unary elementwise op: values and, for a non-constant x, f'(x)·dx. */
 export function unary(op: UnaryOp, x: IntervalTensor): IntervalTensor {
-  return elementwise(x, UNARY_VALUE[op], (xlo, xhi, vlo, vhi) => unarySlope(op, xlo, xhi, vlo, vhi));
+  return elementwise(x, UNARY_VALUE[op], (xl, xh, vl, vh, i) => unarySlope(op, xl, xh, vl, vh, i));
 }
 
 /** clipByValue(x, cmin, cmax) for point bounds: exact values; slope 1 inside, 0 outside, [0, 1] at a bound. */
@@ -273,8 +298,10 @@ export function clipByValue(x: IntervalTensor, cmin: number, cmax: number): Inte
     );
   return elementwise(
     x,
-    (lo, hi) => clamp(lo, hi, cmin, cmax),
-    (xlo, xhi) => {
+    (l, h, i) => clamp(l[i]!, h[i]!, cmin, cmax),
+    (xl, xh, _vl, _vh, i) => {
+      const xlo = xl[i]!;
+      const xhi = xh[i]!;
       if (xhi < cmin || xlo > cmax) setR(0, 0);
       else if (xlo > cmin && xhi < cmax) setR(1, 1);
       else setR(0, 1);
@@ -282,13 +309,22 @@ export function clipByValue(x: IntervalTensor, cmin: number, cmax: number): Inte
   );
 }
 
-const BINARY_VALUE: Readonly<Record<BinaryOp, (alo: number, ahi: number, blo: number, bhi: number) => void>> = {
-  add,
-  sub,
-  mul: mulChecked,
-  div: divChecked,
-  maximum: max,
-  minimum: min,
+/** A binary op on element j of a (al, ah) and element k of b (bl, bh), into R. */
+type BinaryAt = (al: Float64Array, ah: Float64Array, j: number, bl: Float64Array, bh: Float64Array, k: number) => void;
+
+/**
+ * The binary ops on array elements. The element loop calls them through a variable, which V8
+ * does not inline: a call that is not inlined boxes every double argument on the heap, while
+ * arrays and small integers pass as they are. Inside each, the scalar op is a direct call that
+ * V8 inlines.
+ */
+const BINARY_AT: Readonly<Record<BinaryOp, BinaryAt>> = {
+  add: (al, ah, j, bl, bh, k) => add(al[j]!, ah[j]!, bl[k]!, bh[k]!),
+  sub: (al, ah, j, bl, bh, k) => sub(al[j]!, ah[j]!, bl[k]!, bh[k]!),
+  mul: (al, ah, j, bl, bh, k) => mulChecked(al[j]!, ah[j]!, bl[k]!, bh[k]!),
+  div: (al, ah, j, bl, bh, k) => divChecked(al[j]!, ah[j]!, bl[k]!, bh[k]!),
+  maximum: (al, ah, j, bl, bh, k) => max(al[j]!, ah[j]!, bl[k]!, bh[k]!),
+  minimum: (al, ah, j, bl, bh, k) => min(al[j]!, ah[j]!, bl[k]!, bh[k]!),
 };
 
 /** Which operand a maximum/minimum selects over the box: 1 = a, 2 = b, 0 = either (a kink inside). */
@@ -379,11 +415,11 @@ export function binary(op: BinaryOp, a: IntervalTensor, b: IntervalTensor): Inte
   const mb = ib.map;
   const sa = ia.stride;
   const sb = ib.stride;
-  const value = BINARY_VALUE[op];
+  const value = BINARY_AT[op];
   for (let i = 0; i < size; i++) {
     const j = ma === null ? i * sa : ma[i]!;
     const k = mb === null ? i * sb : mb[i]!;
-    value(al[j]!, ah[j]!, bl[k]!, bh[k]!);
+    value(al, ah, j, bl, bh, k);
     lo[i] = R.lo;
     hi[i] = R.hi;
   }

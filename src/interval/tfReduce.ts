@@ -157,7 +157,7 @@ export function reduce(op: ReduceOp, x: IntervalTensor, axis?: unknown, keepDims
 function divideByCount(t: IntervalTensor, count: number): IntervalTensor {
   return elementwise(
     t,
-    (lo, hi) => div(lo, hi, count, count),
+    (l, h, i) => div(l[i]!, h[i]!, count, count),
     () => div(1, 1, count, count),
   );
 }
