@@ -6,7 +6,7 @@
  */
 import { referenceNorm } from '../blas1/dnrm2.js';
 import type { JacobianOperator } from '../linearize/operator.js';
-import { sparseFromDense } from '../linearize/sparse.js';
+import { sparseFromDense, withPositions } from '../linearize/sparse.js';
 import type { SparseVector } from '../system/types.js';
 import type { Rng } from '../ordergap/rng.js';
 
@@ -55,30 +55,30 @@ export function spectralNormDense(A: Float64Array, rows: number, cols: number, r
  */
 export function blockRows(J: JacobianOperator, W: ArrayLike<number>): RowMatrix {
   const m = W.length;
-  const pos = new Int32Array(Math.max(J.dim, J.outDim)).fill(-1);
-  for (let i = 0; i < m; i++) pos[W[i]!] = i;
   J.prefetch(Array.from(W));
   const cols = Array.from({ length: m }, (_, c) => J.column(W[c]!));
-  const start = new Int32Array(m + 1);
-  for (const col of cols)
-    for (let k = 0; k < col.index.length; k++) {
-      const r = pos[col.index[k]!]!;
-      if (r >= 0 && col.value[k] !== 0) start[r + 1]!++;
-    }
-  for (let r = 0; r < m; r++) start[r + 1]! += start[r]!;
-  const fill = start.slice(0, m);
-  const colIdx = new Int32Array(start[m]!);
-  const vals = new Float64Array(start[m]!);
-  cols.forEach((col, c) => {
-    for (let k = 0; k < col.index.length; k++) {
-      const r = pos[col.index[k]!]!;
-      if (r >= 0 && col.value[k] !== 0) {
-        colIdx[fill[r]!] = c; // columns visited ascending: each row's entries ascending
-        vals[fill[r]!++] = col.value[k]!;
+  return withPositions(W, Math.max(J.dim, J.outDim), (pos) => {
+    const start = new Int32Array(m + 1);
+    for (const col of cols)
+      for (let k = 0; k < col.index.length; k++) {
+        const r = pos[col.index[k]!]!;
+        if (r >= 0 && col.value[k] !== 0) start[r + 1]!++;
       }
-    }
+    for (let r = 0; r < m; r++) start[r + 1]! += start[r]!;
+    const fill = start.slice(0, m);
+    const colIdx = new Int32Array(start[m]!);
+    const vals = new Float64Array(start[m]!);
+    cols.forEach((col, c) => {
+      for (let k = 0; k < col.index.length; k++) {
+        const r = pos[col.index[k]!]!;
+        if (r >= 0 && col.value[k] !== 0) {
+          colIdx[fill[r]!] = c; // columns visited ascending: each row's entries ascending
+          vals[fill[r]!++] = col.value[k]!;
+        }
+      }
+    });
+    return { start, col: colIdx, val: vals };
   });
-  return { start, col: colIdx, val: vals };
 }
 
 /**
@@ -194,12 +194,8 @@ export function powerStepsLowerBound(
  */
 export function spectralLowerBoundJvp(J: JacobianOperator, W: Int32Array, random: Rng): PowerIteration {
   const m = W.length;
-  const pos = new Int32Array(J.dim).fill(-1);
   let ascending = true; // plain loops: W is the whole space for the global scale
-  for (let i = 0; i < m; i++) {
-    pos[W[i]!] = i;
-    if (i > 0 && !(W[i]! > W[i - 1]!)) ascending = false;
-  }
+  for (let i = 1; i < m; i++) if (!(W[i]! > W[i - 1]!)) ascending = false;
   if (ascending && m === J.dim && J.outDim === J.dim && J.applyDense) {
     // W is every coordinate (ascending, as many as there are): the dense form, no sparse
     // vectors of length d; the same values (zeros of v/‖v‖ are not moved either way)
@@ -214,6 +210,19 @@ export function spectralLowerBoundJvp(J: JacobianOperator, W: Int32Array, random
     });
   }
   const index = Int32Array.from(W);
+  return withPositions(W, J.dim, (pos) => lowerBoundOnBlock(J, W, index, pos, ascending, random));
+}
+
+/** {@link spectralLowerBoundJvp} on a block W given as a sparse direction (pos: W's positions in θ). */
+function lowerBoundOnBlock(
+  J: JacobianOperator,
+  W: Int32Array,
+  index: Int32Array,
+  pos: Int32Array,
+  ascending: boolean,
+  random: Rng,
+): PowerIteration {
+  const m = W.length;
   return powerStepsLowerBound(m, random, (v, nv) => {
     let dir: SparseVector;
     if (ascending) {

@@ -209,6 +209,34 @@ export function sharedAccumulator(dim: number): SparseAccumulator {
   return shared;
 }
 
+/** The position map {@link withPositions} lends out (all −1 between loans). */
+let positions: Int32Array | undefined;
+/** Whether {@link positions} is lent out (a nested loan gets an array of its own). */
+let positionsLent = false;
+
+/**
+ * Runs `use(pos)` with pos[W[i]] = i for every i and −1 at every other index in [0, size) (a
+ * coordinate listed twice maps to its last position). The map is one O(size) array shared by
+ * every call and put back to −1 at W's entries only, so a call costs O(|W|) once the array
+ * exists: the certification maps a footprint of a few hundred coordinates into a state of up to
+ * 10⁷ per evidence item, where a fresh array per call would allocate (and fill) 4·d bytes each
+ * time. `use` must not keep `pos`. Holds the largest map asked for.
+ */
+export function withPositions<T>(W: ArrayLike<number>, size: number, use: (pos: Int32Array) => T): T {
+  const own = positionsLent || positions === undefined || positions.length < size;
+  const pos = own ? new Int32Array(size).fill(-1) : positions!;
+  if (own && !positionsLent) positions = pos;
+  const lent = !positionsLent;
+  positionsLent = true;
+  try {
+    for (let i = 0; i < W.length; i++) pos[W[i]!] = i;
+    return use(pos);
+  } finally {
+    for (let i = 0; i < W.length; i++) pos[W[i]!] = -1;
+    if (lent) positionsLent = false;
+  }
+}
+
 /** a·u + b·v by merging the sorted index lists (exact zeros dropped). Cost O(nnz(u) + nnz(v)). */
 export function sparseCombine(a: number, u: SparseVector, b: number, v: SparseVector): SparseVector {
   if (u.dim !== v.dim) throw new ArgumentError('v.dim', v.dim, `must equal u.dim = ${u.dim}`);

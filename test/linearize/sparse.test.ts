@@ -5,6 +5,7 @@ import {
   sparseCombine,
   sparseFromDense,
   toDense,
+  withPositions,
   zeroVector,
   type SparseVector,
 } from '../../src/linearize/sparse.js';
@@ -56,5 +57,54 @@ describe('sparse vectors', () => {
     expect(zeroVector(5).dim).toBe(5);
     expect(zeroVector(3).dim).toBe(3);
     expect(() => ((zeroVector(3) as { dim: number }).dim = 4)).toThrow(TypeError);
+  });
+});
+
+/** The map withPositions promises: pos[W[i]] = i (the last i for a repeated coordinate), else −1. */
+function positionOracle(W: readonly number[], size: number): Int32Array {
+  const pos = new Int32Array(size).fill(-1);
+  W.forEach((j, i) => (pos[j] = i));
+  return pos;
+}
+
+describe('withPositions', () => {
+  const loans = fc
+    .integer({ min: 1, max: 64 })
+    .chain((size) =>
+      fc
+        .array(fc.array(fc.integer({ min: 0, max: size - 1 }), { maxLength: 12 }), { minLength: 1, maxLength: 6 })
+        .map((lists) => ({ size, lists })),
+    );
+
+  test.prop([loans])(
+    'lends the map of W over [0, size), and −1 everywhere again after each loan',
+    ({ size, lists }) => {
+      for (const W of lists) {
+        const seen = withPositions(W, size, (pos) => Array.from(pos.subarray(0, size)));
+        expect(seen).toEqual(Array.from(positionOracle(W, size)));
+      }
+      // what is left between loans: an empty W sees only −1
+      expect(withPositions([], size, (pos) => pos.subarray(0, size).every((p) => p === -1))).toBe(true);
+    },
+  );
+
+  test.prop([loans])('a loan inside a loan gets a map of its own; both are right', ({ size, lists }) => {
+    const [outer, ...inner] = lists;
+    withPositions(outer!, size, (pos) => {
+      for (const W of inner)
+        expect(withPositions(W, size, (p) => Array.from(p.subarray(0, size)))).toEqual(
+          Array.from(positionOracle(W, size)),
+        );
+      expect(Array.from(pos.subarray(0, size))).toEqual(Array.from(positionOracle(outer!, size)));
+    });
+  });
+
+  it('puts the map back when the user throws', () => {
+    expect(() =>
+      withPositions([3, 1], 8, () => {
+        throw new Error('inside');
+      }),
+    ).toThrow('inside');
+    expect(withPositions([], 8, (pos) => Array.from(pos.subarray(0, 8)))).toEqual(new Array(8).fill(-1));
   });
 });
