@@ -109,6 +109,44 @@ function tfRows(tf: Tf, build: () => TfCore.Tensor): Float64Array {
   return Float64Array.from(data);
 }
 
+/** What {@link reserveBackendHeap} uses of the tfjs wasm backend's emscripten module. */
+interface EmscriptenHeap {
+  HEAPU8: Uint8Array;
+  _malloc(bytes: number): number;
+  _free(ptr: number): void;
+}
+
+/**
+ * Heap bytes a batched autodiff pass is given ahead, per row and per float of the wider of the
+ * map's input and output. The double VJP of the reference graph's Q holds about 100 such floats
+ * at its peak (measured on the wasm backend: the heap grew from 16 to 100 MB for 16 rows at
+ * d = 12,864); 128 leaves room for maps with a few more intermediates. A map that needs more
+ * only grows the heap in steps as before.
+ */
+const AUTODIFF_HEAP_FLOATS_PER_ROW = 128;
+/** Reservations stop here (wasm32 addresses 4 GiB, and the heap is never given back). */
+const AUTODIFF_HEAP_CAP = 2 ** 30;
+
+/**
+ * Gives the wasm backend's heap room for a batch of `rows` rows of width `width` in one step. That
+ * heap (emscripten's) grows by about a fifth whenever an allocation does not fit, and V8 answers
+ * each growth of a wasm memory as it answers any external allocation: with a garbage collection
+ * once enough has accumulated. One batch of the certification's cross-check (16 rows at
+ * d = 12,864) grew it ten times and cost about 15 collections; reserved ahead, it grows once. A
+ * block of the size is allocated and freed at once: memory.grow maps the pages but nothing
+ * touches them, so the reservation costs address space, not resident memory. Other backends
+ * (tfjs-node, cpu) keep no such heap, and nothing is done for them.
+ */
+function reserveBackendHeap(tf: Tf, rows: number, width: number): void {
+  const heap = (tf.backend() as { wasm?: Partial<EmscriptenHeap> }).wasm;
+  if (!(heap?.HEAPU8 instanceof Uint8Array && typeof heap._malloc === 'function' && typeof heap._free === 'function'))
+    return;
+  const bytes = Math.min(AUTODIFF_HEAP_CAP, rows * width * 4 * AUTODIFF_HEAP_FLOATS_PER_ROW);
+  if (heap.HEAPU8.length >= bytes) return;
+  const ptr = heap._malloc(bytes);
+  if (ptr !== 0) heap._free(ptr);
+}
+
 /**
  * Batched VJPs: rows u_i of `U` (k × m) → rows Jᵀu_i (k × n), J = Df(x), float32.
  * Cost: one forward and one backward pass of f on a batch of k.
@@ -151,6 +189,7 @@ export function jacobianByVjp(tf: Tf, f: TfBatchMap, x: ArrayLike<number>, m: nu
   const x0 = finiteVector('x', x);
   const n = x0.length;
   const J = new Float64Array(m * n);
+  reserveBackendHeap(tf, Math.min(chunk, m), Math.max(m, n));
   for (let r0 = 0; r0 < m; r0 += chunk) {
     const k = Math.min(chunk, m - r0);
     const U = new Float64Array(k * m);
@@ -199,6 +238,7 @@ export class TfJacobian extends CachedJacobian<'autodiff'> {
 
   /** Batches of `chunk` JVPs along unit rows. */
   protected override computeColumns(cols: readonly number[], store: (j: number, col: SparseVector) => void): void {
+    reserveBackendHeap(this.#tf, Math.min(this.#chunk, cols.length), Math.max(this.dim, this.outDim));
     for (let s = 0; s < cols.length; s += this.#chunk) {
       const part = cols.slice(s, s + this.#chunk);
       const V = new Float64Array(part.length * this.dim);
