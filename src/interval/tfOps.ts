@@ -90,19 +90,22 @@ function divChecked(alo: number, ahi: number, blo: number, bhi: number): void {
   else div(alo, ahi, blo, bhi);
 }
 
+/** The element arrays the maps and slopes below read. */
+type F64 = Float64Array;
+
 /**
  * Writes into R the image of element i ([lo[i], hi[i]]) under an elementwise map. Elements come
  * as arrays and an index, not as numbers: the element loops call maps through a variable, which
  * V8 does not inline, and a call that is not inlined boxes every double argument on the heap
  * (arrays and small integers pass as they are).
  */
-export type IntervalMap = (lo: Float64Array, hi: Float64Array, i: number) => void;
+export type IntervalMap = (lo: F64, hi: F64, i: number) => void;
 
 /**
  * Writes into R an enclosure of a map's derivative over element i of its argument ([xl[i], xh[i]])
  * whose image is [vl[i], vh[i]] (arrays and an index, as {@link IntervalMap}).
  */
-export type IntervalSlope = (xl: Float64Array, xh: Float64Array, vl: Float64Array, vh: Float64Array, i: number) => void;
+export type IntervalSlope = (xl: F64, xh: F64, vl: F64, vh: F64, i: number) => void;
 
 const UNARY_VALUE: Readonly<Record<UnaryOp, IntervalMap>> = {
   neg: (l, h, i) => neg(l[i]!, h[i]!),
@@ -132,14 +135,7 @@ function logisticSlope(slo: number, shi: number): void {
  * f'(x) over element i of the argument ([xl[i], xh[i]]) whose image is [vl[i], vh[i]], into R
  * (arrays and an index: see {@link IntervalMap}).
  */
-function unarySlope(
-  op: UnaryOp,
-  xl: Float64Array,
-  xh: Float64Array,
-  vl: Float64Array,
-  vh: Float64Array,
-  i: number,
-): void {
+function unarySlope(op: UnaryOp, xl: F64, xh: F64, vl: F64, vh: F64, i: number): void {
   const xlo = xl[i]!;
   const xhi = xh[i]!;
   const vlo = vl[i]!;
@@ -310,7 +306,7 @@ export function clipByValue(x: IntervalTensor, cmin: number, cmax: number): Inte
 }
 
 /** A binary op on element j of a (al, ah) and element k of b (bl, bh), into R. */
-type BinaryAt = (al: Float64Array, ah: Float64Array, j: number, bl: Float64Array, bh: Float64Array, k: number) => void;
+type BinaryAt = (al: F64, ah: F64, j: number, bl: F64, bh: F64, k: number) => void;
 
 /**
  * The binary ops on array elements. The element loop calls them through a variable, which V8
