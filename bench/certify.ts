@@ -1,7 +1,8 @@
 /**
  * Benchmarks of the certification. Run: `node --import tsx bench/certify.ts [Nmax ...]`
- * (or `npm run bench -- certify`). Writes bench/results/certify.json (after every size, so an
- * interrupted run keeps the sizes done); every ratio is computed from timings taken in this run.
+ * (or `npm run bench -- certify`). Writes bench/results/certify.json, certify-node22.json on Node
+ * 22 (see resultsFile), after every size, so an interrupted run keeps the sizes done; every ratio
+ * is computed from timings taken in this run.
  *
  * 1. Certification of the reference graph with the options a user gets from `ordergap certify`
  *    with no flags (certifyReport's defaults: fd Jacobians, auto linearisation, everything else
@@ -44,7 +45,7 @@ import { sparseCombine, sparseNorm } from '../src/linearize/sparse.js';
 import { coordinateArray, coordinateCount } from '../src/system/coordinates.js';
 import { extendSystem } from '../src/system/define.js';
 import type { OperatorSystem, Subspace } from '../src/system/types.js';
-import { hostSpeedGflops, kernelBuildRun } from './_node.js';
+import { hostSpeedGflops, kernelBuildRun, resultsFile } from './_node.js';
 import { syntheticScenario } from './_scenario.js';
 import { referenceGraphSystem } from '../src/graph/system.js';
 import * as linalg from '../src/linalg/index.js';
@@ -476,7 +477,7 @@ async function main() {
   };
   const write = (doc: object) => {
     mkdirSync(new URL('./results/', import.meta.url), { recursive: true });
-    writeFileSync(new URL('./results/certify.json', import.meta.url), JSON.stringify(doc, null, 2) + '\n');
+    writeFileSync(new URL(`./results/${resultsFile('certify')}`, import.meta.url), JSON.stringify(doc, null, 2) + '\n');
   };
   const graph = await graphRows((rows) =>
     write({

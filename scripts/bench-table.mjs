@@ -1462,6 +1462,12 @@ const BENCHMARKS = [
     render: renderRepeatedCalls,
   },
   { file: 'certify.json', title: 'Certification', script: 'bench/certify.ts', render: renderCertify },
+  {
+    file: 'certify-node22.json',
+    title: 'Certification on Node 22',
+    script: 'bench/certify.ts (run by Node 22)',
+    render: renderCertify,
+  },
   { file: 'proof.json', title: 'Proofs by enclosure', script: 'bench/proof.ts', render: renderProof },
   {
     file: 'ordergap-nmax.json',

@@ -539,6 +539,7 @@ const fixtures: Record<string, unknown> = {
   'coverage.json': coverage,
   'linalg.json': linalg,
   'certify.json': certify,
+  'certify-node22.json': certify,
   'ordergap-nmax.json': ordergapNmax,
   'stopping.json': stopping,
 };
