@@ -128,7 +128,8 @@ const AUTODIFF_HEAP_FLOATS_PER_ROW = 128;
 const AUTODIFF_HEAP_CAP = 2 ** 30;
 
 /**
- * Gives the wasm backend's heap room for a batch of `rows` rows of width `width` in one step. That
+ * Gives the wasm backend's heap room for a batch of `rows` rows of width `width` in one step, when
+ * the heap is smaller than the batch's share ({@link AUTODIFF_HEAP_FLOATS_PER_ROW}). That
  * heap (emscripten's) grows by about a fifth whenever an allocation does not fit, and V8 answers
  * each growth of a wasm memory as it answers any external allocation: with a garbage collection
  * once enough has accumulated. One batch of the certification's cross-check (16 rows at

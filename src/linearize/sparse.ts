@@ -223,17 +223,19 @@ let positionsLent = false;
  * time. `use` must not keep `pos`. Holds the largest map asked for.
  */
 export function withPositions<T>(W: ArrayLike<number>, size: number, use: (pos: Int32Array) => T): T {
-  const own = positionsLent || positions === undefined || positions.length < size;
-  const pos = own ? new Int32Array(size).fill(-1) : positions!;
-  if (own && !positionsLent) positions = pos;
-  const lent = !positionsLent;
+  const nested = positionsLent;
+  let pos = positions;
+  if (nested || pos === undefined || pos.length < size) {
+    pos = new Int32Array(size).fill(-1);
+    if (!nested) positions = pos;
+  }
   positionsLent = true;
   try {
     for (let i = 0; i < W.length; i++) pos[W[i]!] = i;
     return use(pos);
   } finally {
     for (let i = 0; i < W.length; i++) pos[W[i]!] = -1;
-    if (lent) positionsLent = false;
+    if (!nested) positionsLent = false;
   }
 }
 

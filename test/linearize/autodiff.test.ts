@@ -92,3 +92,24 @@ describe('tfjs autodiff Jacobians', () => {
     expect(check.disagreements.map((d) => d.column)).toEqual([0]);
   });
 });
+
+describe('the wasm heap reserved for a batch', () => {
+  it('grows the heap to the batch share in one step before a batch of JVPs, with the columns unchanged', () => {
+    if (backend !== 'wasm') return; // only the wasm backend keeps an emscripten heap
+    // 16 rows of width 4096 at 128 floats each: 32 MiB, twice the heap tfjs starts with, while
+    // the map itself (X ⊙ X) needs about 1 MiB, so only the reservation makes the heap that large
+    const d = 4096;
+    const x = Float64Array.from({ length: d }, (_, i) => 0.001 * (i + 1));
+    const J = new TfJacobian(tf, (t, X) => t.mul(X, X) as TfCore.Tensor2D, x, d, { chunk: 16, columnThreshold: 0 });
+    const cols = Array.from({ length: 16 }, (_, i) => 17 * i);
+    J.prefetch(cols);
+    const heap = (tf.backend() as unknown as { wasm: { HEAPU8: Uint8Array } }).wasm.HEAPU8;
+    expect(heap.length).toBeGreaterThanOrEqual(16 * d * 4 * 128);
+    for (const j of cols) {
+      const c = J.column(j);
+      expect(Array.from(c.index)).toEqual([j]);
+      // d(x_j²)/dx_j = 2x_j in float32: relative error below the autodiff accuracy
+      expect(Math.abs(c.value[0]! - 2 * x[j]!)).toBeLessThanOrEqual(AUTODIFF_F32_RELATIVE_ACCURACY * 2 * x[j]!);
+    }
+  });
+});
