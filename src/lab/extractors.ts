@@ -21,7 +21,8 @@ export interface AnswerExtractor {
   normalizeGold(gold: string): string | null;
 }
 
-const MARKER = 'the answer is';
+/** "the answer is", ASCII letters matched in either case (no other character folds onto them without `u`). */
+const MARKER = /the answer is/gi;
 
 /** Lower-cases and removes every character that is not a letter a–z (built-in text normaliser). */
 export function normalizeLetters(text: string): string {
@@ -30,8 +31,10 @@ export function normalizeLetters(text: string): string {
 
 /** Text after the last "the answer is" (case-insensitive), or null when the marker is absent. */
 export function afterLastMarker(text: string): string | null {
-  const i = text.toLowerCase().lastIndexOf(MARKER);
-  return i < 0 ? null : text.slice(i + MARKER.length);
+  // searched in the text itself: lower-casing can change the length before the marker (İ → i̇)
+  let end = -1;
+  for (const m of text.matchAll(MARKER)) end = m.index + m[0].length;
+  return end < 0 ? null : text.slice(end);
 }
 
 /**

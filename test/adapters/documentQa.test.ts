@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answerQuestion, type AnswerEvent } from '../../src/adapters/documentQa/answerQuestion.js';
 import { chunkDocument, ChunkRanking } from '../../src/adapters/documentQa/chunk.js';
@@ -15,6 +16,39 @@ describe('chunkDocument and the BM25 reading order', () => {
       'One. Two.',
       'Three.',
     ]);
+  });
+
+  it('paragraphs: the runs of non-blank lines, a blank line holding only whitespace (fast-check against a pattern)', () => {
+    // the oracle: a paragraph starts at a non-space and runs on until a line feed followed by a
+    // line of whitespace only (JS \\s, the set trim removes); its end is trimmed
+    const oracle = (t: string): string[] =>
+      [...t.matchAll(/\S(?:[^\n]|\n(?![^\S\n]*(?:\n|$)))*/g)].map((m) => m[0].trimEnd());
+    const char = fc.constantFrom('a', 'b', ' ', '\t', '\r', '\n', '\u00a0', '\f', '\u2028', '.');
+    fc.assert(
+      fc.property(
+        fc.array(char, { maxLength: 40 }).map((cs) => cs.join('')),
+        (t) => {
+          const want = oracle(t);
+          if (want.length === 0) {
+            expect(() => chunkDocument(t)).toThrow(/document/);
+            return;
+          }
+          const got = chunkDocument(t);
+          expect(got.map((c) => c.text)).toEqual(want);
+          for (const c of got) expect(t.slice(c.start, c.end)).toBe(c.text);
+        },
+      ),
+      { numRuns: 2000 },
+    );
+    // a line of non-breaking spaces separates paragraphs, as a line of spaces does
+    expect(chunkDocument('One\n\u00a0\nTwo').map((c) => c.text)).toEqual(['One', 'Two']);
+  });
+
+  it('a paragraph of 12 million characters is one chunk (no recursion on its length)', () => {
+    const line = 'word '.repeat(2_400_000);
+    const c = chunkDocument(`${line}\n${line}`);
+    expect(c).toHaveLength(1);
+    expect(c[0]!.end).toBe(2 * line.length);
   });
 
   it('bad chunking is refused with the argument named', () => {
@@ -125,6 +159,22 @@ describe('answerQuestion: the document-QA loop over an AI SDK model (MockLanguag
         .prompt as Prompt
     ).at(-1)!;
     expect(textOf(repair)).toMatch(/cut off at the token budget/);
+  });
+
+  it.each([
+    ['length', 1, /cut off at the token budget/],
+    ['content-filter', 0, /invalid: the output was empty \(finish reason 'content-filter'\)/],
+  ] as const)('an empty output that ends with %s is repaired, not thrown', async (finish, truncated, message) => {
+    // the AI SDK parses no output from an empty text that did not finish with `stop`
+    const outputs = [{ ...OUTPUTS[2]!, repair: OUTPUTS[2]!.first, first: '' }];
+    const model = addressModel(outputs, finish);
+    const r = await answerQuestion({ model, question: QUESTION, document: GETTYSBURG, chunking: sentences });
+    expect(r.extraction).toMatchObject({ truncated, evidence: 1, repairs: 1, invalid: 0 });
+    const repair = (
+      model.doGenerateCalls.find((c) => (c.prompt as Prompt).filter((m) => m.role === 'user').length > 1)!
+        .prompt as Prompt
+    ).at(-1)!;
+    expect(textOf(repair)).toMatch(message);
   });
 
   it('bad options are refused, naming the argument, before any model call', async () => {

@@ -89,15 +89,18 @@ export const textOf = (m: Prompt[number]) =>
   typeof m.content === 'string' ? m.content : m.content.map((p) => p.text ?? '').join('');
 
 /** A model answering from {@link OUTPUTS}: the chunk is the first user message; a second one asks for a repair. */
-export function addressModel(outputs: readonly HandWrittenOutput[] = OUTPUTS, finish: 'stop' | 'length' = 'stop') {
+export function addressModel(
+  outputs: readonly HandWrittenOutput[] = OUTPUTS,
+  finish: 'stop' | 'length' | 'content-filter' = 'stop',
+) {
   return new MockLanguageModelV3({
     doGenerate: async ({ prompt }) => {
       const users = (prompt as Prompt).filter((m) => m.role === 'user').map(textOf);
       const { text, listed } = replyFor(users, outputs);
-      const cut = finish === 'length' && users.length === 1 && listed;
+      const cut = finish !== 'stop' && users.length === 1 && listed;
       return {
         content: [{ type: 'text' as const, text }],
-        finishReason: cut ? { unified: 'length' as const, raw: 'length' } : { unified: 'stop' as const, raw: 'stop' },
+        finishReason: cut ? { unified: finish, raw: finish } : { unified: 'stop' as const, raw: 'stop' },
         usage,
         warnings: [],
       };

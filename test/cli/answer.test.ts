@@ -134,6 +134,12 @@ describe('ordergap answer against a loopback OpenAI-compatible server', () => {
         /--base-url = "localhost:8080": must be an http: or https: URL/,
       ],
       [
+        // the password is not echoed
+        ['--document', DOCUMENT, '--question', QUESTION, '--base-url', 'http://u:secret@127.0.0.1:1/v1'],
+        {},
+        /^(?!.*secret).*--base-url = "http:\/\/127\.0\.0\.1:1\/v1 with credentials": must not hold a user name or password/,
+      ],
+      [
         ['--document', DOCUMENT, '--question', QUESTION, '--base-url', 'nope'],
         {},
         /--base-url = "nope": is not an absolute URL/,

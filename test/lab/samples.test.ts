@@ -20,6 +20,8 @@ describe('extractors', () => {
     expect(answerIsExtractor.extract('   \n')).toEqual({ kind: 'empty' });
     expect(answerIsExtractor.extract('no marker here')).toEqual({ kind: 'unparseable' });
     expect(answerIsExtractor.extract('the answer is 42.')).toEqual({ kind: 'unparseable' });
+    // text before the marker whose lower case is longer (İ → i̇) does not shift where the answer starts
+    expect(answerIsExtractor.extract('İİİ the answer is Paris')).toEqual({ kind: 'answer', answer: 'paris' });
     expect(answerIsExtractor.normalizeGold('Paris')).toBe('paris');
     expect(answerIsExtractor.normalizeGold('123')).toBeNull();
   });

@@ -16,7 +16,9 @@
  *
  * An output that does not parse, does not match the schema or references nothing the state
  * holds is sent back once per repair with the error (`maxRepairs`); an output cut off at the token
- * budget (finish reason `length`) is asked again to finalize. An output with no claims is an
+ * budget (finish reason `length`, also when nothing came before the cut) is asked to finalize, and
+ * an empty output that ended for another reason (`content-filter`, `tool-calls`, …) is sent back
+ * as invalid, within the same repairs. An output with no claims is an
  * empty extraction — the chunk says nothing about the questions — and counted apart from the
  * invalid ones, as paired scoring counts empty and unparseable answers apart. Transport failures
  * are the AI SDK's to retry (`maxRetries`, exponential backoff).
@@ -26,7 +28,7 @@
  * {@link answerQuestion} runs the steps in a loop, `documentQaGraph` (`ordergap/langgraph`) one
  * per graph node, with the state in the graph state.
  */
-import { generateText, NoObjectGeneratedError, Output, type LanguageModel } from 'ai';
+import { generateText, NoObjectGeneratedError, NoOutputGeneratedError, Output, type LanguageModel } from 'ai';
 import { z } from 'zod';
 import {
   CoverageStopper,
@@ -121,7 +123,10 @@ export interface ExtractionCounts {
   readonly invalid: number;
   /** Repairs asked for (an invalid output sent back with its error). */
   readonly repairs: number;
-  /** Outputs cut off at the token budget (finish reason `length`), each asked again to finalize. */
+  /**
+   * Outputs cut off at the token budget (finish reason `length`), an empty one included; each is
+   * asked to finalize while the chunk has repairs left (`maxRepairs`).
+   */
   readonly truncated: number;
 }
 
@@ -235,6 +240,7 @@ async function extract(
   for (;;) {
     r.attempts++;
     let reply = '';
+    let finish: string | undefined;
     try {
       const out = await generateText({
         model: o.model,
@@ -244,18 +250,29 @@ async function extract(
         ...(o.maxRetries === undefined ? {} : { maxRetries: o.maxRetries }),
         ...(o.abortSignal ? { abortSignal: o.abortSignal } : {}),
       });
-      if (out.output.claims.length === 0) return { ...r, kind: 'empty', error: null };
+      finish = out.finishReason;
       reply = out.text;
-      r.item = toEvidenceItem(state, out.output, { id: `chunk:${chunk.index}` });
+      // the SDK parses no output from an empty text that did not finish with `stop`: reading it
+      // throws NoOutputGeneratedError, handled below as a cut or an invalid output
+      const output = out.output;
+      if (output.claims.length === 0) return { ...r, kind: 'empty', error: null };
+      r.item = toEvidenceItem(state, output, { id: `chunk:${chunk.index}` });
       return { ...r, kind: 'evidence', error: null };
     } catch (e) {
-      // an output the schema refuses, or one naming what the state does not hold (GraphFormatError
-      // is an ArgumentError): both are repaired with the error; anything else is not the model's
-      if (!NoObjectGeneratedError.isInstance(e) && !(e instanceof ArgumentError)) throw e;
-      const cut = NoObjectGeneratedError.isInstance(e) && e.finishReason === 'length';
+      // an output the schema refuses, no output, or one naming what the state does not hold
+      // (GraphFormatError is an ArgumentError): all are repaired with the error; anything else is
+      // not the model's
+      const unparsed = NoObjectGeneratedError.isInstance(e);
+      const none = NoOutputGeneratedError.isInstance(e);
+      if (!unparsed && !none && !(e instanceof ArgumentError)) throw e;
+      if (unparsed) [finish, reply] = [e.finishReason, e.text ?? ''];
+      const cut = (unparsed || none) && finish === 'length';
       if (cut) r.truncated++;
-      r.error = cut ? 'the output was cut off at the token budget' : errorMessage(e);
-      if (NoObjectGeneratedError.isInstance(e)) reply = e.text ?? '';
+      r.error = cut
+        ? 'the output was cut off at the token budget'
+        : none
+          ? `the output was empty (finish reason '${finish}')`
+          : errorMessage(e);
     }
     if (r.repairs >= maxRepairs) return r;
     r.repairs++;

@@ -19,7 +19,7 @@ export interface Chunk {
 
 /** Options of {@link chunkDocument}. */
 export interface ChunkOptions {
-  /** What a window counts: paragraphs (blank-line separated; default) or sentences (Intl.Segmenter). */
+  /** What a window counts: paragraphs (separated by blank lines; default) or sentences (Intl.Segmenter). */
   unit?: 'paragraph' | 'sentence';
   /** Units per window, >= 1 (default 1 paragraph, or 5 sentences). */
   size?: number;
@@ -27,11 +27,31 @@ export interface ChunkOptions {
   overlap?: number;
 }
 
-/** [start, end) of each non-blank paragraph (text between blank lines), trimmed. */
+/**
+ * [start, end) of each paragraph, trimmed: a maximal run of non-blank lines, a line being the
+ * text between two line feeds and a blank line one that holds only whitespace (what
+ * `String.prototype.trim` removes: spaces, tabs, CR, NBSP, form feeds, U+2028, …). One pass over
+ * the lines, O(length) time and constant stack whatever a paragraph's length.
+ */
 function paragraphs(text: string): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  const re = /\S(?:[^\n]|\n(?![ \t\r]*\n))*/g;
-  for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push([m.index, m.index + m[0].trimEnd().length]);
+  let start = -1; // the open paragraph's first non-blank character, or −1
+  let end = -1; // one past its last non-blank character so far
+  for (let at = 0; at <= text.length; ) {
+    const lf = text.indexOf('\n', at);
+    const lineEnd = lf < 0 ? text.length : lf;
+    const line = text.slice(at, lineEnd);
+    const body = line.trimStart();
+    if (body.length === 0) {
+      if (start >= 0) out.push([start, end]);
+      start = -1;
+    } else {
+      if (start < 0) start = at + line.length - body.length;
+      end = at + line.trimEnd().length;
+    }
+    at = lineEnd + 1;
+  }
+  if (start >= 0) out.push([start, end]);
   return out;
 }
 
@@ -83,9 +103,11 @@ export function chunkDocument(text: string, options: ChunkOptions = {}): Chunk[]
 
 /**
  * The retrieval order over a document's chunks: {@link next} returns the unread chunk that ranks
- * highest by BM25 for a query (MiniSearch's BM25+ over word terms, prefix and fuzzy matching
- * off, so a score is the plain term statistics), ties and chunks the query does not match
- * taken in document order. Index build O(total text); a query O(matching postings).
+ * highest by BM25 for a query (MiniSearch's BM25+ over word terms, k = 1.2, b = 0.7, δ = 0.5,
+ * prefix and fuzzy matching off), ties and chunks the query does not match taken in document
+ * order. MiniSearch departs from the textbook BM25+ twice: a chunk's length is its number of
+ * distinct terms, and its score is multiplied by the number of query terms it matches.
+ * Index build O(total text); a query O(matching postings).
  */
 export class ChunkRanking {
   readonly #chunks: readonly Chunk[];

@@ -12,8 +12,8 @@ export const DEFAULT_BASE_URL = 'http://127.0.0.1:8080/v1';
 export const DEFAULT_MODEL_NAME = 'default';
 
 /**
- * Checks a base URL: an absolute `http:` or `https:` URL without query or fragment (the
- * provider appends `/chat/completions` to it).
+ * Checks a base URL: an absolute `http:` or `https:` URL without query, fragment or credentials
+ * (the provider appends `/chat/completions` to it, and fetch refuses a URL with credentials).
  * @throws {ArgumentError} named `argument`, with the value.
  */
 export function checkBaseURL(value: unknown, argument = 'baseURL'): string {
@@ -28,5 +28,14 @@ export function checkBaseURL(value: unknown, argument = 'baseURL'): string {
     throw new ArgumentError(argument, value, 'must be an http: or https: URL');
   if (url.search !== '' || url.hash !== '')
     throw new ArgumentError(argument, value, 'must have no query or fragment (the request path is appended to it)');
+  // fetch refuses a request URL with credentials; the message shows the URL without them
+  if (url.username !== '' || url.password !== '') {
+    [url.username, url.password] = ['', ''];
+    throw new ArgumentError(
+      argument,
+      `${url.href} with credentials`,
+      'must not hold a user name or password (pass an API key instead)',
+    );
+  }
   return value;
 }
