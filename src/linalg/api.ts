@@ -26,7 +26,7 @@ import {
   type MatrixShape,
 } from './shape.js';
 import type { NullSpaceResult } from './streamingQR.js';
-import { basisFromRows, svdOfR, type SvdOfR } from './svdFromR.js';
+import { basisFromRows, checkFactor, representable, svdOfR, type SvdOfR } from './svdFromR.js';
 import { EPS, decideRank, resolveTolerance, type RankDecision, type RankToleranceOptions } from './tolerance.js';
 
 /** Options of {@link gram} and {@link gramAccumulate}. */
@@ -238,7 +238,9 @@ export interface GemmOptions extends BackendOption, ThreadOption {
 /**
  * C = α·op(A)·op(B) + β·C (op = identity or transpose), row-major. With `options.C` the product
  * is written into it (after validation and only if finite); otherwise a new M×N array is returned.
- * Error per entry <= K·eps·Σ_k|a_ik||b_kj| (+ the β term). Cost 2·M·N·K flops.
+ * Error per entry <= K·eps·|α|·Σ_k|a_ik||b_kj| (+ the β term) while α·a_ik stays in the normal
+ * range: the wasm kernel scales A by α as it packs it (reference BLAS scales B), so α = 1e-200 on
+ * a = 1e-200 underflows to 0 whatever B holds (docs/linalg.md). Cost 2·M·N·K flops.
  * @throws {ArgumentError} inner dimensions disagree, NaN/±Infinity inputs, α/β not finite,
  *   beta ≠ 0 without C, C of the wrong length, or an overflowing result.
  * @example
@@ -388,17 +390,19 @@ export function eigh(
       ? 64 * Math.max(n, 1) * EPS
       : finiteNumber('options.symmetryRtol', opts.symmetryRtol);
   if (symmetryRtol < 0) throw new ArgumentError('options.symmetryRtol', symmetryRtol, 'must be >= 0');
-  let asym = 0;
+  let asymmetry = 0; // max |s_ij − s_ji| / max|S|, each pair divided (division by max|S| is monotone)
   let where = [0, 0];
   for (let i = 0; i < n; i++)
     for (let j = i + 1; j < n; j++) {
-      const d = Math.abs(M.data[i * n + j]! - M.data[j * n + i]!);
-      if (d > asym) {
-        asym = d;
+      const [a, b] = [M.data[i * n + j]!, M.data[j * n + i]!];
+      const d = Math.abs(a - b);
+      // a difference beyond MAX_VALUE (max|S| >= MAX/2 then): halves, exact at that size
+      const r = d === Infinity ? Math.abs(a / 2 - b / 2) / (M.amax / 2) : d / M.amax;
+      if (r > asymmetry) {
+        asymmetry = r;
         where = [i, j];
       }
     }
-  const asymmetry = M.amax > 0 ? asym / M.amax : 0;
   if (asymmetry > symmetryRtol)
     throw new ArgumentError(
       'S',
@@ -408,24 +412,38 @@ export function eigh(
     );
   const out = eighOut(opts?.out, n, M.wasMatrix);
   const s = safeScale(M.amax);
-  const values = out?.values ?? new Float64Array(n);
-  const V = out?.vectors ?? new Float64Array(n * n);
+  // |λ| <= ‖S‖₂ <= n·max|S|: only then can an eigenvalue leave the f64 range, and only then is
+  // the result formed apart from `out` and checked before it is copied there
+  const mayOverflow = M.amax > Number.MAX_VALUE / Math.max(n, 1);
+  const values = (!mayOverflow && out?.values) || new Float64Array(n);
+  const V = (!mayOverflow && out?.vectors) || new Float64Array(n * n);
   // the decomposition of (s·S + s·Sᵀ)/2: exactly s·S for symmetric S, and the nearest symmetric
   // matrix (scaled) when S is symmetric only within symmetryRtol
   const iterations = pickBackend(opts).syev(M.data, n, s, values, V);
   if (iterations < 0) throw new Error(`eigh: implicit QL did not converge for n = ${n}`);
   for (let i = 0; i < n; i++) values[i]! /= s;
-  const base = { n, values, asymmetry, symmetryRtol, iterations };
-  return M.wasMatrix ? { ...base, vectors: toMlMatrix(V, n, n) } : { ...base, vectors: V };
+  if (mayOverflow) {
+    for (let i = 0; i < n; i++)
+      if (!Number.isFinite(values[i]!))
+        throw new ArgumentError('S', S, 'has an eigenvalue beyond the f64 range (|λ| > 1.8e308); scale it down');
+    if (out) {
+      out.values.set(values);
+      out.vectors.set(V);
+    }
+  }
+  const base = { n, values: out?.values ?? values, asymmetry, symmetryRtol, iterations };
+  return M.wasMatrix ? { ...base, vectors: toMlMatrix(V, n, n) } : { ...base, vectors: out?.vectors ?? V };
 }
 
 /** Rank/SVD options. */
 export interface RankOptions extends RankToleranceOptions, BackendOption {}
 
+/** The SVD of A's R factor; σ_max may read Infinity when it exceeds the f64 range. */
 function svdOfInput(M: DenseMatrix, opts: BackendOption | undefined, vectors: boolean): SvdOfR {
   const backend = pickBackend(opts);
   const R = new Float64Array(M.cols * M.cols);
   backend.qrUpdate(R, M.cols, M.data, M.rows, qrBlockRows(M.cols));
+  checkFactor('A', M.data, R);
   return svdOfR(backend, R, M.cols, vectors);
 }
 
@@ -444,7 +462,8 @@ function parseShapeArgs<O>(args: unknown[]): [number | undefined, number | undef
  * class, at most 16× plain Jacobi's bound for such R (see PRECONDITION_MAX_COLUMN_RATIO).
  * Cost 2·rows·cols² (QR) + 8/3·cols³ (bidiagonalisation, one pass over the trailing block per
  * step) + O(cols²) (dqds); on the Jacobi path ~5·cols³ per sweep (5–10 sweeps).
- * @throws {ArgumentError} bad shape or NaN/±Infinity entries.
+ * A singular value beyond the f64 range (finite entries near MAX_VALUE) reads Infinity.
+ * @throws {ArgumentError} bad shape or NaN/±Infinity entries; a column norm of A that overflows f64.
  * @example
  * ```ts
  * svdvals([3, 0, 0, 4], 2, 2); // Float64Array [4, 3]
@@ -464,7 +483,8 @@ export function svdvals(A: MatrixInput, ...rest: unknown[]): Float64Array {
  * override). The result reports the tolerance, which part set it, and the margin (the singular
  * values on either side of it).
  * Cost as {@link svdvals}.
- * @throws {ArgumentError} bad shape, NaN/±Infinity entries, negative or non-finite rtol/atol.
+ * @throws {ArgumentError} bad shape, NaN/±Infinity entries, negative or non-finite rtol/atol; a
+ *   column norm or σ_max of A that overflows f64 (every tolerance would be ∞).
  * @example
  * ```ts
  * rank([1, 2, 2, 4], 2, 2).rank; // 1
@@ -476,7 +496,7 @@ export function rank(A: MatrixInput, ...rest: unknown[]): RankDecision {
   const [rows, cols, opts] = parseShapeArgs<RankOptions>(rest);
   const M = readMatrix('A', A, rows, cols);
   const { rtol, atol } = resolveTolerance(M.rows, M.cols, opts);
-  const sv = svdOfInput(M, opts, false).singularValues.slice(0, Math.min(M.rows, M.cols));
+  const sv = representable(svdOfInput(M, opts, false), 'A', M.data).singularValues.slice(0, Math.min(M.rows, M.cols));
   return decideRank(sv, rtol, atol);
 }
 
@@ -501,7 +521,7 @@ export function nullSpace(
   const [rows, cols, opts] = parseShapeArgs<RankOptions>(rest);
   const M = readMatrix('A', A, rows, cols);
   const { rtol, atol } = resolveTolerance(M.rows, M.cols, opts);
-  const svd = svdOfInput(M, opts, true);
+  const svd = representable(svdOfInput(M, opts, true), 'A', M.data);
   // The decision is taken on the cols singular values of R (zeros beyond min(rows, cols)).
   const dec = decideRank(svd.singularValues, rtol, atol);
   const basis = basisFromRows(svd.rightVectorsT, M.cols, dec.rank);

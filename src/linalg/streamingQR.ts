@@ -15,7 +15,7 @@ import { qrBlockRows, type LinalgBackend } from './backend.js';
 import type { BackendOption } from '../wasm/backend.js';
 import { pickBackend } from './select.js';
 import { isMlMatrix, readMatrix, toMlMatrix, type MatrixInput } from './shape.js';
-import { basisFromRows, svdOfR } from './svdFromR.js';
+import { basisFromRows, checkFactor, representable, svdOfR } from './svdFromR.js';
 import { decideRank, resolveTolerance, type RankDecision, type RankToleranceOptions } from './tolerance.js';
 
 /** A rank decision plus an orthonormal basis of the (numerical) null space. */
@@ -77,8 +77,9 @@ export class StreamingQR {
    * then length/cols). An ml-matrix Matrix must have `cols` columns. Validated before anything
    * changes: a bad block leaves the accumulator untouched.
    * `scale` multiplies the block (e.g. √p_e for the stack [√p_e Σ_e B]); default 1.
-   * @throws {ArgumentError} wrong length/shape, a NaN/±Infinity entry (named `block[i][j]`), or a
-   *   scale that is negative or not finite.
+   * @throws {ArgumentError} wrong length/shape, a NaN/±Infinity entry (named `block[i][j]`), a
+   *   scale that is negative or not finite, or a block that makes a column norm of the stack
+   *   overflow f64 (R left as it was).
    * @returns this (for chaining)
    */
   push(block: MatrixInput, rows?: number, scale = 1): this {
@@ -103,6 +104,7 @@ export class StreamingQR {
     }
     const R = Float64Array.from(this.#R); // commit only on success
     this.#backend.qrUpdate(R, this.cols, data, M.rows, qrBlockRows(this.cols));
+    checkFactor('block', block, R);
     this.#R = R;
     this.#rows += M.rows;
     return this;
@@ -117,7 +119,7 @@ export class StreamingQR {
    * Singular values of the stack fed so far, descending (cols values; zeros while rows < cols).
    * Method, accuracy and cost as the library's `svdvals` after its QR: bidiagonalisation of R
    * (8/3·cols³; the reference backend: plain Jacobi) for cols >= 48 with column norms within 16×
-   * of each other, else Jacobi on Rᵀ.
+   * of each other, else Jacobi on Rᵀ. A singular value beyond the f64 range reads Infinity.
    */
   svdvals(): Float64Array {
     return svdOfR(this.#backend, this.#R, this.cols, false).singularValues;
@@ -126,21 +128,22 @@ export class StreamingQR {
   /**
    * Numerical rank of the stack with its tolerance and margin (see ./tolerance.ts).
    * Default tolerance max(rowsSeen, cols)·eps·σ_max.
-   * @throws {ArgumentError} bad rtol/atol.
+   * @throws {ArgumentError} bad rtol/atol; σ_max beyond the f64 range (every tolerance would be ∞).
    */
   rank(options?: RankToleranceOptions): RankDecision {
     const { rtol, atol } = resolveTolerance(this.#rows, this.cols, options);
-    return decideRank(this.svdvals(), rtol, atol);
+    const svd = representable(svdOfR(this.#backend, this.#R, this.cols, false), 'stack', `${this.#rows} rows`);
+    return decideRank(svd.singularValues, rtol, atol);
   }
 
   /**
    * Rank decision plus an orthonormal basis of the numerical null space of the stack
    * (right singular vectors with σ <= tolerance).
-   * @throws {ArgumentError} bad rtol/atol.
+   * @throws {ArgumentError} as {@link rank}.
    */
   nullSpace(options?: RankToleranceOptions): NullSpaceResult {
     const { rtol, atol } = resolveTolerance(this.#rows, this.cols, options);
-    const svd = svdOfR(this.#backend, this.#R, this.cols);
+    const svd = representable(svdOfR(this.#backend, this.#R, this.cols), 'stack', `${this.#rows} rows`);
     const dec = decideRank(svd.singularValues, rtol, atol);
     return {
       ...dec,

@@ -33,7 +33,53 @@ import {
   JACOBI_TOL_FACTOR,
   maxRowCosine,
 } from './gesvj.js';
+import { ArgumentError } from '../util/errors.js';
 import { safeScale } from './shape.js';
+
+/**
+ * The power of two the plain Jacobi path scales R by: 1, or the least downward scale that keeps
+ * m·max|r_ij| — a bound on σ_max (‖R‖₂ <= ‖R‖_F <= m·max|r_ij|) and on every row a rotation
+ * forms — at or below 2¹⁰⁰⁰, so no rotation overflows. Below that the path is never scaled down
+ * (rows of 1e-300 keep every bit next to rows of 1e300); above it the scale costs the smallest
+ * entries at most log2(m) + 24 bits, and only for matrices whose entries reach 2¹⁰⁰⁰/m ≈ 1e301/m.
+ */
+function jacobiScale(amax: number, m: number): number {
+  const e = Math.ceil(Math.log2(amax) + Math.log2(m));
+  return e <= 1000 ? Math.max(1, safeScale(amax)) : 2 ** (1000 - e);
+}
+
+/**
+ * Checks a QR update's R factor: a column of the stack whose norm exceeds the f64 range (finite
+ * entries, e.g. two of 1.5e308) leaves ±∞ or NaN in R, and everything decided from R after it
+ * would be wrong.
+ * @throws {ArgumentError} named `argument`, with `value`, when R holds a non-finite entry.
+ */
+export function checkFactor(argument: string, value: unknown, R: Float64Array): void {
+  for (let k = 0; k < R.length; k++)
+    if (!Number.isFinite(R[k]!))
+      throw new ArgumentError(
+        argument,
+        value,
+        'makes a column norm of the QR factor overflow f64 (it exceeds 1.8e308); scale it down',
+      );
+}
+
+/**
+ * The singular values of `svd`, checked representable: σ_max beyond the f64 range (an R whose
+ * entries are finite can have ‖R‖₂ up to m·MAX_VALUE) makes every rank tolerance ∞ and every rank
+ * 0, so it is an error naming the input, never a silent verdict.
+ * @throws {ArgumentError} σ_max overflows f64.
+ */
+export function representable(svd: SvdOfR, argument: string, value: unknown): SvdOfR {
+  const top = svd.singularValues[0];
+  if (top !== undefined && !Number.isFinite(top))
+    throw new ArgumentError(
+      argument,
+      value,
+      'its largest singular value overflows f64 (it exceeds 1.8e308); scale it down (the rank does not change)',
+    );
+  return svd;
+}
 
 /** Singular values (descending) and the matching right singular vectors as rows. */
 export interface SvdOfR {
@@ -372,7 +418,7 @@ export function svdOfR(backend: LinalgBackend, R: Float64Array, m: number, vecto
         ? gramGuidedJacobi(backend, Y, m, V, n2, vectors)
         : backend.gesvj(Y, m, V, n2, vectors, true);
   } else {
-    s = Math.max(1, safeScale(amax));
+    s = jacobiScale(amax, m);
     Y = new Float64Array(m * m);
     for (let i = 0; i < m; i++) for (let j = 0; j < m; j++) Y[j * m + i] = R[i * m + j]! * s;
     V = new Float64Array(vectors ? m * m : 0);

@@ -7,7 +7,7 @@
  */
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { gram, nullSpace, rank, svdvals } from '../../src/linalg/api.js';
+import { eigh, gram, nullSpace, rank, svdvals } from '../../src/linalg/api.js';
 import { StreamingQR } from '../../src/linalg/streamingQR.js';
 import { svdOfR } from '../../src/linalg/svdFromR.js';
 import { cases, dependentStack, EPS, matmul, orthoError, randn, transpose } from './cases.js';
@@ -190,5 +190,55 @@ describeBackends(LINALG_BACKENDS, 'eigh-preconditioned Jacobi on R (%s)', (backe
     expect(orthoError(ns.basis, m, 2)).toBeLessThanOrEqual(8 * m * EPS);
     const AN = matmul(A, ns.basis, rows, m, 2);
     for (const x of AN) expect(Math.abs(x)).toBeLessThanOrEqual(16 * m * EPS * smax);
+  });
+});
+
+describeBackends(LINALG_BACKENDS, 'results beyond the f64 range from finite entries (%s)', (backend) => {
+  const MAX = Number.MAX_VALUE;
+
+  it('σ_max beyond MAX_VALUE: rank and nullSpace refuse (a tolerance of ∞ would read rank 0); svdvals reads ∞', () => {
+    // [[1e308, 1e308], [1e308, 1e308]]: rank 1, σ = (2e308, 0)
+    const A = [1e308, 1e308, 1e308, 1e308];
+    expect(() => rank(A, 2, 2, { backend })).toThrow(/^A = .*largest singular value overflows f64/);
+    expect(() => nullSpace(A, 2, 2, { backend })).toThrow(/largest singular value overflows f64/);
+    expect(svdvals(A, 2, 2, { backend })[0]).toBe(Infinity);
+    const qr = new StreamingQR(2, { backend }).push(A, 2);
+    expect(() => qr.rank()).toThrow(/^stack = "2 rows": its largest singular value overflows f64/);
+  });
+
+  it('σ_max just inside the range (1.6e308) from entries whose sums overflow: rank 1 and its null space', () => {
+    // σ = ‖(a, a)‖·√2 = 2a with a = 0.8e308: 1.6e308 <= MAX_VALUE; the rows' rotation must not overflow
+    const a = 0.8e308;
+    const r = rank([a, a, a, a], 2, 2, { backend });
+    expect(r.rank).toBe(1);
+    expect(Math.abs(r.singularValues[0]! - 2 * a) / (2 * a)).toBeLessThanOrEqual(8 * EPS);
+    const ns = nullSpace([a, a, a, a], 2, 2, { backend });
+    expect(ns.nullity).toBe(1);
+    expect(Math.abs(Math.abs(ns.basis[0]!) - Math.SQRT1_2)).toBeLessThanOrEqual(8 * EPS);
+  });
+
+  it('a block that makes a column norm overflow: push refuses and R, the row count and the rank stay as they were', () => {
+    const qr = new StreamingQR(1, { backend }).push([1]);
+    const before = qr.r();
+    expect(() => qr.push([1.5e308, 1.5e308], 2)).toThrow(/^block = .*column norm of the QR factor overflow/);
+    expect(qr.r()).toEqual(before);
+    expect(qr.rowsSeen).toBe(1);
+    expect(qr.rank().rank).toBe(1);
+    expect(() => rank([1.5e308, 1.5e308], 2, 1, { backend })).toThrow(/^A = .*column norm of the QR factor overflow/);
+  });
+
+  it('eigh: an eigenvalue beyond MAX_VALUE is refused and out is left untouched; MAX·I is not', () => {
+    const out = { values: new Float64Array(2).fill(7), vectors: new Float64Array(4).fill(7) };
+    expect(() => eigh([MAX, MAX, MAX, MAX], 2, { backend, out })).toThrow(/^S = .*eigenvalue beyond the f64 range/);
+    expect([...out.values, ...out.vectors]).toEqual(Array(6).fill(7));
+    const ok = eigh([MAX, 0, 0, MAX], 2, { backend, out });
+    expect(Array.from(out.values)).toEqual([MAX, MAX]);
+    expect(ok.values).toBe(out.values);
+    expect(ok.vectors).toBe(out.vectors);
+  });
+
+  it('eigh: an asymmetry whose difference overflows is measured, not ∞ (|MAX − (−MAX)| / MAX = 2)', () => {
+    expect(eigh([0, MAX, -MAX, 0], 2, { backend, symmetryRtol: 10 }).asymmetry).toBe(2);
+    expect(() => eigh([0, MAX, -MAX, 0], 2, { backend })).toThrow(/max\|S\| = 2\.000e\+0 > symmetryRtol/);
   });
 });
