@@ -104,7 +104,7 @@ function args(argv: string[]): { samples: string | null; repeats: number; out: s
  * synthetic streams, both within δ, and fewer mean samples than ESC's window.
  */
 function guaranteeTarget(
-  rule: { label: string; falseStopRate: number; meanSamples: number },
+  rule: { label: string; falseStopRate: number | null; meanSamples: number },
   synthetic: readonly number[],
   escMeanSamples: number,
 ) {
@@ -114,7 +114,11 @@ function guaranteeTarget(
     syntheticMaxFalseStopRate: Math.max(...synthetic),
     meanSamples: rule.meanSamples,
     escMeanSamples,
-    met: rule.falseStopRate <= DELTA && synthetic.every((rate) => rate <= DELTA) && rule.meanSamples < escMeanSamples,
+    met:
+      rule.falseStopRate !== null &&
+      rule.falseStopRate <= DELTA &&
+      synthetic.every((rate) => rate <= DELTA) &&
+      rule.meanSamples < escMeanSamples,
   };
 }
 

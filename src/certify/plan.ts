@@ -9,7 +9,7 @@ import { checkState } from '../system/define.js';
 import { resolveRunParams, type RunOverrides } from '../system/runParams.js';
 import type { OperatorSystem, StateBox, Subspace } from '../system/types.js';
 import { ArgumentError } from '../util/errors.js';
-import { integerInRange } from '../util/validate.js';
+import { booleanValue, integerInRange } from '../util/validate.js';
 import { loadTf } from '../linearize/autodiff.js';
 import type { JacobianMethod } from '../linearize/operator.js';
 import { footprintOf, type EngineChoice } from '../linearize/systemJacobians.js';
@@ -178,7 +178,7 @@ function contractionPlan(
     lower: options.lower,
     upper: options.upper,
     samples: options.samples,
-    proofs: options.proofs === undefined ? true : booleanOption('proofs', options.proofs),
+    proofs: options.proofs === undefined ? true : booleanValue('proofs', options.proofs),
     proofBudget:
       options.proofBudget === undefined ? undefined : integerInRange('proofBudget', options.proofBudget, 1, 100000),
     proofMaxEntries:
@@ -186,11 +186,6 @@ function contractionPlan(
         ? undefined
         : integerInRange('proofMaxEntries', options.proofMaxEntries, 1, Number.MAX_SAFE_INTEGER),
   };
-}
-
-function booleanOption(name: string, v: unknown): boolean {
-  if (typeof v !== 'boolean') throw new ArgumentError(name, v, 'must be true or false');
-  return v;
 }
 
 /** The Jacobian engine, loading tfjs for autodiff or for the FD/autodiff cross-check. */

@@ -248,8 +248,8 @@ export interface ShapeFigures {
   /** Accuracy − the full budget's accuracy (a fraction: −0.001 is −0.1 points). */
   readonly accuracyChange: number;
   readonly meanSamples: number;
-  /** Share of units whose answer differs from the full-budget vote. */
-  readonly falseStopRate: number;
+  /** Share of units whose answer differs from the full-budget vote (null: no vote had an answer). */
+  readonly falseStopRate: number | null;
 }
 
 /** Rule k's (replay order: 0 is the full budget) {@link ShapeFigures} on every shape of a replay. */

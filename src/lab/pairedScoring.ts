@@ -14,9 +14,9 @@
  *   unitSamplesVariance: the variance of samples used over all paired units;
  * - agreement: share of the paired units whose full-budget vote has an answer in which the rule's
  *   answer equals it (a unit whose full vote has no answer — every sample empty or unreadable —
- *   has nothing to agree with and is left out, so the full budget agrees with itself 100%);
- *   falseStopRate = 1 − agreement: how often the rule stopped on an answer the full budget would
- *   not give;
+ *   has nothing to agree with and is left out, so the full budget agrees with itself 100%; null
+ *   when no unit is left, e.g. a file of blank samples); falseStopRate = 1 − agreement (null with
+ *   it): how often the rule stopped on an answer the full budget would not give;
  * - samplesSaved = 1 − meanSamples / baseline meanSamples; accuracyChange = accuracy − baseline;
  * - accuracyDifference: a paired confidence interval for the accuracy difference to the baseline,
  *   clustered by item: per item, d_i = mean over its paired repeats of (correct − baseline
@@ -39,11 +39,12 @@ export interface RuleSummary {
   readonly samplesVariance: number | null;
   /** Unbiased variance of samples used across all paired units (the spread of per-item cost). */
   readonly unitSamplesVariance: number | null;
-  readonly agreement: number;
+  /** Null when no paired unit's full-budget vote has an answer (agreementUnits = 0). */
+  readonly agreement: number | null;
   /** Paired units whose full-budget vote has an answer (the denominator of agreement). */
   readonly agreementUnits: number;
-  /** 1 − agreement. */
-  readonly falseStopRate: number;
+  /** 1 − agreement (null with it). */
+  readonly falseStopRate: number | null;
   readonly correct: number;
   readonly wrong: number;
   readonly noAnswer: number;
@@ -235,7 +236,7 @@ export function pairedSummary(
     const smp = meanAndVariance(perRepeatSamples);
     const { correct, wrong, noAnswer, agreementUnits, agreeing, emptySamples, unparseableSamples, stopReasons } =
       unitCounts(units);
-    const agreement = agreeing / Math.max(agreementUnits, 1);
+    const agreement = agreementUnits > 0 ? agreeing / agreementUnits : null;
     return {
       label: r.label,
       name: r.spec.name,
@@ -248,7 +249,7 @@ export function pairedSummary(
       unitSamplesVariance: meanAndVariance(units.map((u) => u.samplesUsed)).variance,
       agreement,
       agreementUnits,
-      falseStopRate: 1 - agreement,
+      falseStopRate: agreement === null ? null : 1 - agreement,
       units,
       correct,
       wrong,

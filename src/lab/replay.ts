@@ -95,10 +95,6 @@ export function baselineSpec(budget: number): RuleSpec {
   return { name: 'fixed-budget', params: { budget } };
 }
 
-function sameSpec(a: RuleSpec, b: RuleSpec): boolean {
-  return a.name === b.name && JSON.stringify(a.params) === JSON.stringify(b.params);
-}
-
 /** Validates replay options against a sample set; fills defaults; builds every rule once to check it. */
 export function validateReplayOptions(samples: SampleSet, options: ReplayOptions): ReplayConfig {
   if (typeof options !== 'object' || options === null)
@@ -112,17 +108,24 @@ export function validateReplayOptions(samples: SampleSet, options: ReplayOptions
   const lambda = finiteNumber('lambda', options.lambda ?? 0.5);
   if (!(lambda > 0 && lambda <= 1)) throw new ArgumentError('lambda', lambda, 'must lie in (0, 1]');
   const extractor = options.extractor ?? answerIsExtractor;
-  // the baseline first whatever the list's order; a rule the list names again (the baseline
-  // itself included) runs once, where it first stands
-  const rules: RuleSpec[] = [baselineSpec(budget)];
+  // the baseline first whatever the list's order; a configuration the list names again (the
+  // baseline itself included) runs once, where it first stands. Configurations are compared by
+  // label, which lists every parameter with defaults filled in, in the rule's own order: `beta`
+  // and `beta:threshold=0.95` are one configuration, whatever order the parameters came in
+  const base = baselineSpec(budget);
+  const rules: RuleSpec[] = [base];
+  const labels = new Set([createRule(base).label]);
   options.rules.forEach((r, i) => {
+    let label: string;
     try {
-      createRule(r);
+      label = createRule(r).label;
     } catch (e) {
       if (e instanceof Error) e.message = `rules[${i}]: ${e.message}`;
       throw e;
     }
-    if (!rules.some((x) => sameSpec(x, r))) rules.push({ name: r.name, params: { ...r.params } });
+    if (labels.has(label)) return;
+    labels.add(label);
+    rules.push({ name: r.name, params: { ...r.params } });
   });
   return { rules, repeats, seed, budget, extractor: extractor.name, lambda };
 }

@@ -157,8 +157,8 @@ export function renderCompareText(r: CompareReport): string {
     ci(x),
     fixed(x.meanSamples, 2),
     pct(x.samplesSaved),
-    pct(x.agreement),
-    pct(x.falseStopRate),
+    x.agreement === null ? '—' : pct(x.agreement),
+    x.falseStopRate === null ? '—' : pct(x.falseStopRate),
     String(x.noAnswer),
     front.has(x.label) ? '*' : '',
   ]);

@@ -43,7 +43,7 @@
  * Numerics: wealths are sums of log1p(±λ) (λ < 1), so nothing overflows or underflows.
  */
 import { ArgumentError } from '../util/errors.js';
-import { finiteNumber } from '../util/validate.js';
+import { booleanValue, finiteNumber } from '../util/validate.js';
 import { anytimeBet } from './anytimeVote.js';
 import { BaseRule, CONTINUE, checkKnownParams, optionalMaxSteps } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
@@ -114,8 +114,7 @@ export class CiteRule extends BaseRule {
     const maxSteps = optionalMaxSteps(params.maxSteps);
     super(maxSteps);
     this.#delta = checkDelta(params.delta ?? CITE_DEFAULTS.delta);
-    const retarget = params.retarget ?? CITE_DEFAULTS.retarget;
-    if (typeof retarget !== 'boolean') throw new ArgumentError('retarget', retarget, 'must be true or false');
+    const retarget = booleanValue('retarget', params.retarget ?? CITE_DEFAULTS.retarget);
     this.#retarget = retarget;
     this.params = Object.freeze({
       delta: this.#delta,

@@ -52,7 +52,7 @@
  * overflows for any counts (test: 10^6 updates).
  */
 import { ArgumentError } from '../util/errors.js';
-import { finiteNumber, integerInRange } from '../util/validate.js';
+import { booleanValue, finiteNumber, integerInRange } from '../util/validate.js';
 import { logSumExp } from './logSpace.js';
 import { BaseRule, CONTINUE, checkKnownParams } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
@@ -178,8 +178,7 @@ export class MmcRule extends BaseRule {
     this.#contenders = integerInRange('contenders', params.contenders ?? MMC_DEFAULTS.contenders, 2);
     this.#minPair = integerInRange('minPairUpdates', params.minPairUpdates ?? MMC_DEFAULTS.minPairUpdates, 0);
     this.#minOther = integerInRange('minOtherUpdates', params.minOtherUpdates ?? MMC_DEFAULTS.minOtherUpdates, 0);
-    const leaderMatch = params.leaderMatch ?? MMC_DEFAULTS.leaderMatch;
-    if (typeof leaderMatch !== 'boolean') throw new ArgumentError('leaderMatch', leaderMatch, 'must be true or false');
+    const leaderMatch = booleanValue('leaderMatch', params.leaderMatch ?? MMC_DEFAULTS.leaderMatch);
     this.#leaderMatch = leaderMatch;
     this.params = Object.freeze({
       delta,

@@ -5,7 +5,7 @@
  * emitted an empty output, or when depth D is reached. A step that lowers the score is not an
  * improvement, so it counts towards the patience (as a regressing layer would).
  */
-import { finiteNumber, integerInRange, positiveNumber } from '../util/validate.js';
+import { booleanValue, integerInRange, positiveNumber } from '../util/validate.js';
 import { BaseRule, CONTINUE, checkKnownParams, requireField } from './rule.js';
 import type { RuleParams, StepObservation, StopDecision } from './rule.js';
 
@@ -34,7 +34,7 @@ export interface PatienceConvergenceParams {
  * Needs `obs.score` at every step (and reads `obs.empty`). The first step sets the best score;
  * each later step either improves it by more than ε·R (resetting the count) or adds one to the
  * count of non-improving steps. Cost O(1) per observation.
- * @throws {ArgumentError} ε or R not finite > 0, P or D not integers >= 1.
+ * @throws {ArgumentError} ε or R not finite > 0, P or D not integers >= 1, stopOnEmpty not true or false.
  * @example
  * ```ts
  * const r = new PatienceConvergenceRule({ epsilon: 0.05, patience: 2, maxDepth: 10 });
@@ -57,8 +57,7 @@ export class PatienceConvergenceRule extends BaseRule {
     const epsilon = positiveNumber('epsilon', params.epsilon ?? PATIENCE_DEFAULTS.epsilon);
     const range = positiveNumber('range', params.range ?? 1);
     const patience = integerInRange('patience', params.patience ?? PATIENCE_DEFAULTS.patience, 1);
-    const stopOnEmpty = params.stopOnEmpty ?? true;
-    if (typeof stopOnEmpty !== 'boolean') finiteNumber('stopOnEmpty', stopOnEmpty);
+    const stopOnEmpty = booleanValue('stopOnEmpty', params.stopOnEmpty ?? true);
     this.#tol = epsilon * range;
     this.#patience = patience;
     this.#stopOnEmpty = stopOnEmpty;

@@ -11,6 +11,12 @@ export function finiteNumber(name: string, value: unknown): number {
   return value;
 }
 
+/** true or false (no other value stands for one: 0, 1, 'true' are refused). */
+export function booleanValue(name: string, value: unknown): boolean {
+  if (typeof value !== 'boolean') throw new ArgumentError(name, value, 'must be true or false');
+  return value;
+}
+
 /** A finite number strictly greater than zero. */
 export function positiveNumber(name: string, value: unknown): number {
   const v = finiteNumber(name, value);

@@ -60,6 +60,15 @@ describe('paired scoring', () => {
     expect(s.rules[0]!.accuracyDifference).toMatchObject({ mean: 0, low: 0, high: 0, items: 3 });
   });
 
+  it('no unit whose full vote has an answer (every sample blank): agreement and false stops are null, not 0 and 100%', () => {
+    const blank = [unit(0, 0, null, 'a', null), unit(1, 0, null, 'b', null)];
+    const s = pairedSummary([
+      { label: 'full', spec: { name: 'fixed-budget', params: {} }, units: blank },
+      { label: 'early', spec: { name: 'x', params: {} }, units: blank },
+    ]);
+    for (const r of s.rules) expect(r).toMatchObject({ agreement: null, agreementUnits: 0, falseStopRate: null });
+  });
+
   it('differences are averaged over an item’s repeats before the interval (clustered by item)', () => {
     // two items × two repeats; the early rule loses item 0 in one repeat only: d = (−1/2, 0)
     const base = [

@@ -57,6 +57,22 @@ describe('replay', () => {
     expect(r.rules.map((x) => x.label)).toEqual(['fixed-budget(budget=5)', 'beta(threshold=0.95, minSamples=1)']);
   });
 
+  it('one configuration spelled several ways (defaults given or not, parameters in any order) runs once', () => {
+    const named: RuleSpec[] = [
+      { name: 'beta', params: {} },
+      { name: 'beta', params: { threshold: 0.95 } },
+      { name: 'fixed-budget', params: { budget: 5.0 } }, // the baseline
+      { name: 'anytime', params: { budget: 5, delta: 0.05 } },
+      { name: 'anytime', params: { delta: 0.05, budget: 5 } },
+    ];
+    const r = replaySamples(tiny, { rules: named, repeats: 1, seed: 1, budget: 5 });
+    expect(r.rules.map((x) => x.label)).toEqual([
+      'fixed-budget(budget=5)',
+      'beta(threshold=0.95, minSamples=1)',
+      'anytime(delta=0.05, budget=5, maxWeight=0.5)',
+    ]);
+  });
+
   it('paired scoring drops exactly the units some rule left unresolved', () => {
     const r = replaySamples(tiny, { rules, repeats: 4, seed: 7, budget: 5 });
     const keys = pairedUnitKeys(r.rules);

@@ -259,6 +259,11 @@ describe('registry', () => {
     expect(() => parseRuleSpec('beta:threshold')).toThrow(/expected key=value/);
     expect(() => parseRuleSpec('beta:threshold=abc')).toThrow(/is not a finite number/);
     expect(() => parseRuleSpec('order-gap:epsilon=-1,window=3')).toThrow(/^epsilon = -1/);
+    // a flag takes true or false only, as mmc's leaderMatch and cite's retarget do
+    for (const v of ['0', '5'])
+      expect(() => parseRuleSpec(`patience:stopOnEmpty=${v}`)).toThrow(
+        new RegExp(`^stopOnEmpty = ${v}: must be true or false`),
+      );
     // a key given twice is refused naming it (the later value used to win without a word)
     expect(() => parseRuleSpec('order-gap:epsilon=0.1,epsilon=0.2')).toThrow(
       /^rule spec "order-gap:epsilon=0\.1,epsilon=0\.2": epsilon = "0\.2": is given twice \(epsilon=0\.1 before\)/,
