@@ -29,10 +29,17 @@ function oneLine(message: string): string {
   return message.split('\n')[0]!.trim();
 }
 
-/** Commander's message on one line: its first line, and its suggestion "(Did you mean …?)" where it makes one. */
+/**
+ * Commander's message on one line: the message with the line breaks a value brought in written
+ * `\n` (`--question $'\n'` is quoted whole, not cut at the break), and its suggestion
+ * "(Did you mean …?)" where it makes one.
+ */
 function commanderLine(message: string): string {
-  const suggestion = message.split('\n').find((l) => /^\(Did you mean .*\?\)$/.test(l.trim()));
-  return suggestion === undefined ? oneLine(message) : `${oneLine(message)} ${suggestion.trim()}`;
+  const lines = message.trim().split('\n');
+  const isSuggestion = (l: string): boolean => /^\(Did you mean .*\?\)$/.test(l.trim());
+  const text = lines.filter((l) => !isSuggestion(l)).join('\\n');
+  const suggestion = lines.find(isSuggestion);
+  return suggestion === undefined ? text : `${text} ${suggestion.trim()}`;
 }
 
 /** Builds the program (exported for tests; `main.ts` runs it). */

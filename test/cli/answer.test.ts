@@ -150,6 +150,12 @@ describe('ordergap answer against a loopback OpenAI-compatible server', () => {
         /ORDERGAP_BASE_URL = "ftp:.*http: or https:/,
       ],
       [['--document', DOCUMENT, '--question', QUESTION, '--model', ' ', ...ok], {}, /--model = " ": must not be empty/],
+      // a line break in the value is written \n, so the line is not cut before the reason
+      [
+        ['--document', DOCUMENT, '--question', '\n', ...ok],
+        {},
+        /argument '\\n' is invalid\. the question must not be empty\./,
+      ],
     ];
     for (const [args, env, message] of cases) {
       const r = await ordergap(args, env);
