@@ -32,7 +32,11 @@ export function integerInRange(name: string, value: unknown, min: number, max = 
     throw new ArgumentError(
       name,
       value,
-      max === Number.MAX_SAFE_INTEGER ? `must be >= ${min}` : `must be in [${min}, ${max}]`,
+      max !== Number.MAX_SAFE_INTEGER
+        ? `must be in [${min}, ${max}]`
+        : value > max
+          ? `must be at most 2^53 − 1 (a larger integer is not exact in f64)`
+          : `must be >= ${min}`,
     );
   }
   return value;

@@ -1,6 +1,12 @@
 import { fc, test as fcTest } from '@fast-check/vitest';
 import { describe, expect, it } from 'vitest';
-import { assertFiniteVector, finiteVector, firstNonFinite } from '../../src/util/validate.js';
+import {
+  assertFiniteVector,
+  booleanValue,
+  finiteVector,
+  firstNonFinite,
+  integerInRange,
+} from '../../src/util/validate.js';
 
 // firstNonFinite is the package's one finiteness scan; its answer must equal the plain search
 // for the first entry that Number.isFinite rejects, on every array and window.
@@ -41,5 +47,21 @@ describe('firstNonFinite', () => {
     expect(() => assertFiniteVector('theta', [0, 1, -Infinity, NaN])).toThrow(/theta\[2\].*-Infinity/);
     expect(() => finiteVector('x', [1, 2, NaN], 3)).toThrow(/x\[2\]/);
     expect(Array.from(finiteVector('x', [1e300, 5e-324]))).toEqual([1e300, 5e-324]);
+  });
+});
+
+describe('scalar validators', () => {
+  it('integerInRange names what is wrong: below the minimum, beyond 2^53 − 1, or outside [min, max]', () => {
+    expect(integerInRange('n', 3, 1)).toBe(3);
+    expect(() => integerInRange('n', 0, 1)).toThrow(/^n = 0: must be >= 1$/);
+    expect(() => integerInRange('n', 1e20, 1)).toThrow(/^n = 100000000000000000000: must be at most 2\^53 − 1/);
+    expect(() => integerInRange('n', 11, 1, 10)).toThrow(/^n = 11: must be in \[1, 10\]$/);
+    expect(() => integerInRange('n', 1.5, 1)).toThrow(/must be an integer/);
+  });
+
+  it('booleanValue takes true and false only', () => {
+    expect(booleanValue('flag', false)).toBe(false);
+    for (const v of [0, 1, 'true', null])
+      expect(() => booleanValue('flag', v)).toThrow(/^flag = .*: must be true or false$/);
   });
 });
