@@ -174,7 +174,8 @@ export function gram(
  * whole update is finite.
  * Cost rows·cols² flops.
  * @throws {ArgumentError} shapes disagree, weight not finite, NaN/±Infinity in G or A, or an
- *   update that overflows.
+ *   update that overflows — AᵀA itself included, before the weight scales it (A = [1e200] with
+ *   weight 1e-300 is refused though the update would be 1e100: pass √weight·A and weight 1).
  * @example
  * ```ts
  * const G = new Float64Array(4);
