@@ -23,6 +23,7 @@
 import { type AtomicWriteIo, nodeAtomicWriteIo, writeFileAtomic } from '../../util/atomicWrite.js';
 import { ArgumentError } from '../../util/errors.js';
 import { finiteNumber, integerInRange } from '../../util/validate.js';
+import { frozenCopy } from '../../util/json.js';
 import type { StateSummary } from '../../system/types.js';
 import { describeStructured } from '../state/describe.js';
 import {
@@ -108,6 +109,13 @@ function appliedOf(evidence: unknown): Map<string, EvidenceInput> {
     out.set(id, item);
   });
   return out;
+}
+
+/** The attribute strength a_e·s of a state, checked: a number in (0, 1]. */
+function attributeStrengthOf(name: string, value: unknown): number {
+  const as = finiteNumber(name, value);
+  if (!(as > 0 && as <= 1)) throw new ArgumentError(name, as, 'must lie in (0, 1]');
+  return as;
 }
 
 type MutableReserved = { -readonly [K in keyof ReservedNode]: ReservedNode[K] };
@@ -211,9 +219,7 @@ export class AgentState {
   ): AgentState {
     const g = parseGraph(graph);
     const params = resolveParams(options.params ?? {});
-    const as = finiteNumber('attributeStrength', options.attributeStrength ?? 1);
-    if (!(as > 0 && as <= 1)) throw new ArgumentError('attributeStrength', as, 'must lie in (0, 1]');
-    return new AgentState(g, [], params, as);
+    return new AgentState(g, [], params, attributeStrengthOf('attributeStrength', options.attributeStrength ?? 1));
   }
 
   /** A state at the start of a scenario (θ0, the scenario's parameters; the nodes its pool adds reserved). */
@@ -245,7 +251,12 @@ export class AgentState {
       throw new ArgumentError('state.format', d?.format, `must be "${STATE_FORMAT}"`);
     const g = parseGraph(d.graph);
     if (!Array.isArray(d.reserved)) throw new ArgumentError('state.reserved', d.reserved, 'must be an array');
-    const st = new AgentState(g, [...d.reserved], resolveParams(d.params ?? {}), d.attributeStrength ?? 1);
+    const st = new AgentState(
+      g,
+      [...d.reserved],
+      resolveParams(d.params ?? {}),
+      attributeStrengthOf('state.attributeStrength', d.attributeStrength ?? 1),
+    );
     if (d.dim !== st.#layout.dim)
       throw new ArgumentError('state.dim', d.dim, `must equal the layout's d = ${st.#layout.dim}`);
     if (!Array.isArray(d.theta)) throw new ArgumentError('state.theta', d.theta, 'must be an array of [index, value]');
@@ -258,8 +269,8 @@ export class AgentState {
       ];
     });
     st.#state = structuredFromEntries(st.#shape, st.#params, pairs, 'state.theta');
-    st.#steps = typeof d.steps === 'number' ? d.steps : 0;
-    for (const [id, item] of appliedOf(d.evidence)) st.#applied.set(id, item);
+    st.#steps = d.steps === undefined ? 0 : integerInRange('state.steps', d.steps, 0);
+    for (const [id, item] of appliedOf(d.evidence)) st.#applied.set(id, frozenCopy(item));
     return st;
   }
 
@@ -311,7 +322,8 @@ export class AgentState {
    * Every evidence item applied so far ({@link step}, {@link expand}, {@link expandScheduled}),
    * one per id (the form it was last applied in), in the order of first application: what the
    * loop has seen, and the default candidates of the coverage check (`agentCheckSite`). Saved by
-   * {@link toJSON} and restored by {@link fromJSON}.
+   * {@link toJSON} and restored by {@link fromJSON}. Each is a frozen copy taken when it was
+   * applied: changing the caller's object afterwards changes nothing here.
    */
   get evidence(): readonly EvidenceInput[] {
     return [...this.#applied.values()];
@@ -428,7 +440,7 @@ export class AgentState {
     this.#commitLayout(p);
     structuredExpand(this.#shape, this.#params, this.#state, p.item);
     this.#revision++;
-    this.#applied.set(p.item.id, evidence);
+    this.#applied.set(p.item.id, frozenCopy(evidence));
   }
 
   /** θ ← Q(θ): two passes over the present edges and the merge. */
@@ -463,7 +475,7 @@ export class AgentState {
     const omega = structuredStep(this.#shape, this.#params, this.#state, p.item);
     this.#steps++;
     this.#revision++;
-    this.#applied.set(p.item.id, evidence);
+    this.#applied.set(p.item.id, frozenCopy(evidence));
     return omega;
   }
 

@@ -136,7 +136,7 @@ export function createLayout(graph: EpistemicGraph, reserved: readonly ReservedN
     }
   };
   graph.nodes.forEach((n, i) => place(n, `graph.nodes[${i}]`));
-  reserved.forEach((n, i) => place(n, `reserved[${i}]`));
+  reserved.forEach((n, i) => place(checkReserved(n, `reserved[${i}]`), `reserved[${i}]`));
   for (const [s, q, where] of pendingQuestion) {
     const qs = slotOf.get(q);
     if (qs === undefined || qs < firstSlot.question)
@@ -161,6 +161,25 @@ export function createLayout(graph: EpistemicGraph, reserved: readonly ReservedN
     slots: Object.freeze(slots as SlotInfo[]),
     slotOf,
   });
+}
+
+/**
+ * A reserved node's form (it may come from a saved state document): an object with a non-empty
+ * string id, a node type, and string question/parent/text/source where given.
+ * @throws {ArgumentError} named `where` (e.g. `reserved[2].type`).
+ */
+function checkReserved(n: unknown, where: string): ReservedNode {
+  if (n === null || typeof n !== 'object' || Array.isArray(n))
+    throw new ArgumentError(where, n, 'must be a node { id, type, question?, parent? }');
+  const r = n as Record<string, unknown>;
+  if (typeof r['id'] !== 'string' || r['id'] === '')
+    throw new ArgumentError(`${where}.id`, r['id'], 'must be a non-empty string');
+  if (r['type'] !== 'claim' && r['type'] !== 'answer' && r['type'] !== 'question')
+    throw new ArgumentError(`${where}.type`, r['type'], "must be 'claim', 'answer' or 'question'");
+  for (const key of ['question', 'parent', 'text', 'source'])
+    if (r[key] !== undefined && typeof r[key] !== 'string')
+      throw new ArgumentError(`${where}.${key}`, r[key], 'must be a string');
+  return n as ReservedNode;
 }
 
 /**
@@ -288,7 +307,7 @@ export function graphEntries(graph: EpistemicGraph, layout: Layout): Array<[numb
  * edge exists iff its weight is non-zero. An edge one or both of whose endpoint slots is empty
  * but reserved for a node (a node another evidence item will add: its slot has an id in the
  * layout) is a pending edge (`pendingEdges`, ./model.ts). The result is validated as a graph
- * document, so a θ that is no graph (a confidence outside (0, 1], an edge into a slot no node of
+ * document, so a θ that is no graph (a confidence outside [0, 1], an edge into a slot no node of
  * the layout will fill, a Supports edge into a question, …) throws an error naming the
  * coordinate. Nodes come out in slot order, edges and pending edges in (type, source slot,
  * target slot) order — the canonical order; for a graph whose nodes are listed in that order,
@@ -331,12 +350,14 @@ export function decodeParts(
     const info = layout.slots[s]!;
     if (info.id === null)
       throw new ArgumentError(`theta[${o}..${o + k}]`, `slot ${s}`, 'is non-zero but the layout has no node for it');
+    // c = 0 beside non-zero attributes is a node Q consolidated to zero confidence (λ = 1 with a
+    // zero target, or a confidence halved below the least subnormal): still present
     const c = x[o + k]!;
-    if (!(c > 0 && c <= 1))
+    if (!(c >= 0 && c <= 1))
       throw new ArgumentError(
         `theta[${o + k}] (${describeCoordinate(layout, o + k)})`,
         c,
-        'a present node needs confidence in (0, 1]',
+        'a present node needs confidence in [0, 1]',
       );
     present[s] = true;
     const node: Record<string, unknown> = {

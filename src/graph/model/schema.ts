@@ -101,7 +101,7 @@ export const nodeSchema = z.strictObject({
   id,
   type: z.enum(NODE_TYPES),
   attributes: z.array(z.number()),
-  confidence: z.number().gt(0, 'must lie in (0, 1]').lte(1, 'must lie in (0, 1]'),
+  confidence: z.number().gte(0, 'must lie in [0, 1]').lte(1, 'must lie in [0, 1]'),
   question: id.optional(),
   text: z.string().optional(),
   source: z.string().optional(),
@@ -139,6 +139,12 @@ function crossCheck(g: z.infer<typeof graphSchema>): FormatIssue[] {
     perType[n.type]++;
     if (n.attributes.length !== g.k)
       add(`graph.nodes[${i}].attributes`, `has length ${n.attributes.length}, expected k = ${g.k}`);
+    // θ holds a node as its attributes and confidence: all zero is an empty slot
+    if (n.confidence === 0 && n.attributes.every((a) => a === 0))
+      add(
+        `graph.nodes[${i}].confidence`,
+        'is 0 with every attribute 0: θ could not tell this node from an empty slot (give it confidence > 0)',
+      );
     if (n.type !== 'answer' && n.question !== undefined)
       add(`graph.nodes[${i}].question`, `only answer nodes name a question (this node is a ${n.type})`);
   });

@@ -391,7 +391,7 @@ export function compileItem(item: EvidenceItem, layout: Layout, attributeStrengt
 /**
  * P(·|θ) with adaptive extraction (module comment). γ = 0 gives the base weights normalised.
  * Cost O(|pool| · |R(e)|).
- * @throws {ArgumentError} γ negative or not finite.
+ * @throws {ArgumentError} γ negative, not finite, or so large that γ·(open confidences) overflows.
  */
 export function evidenceDistribution(
   items: readonly CompiledEvidence[],
@@ -401,12 +401,18 @@ export function evidenceDistribution(
 ): EvidenceWeight[] {
   const gamma = finiteNumber('adaptiveGain', adaptiveGain);
   if (gamma < 0) throw new ArgumentError('adaptiveGain', gamma, 'must be >= 0');
+  // the weights scaled by a power of two that brings the largest to [1, 2): exact, so p is the
+  // same bit for bit, and base weights up to MAX_VALUE cannot overflow the sum
+  const wmax = items.reduce((m, it) => Math.max(m, it.weight), 0);
+  const scale = wmax > 0 ? 2 ** -Math.max(-1022, Math.min(1023, Math.floor(Math.log2(wmax)))) : 1;
   const raw = items.map((it) => {
     let open = 0;
     for (const q of it.questionSlots) open += Math.max(theta[confidenceIndex(layout, q)]!, 0);
-    return it.weight * (1 + gamma * open);
+    return it.weight * scale * (1 + gamma * open);
   });
   const total = raw.reduce((a, b) => a + b, 0);
+  if (!Number.isFinite(total))
+    throw new ArgumentError('adaptiveGain', gamma, 'is so large that the extraction weights overflow f64');
   return items.map((it, i) => ({ id: it.id, p: raw[i]! / total }));
 }
 

@@ -211,6 +211,17 @@ describe('agent-loop API', () => {
     expect(() => AgentState.fromJSON({ ...doc, evidence: [doc.evidence[0], doc.evidence[0]] })).toThrow(
       /^state\.evidence\[1\]\.id = "e01": is the id of state\.evidence\[0\]/,
     );
+    // every field of the document is checked before use, naming it
+    expect(() => AgentState.fromJSON({ ...doc, attributeStrength: 5 })).toThrow(
+      /^state\.attributeStrength = 5: must lie in \(0, 1\]/,
+    );
+    expect(() => AgentState.fromJSON({ ...doc, attributeStrength: 'x' })).toThrow(/^state\.attributeStrength = "x"/);
+    expect(() => AgentState.fromJSON({ ...doc, steps: -3 })).toThrow(/^state\.steps = -3/);
+    expect(() => AgentState.fromJSON({ ...doc, steps: 2.5 })).toThrow(/^state\.steps = 2\.5/);
+    expect(() => AgentState.fromJSON({ ...doc, reserved: [null] })).toThrow(/^reserved\[0\] = null: must be a node/);
+    expect(() => AgentState.fromJSON({ ...doc, reserved: [{ id: 'x', type: 'bogus' }] })).toThrow(
+      /^reserved\[0\]\.type = "bogus": must be 'claim', 'answer' or 'question'/,
+    );
     expect(() => AgentState.fromJSON({ ...doc, format: 'x' })).toThrow(/state\.format = "x"/);
     expect(() => AgentState.fromJSON({ ...doc, theta: [[1e9, 1]] })).toThrow(/state\.theta\[0\]\[0\] = 1000000000/);
   });
@@ -313,5 +324,22 @@ describe('the agent loop with the order-gap rule', () => {
     expect(s.steps).toBe(run.stop.step);
     expect(decision!.statistic).toBe(run.steps.at(-1)!.statistic);
     expect(s.theta).toEqual(run.finalState);
+  });
+});
+
+describe('AgentState keeps the evidence it applied as it was applied', () => {
+  it('a caller changing its item afterwards, or a reader the list it got, changes neither the list nor the revision', () => {
+    const s = AgentState.fromGraph(openGraphDoc());
+    const item = openItem();
+    const before = JSON.stringify(item);
+    s.step(item);
+    const revision = s.revision;
+    (item as { strength: number }).strength = 0.9;
+    expect(JSON.stringify(s.evidence[0])).toBe(before);
+    expect(() => {
+      (s.evidence[0] as { strength: number }).strength = 0.1;
+    }).toThrow(TypeError);
+    expect(JSON.stringify(s.toJSON().evidence)).toBe(`[${before}]`);
+    expect(s.revision).toBe(revision);
   });
 });

@@ -19,6 +19,7 @@ import { operatorShape } from '../../../src/graph/model/shape.js';
 import { DEFAULT_PARAMS } from '../../../src/graph/operators/params.js';
 import { decodeStructured, embedStructured } from '../../../src/graph/state/state.js';
 import { arbGraphDoc, arbPendingGraph, openGraphDoc, smallGraphDoc } from '../fixtures.js';
+import { AgentState } from '../../../src/graph/agent/agent.js';
 
 describe('layout and embedding (Def. 2.2)', () => {
   const g = parseGraph(smallGraphDoc());
@@ -69,7 +70,7 @@ describe('layout and embedding (Def. 2.2)', () => {
     const theta = embed(g, layout);
     theta[2] = 1.5;
     expect(() => decode(theta, layout)).toThrow(
-      /theta\[2\] \(c\[c1\]\) = 1\.5: a present node needs confidence in \(0, 1\]/,
+      /theta\[2\] \(c\[c1\]\) = 1\.5: a present node needs confidence in \[0, 1\]/,
     );
     const t2 = embed(g, layout);
     t2[edgeIndex(layout, 'Supports', 0, 4)] = 0.5; // into the empty answer slot no node will fill
@@ -194,3 +195,34 @@ describe('layout and embedding (Def. 2.2)', () => {
   });
 });
 void fc;
+
+describe('a node Q consolidated to zero confidence', () => {
+  // one question nothing requires: its openness target is exactly 0 (gate 1 − e^(−κ_q/s) with κ_q = 0)
+  const lone = {
+    k: 2,
+    capacities: { claims: 1, answers: 0, questions: 1 },
+    nodes: [{ id: 'q', type: 'question', attributes: [0.5, 0.5], confidence: 1 }],
+    edges: [],
+  };
+
+  it('λ = 1 gives confidence exactly 0 in one step; the node stays present and decodes, and the graph embeds back to θ', () => {
+    const s = AgentState.fromGraph(lone, { params: { lambda: 1 } });
+    s.consolidate();
+    const g = decode(s.theta, s.layout);
+    expect(g.nodes).toMatchObject([{ id: 'q', confidence: 0, attributes: [0.5, 0.5] }]);
+    expect(embed(parseGraph(g), s.layout)).toEqual(s.theta);
+  });
+
+  it('λ = 1/2 halves it until it underflows to 0 (after 1075 halvings), and the state still decodes', () => {
+    const s = AgentState.fromGraph(lone);
+    for (let t = 0; t < 1100; t++) s.consolidate();
+    expect(decode(s.theta, s.layout).nodes[0]!.confidence).toBe(0);
+  });
+
+  it('a graph document may hold confidence 0 only beside a non-zero attribute (all zero is an empty slot in θ)', () => {
+    expect(() => parseGraph({ ...lone, nodes: [{ ...lone.nodes[0]!, confidence: 0 }] })).not.toThrow();
+    expect(() => parseGraph({ ...lone, nodes: [{ ...lone.nodes[0]!, attributes: [0, 0], confidence: 0 }] })).toThrow(
+      /graph\.nodes\[0\]\.confidence = 0: is 0 with every attribute 0/,
+    );
+  });
+});

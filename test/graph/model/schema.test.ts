@@ -67,8 +67,17 @@ describe('graph JSON validation (every error names the JSON path and the problem
       'graph.edges[4].type',
       /Contradicts joins two different claims/,
     ],
-    ['confidence above 1', (d) => (d.nodes[1]!.confidence = 1.5), 'graph.nodes[1].confidence', /<=1|\(0, 1\]/],
-    ['confidence 0', (d) => (d.nodes[1]!.confidence = 0), 'graph.nodes[1].confidence', /\(0, 1\]/],
+    ['confidence above 1', (d) => (d.nodes[1]!.confidence = 1.5), 'graph.nodes[1].confidence', /\[0, 1\]/],
+    ['confidence below 0', (d) => (d.nodes[1]!.confidence = -0.1), 'graph.nodes[1].confidence', /\[0, 1\]/],
+    [
+      'confidence 0 with every attribute 0',
+      (d) => {
+        d.nodes[1]!.confidence = 0;
+        d.nodes[1]!.attributes = (d.nodes[1]!.attributes as number[]).map(() => 0);
+      },
+      'graph.nodes[1].confidence',
+      /is 0 with every attribute 0: θ could not tell this node from an empty slot/,
+    ],
     ['NaN confidence', (d) => (d.nodes[0]!.confidence = NaN), 'graph.nodes[0].confidence', /NaN/],
     ['NaN attribute', (d) => ((d.nodes[0]!.attributes as number[])[1] = NaN), 'graph.nodes[0].attributes[1]', /NaN/],
     ['edge weight 0', (d) => (d.edges[0]!.weight = 0), 'graph.edges[0].weight', /\(0, 1\]/],

@@ -409,6 +409,18 @@ describe('evidence pool and P(·|θ)', () => {
     expect(() => evidenceDistribution(sc.items, layout, sc.theta0, -1)).toThrow(/adaptiveGain = -1: must be >= 0/);
   });
 
+  it('base weights up to MAX_VALUE: the same p as the weights scaled down by a power of two, bit for bit', () => {
+    const huge = sc.items.map((it) => ({ ...it, weight: it.weight * 2 ** 1020 }));
+    expect(Number.isFinite(huge.reduce((a, it) => a + it.weight * 4, 0))).toBe(false); // the plain sum overflows
+    for (const gamma of [0, 2])
+      expect(evidenceDistribution(huge, layout, sc.theta0, gamma)).toEqual(
+        evidenceDistribution(sc.items, layout, sc.theta0, gamma),
+      );
+    expect(() => evidenceDistribution(sc.items, layout, sc.theta0, 1e308)).toThrow(
+      /^adaptiveGain = 1e\+308: is so large that the extraction weights overflow/,
+    );
+  });
+
   it('consolidation scheduling triggers once the accumulated order-gap exceeds the threshold', () => {
     const s = new ConsolidationSchedule(0.5);
     expect(s.record(0.2)).toBe(false);
