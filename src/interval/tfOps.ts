@@ -13,11 +13,16 @@
  *   Clarke's generalised Jacobian of the Lipschitz map, which is what a Lipschitz bound over the
  *   box needs (the mean-value inequality holds with it); it is not a derivative in the classical
  *   sense there;
- * - `where` with a condition undecided over the box (a comparison whose operands' intervals
- *   overlap) returns the hull of both branches, values and tangents. The value is always an
- *   enclosure; the tangent hull encloses the Clarke Jacobian only when the branches agree where the
- *   condition switches (a continuous piecewise map, e.g. relu written with `where`) — a branch
- *   switch with a jump has no Lipschitz bound, and the tangent enclosure then means nothing.
+ * - comparisons and `where`: a comparison decided over the box (the same outcome at every point)
+ *   is locally constant, tangent 0. One undecided over the box may switch inside it, and a switch
+ *   can be a jump, which no Lipschitz bound covers: its tangent is [−∞, ∞] on every seed its
+ *   operands depend on there, so anything computed from it (arithmetic on the 0/1 outcome, or a
+ *   `where` it selects for) has no finite tangent bound and no contraction is proved through it.
+ *   `where` with an undecided condition that does not depend on the seeds (an uncertain parameter)
+ *   is one of its branches for every point of the box, so the hull of the branches' values and
+ *   tangents encloses it; with a condition that does, the value is the hull and the tangent
+ *   [−∞, ∞] (a continuous switch, relu written with `where`, is not told from a jump: write it with
+ *   relu, maximum, minimum or clipByValue, whose kinks are enclosed as above).
  *
  * Accuracy: each value end moves outward by the few ulps ./arith.ts states per operation; tangent
  * ends by the same per rounded operation of the rule. Exact operations stay exact: neg, relu, abs,
@@ -454,8 +459,32 @@ function compareValue(op: CompareOp, alo: number, ahi: number, blo: number, bhi:
 }
 
 /**
+ * Sets [−∞, ∞] on every seed s of row `oo` of `dst` where one of the rows (of A at oa, of B at ob;
+ * null or a negative offset: none) has a non-zero tangent: the derivative of a switch that may
+ * jump there. Seeds neither depends on keep what the row holds.
+ */
+function unboundedWhereDependent(
+  dst: Tangent,
+  oo: number,
+  A: Tangent | null,
+  oa: number,
+  B: Tangent | null,
+  ob: number,
+): void {
+  for (let s = 0; s < dst.m; s++) {
+    const onA = A !== null && oa >= 0 && (A.dlo[oa + s] !== 0 || A.dhi[oa + s] !== 0);
+    const onB = B !== null && ob >= 0 && (B.dlo[ob + s] !== 0 || B.dhi[ob + s] !== 0);
+    if (!onA && !onB) continue;
+    dst.dlo[oo + s] = -Infinity;
+    dst.dhi[oo + s] = Infinity;
+  }
+}
+
+/**
  * A comparison over the box as a `bool` condition tensor: [1, 1] where it holds for every point,
- * [0, 0] where for none, [0, 1] where undecided, NaN where an operand has no enclosure.
+ * [0, 0] where for none, [0, 1] where undecided, NaN where an operand has no enclosure. Its
+ * tangent (when an operand has one) is 0 where decided and [−∞, ∞] where undecided, on the seeds
+ * the operands depend on there (module comment).
  */
 export function compare(op: CompareOp, a: IntervalTensor, b: IntervalTensor): IntervalTensor {
   const shape = broadcastShape(op, a.shape, b.shape);
@@ -464,20 +493,25 @@ export function compare(op: CompareOp, a: IntervalTensor, b: IntervalTensor): In
   const n = sizeOf(shape);
   const lo = new Float64Array(n);
   const hi = new Float64Array(n);
+  const m = seedCount(a, b);
+  const out = m > 0 ? zeroTangent(m, 0, n) : null;
   for (let i = 0; i < n; i++) {
     const j = at(ia, i);
     const k = at(ib, i);
     const t = compareValue(op, a.lo[j]!, a.hi[j]!, b.lo[k]!, b.hi[k]!);
     lo[i] = t === 0.5 ? 0 : t;
     hi[i] = t === 0.5 ? 1 : t;
+    if (out !== null && t === 0.5)
+      unboundedWhereDependent(out, i * m, a.tangent, seedOffset(a.tangent, j), b.tangent, seedOffset(b.tangent, k));
   }
-  return new IntervalTensor(shape, lo, hi, null, 'bool');
+  return new IntervalTensor(shape, lo, hi, out, 'bool');
 }
 
 /**
  * where(cond, a, b) with broadcasting: a where the condition holds over the box, b where it fails,
- * the hull of both (values and tangents) where undecided, NaN where the condition is NaN. A
- * condition that is not a comparison counts as true where its interval excludes 0.
+ * the hull of both (values and tangents) where undecided — the tangent [−∞, ∞] on the seeds the
+ * condition depends on there — and NaN where the condition is NaN. A condition that is not a
+ * comparison counts as true where its interval excludes 0.
  */
 export function where(cond: IntervalTensor, a: IntervalTensor, b: IntervalTensor): IntervalTensor {
   const shape = broadcastShape('where', cond.shape, a.shape, b.shape);
@@ -487,9 +521,10 @@ export function where(cond: IntervalTensor, a: IntervalTensor, b: IntervalTensor
   const n = sizeOf(shape);
   const lo = new Float64Array(n);
   const hi = new Float64Array(n);
-  const m = seedCount(a, b);
+  const m = seedCount(cond, a, b);
   const ga = a.tangent;
   const gb = b.tangent;
+  const gc = cond.tangent;
   const out = m > 0 ? zeroTangent(m, 0, n) : null;
   for (let i = 0; i < n; i++) {
     const c = at(ic, i);
@@ -505,8 +540,11 @@ export function where(cond: IntervalTensor, a: IntervalTensor, b: IntervalTensor
     if (out === null) continue;
     const oa = t === 0 ? -1 : seedOffset(ga, j);
     const ob = t === 1 ? -1 : seedOffset(gb, k);
-    if (t === 0.5) hullTerm(out, i * m, oa < 0 ? null : ga, oa, ob < 0 ? null : gb, ob);
-    else if (oa >= 0) putTerm(out, i * m, ga!, oa, 1, 1, false);
+    if (t === 0.5) {
+      hullTerm(out, i * m, oa < 0 ? null : ga, oa, ob < 0 ? null : gb, ob);
+      // a switch inside the box that depends on the seeds: a possible jump (module comment)
+      unboundedWhereDependent(out, i * m, gc, seedOffset(gc, c), null, -1);
+    } else if (oa >= 0) putTerm(out, i * m, ga!, oa, 1, 1, false);
     else if (ob >= 0) putTerm(out, i * m, gb!, ob, 1, 1, false);
   }
   return new IntervalTensor(shape, lo, hi, out);

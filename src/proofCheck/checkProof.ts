@@ -84,13 +84,13 @@ function systemEnclosure(system: OperatorSystem, coords: Int32Array): Enclose | 
 
 const isNums = (v: unknown, n: number): v is number[] =>
   Array.isArray(v) && v.length === n && v.every((x) => typeof x === 'number');
-/** An object {lo, hi} of n numbers each with lo_k <= hi_k (NaN ends fail). */
+/** An object {lo, hi} of n finite numbers each with lo_k <= hi_k (NaN and ±∞ ends fail: a box is bounded). */
 const isBox = (v: unknown, n: number): v is Box =>
   typeof v === 'object' &&
   v !== null &&
   isNums((v as Box).lo, n) &&
   isNums((v as Box).hi, n) &&
-  (v as Box).lo.every((l, k) => l <= (v as Box).hi[k]!);
+  (v as Box).lo.every((l, k) => Number.isFinite(l) && Number.isFinite((v as Box).hi[k]) && l <= (v as Box).hi[k]!);
 
 type Leaf = Box & { jacobian: Box; bound: number };
 const isLeaf = (v: unknown, m: number): v is Leaf =>
@@ -215,6 +215,7 @@ function checkEnclosure(
     const r = Math.max(up(residual.hi[k]! - z[k]!), up(z[k]! - residual.lo[k]!), 0);
     s = up(s + up(r * r));
   }
+  const before = failures.length;
   const rho = up(up(Math.sqrt(s)) / down(1 - L));
   if (!(rho <= radius)) failures.push(`the ball radius recomputed, ${rho}, exceeds the claimed ${radius}`);
   for (let k = 0; k < m; k++)
@@ -222,6 +223,9 @@ function checkEnclosure(
       failures.push(`the ball of radius ${radius} around θ̂ leaves the box B along coordinate ${k}`);
       break;
     }
+  // the narrowing starts from the ball, which must hold the fixed point: without it there is
+  // nothing to narrow (and a box it empties would be no box)
+  if (failures.length > before) return;
   let X: Box = {
     lo: z.map((v, k) => Math.max(down(v - radius), B.lo[k]!)),
     hi: z.map((v, k) => Math.min(up(v + radius), B.hi[k]!)),
@@ -230,6 +234,10 @@ function checkEnclosure(
     const { lo, hi } = embedBox(theta, coords, X);
     const img = restrict(enclose(lo, hi, null), coords);
     X = { lo: X.lo.map((v, k) => Math.max(v, img.lo[k]!)), hi: X.hi.map((v, k) => Math.min(v, img.hi[k]!)) };
+    if (!X.lo.every((l, k) => l <= X.hi[k]!)) {
+      failures.push(`narrowing step ${i + 1} empties the box: g maps the ball outside itself`);
+      return;
+    }
   }
   if (!contains(claimed, X)) failures.push('the claimed fixed-point enclosure does not contain the recomputed one');
 }
@@ -284,8 +292,17 @@ type Blocks = { raw: unknown[]; checked: BlockCheck[]; theta: Float64Array };
 const isClaim = (v: unknown): v is Claim => {
   const c = v as Record<string, unknown> | null;
   if (typeof c !== 'object' || c === null) return false;
-  if (c['kind'] === 'lambdaMin') return typeof c['bound'] === 'number' && Number.isFinite(c['bound']);
-  return c['kind'] === 'exactKernel' && Array.isArray(c['coordinates']) && c['coordinates'].length > 0;
+  // λ_min > μ proves non-degeneracy only for μ >= 0 (a negative μ holds for every Gramian)
+  if (c['kind'] === 'lambdaMin')
+    return typeof c['bound'] === 'number' && Number.isFinite(c['bound']) && c['bound'] >= 0;
+  const coords = c['coordinates'];
+  return (
+    c['kind'] === 'exactKernel' &&
+    Array.isArray(coords) &&
+    coords.length > 0 &&
+    coords.every((j) => Number.isInteger(j)) &&
+    new Set(coords).size === coords.length
+  );
 };
 const isItems = (v: unknown): v is Item[] =>
   Array.isArray(v) &&

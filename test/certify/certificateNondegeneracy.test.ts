@@ -97,6 +97,33 @@ describe('non-degeneracy verdicts in the certificate', () => {
     expect(missing.entry.failures.join('\n')).toMatch(/'nowhere' is not in the certificate/);
   });
 
+  it('a claim that proves nothing is malformed: a negative λ_min bound, an exact kernel listing a coordinate twice', () => {
+    // G_beliefs = 0: λ_min > −1e-300 holds for every Gramian and proves no non-degeneracy
+    const negative = tampered('beliefs', (e) => (e.claim = { kind: 'lambdaMin', bound: -1e-300 } as Entry['claim']));
+    expect(negative.check.valid).toBe(false);
+    expect(negative.entry.valid).toBe(false);
+    const twice = tampered('beliefs', (e) => (e.claim.coordinates = [0, 0, 1, 2]));
+    expect(twice.entry.valid).toBe(false);
+  });
+
+  it('a tampered contraction block is rejected with reasons, never an exception: radius 0, a permuted block, an unbounded box', () => {
+    const block = (f: (b: Record<string, unknown> & { coordinates: number[]; box: { lo: number[] } }) => void) => {
+      const c = JSON.parse(JSON.stringify(cert));
+      f(c.contraction[0]);
+      return checkProof(c, system);
+    };
+    // the narrowing from a ball of radius 0 around θ̂ can empty the box: a failure, not a throw
+    const r0 = block((b) => (b['ballRadius'] = 0));
+    expect(r0.valid).toBe(false);
+    expect(r0.blocks[0]!.failures.join('\n')).toMatch(/ball radius recomputed/);
+    const perm = block((b) => (b.coordinates = [b.coordinates[1]!, b.coordinates[0]!, ...b.coordinates.slice(2)]));
+    expect(perm.valid).toBe(false);
+    // JSON's 1e999 is −∞ after parsing: no box
+    const inf = block((b) => (b.box.lo[0] = -Infinity));
+    expect(inf.valid).toBe(false);
+    expect(inf.blocks[0]!.failures.join('\n')).toMatch(/malformed box/);
+  });
+
   it('rejects weights that are not P(·|θ̂)', () => {
     const { entry } = tampered('structure', (e) => e.items.forEach((it) => (it.p *= 2)));
     expect(entry.failures.join('\n')).toMatch(/the items are not P\(·\|θ̂\)/);

@@ -383,13 +383,36 @@ describe('kinks, undecided conditions, NaN', () => {
       [(tf, X) => tf.minimum(X, 1), 1.5, 2, 0, 0],
       [(tf, X) => tf.clipByValue(X, 0, 1), 0.25, 0.75, 1, 1],
       [(tf, X) => tf.clipByValue(X, 0, 1), 0.5, 1.5, 0, 1],
-      [(tf, X) => tf.where(tf.greater(X, 0), X, 0), -1, 2, 0, 1],
+      // relu written with where: the switch is not told from a jump (next test), so unbounded
+      [(tf, X) => tf.where(tf.greater(X, 0), X, 0), -1, 2, -Infinity, Infinity],
       [(tf, X) => tf.where(tf.greater(X, 0), X, 0), 1, 2, 1, 1],
     ];
     for (const [form, lo, hi, slo, shi] of cases) {
       const J = enclose1(form, [lo], [hi]).jacobian!;
       expect([J.lo[0], J.hi[0]], `${form.toString()} on [${lo}, ${hi}]`).toEqual([slo, shi]);
     }
+  });
+
+  it('a switch that may jump inside the box has no finite tangent: comparisons used as numbers, where on them', () => {
+    // x ↦ 0.5x + 0.1·(x > 0 ? 1 : −1): two fixed points, ±0.2; no Lipschitz bound on a box holding 0
+    const jump: TfForm = (tf, X) => tf.add(tf.mul(X, 0.5), tf.sub(tf.mul(tf.greater(X, 0), 0.2), 0.1));
+    const viaWhere: TfForm = (tf, X) => tf.add(tf.mul(X, 0.5), tf.where(tf.greater(X, 0), 0.1, -0.1));
+    for (const form of [jump, viaWhere]) {
+      const across = enclose1(form, [-1], [1]);
+      expect(across.lo[0]).toBeCloseTo(-0.6, 14);
+      expect(across.hi[0]).toBeCloseTo(0.6, 14);
+      expect([across.jacobian!.lo[0], across.jacobian!.hi[0]]).toEqual([-Infinity, Infinity]);
+      const aside = enclose1(form, [0.1], [0.3]).jacobian!; // decided: locally 0.5x + 0.1
+      expect([aside.lo[0], aside.hi[0]]).toEqual([0.5, 0.5]);
+    }
+    // a condition on a coordinate that is not seeded (an uncertain parameter) is one branch for
+    // every value of the seeded one: the hull of the branches' tangents encloses it
+    const param: TfForm = (tf, X) => {
+      const [x, p] = [tf.slice(X, [0, 0], [-1, 1]), tf.slice(X, [0, 1], [-1, 1])];
+      return tf.where(tf.greater(p, 0), tf.mul(x, 2), tf.mul(x, 3));
+    };
+    const r = encloseForm(param, Float64Array.of(-1, -1), Float64Array.of(1, 1), { seeds: [0] }).jacobian!;
+    expect([r.lo[0], r.hi[0]]).toEqual([2, 3]);
   });
 
   it('undecided where: the hull of both branches; max over an axis: the hull over the elements that can attain it', () => {
