@@ -30,6 +30,14 @@ function oneLine(message: string): string {
 }
 
 /**
+ * A message of ours on one line, whole: the line breaks it holds (an excerpt of a bad input file
+ * in a JSON parser's message, a value with a break) written `\n`.
+ */
+function wholeLine(message: string): string {
+  return message.trim().replace(/\r?\n/g, '\\n');
+}
+
+/**
  * Commander's message on one line: the message with the line breaks a value brought in written
  * `\n` (`--question $'\n'` is quoted whole, not cut at the break), and its suggestion
  * "(Did you mean …?)" where it makes one.
@@ -120,7 +128,7 @@ export async function runCli(argv: readonly string[]): Promise<number> {
       return EXIT_USAGE;
     }
     if (isArgumentError(e)) {
-      process.stderr.write(`ordergap: error: ${e.message}\n`);
+      process.stderr.write(`ordergap: error: ${wholeLine(e.message)}\n`);
       if (debug) process.stderr.write(`${(e as Error).stack}\n`);
       return EXIT_USAGE;
     }

@@ -246,6 +246,19 @@ describe('output', () => {
     expect(text).toContain(`(${extra} extra step(s) for this change)`);
   });
 
+  it('a JSON syntax error in an input file is one line, its excerpt with the breaks written \\n', async () => {
+    const file = join(work, 'broken.json');
+    writeFileSync(file, '{\n"k": x\n}\n');
+    refused(await cli('run', '--graph', file, '--evidence', join(scenario, 'evidence.json')), '--graph');
+  });
+
+  it('stdout that cannot be written (/dev/full) is one line and exit 1, not an unhandled error with a stack', () => {
+    const bin = join(root, 'dist/cli/main.js');
+    const r = spawnSync('sh', ['-c', `"${process.execPath}" "${bin}" demo --json > /dev/full`], { encoding: 'utf8' });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toBe('ordergap: error: cannot write the output to stdout (ENOSPC)\n');
+  });
+
   it('--json spells non-finite numbers as strings and keeps null for "no value"', () => {
     const doc = JSON.parse(
       reportJson({ a: Infinity, b: -Infinity, c: NaN, d: null, e: Float64Array.of(1, Infinity), f: [NaN] }),
