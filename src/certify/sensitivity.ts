@@ -130,12 +130,13 @@ export function verdictSensitivity(
 ): VerdictSensitivity {
   const fixedPointBand = fp ? fp.distance * fp.rate : null;
   const band = (fixedPointBand ?? 0) + jacobianBand;
-  const sensitive = Math.abs(criticalSigma - sigmaTolerance) <= band;
+  // no error band (a constant map's Σ_e = 0: σ = tolerance = 0 exactly) leaves nothing to flip it
+  const sensitive = band > 0 && Math.abs(criticalSigma - sigmaTolerance) <= band;
   let decidedBy: string | null = null;
   if (sensitive) {
     const side = nonDegenerate ? 'σ_min' : 'the largest dropped σ';
     decidedBy =
-      (fixedPointBand ?? 0) >= jacobianBand
+      fixedPointBand !== null && fixedPointBand >= jacobianBand
         ? `iterate the fixed point further: ${side} = ${criticalSigma.toExponential(3)} is within ${fixedPointBand!.toExponential(3)} (‖θ−θ*‖ ≤ ${fp!.distance.toExponential(2)} × rate ${fp!.rate.toExponential(2)}) of the tolerance ${sigmaTolerance.toExponential(3)}; iterating until ‖θ−θ*‖ < ${(Math.abs(criticalSigma - sigmaTolerance) / Math.max(fp!.rate, 1e-300)).toExponential(1)} (a tighter fixed-point tolerance) would decide it`
         : `${jacobianRemedy}: ${side} = ${criticalSigma.toExponential(3)} is within the Jacobians' error ${jacobianBand.toExponential(3)} of the tolerance ${sigmaTolerance.toExponential(3)}`;
   }

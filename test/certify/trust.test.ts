@@ -108,6 +108,30 @@ describe('verdicts carry their sensitivity to the fixed point’s error', () => 
   });
 });
 
+describe('a constant map (Σ_e = 0 exactly, every σ and tolerance 0)', () => {
+  it('certifies: every subspace degenerate, none sensitive (there is no error band to flip it)', async () => {
+    const constant = defineSystem({
+      name: 'constant',
+      dim: 2,
+      theta0: [0.5, 0.5],
+      consolidate: () => [0.5, 0.5],
+      expand: () => [0.5, 0.5],
+      evidence: [
+        { id: 'a', p: 0.5 },
+        { id: 'b', p: 0.5 },
+      ],
+      subspaces: { x: [0], y: [1] },
+      questions: { q: [0] },
+    });
+    const r = await certify(constant, { samples: 4, crossCheckColumns: 0 });
+    for (const s of r.subspaces) {
+      expect(s.verdict, s.name).toBe('DEGENERATE');
+      expect(s.sensitivity.sensitive).toBe(false);
+    }
+    expect(renderCertifyText(r as CertifyReport)).toMatch(/DEGENERATE/);
+  });
+});
+
 describe('contraction: expanding and non-converging maps, refuted bounds, uniqueness', () => {
   it.each([
     ['2θ', (t: Float64Array) => [2 * t[0]!, 2 * t[1]!]],
