@@ -114,15 +114,16 @@ export function registerCertifyCommand(program: Command): void {
         const report = await certifyReport(opts as CertifyRequest, onProgress);
         bar?.finish();
         if (opts.threads !== undefined) printThreads(report.environment?.threads);
+        // the files first: one that fails then leaves no half output on stdout
         if (opts.plot !== undefined) await writeCertifyPlots(opts.plot, report, process.stderr);
-        if (opts.json) printJson(report);
-        else process.stdout.write(renderCertifyText(report) + '\n');
         if (opts.report !== undefined) await writeCertifyReport(opts.report, report, process.stderr);
         if (opts.proof !== undefined) {
           const certificate = certificateOf(report);
           if (certificate) await writeProofCertificate(opts.proof, certificate);
           else process.stderr.write(`--proof: no contraction block was proved; ${opts.proof} not written\n`);
         }
+        if (opts.json) printJson(report);
+        else process.stdout.write(renderCertifyText(report) + '\n');
       } finally {
         bar?.stop();
       }

@@ -66,6 +66,19 @@ function sizeOfSvg(svg: string): { width: number; height: number } {
 }
 
 /**
+ * `text` with every character XML 1.0 does not allow — C0 controls but tab, LF and CR, U+FFFE,
+ * U+FFFF and unpaired surrogates — replaced by U+FFFD. vega writes a label or title as given, so a
+ * control character in a name (a subspace, a file path) would make the SVG unparseable.
+ */
+function xmlText(text: string): string {
+  return text.replace(
+    // eslint-disable-next-line no-control-regex
+    /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g,
+    '\ufffd',
+  );
+}
+
+/**
  * Compiles a Vega-Lite specification and renders it to an SVG string, headless.
  * The specification must carry its data inline (`data.values`): nothing is fetched.
  * @throws {ArgumentTypeError} `spec` is not an object; {ArgumentError} when vega-lite rejects it
@@ -103,7 +116,7 @@ export async function renderVegaLiteToSvg(spec: VegaLiteSpec): Promise<RenderedS
   };
   const view = new vega.View(vega.parse(compiled), { renderer: 'none', loader, logger });
   try {
-    const svg = await view.toSVG();
+    const svg = xmlText(await view.toSVG());
     if (requested.length > 0)
       throw new ArgumentError(
         'spec',

@@ -82,12 +82,22 @@ export function inlineSvg(name: string, svg: unknown): string {
   if (typeof svg !== 'string') throw new ArgumentTypeError(name, svg, 'must be an SVG string');
   const body = svg.replace(/^\s*<\?xml[^>]*\?>\s*/, '');
   if (!/^<svg\b/.test(body)) throw new ArgumentError(name, svg, 'must start with an <svg> element');
-  if (/<script\b|<foreignObject\b|\son[a-z]+\s*=/i.test(body))
+  if (/<script\b|<foreignObject\b/i.test(body))
     throw new ArgumentError(name, svg, 'must not contain scripts, event handlers or foreignObject');
-  if (/\b(?:xlink:)?href\s*=\s*["'](?!#)/i.test(body))
-    throw new ArgumentError(name, svg, 'must not reference external resources (only #fragment links)');
+  // attributes are read tag by tag, quoted values skipped whole: text such as "onset=late" in a
+  // label or a title is not an attribute
+  for (const tag of body.matchAll(/<[A-Za-z][^>]*>/g))
+    for (const [, attr, value] of tag[0].matchAll(ATTRIBUTE)) {
+      if (/^on/i.test(attr!))
+        throw new ArgumentError(name, svg, 'must not contain scripts, event handlers or foreignObject');
+      if (/^(?:xlink:)?href$/i.test(attr!) && !/^["']?#/.test(value!))
+        throw new ArgumentError(name, svg, 'must not reference external resources (only #fragment links)');
+    }
   return body;
 }
+
+/** One attribute of a tag (after a space, or a slash as HTML parsers read `<svg/onload=…>`): name and value, quoted whole or bare. */
+const ATTRIBUTE = /[\s/]([^\s"'<>/=]+)\s*=\s*("[^"]*"|'[^']*'|[^\s"'=<>`]+)/g;
 
 function nonEmptyString(name: string, value: unknown): string {
   if (typeof value !== 'string') throw new ArgumentTypeError(name, value, 'must be a string');

@@ -37,6 +37,15 @@ describe('renderVegaLiteToSvg', () => {
     expect(() => svgToPng(r.svg, { scale: 1 })).not.toThrow();
   });
 
+  it('a control character or an unpaired surrogate in a title or label becomes U+FFFD: the SVG stays XML', async () => {
+    const spec = { ...pointSpec([{ x: 1, y: 2 }]), title: 'struct\u0001ure \ud800 \uffff' } as VegaLiteSpec;
+    const r = await renderVegaLiteToSvg(spec);
+    expect(r.svg).toContain('struct\ufffdure \ufffd \ufffd');
+    // eslint-disable-next-line no-control-regex
+    expect(r.svg).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
+    expect(() => svgToPng(r.svg, { scale: 1 })).not.toThrow();
+  });
+
   it('rejects a non-object and a spec vega-lite cannot compile, naming `spec`', async () => {
     await expect(renderVegaLiteToSvg(null as unknown as VegaLiteSpec)).rejects.toThrow(/^spec = null: /);
     await expect(renderVegaLiteToSvg({ mark: 'nosuchmark' } as unknown as VegaLiteSpec)).rejects.toThrow(

@@ -62,6 +62,11 @@ describe('HTML building blocks', () => {
     );
     expect(() => inlineSvg('s', '<svg><image href="http://x/y.png"/></svg>')).toThrow(/external resources/);
     expect(() => inlineSvg('s', '<svg onload="x()"></svg>')).toThrow(/event handlers/);
+    expect(() => inlineSvg('s', '<svg/onload=x()></svg>')).toThrow(/event handlers/);
+    expect(() => inlineSvg('s', "<svg><g ONCLICK = 'x()'/></svg>")).toThrow(/event handlers/);
+    // text and attribute values that merely read like a handler or a link are drawing, not markup
+    const label = '<svg aria-label="see onset=late, href=x"><text>see onset=late href="y"</text></svg>';
+    expect(inlineSvg('s', label)).toBe(label);
     expect(() => inlineSvg('s', '<div></div>')).toThrow(/^s = "<div><\/div>": must start with an <svg>/);
     expect(inlineSvg('s', '<?xml version="1.0"?>\n<svg><use href="#a"/></svg>')).toBe('<svg><use href="#a"/></svg>');
     expect(() => renderHtmlReport({ title: ' ', sections: [] })).toThrow(/^report\.title = " ": must not be empty/);
