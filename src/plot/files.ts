@@ -43,11 +43,20 @@ export function checkPlotDir(dir: unknown, argument = '--plot'): string {
   return dir;
 }
 
+function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
+  try {
+    return statSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Writes each plot as `DIR/name.svg` and `DIR/name.png`, creating DIR (and parents) if needed.
  * @throws {ArgumentTypeError | ArgumentError} `dir` not a non-empty string or an existing
  *   non-directory; a name that is not a plain file stem (letters, digits, `.`, `_`, `-`) or is
- *   repeated; an SVG resvg cannot render. Nothing is written when any check fails.
+ *   repeated; an SVG resvg cannot render; a plot's file name taken by a folder or another
+ *   non-file. Nothing is written when any check fails.
  * Cost: one PNG rendering per plot (see {@link svgToPng}).
  * @example
  * ```ts
@@ -75,6 +84,14 @@ export function writePlotFiles(dir: string, plots: readonly NamedPlot[], options
     if (typeof p.svg !== 'string') throw new ArgumentTypeError(`plots[${i}].svg`, p.svg, 'must be an SVG string');
     return { ...p, image: svgToPng(p.svg, options) };
   });
+  // every target is a file or nothing yet: a folder (or other entry) in the way of the last plot
+  // would fail its write after the first plots were written
+  for (const p of rendered)
+    for (const ext of ['svg', 'png']) {
+      const st = statOrUndefined(join(dir, `${p.name}.${ext}`));
+      if (st && !st.isFile())
+        throw new ArgumentError('dir', dir, `holds ${p.name}.${ext}, which is not a file (a plot is written there)`);
+    }
   mkdirSync(dir, { recursive: true });
   const written: WrittenPlot[] = [];
   for (const p of rendered) {

@@ -12,7 +12,7 @@
  * The checked destinations are remembered (per flag) so that a file-system error raised later
  * while writing one of them can still be reported naming its flag ({@link destinationFlagOf}).
  */
-import { mkdtempSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, rmSync, rmdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, resolve, sep } from 'node:path';
 import { temporaryPathFor } from './atomicWrite.js';
 import { ArgumentError, ArgumentTypeError } from './errors.js';
@@ -37,6 +37,14 @@ function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined 
     return statSync(path);
   } catch {
     return undefined;
+  }
+}
+
+function isLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 
@@ -114,6 +122,8 @@ export function checkOutputFolder(flag: string, path: unknown): string {
   let dir = full;
   let st = statOrUndefined(dir);
   if (st && !st.isDirectory()) throw new ArgumentError(flag, path, 'exists and is not a folder');
+  // a link to nothing passes stat as "missing", and then no folder can be made there
+  if (!st && isLink(full)) throw new ArgumentError(flag, path, 'is a symbolic link to a path that does not exist');
   for (const part of full.split(sep))
     if (Buffer.byteLength(part) > NAME_MAX - 40)
       throw new ArgumentError(flag, path, `a folder name is too long (${Buffer.byteLength(part)} bytes)`);

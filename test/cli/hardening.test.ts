@@ -1,5 +1,14 @@
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -118,6 +127,17 @@ describe('output destinations are checked before any work', () => {
     const r = await cli('run', '--plot', '/proc/nope/deeper');
     refused(r, '--plot');
     expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('a --plot that is a symbolic link to nothing is refused before the run, and nothing is written', async () => {
+    const dir = mkdtempSync(join(work, 'dangling-'));
+    symlinkSync(join(dir, 'nowhere'), join(dir, 'plots'));
+    const states = join(dir, 'states.jsonl');
+    refused(
+      await cli('run', '--no-progress', '--record-states', states, '--plot', join(dir, 'plots')),
+      /^ordergap: error: --plot = ".*": is a symbolic link to a path that does not exist/,
+    );
+    expect(readdirSync(dir)).toEqual(['plots']);
   });
 
   it('a --plot that is a file, and demo --plot under a file, are refused naming --plot', async () => {

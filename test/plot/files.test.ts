@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -51,6 +51,18 @@ describe('writePlotFiles', () => {
       ]),
     ).toThrow(/^plots\[1\]\.name = "x": is used twice/);
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it("writes nothing when a later plot's file name is taken by a folder", () => {
+    const dir = fresh();
+    mkdirSync(join(dir, 'second.png'));
+    expect(() =>
+      writePlotFiles(dir, [
+        { name: 'first', svg: svg(10, 10) },
+        { name: 'second', svg: svg(10, 10) },
+      ]),
+    ).toThrow(/^dir = ".*": holds second\.png, which is not a file/);
+    expect(readdirSync(dir)).toEqual(['second.png']);
   });
 
   it('refuses a path that is a file', () => {
