@@ -76,11 +76,15 @@ export function trajectorySpec(points: readonly TrajectoryPoint[], options: Traj
   if (stop !== null && !steps.has(integerInRange('options.stopStep', stop, 0)))
     throw new ArgumentError('options.stopStep', stop, 'must be the step of one of the points');
 
+  // linear: the axis runs from 0, so its ticks are i·m·10^e, which '~g' writes with their few
+  // significant digits in any decade (vega's default fixed decimals stop at 20: ticks around
+  // 1e-22 all read 0.00000000000000000000)
   const y = {
     field: 'value',
     type: 'quantitative',
     title: 'order-gap',
     scale: logScale ? { type: 'log' } : { zero: true },
+    ...(logScale ? {} : { axis: { format: '~g' } }),
   };
   const layer: Record<string, unknown>[] = [
     {

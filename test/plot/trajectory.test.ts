@@ -104,6 +104,24 @@ describe('trajectorySpec', () => {
     expect(labelOf(trajectorySpec(long, { epsilon: 0.1, stopStep: 1000 }))).toBe('right');
   });
 
+  it('order-gaps around 1e-22 get distinct y labels, each the value of its tick (and the usual decimals stay)', async () => {
+    const tiny = await plotTrajectory(
+      [
+        { t: 1, omega: 6e-22 },
+        { t: 2, omega: 3e-22 },
+        { t: 3, omega: 1e-22 },
+      ],
+      { epsilon: 1e-22 },
+    );
+    const labels = axisLabels(tiny.svg, 'Y').map((l) => l.text);
+    expect(labels.length).toBeGreaterThan(2);
+    expect(new Set(labels).size).toBe(labels.length);
+    for (const l of labels.slice(1)) expect(Number(l.replace('−', '-'))).toBeGreaterThan(0);
+    expect(Number(labels[0])).toBe(0);
+    const usual = await plotTrajectory(pts, { epsilon: 0.2 });
+    expect(axisLabels(usual.svg, 'Y').map((l) => l.text)).toEqual(['0', '0.1', '0.2', '0.3', '0.4', '0.5']);
+  });
+
   it('a log scale puts decades at equal distances', async () => {
     const p = await plotTrajectory(
       [
