@@ -226,9 +226,11 @@ function explanationOf(r: RunResult, trajectory: RunRow[], setting: RunSetting):
     const residuals = last.map((x) => x.residual).filter((x): x is number => x !== null);
     return (
       `the last ${setting.window} order-gaps (${last.map((x) => `${x.evidence}: ${fixed(x.omega, 4)}`).join(', ')}) ` +
-      `average ${fixed(windowed, 4)} <= ε = ${setting.epsilon}; ${repeats} of these ${last.length} items had been drawn before ` +
-      `and were already represented` +
-      (residuals.length ? ` (largest unrepresented part ‖P_e(θ) − θ‖ = ${fixed(maxOf(residuals), 4)})` : '')
+      `average ${fixed(windowed, 4)} <= ε = ${setting.epsilon}; ${repeats} of these ${last.length} items had been drawn before` +
+      // what the items would still change is stated, not judged: a small Ω does not make it 0
+      (residuals.length
+        ? `; the most one of them would still move θ, ‖P_e(θ) − θ‖, is ${fixed(maxOf(residuals), 4)}`
+        : '')
     );
   }
   if (r.stop.reason === 'criterion') return `${setting.rule} stopped: ${r.stop.detail}`;
