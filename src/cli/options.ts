@@ -74,6 +74,8 @@ export function parseProbabilities(value: string): Record<string, number> {
     const p = m ? Number(m[2]) : NaN;
     if (!m || !Number.isFinite(p) || p < 0)
       throw new InvalidArgumentError(`'${part}' is not id=probability with a finite probability >= 0.`);
+    if (Object.hasOwn(out, m[1]!))
+      throw new InvalidArgumentError(`${m[1]} is given twice (${m[1]}=${out[m[1]!]} before).`);
     out[m[1]!] = p;
   }
   return out;

@@ -78,6 +78,7 @@ function probeWritable(flag: string, path: string, dir: string): void {
  */
 export function checkOutputFile(flag: string, path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw new ArgumentTypeError(flag, path, 'must be a file path');
+  if (path.trim() === '') throw new ArgumentError(flag, path, 'is blank; give the path of a file to write');
   if (path.includes('\0')) throw new ArgumentError(flag, path, 'contains a NUL byte, which no file system accepts');
   const full = resolve(path);
   const st = statOrUndefined(full);
@@ -117,6 +118,7 @@ export function checkOutputFile(flag: string, path: unknown): string {
  */
 export function checkOutputFolder(flag: string, path: unknown): string {
   if (typeof path !== 'string' || path.length === 0) throw new ArgumentTypeError(flag, path, 'must be a folder path');
+  if (path.trim() === '') throw new ArgumentError(flag, path, 'is blank; give the path of a folder');
   if (path.includes('\0')) throw new ArgumentError(flag, path, 'contains a NUL byte, which no file system accepts');
   const full = resolve(path);
   let dir = full;
@@ -147,10 +149,17 @@ export function checkOutputFolder(flag: string, path: unknown): string {
 export function checkDestinations(
   destinations: ReadonlyArray<{ flag: string; path: string | undefined; kind: DestinationKind }>,
 ): void {
+  const files = new Map<string, string>();
   for (const d of destinations) {
     if (d.path === undefined) continue;
     if (d.kind === 'file') checkOutputFile(d.flag, d.path);
     else checkOutputFolder(d.flag, d.path);
+    // two outputs written to one file: the second would silently replace the first
+    const full = resolve(d.path);
+    const other = files.get(full);
+    if (other !== undefined && d.kind === 'file')
+      throw new ArgumentError(d.flag, d.path, `is the file ${other} writes too; give each output its own file`);
+    if (d.kind === 'file') files.set(full, d.flag);
   }
 }
 

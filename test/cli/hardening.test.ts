@@ -123,6 +123,16 @@ describe('output destinations are checked before any work', () => {
     expect(existsSync(plots)).toBe(false);
   });
 
+  it('two outputs naming one file, and a blank output path, are refused before the work', async () => {
+    const same = join(work, 'same.svg');
+    const r = await cli('compare', '--samples', samples, '--plot', same, '--record', same);
+    refused(r, '--record');
+    expect(r.stderr).toMatch(/is the file --plot writes too/);
+    expect(existsSync(same)).toBe(false);
+    refused(await cli('run', '--record-states', ' '), /^ordergap: error: --record-states = " ": is blank/);
+    refused(await cli('run', '--plot', ' '), /^ordergap: error: --plot = " ": is blank/);
+  });
+
   it('run --plot /proc/nope returns at once with exit 2 (no recursive mkdir spin)', async () => {
     const r = await cli('run', '--plot', '/proc/nope/deeper');
     refused(r, '--plot');

@@ -67,6 +67,8 @@ describe('ordergap run --system and --rule (built CLI)', () => {
       [['--rule', 'beta:threshold=2'], '--rule'],
       [['--synthetic', '100', '--system', 'closed-form'], '--synthetic'],
       [['--probabilities', 'e2=0'], '--probabilities'],
+      // a key given twice is refused, as in a rule spec
+      [['--system', 'closed-form', '--probabilities', 'e2=0,e2=0.5'], '--probabilities.*e2 is given twice'],
     ] as const) {
       const r = run('run', ...args);
       expect(r.status, args.join(' ')).toBe(2);
