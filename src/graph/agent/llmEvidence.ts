@@ -18,6 +18,7 @@ import type { AgentState } from './agent.js';
 import { embedClaim, hashingEmbedder, type Embedder } from './embed.js';
 import { GraphFormatError, toFormatIssues } from '../model/schema.js';
 import type { Layout } from '../model/layout.js';
+import { article } from '../model/model.js';
 import type { StateSummary } from '../../system/types.js';
 
 const nodeId = z.string().min(1, 'must be a non-empty id');
@@ -166,7 +167,7 @@ class References {
   need(path: string, id: string, types: readonly string[], hint = ''): void {
     const t = this.typeOf(id);
     if (t === null) throw new ArgumentError(path, id, `names no node of the state or of this output${hint}`);
-    if (!types.includes(t)) throw new ArgumentError(path, id, `is a ${t} node; expected: ${types.join(' or ')}`);
+    if (!types.includes(t)) throw new ArgumentError(path, id, `is ${article(t)} node; expected: ${types.join(' or ')}`);
   }
   /** The id of a layout slot's question (answers) or parent (questions), if any. */
   layoutLink(id: string, link: 'questionSlot' | 'parentSlot'): string | undefined {
@@ -198,7 +199,7 @@ class References {
     const s = this.layout.slotOf.get(id);
     if (s === undefined) return true;
     const t = this.layout.slots[s]!.type;
-    if (t !== type) throw new ArgumentError(path, id, `is a ${t} node; expected: ${type}`);
+    if (t !== type) throw new ArgumentError(path, id, `is ${article(t)} node; expected: ${type}`);
     return this.added.has(id);
   }
 }

@@ -24,6 +24,11 @@ export const NODE_TYPES = ['claim', 'answer', 'question'] as const;
 /** A node type. */
 export type NodeType = (typeof NODE_TYPES)[number];
 
+/** A node type with its indefinite article, for messages: "a claim", "an answer", "a question". */
+export function article(type: string): string {
+  return `${/^[aeiou]/.test(type) ? 'an' : 'a'} ${type}`;
+}
+
 /** Edge types of Def. 2.1, in the type-major order of the edge block. */
 export const EDGE_TYPES = ['Supports', 'Requires', 'Contradicts'] as const;
 /** An edge type. */

@@ -27,6 +27,7 @@ import {
   EDGE_TYPE_RULES,
   EDGE_TYPES,
   NODE_TYPES,
+  article,
   edgeTypeFits,
   type EpistemicGraph,
   type GraphEdge,
@@ -146,7 +147,7 @@ function crossCheck(g: z.infer<typeof graphSchema>): FormatIssue[] {
         'is 0 with every attribute 0: θ could not tell this node from an empty slot (give it confidence > 0)',
       );
     if (n.type !== 'answer' && n.question !== undefined)
-      add(`graph.nodes[${i}].question`, `only answer nodes name a question (this node is a ${n.type})`);
+      add(`graph.nodes[${i}].question`, `only answer nodes name a question (this node is ${article(n.type)})`);
   });
   const capacity: Record<NodeType, number> = {
     claim: g.capacities.claims,
@@ -168,7 +169,8 @@ function crossCheck(g: z.infer<typeof graphSchema>): FormatIssue[] {
     }
     const q = byId.get(n.question);
     if (!q) add(`graph.nodes[${i}].question`, `unknown node id "${n.question}"`);
-    else if (q.type !== 'question') add(`graph.nodes[${i}].question`, `"${n.question}" is a ${q.type}, not a question`);
+    else if (q.type !== 'question')
+      add(`graph.nodes[${i}].question`, `"${n.question}" is ${article(q.type)}, not a question`);
     else answerMass.set(n.question, (answerMass.get(n.question) ?? 0) + n.confidence);
   });
   for (const [q, m] of answerMass) {

@@ -32,7 +32,14 @@
 import { z } from 'zod';
 import { ArgumentError } from '../../util/errors.js';
 import { finiteNumber } from '../../util/validate.js';
-import { EDGE_TYPE_RULES, EDGE_TYPES, edgeTypeFits, type EpistemicGraph, type NodeType } from '../model/model.js';
+import {
+  EDGE_TYPE_RULES,
+  EDGE_TYPES,
+  article,
+  edgeTypeFits,
+  type EpistemicGraph,
+  type NodeType,
+} from '../model/model.js';
 import type { CompiledItem } from '../operators/expand.js';
 import { confidenceIndex, edgeIndex, nodeOffset, type Layout, type ReservedNode } from '../model/layout.js';
 import { GraphFormatError, toFormatIssues, type FormatIssue } from '../model/schema.js';
@@ -202,7 +209,8 @@ export function parseEvidencePool(doc: unknown, graph: EpistemicGraph): Evidence
   });
   const needQuestion = (path: string, ref: string) => {
     const t = types.get(ref);
-    if (t !== 'question') add(path, t ? `"${ref}" is a ${t} node, not a question` : `names no question "${ref}"`);
+    if (t !== 'question')
+      add(path, t ? `"${ref}" is ${article(t)} node, not a question` : `names no question "${ref}"`);
   };
   d.items.forEach((it, i) => {
     it.answers.forEach((a, j) => needQuestion(`evidence.items[${i}].answers[${j}].question`, a.question));

@@ -320,7 +320,7 @@ describe('toEvidenceItem: new answers and questions (open world)', () => {
     expect(bad({ questionText: 'x', parentQuestion: 'q:none' })).toThrow(
       /^output\.claims\[0\]\.parentQuestion = "q:none": names no node/,
     );
-    expect(bad({ questionText: 'x', parentQuestion: 'a:country' })).toThrow(/is a answer node; expected: question/);
+    expect(bad({ questionText: 'x', parentQuestion: 'a:country' })).toThrow(/is an answer node; expected: question/);
     expect(bad({ question: 'q:x', questionText: 'x', parentQuestion: 'q:x' })).toThrow(/is the question itself/);
     expect(bad({ answer: 'q:author', answerText: 'x', question: 'q:author' })).toThrow(
       /^output\.claims\[0\]\.answer = "q:author": is a question node; expected: answer/,
