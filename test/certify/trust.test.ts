@@ -110,18 +110,16 @@ describe('verdicts carry their sensitivity to the fixed point’s error', () => 
 
 describe('a constant map (Σ_e = 0 exactly, every σ and tolerance 0)', () => {
   it('certifies: every subspace degenerate, none sensitive (there is no error band to flip it)', async () => {
+    const half = () => [0.5, 0.5];
     const constant = defineSystem({
-      name: 'constant',
-      dim: 2,
-      theta0: [0.5, 0.5],
-      consolidate: () => [0.5, 0.5],
-      expand: () => [0.5, 0.5],
-      evidence: [
-        { id: 'a', p: 0.5 },
-        { id: 'b', p: 0.5 },
-      ],
+      evidence: ['a', 'b'].map((id) => ({ id, p: 0.5 })),
       subspaces: { x: [0], y: [1] },
       questions: { q: [0] },
+      consolidate: half,
+      expand: half,
+      theta0: half(),
+      dim: 2,
+      name: 'constant',
     });
     const r = await certify(constant, { samples: 4, crossCheckColumns: 0 });
     for (const s of r.subspaces) {

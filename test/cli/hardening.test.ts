@@ -1,14 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  readdirSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -141,7 +132,7 @@ describe('output destinations are checked before any work', () => {
 
   it('a --plot that is a symbolic link to nothing is refused before the run, and nothing is written', async () => {
     const dir = mkdtempSync(join(work, 'dangling-'));
-    symlinkSync(join(dir, 'nowhere'), join(dir, 'plots'));
+    expect(spawnSync('ln', ['-s', join(dir, 'nowhere'), join(dir, 'plots')]).status).toBe(0);
     const states = join(dir, 'states.jsonl');
     refused(
       await cli('run', '--no-progress', '--record-states', states, '--plot', join(dir, 'plots')),
