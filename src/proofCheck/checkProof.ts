@@ -121,6 +121,12 @@ const restrict = (e: FormEnclosure, coords: Int32Array) => ({
   hi: Array.from(coords, (j) => e.hi[j]!),
 });
 
+/**
+ * The deepest bisection tree checked: far beyond what a prover's enclosure budget makes (the
+ * tree's leaves are its enclosures), and shallow enough for the recursion below.
+ */
+const MAX_TREE_DEPTH = 2000;
+
 /** Checks the tree under `node` over `box`; returns the leaves checked. */
 function checkTree(
   node: unknown,
@@ -128,11 +134,16 @@ function checkTree(
   B: Box,
   ctx: { enclose: Enclose; theta: Float64Array; coords: Int32Array; upperBound: number; failures: string[] },
   path: string,
+  depth = 0,
 ): number {
   const m = ctx.coords.length;
   const n = node as Record<string, unknown>;
   if (typeof n !== 'object' || n === null) {
     ctx.failures.push(`${path}: not a tree node`);
+    return 0;
+  }
+  if (depth > MAX_TREE_DEPTH) {
+    ctx.failures.push(`${path.slice(0, 40)}…: the tree is deeper than ${MAX_TREE_DEPTH} splits`);
     return 0;
   }
   if ('leaf' in n) {
@@ -176,7 +187,10 @@ function checkTree(
   }
   const left = { lo: box.lo, hi: box.hi.map((h, k) => (k === axis ? at : h)) };
   const right = { lo: box.lo.map((l, k) => (k === axis ? at : l)), hi: box.hi };
-  return checkTree(children[0], left, B, ctx, `${path}.0`) + checkTree(children[1], right, B, ctx, `${path}.1`);
+  return (
+    checkTree(children[0], left, B, ctx, `${path}.0`, depth + 1) +
+    checkTree(children[1], right, B, ctx, `${path}.1`, depth + 1)
+  );
 }
 
 /** Step 3 of the module comment: the fixed point's enclosure. */

@@ -122,6 +122,28 @@ describe('non-degeneracy verdicts in the certificate', () => {
     const inf = block((b) => (b.box.lo[0] = -Infinity));
     expect(inf.valid).toBe(false);
     expect(inf.blocks[0]!.failures.join('\n')).toMatch(/malformed box/);
+    // a bisection 2100 splits deep, each split inside its box (towards 0, axes in turn): rejected
+    // at the depth cap, not an overflow of the check's recursion
+    const deep = block((b) => {
+      const m = b.coordinates.length;
+      const cur = { lo: Array<number>(m).fill(-1), hi: Array<number>(m).fill(1) };
+      b.box = { lo: [...cur.lo], hi: [...cur.hi] } as typeof b.box;
+      const splits: Array<{ axis: number; at: number; left: boolean }> = [];
+      for (let k = 0; k < 2100; k++) {
+        const axis = k % m;
+        const at = (cur.lo[axis]! + cur.hi[axis]!) / 2;
+        const left = at > 0; // keep the half that holds 0
+        splits.push({ axis, at, left });
+        if (left) cur.hi[axis] = at;
+        else cur.lo[axis] = at;
+      }
+      let node: unknown = { leaf: null };
+      for (const { axis, at, left } of splits.reverse())
+        node = { axis, at, children: left ? [node, null] : [null, node] };
+      b['tree'] = node;
+    });
+    expect(deep.valid).toBe(false);
+    expect(deep.blocks[0]!.failures.join('\n')).toMatch(/the tree is deeper than 2000 splits/);
   });
 
   it('rejects weights that are not P(·|θ̂)', () => {
