@@ -259,7 +259,9 @@ export class CoverageStopper {
           '(an agent loop: () => graph.agentCheckSite(state)); to stop on the rule alone, give the stopper policy: false',
       );
     if (this.policy !== false && (site === undefined || site === null)) throw needSite(site, 'is missing');
-    const d = this.rule.observe({ ...obs, t: ++this.#window });
+    // counted only once the rule has taken it: a refused observation changes nothing
+    const d = this.rule.observe({ ...obs, t: this.#window + 1 });
+    this.#window++;
     this.#step++;
     const statistic = d.statistic ?? null;
     const budget = this.maxSteps !== null && this.#step >= this.maxSteps;

@@ -15,7 +15,7 @@
 import type * as TfCore from '@tensorflow/tfjs-core';
 import type { Tf } from '../system/types.js';
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
-import { finiteVector } from '../util/validate.js';
+import { finiteVector, integerInRange } from '../util/validate.js';
 import { finiteCopy } from './finiteDifference.js';
 import { AUTODIFF_F32_RELATIVE_ACCURACY, CachedJacobian } from './operator.js';
 import { sparseFromDense, type SparseVector } from './sparse.js';
@@ -187,6 +187,8 @@ export function jvpBatch(tf: Tf, f: TfBatchMap, x: Float64Array, V: Float64Array
  * ```
  */
 export function jacobianByVjp(tf: Tf, f: TfBatchMap, x: ArrayLike<number>, m: number, chunk = 64): Float64Array {
+  integerInRange('m', m, 0);
+  integerInRange('chunk', chunk, 1);
   const x0 = finiteVector('x', x);
   const n = x0.length;
   const J = new Float64Array(m * n);
@@ -203,7 +205,7 @@ export function jacobianByVjp(tf: Tf, f: TfBatchMap, x: ArrayLike<number>, m: nu
 /**
  * J = Df(x) by tfjs autodiff as a {@link JacobianOperator} (float32). Columns are computed in
  * batches of JVPs (unit rows); directions with many non-zeros by one JVP.
- * @throws {ArgumentError} x not finite.
+ * @throws {ArgumentError} x not finite; outDim not an integer >= 0; options.chunk not an integer >= 1.
  */
 export class TfJacobian extends CachedJacobian<'autodiff'> {
   readonly #tf: Tf;
@@ -223,6 +225,8 @@ export class TfJacobian extends CachedJacobian<'autodiff'> {
     options: { chunk?: number; columnThreshold?: number } = {},
   ) {
     if (typeof f !== 'function') throw new ArgumentTypeError('f', f, 'must be a function (tf, X) => Tensor2D');
+    integerInRange('outDim', outDim, 0);
+    if (options.chunk !== undefined) integerInRange('options.chunk', options.chunk, 1);
     const x0 = finiteCopy('x', x);
     super(x0.length, outDim, 'autodiff', AUTODIFF_F32_RELATIVE_ACCURACY, options.columnThreshold ?? 64);
     this.#tf = tf;
@@ -252,7 +256,8 @@ export class TfJacobian extends CachedJacobian<'autodiff'> {
 
   protected override directional(v: SparseVector): SparseVector {
     const V = new Float64Array(this.dim);
-    for (let k = 0; k < v.index.length; k++) V[v.index[k]!] = v.value[k]!;
+    // added, not assigned: a repeated index counts each of its entries, as apply's sum does
+    for (let k = 0; k < v.index.length; k++) V[v.index[k]!]! += v.value[k]!;
     this.stats.evaluations += 3;
     this.stats.directional++;
     return sparseFromDense(jvpBatch(this.#tf, this.#f, this.#x, V, 1, this.outDim));

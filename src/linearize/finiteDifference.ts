@@ -227,6 +227,23 @@ export function jvpCentral(
  * some row (F: 2m rows of `rows` outputs, the batch's output), naming the evaluation; returns if
  * all are finite.
  */
+/** The error of a difference quotient that is not finite, naming the evaluation it came from. */
+function nonFiniteQuotient(i: number, j: number, fp: number, fm: number): ArgumentError {
+  if (!Number.isFinite(fp)) return new ArgumentError(`f(x)[${i}]`, fp, `must be finite (at x + h·e_${j})`);
+  if (!Number.isFinite(fm)) return new ArgumentError(`f(x)[${i}]`, fm, `must be finite (at x − h·e_${j})`);
+  return new ArgumentError(`f(x)[${i}]`, fp, `minus ${fm} (at x ∓ h·e_${j}) overflows its difference quotient`);
+}
+
+/** Every entry of a sparse column finite, else the error naming the evaluation behind it. */
+function finiteColumn(col: SparseVector, j: number, fp: Float64Array, fm: Float64Array): SparseVector {
+  for (let k = 0; k < col.value.length; k++)
+    if (!Number.isFinite(col.value[k]!)) {
+      const i = col.index[k]!;
+      throw nonFiniteQuotient(i, j, fp[i]!, fm[i]!);
+    }
+  return col;
+}
+
 function checkQuotients(F: Float64Array, rows: number, m: number, inv: Float64Array): void {
   for (let k = 0; k < m; k++) {
     const p0 = 2 * k * rows;
@@ -384,7 +401,7 @@ export function jacobianCentral(
       const inv = 1 / (2 * steps[k]!);
       for (let i = 0; i < rows; i++) {
         const d = (fp[i]! - fm[i]!) * inv;
-        if (!Number.isFinite(d)) throw new ArgumentError(`f(x)[${i}]`, fp[i], 'must be finite');
+        if (!Number.isFinite(d)) throw nonFiniteQuotient(i, j, fp[i]!, fm[i]!);
         out[i * m + k] = d;
       }
       evaluations += 2;
@@ -432,7 +449,8 @@ export interface FdJacobianOptions {
  * J = Df(x) by central differences as a {@link JacobianOperator}: columns cached, directions
  * applied either as combinations of columns or by one directional difference.
  * Cost per column: 2 evaluations of f + O(output length) to extract the non-zeros.
- * @throws {ArgumentError} x not finite; a readSet index out of range.
+ * @throws {ArgumentError} x not finite; a readSet index out of range; (when a column or direction is
+ *   computed) f giving a non-finite value, naming the evaluation — a NaN column is never cached.
  */
 export class FdJacobian extends CachedJacobian<'fd'> {
   readonly #f: VectorMap;
@@ -491,9 +509,10 @@ export class FdJacobian extends CachedJacobian<'fd'> {
     }
     this.#work[j] = xj;
     this.stats.evaluations += 2;
-    return this.#readList
+    const col = this.#readList
       ? differenceOn(this.#readList, fp, fm, 1 / (p - m), this.dim) // f writes only its read set
       : sparseScaledDifference(fp, fm, 1 / (p - m));
+    return finiteColumn(col, j, fp, fm); // a NaN column would be cached and reused silently
   }
 
   protected override directional(v: SparseVector): SparseVector {
@@ -502,6 +521,10 @@ export class FdJacobian extends CachedJacobian<'fd'> {
     const fm = this.#f(shifted(this.#x, v, -t));
     this.stats.evaluations += 2;
     this.stats.directional++;
-    return sparseScaledDifference(fp, fm, 1 / takenStep(this.#x, v, t));
+    const out = sparseScaledDifference(fp, fm, 1 / takenStep(this.#x, v, t));
+    for (let k = 0; k < out.value.length; k++)
+      if (!Number.isFinite(out.value[k]!))
+        throw new ArgumentError(`f(x)[${out.index[k]}]`, out.value[k], 'must be finite (a directional difference)');
+    return out;
   }
 }

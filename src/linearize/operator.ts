@@ -161,6 +161,10 @@ export abstract class CachedJacobian<M extends JacobianMethod = JacobianMethod>
   /** J v (see the class comment). */
   apply(v: SparseVector): SparseVector {
     if (v.dim !== this.dim) throw new ArgumentError('v.dim', v.dim, `must equal ${this.dim}`);
+    if (v.index.length !== v.value.length)
+      throw new ArgumentError('v.value', v.value, `must hold one value per index (${v.index.length})`);
+    for (let k = 0; k < v.value.length; k++)
+      if (!Number.isFinite(v.value[k]!)) throw new ArgumentError(`v.value[${k}]`, v.value[k], 'must be finite');
     const missing: number[] = [];
     let count = 0;
     for (let k = 0; k < v.index.length; k++) {

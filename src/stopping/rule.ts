@@ -121,8 +121,9 @@ export abstract class BaseRule implements StoppingRule {
     if (obs.t !== this.#t + 1) {
       throw new ArgumentError('obs.t', obs.t, `must be ${this.#t + 1} (steps are observed in order from 1)`);
     }
-    this.#t = obs.t;
+    // t advances only once the rule has taken the observation: one it refuses changes nothing
     const own = this.decide(obs);
+    this.#t = obs.t;
     if (own.stop) return own;
     if (this.maxSteps !== undefined && obs.t >= this.maxSteps) {
       return {

@@ -143,10 +143,16 @@ describe('the agent API: AgentState.scenarioWith and the CoverageStopper on its 
     expect(() => scenarioStopper('stop', 0)).toThrow(/^maxSteps = 0/);
     const state = AgentState.fromScenario(scenario);
     const s = scenarioStopper('stop');
+    const before = JSON.stringify(s.snapshot());
     await expect(s.observe({ omega: Number.NaN }, () => agentCheckSite(state))).rejects.toThrow(/omega/);
+    await expect(s.observe({ omega: -1 }, () => agentCheckSite(state))).rejects.toThrow(/omega/);
     await expect(s.observe({ omega: 0.5 })).rejects.toThrow(/^site = undefined: is missing/);
     await expect(s.observe({ omega: 0.5 }, null)).rejects.toThrow(/^site = null: is missing/);
+    // a refused observation changes nothing: not the steps, the window, nor the rule's count
     expect(s.steps).toBe(0);
+    expect(JSON.stringify(s.snapshot())).toBe(before);
+    await s.observe({ omega: 0.5 }, () => agentCheckSite(state));
+    expect(s.snapshot()).toMatchObject({ step: 1, window: 1, rule: { t: 1, state: { values: [0.5] } } });
     expect((await scenarioStopper(false).observe({ omega: 0.5 })).stop).toBe(false);
   });
 });

@@ -81,6 +81,23 @@ describe('tfjs autodiff Jacobians', () => {
     }
   });
 
+  it('a direction with a repeated index adds its entries, on the directional path as on the columns', () => {
+    const v = { dim: n, index: Int32Array.of(1, 4, 1, 2), value: Float64Array.of(0.5, -1, 0.25, 2) };
+    const byColumns = toDense(new TfJacobian(tf, fTf, x0, n).apply(v));
+    const directional = toDense(new TfJacobian(tf, fTf, x0, n, { columnThreshold: 2 }).apply(v));
+    for (let i = 0; i < n; i++)
+      expect(Math.abs(directional[i]! - byColumns[i]!)).toBeLessThanOrEqual(
+        8 * AUTODIFF_F32_RELATIVE_ACCURACY * Math.max(1, Math.abs(byColumns[i]!)),
+      );
+  });
+
+  it('a chunk or output dimension that cannot run is refused by name', () => {
+    expect(() => new TfJacobian(tf, fTf, x0, n, { chunk: 0 })).toThrow(/^options\.chunk = 0/);
+    expect(() => new TfJacobian(tf, fTf, x0, -1)).toThrow(/^outDim = -1/);
+    expect(() => jacobianByVjp(tf, fTf, x0, n, 0)).toThrow(/^chunk = 0/);
+    expect(() => jacobianByVjp(tf, fTf, x0, n, -1)).toThrow(/^chunk = -1/);
+  });
+
   it('flags a kink: relu just above 0 disagrees between FD and autodiff', () => {
     // x = 1e-7 < h = eps^(1/3) ≈ 6e-6: the central difference straddles the kink (≈ 0.51),
     // autodiff sees the right branch (1).

@@ -93,6 +93,16 @@ describe('jvpCentral', () => {
   it('rejects a map returning NaN', () => {
     expect(() => jvpCentral(() => Float64Array.of(NaN), Float64Array.of(1), Float64Array.of(1))).toThrow(/f\(x\)\[0\]/);
   });
+
+  it('log(x) at x = 1e-8 < h: the minus point is NaN; every engine names it, FdJacobian caches no NaN column', () => {
+    const f = (x: Float64Array) => Float64Array.of(Math.log(x[0]!), x[1]!);
+    const x = Float64Array.of(1e-8, 2);
+    expect(() => jacobianCentral(f, x)).toThrow(/^f\(x\)\[0\] = NaN: must be finite \(at x − h·e_0\)/);
+    const J = new FdJacobian(f, x);
+    expect(() => J.column(0)).toThrow(/^f\(x\)\[0\] = NaN: must be finite \(at x − h·e_0\)/);
+    expect(() => J.column(0)).toThrow(/NaN/); // not cached: computed (and refused) again
+    expect(J.column(1).value).toEqual(Float64Array.of(1));
+  });
 });
 
 describe('jacobianCentral', () => {

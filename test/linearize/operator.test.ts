@@ -237,6 +237,12 @@ describe('CachedJacobian (the base of every Jacobian engine)', () => {
     expect(() => J.column(2)).toThrow(/^column = 2: must be an index in \[0, 2\)/);
     expect(() => J.prefetch([0, 7])).toThrow(/^column = 7/);
     expect(() => J.apply({ dim: 3, index: Int32Array.of(0), value: Float64Array.of(1) })).toThrow(/^v\.dim = 3/);
+    expect(() => J.apply({ dim: 2, index: Int32Array.of(0, 1), value: Float64Array.of(1) })).toThrow(
+      /^v\.value = .*one value per index \(2\)/,
+    );
+    expect(() => J.apply({ dim: 2, index: Int32Array.of(0), value: Float64Array.of(NaN) })).toThrow(
+      /^v\.value\[0\] = NaN: must be finite/,
+    );
     expect(J.computed).toEqual([]);
   });
 });

@@ -101,6 +101,13 @@ describe('order-gap rule: snapshot and restore', () => {
     }
   });
 
+  it('an observation the rule refuses leaves its step count alone: the same t is taken next', () => {
+    const r = createRule({ name: 'order-gap', params: { epsilon: 0.025, window: 2 } });
+    r.observe({ t: 1, omega: 0.5 });
+    expect(() => r.observe({ t: 2, omega: -1 })).toThrow(/^obs\.omega = -1/);
+    expect(() => r.observe({ t: 2, omega: 0.1 })).not.toThrow();
+  });
+
   it('a snapshot of another configuration or not fitting its t is refused, the rule unchanged', () => {
     const a = make();
     omegas.slice(0, 4).forEach((omega, i) => a.observe({ t: i + 1, omega }));
