@@ -140,7 +140,7 @@ function unaddressed(
  * @example
  * ```ts
  * const c = await checkCoverageAtStop(referenceGraphSystem(), run.finalState, 0.01);
- * c.verdict;     // 'blind' at the default scenario's step-62 stop
+ * c.verdict;     // 'blind' at the default scenario's step-56 stop
  * c.movingItems; // [{ evidence: 'e16', omega: 0.214, p: 0.052 }, ...]
  * ```
  */

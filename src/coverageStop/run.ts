@@ -142,7 +142,7 @@ function append(tr: Trajectory, r: RunResult): void {
  * ```ts
  * const sys = referenceGraphSystem();
  * const r = await runCoverageAware(sys, { epsilon: 0.01, window: 4, maxSteps: 120, seed: 7, policy: 'continue' });
- * r.candidates[0].check.verdict; // 'blind' (the paper's rule would stop there, step 62)
+ * r.candidates[0].check.verdict; // 'blind' (the paper's rule would stop there, step 56)
  * r.stop;                        // the converged stop later, or the budget
  * ```
  */

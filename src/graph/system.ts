@@ -484,7 +484,7 @@ export type SyntheticGraphSystem = OperatorSystem & { readonly synthetic: Synthe
  * @example
  * ```ts
  * const sys = syntheticGraphSystem(65536, { edgesPerNode: 10 });
- * runRecursive(sys, { epsilon: 0.01, window: 3, maxSteps: 100 }).stop.reason;
+ * runRecursive(sys, { epsilon: 0.01, window: 3, maxSteps: 100 }).stop.reason; // 'order-gap' (no θ_t kept at this d)
  * ```
  */
 export function syntheticGraphSystem(nmax: number, options: SyntheticSystemOptions = {}): SyntheticGraphSystem {

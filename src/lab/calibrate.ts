@@ -101,6 +101,7 @@ function notSignificantChoice(
  * Cost: one replay of |grid| + 1 rules (O(R · items · N · |grid|)).
  * @example
  * ```ts
+ * // generateSyntheticSamples: scripts/generate-samples.ts (the generator of examples/samples)
  * calibrateOrderGap(parseSamples(generateSyntheticSamples(20260506, 1000))).chosen; // { epsilon: 0.03, window: 3 }
  * ```
  */

@@ -220,7 +220,7 @@ function draw(d: PreparedDistribution, count: number, rng: Rng): string[] {
  *   [1, 10^7], seed not an integer in [0, 2^32).
  * @example
  * ```ts
- * syntheticAnswers(SYNTHETIC_DISTRIBUTIONS[0], { count: 3, seed: 1 }); // e.g. ['a', 'b', 'a']
+ * syntheticAnswers(SYNTHETIC_DISTRIBUTIONS[0], { count: 3, seed: 1 }); // ['a', 'b', 'b']
  * ```
  */
 export function syntheticAnswers(distribution: AnswerDistribution, options: { count: number; seed: number }): string[] {

@@ -16,7 +16,7 @@ import { runParamsOf } from '../system/runParams.js';
 import type { OperatorSystem } from '../system/types.js';
 import { OrderGapRule } from '../stopping/orderGapRule.js';
 import { observeOnly } from '../stopping/rule.js';
-import { run, type LoopOptions, type RunResult } from './run.js';
+import { recordedStatesMemory, run, type LoopOptions, type RunResult } from './run.js';
 
 /** Which stopping test Algorithm 1 applies: its own (Eq. 3), or none (a fixed budget). */
 export type AlgorithmRule = 'order-gap' | 'budget';
@@ -37,9 +37,16 @@ export interface RunOptions
   seed?: number;
   /** 'order-gap' (default) applies Algorithm 1's test; 'budget' runs to Tmax regardless. */
   rule?: AlgorithmRule;
-  /** Keep θ_t of every step (default true; set false for large d: O(steps · d) memory). */
+  /**
+   * Keep θ_t of every step: O(Tmax · d) memory. Default: true while the Tmax + 1 states take at
+   * most {@link RECORD_STATES_DEFAULT_BYTES}, false beyond (a large system records nothing unless
+   * asked; asked for more than the machine holds, the run is refused before it starts).
+   */
   recordStates?: boolean;
 }
+
+/** The most memory {@link runRecursive} spends on recorded states unless asked for more: 256 MiB. */
+export const RECORD_STATES_DEFAULT_BYTES = 256 * 2 ** 20;
 
 /**
  * Runs Algorithm 1 — the package's one loop ({@link run}) with the order-gap rule — and returns
@@ -70,6 +77,7 @@ export function runRecursive(system: OperatorSystem, options: RunOptions): RunRe
     ...loop,
     maxSteps: p.maxSteps!,
     seed: p.seed!,
-    recordStates: options.recordStates ?? true,
+    recordStates:
+      options.recordStates ?? recordedStatesMemory(system.dim, p.maxSteps!).hostBytes <= RECORD_STATES_DEFAULT_BYTES,
   });
 }

@@ -20,6 +20,7 @@
  */
 import { ArgumentError, ArgumentTypeError } from '../util/errors.js';
 import { finiteNumber } from '../util/validate.js';
+import { requireMemory, type MemoryEstimate } from '../util/resources.js';
 import { checkState } from '../system/define.js';
 import { checkRunParams } from '../system/runParams.js';
 import type { EvidenceWeight, OperatorSystem } from '../system/types.js';
@@ -186,9 +187,15 @@ function checkRepresentation(
   return { structured, schedule };
 }
 
+/** The memory of a run that keeps θ_t of every step: Tmax + 1 dense states of d f64. */
+export function recordedStatesMemory(dim: number, maxSteps: number): MemoryEstimate {
+  return { hostBytes: 8 * dim * (maxSteps + 1), wasmBytes: 0, largestArray: dim };
+}
+
 /**
  * Checks the options of {@link run} against the system before anything runs.
- * @throws {ArgumentError} bad Tmax, seed, θ0, sequence or callback (naming the option).
+ * @throws {ArgumentError} bad Tmax, seed, θ0, sequence or callback (naming the option); recorded
+ *   states that would not fit in memory (named `recordStates`).
  */
 export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): CheckedLoopOptions {
   if (typeof options !== 'object' || options === null)
@@ -226,12 +233,20 @@ export function checkLoopOptions(system: OperatorSystem, options: LoopOptions): 
     });
     sequence = [...options.sequence];
   }
+  const recordStates = options.recordStates ?? false;
+  // every step's θ kept: Tmax + 1 dense states of d numbers, checked before the first is made
+  if (recordStates)
+    requireMemory(
+      'recordStates',
+      `${p.maxSteps} steps of d = ${system.dim}`,
+      recordedStatesMemory(system.dim, p.maxSteps!),
+    );
   return {
     maxSteps: p.maxSteps!,
     seed: p.seed!,
     sequence,
     theta0,
-    recordStates: options.recordStates ?? false,
+    recordStates,
     recordResiduals: residuals,
     structured,
     schedule,

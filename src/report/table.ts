@@ -12,7 +12,7 @@ export interface Column {
  * @example
  * ```ts
  * renderTable([{ header: 't' }, { header: 'x', align: 'right' }], [['1', '0.5']]);
- * // 't  x\n1  0.5'   (padded to the widest cell)
+ * // 't    x\n1  0.5'   (each column padded to its widest cell)
  * ```
  */
 export function renderTable(columns: readonly Column[], rows: readonly (readonly string[])[]): string {

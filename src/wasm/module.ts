@@ -164,9 +164,9 @@ export function kernelImports(memory: WebAssembly.Memory): WebAssembly.Imports {
  *   or if `options.kernels` names another build than the one already loaded.
  * @example
  * ```ts
- * import { init, blas1 } from 'ordergap';
+ * import { init, linalg } from 'ordergap';
  * const { kernels } = await init(); // 'fma' on Node 22+, 'plain' on Node 20
- * blas1.norm([3e200, 4e200]); // 5e200
+ * linalg.norm([3e200, 4e200]); // ≈ 5e200 (no overflow on the way)
  * ```
  */
 export async function init(options: InitOptions = {}): Promise<WasmRuntime> {

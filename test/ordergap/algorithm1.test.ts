@@ -129,6 +129,30 @@ describe('Algorithm 1', () => {
     expect(() => runRecursive(sys, { ...ok, sequence: ['e1', 'e9'] })).toThrow(/^sequence\[1\] = "e9"/);
     expect(() => runRecursive(sys, { ...ok, rule: 'never' as never })).toThrow(/^rule = "never"/);
   });
+
+  it('records θ_t by default only while the Tmax + 1 states fit in 256 MiB; asked for more than memory holds, refuses first', () => {
+    // d = 2^22: 11 states take 352 MiB, so none is kept unless asked; 4 states (96 MiB) are
+    const d = 2 ** 22;
+    const half = (t: Float64Array) => t.map((x) => x / 2);
+    const big = defineSystem({
+      name: 'big',
+      dim: d,
+      theta0: new Float64Array(d).fill(1),
+      consolidate: half,
+      expand: (_e, t) => t,
+      evidence: [{ id: 'e', p: 1 }],
+    });
+    const run = (maxSteps: number, recordStates?: boolean) =>
+      runRecursive(big, {
+        epsilon: 1e-300,
+        window: 1,
+        maxSteps,
+        ...(recordStates === undefined ? {} : { recordStates }),
+      });
+    expect(run(10).steps.every((s) => s.theta === undefined)).toBe(true);
+    expect(run(3).steps.every((s) => s.theta?.length === d)).toBe(true);
+    expect(() => run(1e6, true)).toThrow(/^recordStates = "1000000 steps of d = 4194304": too large/);
+  });
 });
 
 describe('seeded RNG', () => {

@@ -277,7 +277,7 @@ function freezeGraph(g: z.infer<typeof graphSchema>): EpistemicGraph {
  * ```ts
  * parseGraph({ k: 1, capacities: { claims: 1, answers: 0, questions: 0 },
  *   nodes: [{ id: 'c1', type: 'claim', attributes: [0.5], confidence: 2 }], edges: [] });
- * // throws: graph.nodes[0].confidence = ...: Too big: expected number to be <=1 ...
+ * // throws GraphFormatError: graph.nodes[0].confidence = 2: must lie in [0, 1]
  * ```
  */
 export function parseGraph(doc: unknown): EpistemicGraph {

@@ -906,7 +906,7 @@ export type OrderGapRegion = 'all' | 'neighbourhood';
  * @example
  * ```ts
  * const { shape, state, item } = syntheticProblem(256, 8, 10, 1);
- * orderGapOver(shape, DEFAULT_PARAMS, state.nodes, csrEdges(state), item, 'all'); // 0.2522…
+ * orderGapOver(shape, DEFAULT_PARAMS, state.nodes, csrEdges(state), item, 'all'); // 0.2547…
  * ```
  */
 export function orderGapOver(
