@@ -71,8 +71,8 @@ export async function saveRunRecord(path: string, record: RunRecord): Promise<vo
 
 /**
  * Loads and checks a record.
- * @throws {ArgumentError} unreadable file, bad JSON, wrong format tag or version, or a missing
- *   field (named).
+ * @throws {ArgumentError} unreadable file, bad JSON, wrong format tag or version, a missing
+ *   field, or a field a replay reads in the wrong form (named).
  */
 export async function loadRunRecord(path: string): Promise<RunRecord> {
   const text = await readInputText('record', path);
@@ -90,6 +90,19 @@ export async function loadRunRecord(path: string): Promise<RunRecord> {
   for (const f of ['packageVersion', 'taskSet', 'config', 'rules', 'summary'] as const) {
     if (r[f] === undefined) throw new ArgumentError(`${path}: ${f}`, undefined, 'is missing');
   }
+  // the fields a replay reads, in their form (a record edited by hand is refused here, by name)
+  const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (!isObject(r.taskSet)) throw new ArgumentError(`${path}: taskSet`, r.taskSet, 'must be an object');
+  for (const f of ['source', 'sha256'] as const)
+    if (typeof r.taskSet![f] !== 'string')
+      throw new ArgumentError(`${path}: taskSet.${f}`, r.taskSet![f], 'must be a string');
+  if (!Number.isInteger(r.taskSet!.items))
+    throw new ArgumentError(`${path}: taskSet.items`, r.taskSet!.items, 'must be an integer');
+  if (!isObject(r.config)) throw new ArgumentError(`${path}: config`, r.config, 'must be an object');
+  if (!Array.isArray(r.config!.rules))
+    throw new ArgumentError(`${path}: config.rules`, r.config!.rules, 'must be an array of rule specs');
+  if (!Array.isArray(r.rules)) throw new ArgumentError(`${path}: rules`, r.rules, 'must be an array');
+  if (!isObject(r.summary)) throw new ArgumentError(`${path}: summary`, r.summary, 'must be an object');
   return r as RunRecord;
 }
 
@@ -138,6 +151,9 @@ export async function replayRunRecord(
   const differences: string[] = [];
   const a = JSON.parse(JSON.stringify(record)) as RunRecord;
   const b = JSON.parse(JSON.stringify(rerun)) as RunRecord;
+  for (const f of ['format', 'formatVersion'] as const)
+    if (a[f] !== b[f]) differences.push(`${f} ${JSON.stringify(a[f])} → ${JSON.stringify(b[f])}`);
+  if (JSON.stringify(a.taskSet) !== JSON.stringify(b.taskSet)) differences.push('taskSet');
   if (JSON.stringify(a.config) !== JSON.stringify(b.config)) differences.push('config');
   if (a.rules.length !== b.rules.length) differences.push('rules.length');
   a.rules.forEach((r, k) => {

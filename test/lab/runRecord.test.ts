@@ -49,6 +49,9 @@ describe('run records', () => {
     const r = await replayRunRecord(tampered, samples);
     expect(r.identical).toBe(false);
     expect(r.differences).toEqual(['summary']);
+    const items = JSON.parse(JSON.stringify(rec)) as { taskSet: { items: number } };
+    items.taskSet.items = 999;
+    expect((await replayRunRecord(items as typeof rec, samples)).differences).toEqual(['taskSet']);
   });
 
   it('refuses another task set or another extractor', async () => {
@@ -77,6 +80,18 @@ describe('run records', () => {
     await expect(loadRunRecord(p)).rejects.toThrow(/bad.json: format = "other"/);
     await writeFile(p, '{');
     await expect(loadRunRecord(p)).rejects.toThrow(/is not valid JSON/);
+    // the fields a replay reads are checked in form, not only for presence
+    const samples = await loadSamples(EXAMPLE);
+    const good = JSON.parse(JSON.stringify(await makeRunRecord(replaySamples(samples, { rules: [], repeats: 1 }))));
+    const broken = async (edit: (r: Record<string, Record<string, unknown>>) => void, message: RegExp) => {
+      const r = JSON.parse(JSON.stringify(good));
+      edit(r);
+      await writeFile(p, JSON.stringify(r));
+      await expect(loadRunRecord(p)).rejects.toThrow(message);
+    };
+    await broken((r) => (r['rules'] = {}), /bad\.json: rules = an object: must be an array/);
+    await broken((r) => delete r['taskSet']!['sha256'], /bad\.json: taskSet\.sha256 = undefined: must be a string/);
+    await broken((r) => (r['config']!['rules'] = 3), /bad\.json: config\.rules = 3: must be an array/);
     await expect(loadRunRecord(join(dir, 'none.json'))).rejects.toThrow(/cannot be read \(ENOENT\)/);
   });
 
