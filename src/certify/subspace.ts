@@ -84,7 +84,8 @@ function declaredQuestion(system: OperatorSystem, name: string): CoordinateSet |
 }
 
 function known(system: OperatorSystem, extra: readonly string[] = []): string {
-  return ['all', ...declaredSubspaceNames(system), ...declaredQuestionNames(system), ...extra].join(', ');
+  // a name both declared and built in (a system may declare its own 'all') is listed once
+  return [...new Set(['all', ...declaredSubspaceNames(system), ...declaredQuestionNames(system), ...extra])].join(', ');
 }
 
 function nonEmpty<S extends Subspace>(spec: S, what: string): S {
