@@ -303,6 +303,15 @@ export function orderGapNode<S extends OrderGapGraphState = OrderGapGraphState>(
         `is not the stopper's step ${stopper.steps}: the graph state was restored from a checkpoint this node's ` +
           "state and stopper did not reach; keep them in the graph state (OrderGapAnnotation's orderGapState)",
       );
+    // a graph state with no report while this node's stopper has taken steps: a second run on the
+    // node of an earlier one, which would read its stop and none of its own evidence
+    if (!checkpointed && prev === null && stopper.steps > 0)
+      throw new ArgumentError(
+        'graphState.orderGap',
+        prev,
+        `is a new run's, but this node's stopper has taken ${stopper.steps} step(s) of an earlier run: give each ` +
+          "run a node and stopper of its own, or keep them in the graph state (OrderGapAnnotation's orderGapState)",
+      );
     if (prev?.stop) return { orderGap: prev };
     const next = evidenceOf(graphState, processed);
     pushAll(feed.toolErrors, toolErrorsIn(graphState.messages ?? [], processed, next.processed));

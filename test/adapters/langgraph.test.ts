@@ -47,6 +47,15 @@ describe('ordergap/langgraph: a conditional edge to END on the order-gap stop (F
     expect(out.orderGap).toMatchObject({ stop: true, reason: 'order-gap', step: paper.stop.step });
   });
 
+  it('a second run on the same node (its stopper done with the first) is refused by name, not given the first stop', async () => {
+    const g = buildGraph(scenarioStopper(false), false);
+    const first = await g.invoke({ messages: [{ role: 'user', content: 'research' }] }, { recursionLimit: 1000 });
+    expect(first.orderGap).toMatchObject({ stop: true, step: paper.stop.step });
+    await expect(
+      g.invoke({ messages: [{ role: 'user', content: 'research again' }] }, { recursionLimit: 1000 }),
+    ).rejects.toThrow(/^graphState\.orderGap = null: is a new run's, but this node's stopper has taken 56 step/);
+  });
+
   it('the coverage check reports the same stop blind; LangGraph alone would only stop at its recursion limit', async () => {
     const g = buildGraph(scenarioStopper('stop'), true);
     const out = await g.invoke({ messages: [{ role: 'user', content: 'research' }] }, { recursionLimit: 1000 });
