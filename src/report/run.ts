@@ -185,7 +185,14 @@ function trajectoryRun(
         scoreOf: (h: Float64Array) => answer(h).confidence,
       }
     : {};
-  return run(system, rule, { ...common, ...readers, bestScore: () => windowedMeanUnchecked(omegas, setting.window) });
+  // the step's Ω is not in `omegas` yet when the loop scores it (observe comes after)
+  const bestScore = (step: { omega: number }) => {
+    omegas.push(step.omega);
+    const score = windowedMeanUnchecked(omegas, setting.window);
+    omegas.pop();
+    return score;
+  };
+  return run(system, rule, { ...common, ...readers, bestScore });
 }
 
 /** The non-zero coordinates of a dense θ, ascending. */
@@ -234,6 +241,8 @@ function explanationOf(r: RunResult, trajectory: RunRow[], setting: RunSetting):
     );
   }
   if (r.stop.reason === 'criterion') return `${setting.rule} stopped: ${r.stop.detail}`;
+  if (r.stop.reason === 'budget' && setting.rule !== undefined && r.stop.step < setting.maxSteps)
+    return `${setting.rule} reached its own step cap (${r.stop.detail}) before Tmax = ${setting.maxSteps}`;
   if (r.stop.reason === 'evidence-exhausted') return `the evidence ran out: ${r.stop.detail}`;
   if (setting.rule !== undefined)
     return `the budget Tmax = ${setting.maxSteps} ran out before ${setting.rule} stopped (Ω̂ = ${fixed(windowed, 4)})`;
@@ -274,6 +283,14 @@ async function buildRunReport(opts: RunReportOptions): Promise<RunReport> {
       opts.coverage,
       'needs a named scenario (the coverage check certifies on it), not --synthetic',
     );
+  // the coverage-aware loop consolidates every step: beside a scheduled run its "paper's rule"
+  // row would be another run's state
+  if (opts.coverage !== undefined && opts.schedule !== undefined)
+    throw new ArgumentError(
+      '--coverage',
+      opts.coverage,
+      'runs the loop with Q at every step, so it cannot sit beside --schedule (give one of the two)',
+    );
   if (opts.steer !== undefined && !REDIRECT_STEERS.includes(opts.steer))
     throw new ArgumentError('--steer', opts.steer, `must be one of ${REDIRECT_STEERS.join(', ')}`);
   if (opts.steer !== undefined && opts.coverage !== 'redirect')
@@ -282,13 +299,18 @@ async function buildRunReport(opts: RunReportOptions): Promise<RunReport> {
   await init(); // the graph's Q on the wasm kernels (referenceGraphSystem's default once initialised)
   const meter = opts.onProgress ? new RunProgressMeter(cost, opts.onProgress) : null;
   const { system, source } = await resolveSystem(opts, meter ? (done, total) => meter.build(done, total) : undefined);
-  const params = resolveRunParams(system.capabilities.runDefaults, {
+  const base = resolveRunParams(system.capabilities.runDefaults, {
     epsilon: opts.epsilon,
     window: opts.window,
     maxSteps: opts.maxSteps,
     seed: opts.seed,
   });
-  const rule = ruleOf(opts.rule, params, system);
+  const rule = ruleOf(opts.rule, base, system);
+  // an order-gap rule's own ε and w are the run's: Ω̂, the stop's explanation and the pool check use them
+  const params =
+    rule?.name === 'order-gap'
+      ? { ...base, epsilon: Number(rule.params['epsilon']), window: Number(rule.params['window']) }
+      : base;
   const { sequence, ...numbers } = params;
   const setting: RunSetting = {
     ...numbers,

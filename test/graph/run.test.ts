@@ -33,6 +33,29 @@ describe('ordergap run (default scenario)', () => {
     expect(r.scenario.confidenceLipschitzBound).toBeLessThan(1);
   });
 
+  it("under --rule the report explains the stop in the rule's own terms, and its best step is the trajectory's smallest Ω̂", async () => {
+    // an order-gap rule's ε and w are the run's: the explanation's window and its mean hold
+    const og = await runReport({ rule: 'order-gap:epsilon=0.05,window=2' });
+    expect(og.setting).toMatchObject({ epsilon: 0.05, window: 2 });
+    const last = og.trajectory.slice(-2);
+    expect((last[0]!.omega + last[1]!.omega) / 2).toBeLessThanOrEqual(0.05);
+    expect(og.stop.explanation).toMatch(/^the last 2 order-gaps .* <= ε = 0\.05/);
+    // a rule's own step cap is its stop, not Tmax running out
+    const capped = await runReport({ rule: 'fixed-budget:budget=10' });
+    expect(capped.stop).toMatchObject({ step: 10, reason: 'budget' });
+    expect(capped.stop.explanation).toMatch(
+      /^fixed-budget\(budget=10\) reached its own step cap .* before Tmax = 120$/,
+    );
+    await expect(runReport({ coverage: 'stop', schedule: 0.05 })).rejects.toThrow(
+      /^--coverage = "stop": runs the loop with Q at every step, so it cannot sit beside --schedule/,
+    );
+    for (const r of [og, capped, await runReport({ rule: 'order-gap:maxSteps=20' })]) {
+      const scored = r.trajectory.filter((x) => x.windowed !== null);
+      const smallest = Math.min(...scored.map((x) => x.windowed!));
+      expect(r.best).toEqual({ step: scored.find((x) => x.windowed === smallest)!.t, windowed: smallest });
+    }
+  });
+
   it('ends with the multi-hop answers, no open question, the contradiction resolved toward the reliable source, and the duplicates merged', async () => {
     const f = (await runReport()).finalState!;
     const best = Object.fromEntries(f.answers.filter((a) => a.best).map((a) => [a.question, a.answer]));
