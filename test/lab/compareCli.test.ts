@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, vi } from 'vitest';
 import { runCli as runBuiltCli } from '../util/builtCli.js';
 import { runCli } from '../../src/cli/program.js';
+import { FIGURE_TIE } from '../../src/lab/pairedScoring.js';
 import { loadRunRecord, replayRunRecord } from '../../src/lab/runRecord.js';
 import { loadSamples } from '../../src/lab/samples.js';
 
@@ -64,13 +65,12 @@ describe('ordergap compare (built CLI)', () => {
       expect(x.falseStopRate).toBeCloseTo(1 - x.agreement, 15);
     }
     // the front by its definition, pair by pair
+    const same = (a: number, b: number) => Math.abs(a - b) <= FIGURE_TIE * Math.max(a, b);
     const dominated = (p: (typeof rules)[number]) =>
-      rules.some(
-        (q) =>
-          q.accuracy >= p.accuracy &&
-          q.meanSamples <= p.meanSamples &&
-          (q.accuracy > p.accuracy || q.meanSamples < p.meanSamples),
-      );
+      rules.some((q) => {
+        const [sa, ss] = [same(q.accuracy, p.accuracy), same(q.meanSamples, p.meanSamples)];
+        return (sa || q.accuracy > p.accuracy) && (ss || q.meanSamples < p.meanSamples) && !(sa && ss);
+      });
     expect(doc.paretoFront).toEqual(rules.filter((p) => !dominated(p)).map((p) => p.label));
     expect(doc.paretoFront.length).toBeGreaterThan(0);
     // the text shows every rule, stars the front's rows and names them

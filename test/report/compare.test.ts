@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { paretoFront } from '../../src/lab/pairedScoring.js';
+import { FIGURE_TIE, paretoFront } from '../../src/lab/pairedScoring.js';
 import { compareReport, parseCompareRule, renderCompareText, resolveCompareRules } from '../../src/report/compare.js';
 import { listRules, type RuleSpec } from '../../src/stopping/registry.js';
 import { tempFolder } from '../util/builtCli.js';
@@ -22,6 +22,27 @@ describe('paretoFront', () => {
     expect(paretoFront([])).toEqual([]);
     expect(paretoFront([{ accuracy: 0, meanSamples: 0 }])).toEqual([0]);
     expect(() => paretoFront([{ accuracy: Number.NaN, meanSamples: 1 }])).toThrow(/^points\[0\]\.accuracy = NaN/);
+  });
+
+  it('figures that differ only in their last bits are the same figure (188/232 as two means of per-repeat means)', () => {
+    // four repeats of 58 units: 47 + 47 + 47 + 47 and 40 + 40 + 51 + 57 correct, both 188 of 232,
+    // averaged as the paired summary does (per-repeat fractions, then their mean)
+    const mean = (xs: number[]) => xs.map((x) => x / 58).reduce((a, x) => a + x, 0) / xs.length;
+    const [a, b] = [mean([47, 47, 47, 47]), mean([40, 40, 51, 57])];
+    expect(a).not.toBe(b); // 0.8103448275862069 and 0.810344827586207
+    const pts = [
+      { accuracy: a, meanSamples: 16.59 },
+      { accuracy: b, meanSamples: 10.52 },
+    ];
+    expect(Math.abs(a - b)).toBeLessThanOrEqual(FIGURE_TIE * a);
+    expect(paretoFront(pts)).toEqual([1]); // the cheaper of two equally accurate rules
+    // a true difference of one unit in 10^5 repeats of 500 items is not a tie
+    expect(
+      paretoFront([
+        { accuracy: 0.5, meanSamples: 1 },
+        { accuracy: 0.5 + 1 / 5e7, meanSamples: 1 },
+      ]),
+    ).toEqual([1]);
   });
 });
 
