@@ -226,7 +226,8 @@ function subspacesSection(report: CertifyReportInput, svg: string): HtmlSection 
       caption:
         'λ_max and λ_min of G_W over the λ-tolerance, per subspace: λ_min right of the line means non-degenerate.',
     },
-    report.subspaces.slice(0, 1).map((s) => `Tolerance: ${s.toleranceDerivation}`),
+    // each subspace has its own tolerance (its rows and dimension enter it): one line each
+    report.subspaces.map((s) => `Tolerance of ${s.name}: ${s.toleranceDerivation}`),
   );
 }
 

@@ -52,6 +52,19 @@ describe('certification HTML page (real certify run: closed form with e2, e3 at 
     expect(inkStats(png.rgba).inkFraction).toBeGreaterThan(0.02);
   }, 120_000);
 
+  it("each subspace's tolerance derivation is on the page, named, as the text report gives it", async () => {
+    const html = readFileSync(file, 'utf8');
+    expect(report.subspaces.length).toBeGreaterThan(1);
+    for (const s of report.subspaces) {
+      const escaped = s.toleranceDerivation
+        .replace(/&/g, '&amp;')
+        .replace(/</g, '&lt;')
+        .replace(/>/g, '&gt;')
+        .replace(/'/g, '&#39;');
+      expect(html).toContain(`Tolerance of ${s.name}: ${escaped}`);
+    }
+  });
+
   it('writeCertifyReport writes the same page atomically and names --report in its errors', async () => {
     const out = join(dir, 'written.html');
     const lines: string[] = [];
