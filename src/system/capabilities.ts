@@ -47,6 +47,9 @@ const fn = (name: string, v: unknown, shape: string): void => {
 const plainObject = (name: string, v: unknown): Record<string, unknown> => {
   if (typeof v !== 'object' || v === null || Array.isArray(v))
     throw new ArgumentTypeError(name, v, 'must be an object');
+  // an async function's result: the object it would give is not there yet
+  if (typeof (v as { then?: unknown }).then === 'function')
+    throw new ArgumentTypeError(name, v, 'must be an object, not a Promise (the function must not be async)');
   return v as Record<string, unknown>;
 };
 
@@ -215,13 +218,35 @@ function checkLipschitz(v: unknown): Readonly<Record<string, LipschitzDeclaratio
   return Object.freeze(out);
 }
 
+/**
+ * A declared box of a contraction block: `lower` and `upper` each a finite number or an array of
+ * finite numbers (arrays of one length), lower <= upper at every coordinate.
+ */
 function checkBox(name: string, v: unknown): StateBox {
   const o = plainObject(name, v);
+  const at: Record<'lower' | 'upper', (k: number) => number> = { lower: () => NaN, upper: () => NaN };
+  let n = 1;
   for (const side of ['lower', 'upper'] as const) {
     const b = o[side];
-    if (typeof b !== 'number' && !(typeof b === 'object' && b !== null && 'length' in b))
+    if (typeof b === 'number') {
+      if (!Number.isFinite(b)) throw new ArgumentError(`${name}.${side}`, b, 'must be finite');
+      at[side] = () => b;
+      continue;
+    }
+    if (!(typeof b === 'object' && b !== null && 'length' in b))
       throw new ArgumentTypeError(`${name}.${side}`, b, 'must be a number or an array of numbers');
+    const arr = b as ArrayLike<unknown>;
+    if (side === 'upper' && typeof o['lower'] !== 'number' && arr.length !== n)
+      throw new ArgumentError(`${name}.upper`, b, `must have the length of lower (${n})`);
+    n = arr.length;
+    for (let k = 0; k < arr.length; k++)
+      if (typeof arr[k] !== 'number' || !Number.isFinite(arr[k]))
+        throw new ArgumentError(`${name}.${side}[${k}]`, arr[k], 'must be a finite number');
+    at[side] = (k) => arr[k] as number;
   }
+  for (let k = 0; k < n; k++)
+    if (!(at.lower(k) <= at.upper(k)))
+      throw new ArgumentError(`${name}.lower`, at.lower(k), `must be <= upper (${at.upper(k)}) at coordinate ${k}`);
   return o as unknown as StateBox;
 }
 
@@ -247,6 +272,13 @@ function checkCertification(v: unknown, subspaces: readonly string[]): Certifica
   if (o['questionSpaces']) out.questionSpaces = o['questionSpaces'] as CertificationPolicy['questionSpaces'];
   if (o['boxes'] !== undefined) {
     const b = plainObject('system.certification.boxes', o['boxes']);
+    for (const k of Object.keys(b))
+      if (k !== 'all' && !subspaces.includes(k))
+        throw new ArgumentError(
+          'system.certification.boxes',
+          k,
+          `names no block (known: all, ${subspaces.join(', ')})`,
+        );
     out.boxes = Object.freeze(
       Object.fromEntries(Object.entries(b).map(([k, x]) => [k, checkBox(`system.certification.boxes.${k}`, x)])),
     );
@@ -341,10 +373,12 @@ export function checkCapabilities(
   const out: { -readonly [K in keyof SystemCapabilities]: SystemCapabilities[K] } = {};
   fn('system.orderGap', spec.orderGap, '(theta, evidenceId) => number');
   fn('system.step', spec.step, '(theta, evidenceId) => { omega, next }');
+  // the user's capabilities get a copy of θ and hand back copies, as Q and P_e do (define.ts): an
+  // operator that writes into its argument or returns it changes nothing of the caller's
   const og = spec.orderGap;
   if (og)
     out.orderGap = (theta, id) => {
-      const omega = og(theta, id);
+      const omega = og(Float64Array.from(theta), id);
       if (typeof omega !== 'number' || !(omega >= 0) || !Number.isFinite(omega))
         throw new ArgumentError(
           `${name}: orderGap(theta, ${JSON.stringify(id)})`,
@@ -356,7 +390,7 @@ export function checkCapabilities(
   const st = spec.step;
   if (st)
     out.step = (theta, id) => {
-      const r = st(theta, id);
+      const r = st(Float64Array.from(theta), id);
       const what = `${name}: step(theta, ${JSON.stringify(id)})`;
       if (typeof r !== 'object' || r === null) throw new ArgumentTypeError(what, r, 'must return { omega, next }');
       if (typeof r.omega !== 'number' || !(r.omega >= 0) || !Number.isFinite(r.omega))
@@ -367,7 +401,7 @@ export function checkCapabilities(
       if (i >= 0) {
         throw new ArgumentError(`${what}.next[${i}]`, r.next[i], 'must be finite (NaN and ±Infinity are rejected)');
       }
-      return r;
+      return { omega: r.omega, next: Float64Array.from(r.next) };
     };
   if (spec.state !== undefined) out.state = checkState(spec.state, name);
   if (spec.linearization !== undefined) out.linearization = checkLinearization(spec.linearization, dim, name);

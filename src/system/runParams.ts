@@ -113,7 +113,8 @@ export function resolveRunParams(systemDefaults: RunParams | undefined, override
   const o = checkRunParams(overrides);
   const base = systemDefaults ?? DEFAULT_RUN;
   const sampled = o.sequence === null || (o.sequence === undefined && o.seed !== undefined);
-  const sequence = sampled ? undefined : (o.sequence ?? base.sequence);
+  // a default sequence of null (checkRunParams keeps it) asks for sampling too
+  const sequence = sampled ? undefined : (o.sequence ?? base.sequence ?? undefined);
   return Object.freeze({
     epsilon: o.epsilon ?? base.epsilon,
     window: o.window ?? base.window,

@@ -153,6 +153,26 @@ describe('capability declarations are checked once, naming the field', () => {
       { certification: { boxes: { first: { lower: 'a', upper: 1 } } } },
       /^system\.certification\.boxes\.first\.lower = "a": must be a number or an array/,
     ],
+    [
+      'certification.boxes NaN end',
+      { certification: { boxes: { first: { lower: [NaN], upper: [1] } } } },
+      /^system\.certification\.boxes\.first\.lower\[0\] = NaN: must be a finite number/,
+    ],
+    [
+      'certification.boxes lower above upper',
+      { certification: { boxes: { first: { lower: 2, upper: 1 } } } },
+      /^system\.certification\.boxes\.first\.lower = 2: must be <= upper \(1\)/,
+    ],
+    [
+      'certification.boxes ends of two lengths',
+      { certification: { boxes: { first: { lower: [0, 0], upper: [1] } } } },
+      /^system\.certification\.boxes\.first\.upper = .*must have the length of lower \(2\)/,
+    ],
+    [
+      'certification.boxes of no block',
+      { certification: { boxes: { nowhere: { lower: 0, upper: 1 } } } },
+      /^system\.certification\.boxes = "nowhere": names no block \(known: all, first\)/,
+    ],
     ['certification.boxAt', { certification: { boxAt: 1 } }, /^system\.certification\.boxAt = 1/],
     [
       'certification.consolidateOn',
@@ -243,6 +263,13 @@ describe('wrapped capabilities check their results, naming the call', () => {
     expect(() => step({ omega: 0, next: Float64Array.of(0, NaN) })).toThrow(
       /^pair: step\(theta, "e"\)\.next\[1\] = NaN/,
     );
+    // the capabilities get a copy of θ and give back their own: writing into θ, or returning it, is harmless
+    const mine = Float64Array.of(0.5, 0.5);
+    define({ orderGap: (t: Float64Array) => ((t[1] = 9), 0) }).capabilities.orderGap!(mine, 'e');
+    const r = define({ step: (t: Float64Array) => ((t[0] = 7), { omega: 0, next: t }) }).capabilities.step!(mine, 'e');
+    expect(Array.from(mine)).toEqual([0.5, 0.5]);
+    expect(r.next).not.toBe(mine);
+    expect(Array.from(r.next)).toEqual([7, 0.5]);
   });
 
   it('linearization.footprint', () => {
@@ -294,5 +321,10 @@ describe('wrapped capabilities check their results, naming the call', () => {
       /^pair: describe\.answer\(head\)\.confidence = 1\.5: must be a number in \[0, 1\]/,
     );
     expect(d({ facts: () => ({ k: 4, name: 'x' }) }).facts()).toEqual({ k: 4, name: 'x' });
+    // an async describe function gives a Promise, not facts: refused, not read as {}
+    expect(() => d({ facts: async () => ({ k: 3 }) }).facts()).toThrow(
+      /^pair: describe\.facts\(\) = .*must be an object, not a Promise/,
+    );
+    expect(() => d({ summary: async () => ({}) }).summary!(theta, 0.5)).toThrow(/not a Promise/);
   });
 });

@@ -41,6 +41,9 @@ describe('run parameters: one validator, one default', () => {
     expect(resolveRunParams(withSequence, { seed: 3 }).sequence).toBeUndefined();
     expect(resolveRunParams(withSequence, { sequence: null }).sequence).toBeUndefined();
     expect(resolveRunParams(withSequence, { seed: 3, sequence: ['e2'] }).sequence).toEqual(['e2']);
+    // a system whose defaults say sequence: null samples (the run gets no sequence, not null)
+    const sampling = checkRunParams({ ...DEFAULT_RUN, sequence: null }) as RunParams;
+    expect('sequence' in resolveRunParams(sampling)).toBe(false);
   });
 
   it('refuses bad values naming the field and its value; required fields must be present', () => {
