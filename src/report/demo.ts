@@ -179,7 +179,9 @@ export function renderDemoText(r: DemoReport): string {
       ? `Algorithm 1 stops at step ${r.orderGapStop.step}: Ω̂ = ${fixed(r.orderGapStop.windowed, 4)} <= ε = ${s.epsilon}; ` +
         `state (c, u) = (${fixed(r.orderGapStop.c)}, ${fixed(r.orderGapStop.u)})`
       : `Algorithm 1 did not stop on the order-gap (reason: ${r.orderGapStop.reason}) after ${r.orderGapStop.step} steps`,
-    `Fixed budget Tmax = ${s.maxSteps}: ${r.budgetRun.step} steps, state (c, u) = (${fixed(r.budgetRun.c)}, ${fixed(r.budgetRun.u)})`,
+    `Fixed budget Tmax = ${s.maxSteps}: ${r.budgetRun.step} steps` +
+      (r.budgetRun.reason === 'evidence-exhausted' ? ` (the evidence sequence ran out first)` : '') +
+      `, state (c, u) = (${fixed(r.budgetRun.c)}, ${fixed(r.budgetRun.u)})`,
     `Difference (budget − order-gap stop): Δc = ${r.difference.c >= 0 ? '+' : ''}${fixed(r.difference.c)}, ` +
       `Δu = ${r.difference.u >= 0 ? '+' : ''}${fixed(r.difference.u)}, ‖Δθ‖ = ${fixed(r.difference.norm, 4)}` +
       (r.difference.norm > 0 ? ` (${r.budgetRun.step - r.orderGapStop.step} extra step(s) for this change)` : ''),

@@ -246,6 +246,8 @@ function explanationOf(r: RunResult, trajectory: RunRow[], setting: RunSetting):
   if (r.stop.reason === 'evidence-exhausted') return `the evidence ran out: ${r.stop.detail}`;
   if (setting.rule !== undefined)
     return `the budget Tmax = ${setting.maxSteps} ran out before ${setting.rule} stopped (Ω̂ = ${fixed(windowed, 4)})`;
+  if (windowed === null)
+    return `the budget Tmax = ${setting.maxSteps} ran out before the window of w = ${setting.window} order-gaps was full (no Ω̂ yet)`;
   return `the budget Tmax = ${setting.maxSteps} ran out with Ω̂ = ${fixed(windowed, 4)} > ε = ${setting.epsilon}`;
 }
 

@@ -46,6 +46,10 @@ describe('ordergap run (default scenario)', () => {
     expect(capped.stop.explanation).toMatch(
       /^fixed-budget\(budget=10\) reached its own step cap .* before Tmax = 120$/,
     );
+    // a budget shorter than the window: there is no Ω̂ to compare with ε
+    expect((await runReport({ maxSteps: 3 })).stop.explanation).toBe(
+      'the budget Tmax = 3 ran out before the window of w = 4 order-gaps was full (no Ω̂ yet)',
+    );
     await expect(runReport({ coverage: 'stop', schedule: 0.05 })).rejects.toThrow(
       /^--coverage = "stop": runs the loop with Q at every step, so it cannot sit beside --schedule/,
     );
