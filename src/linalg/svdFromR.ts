@@ -41,7 +41,7 @@ import { safeScale } from './shape.js';
  * m·max|r_ij| — a bound on σ_max (‖R‖₂ <= ‖R‖_F <= m·max|r_ij|) and on every row a rotation
  * forms — at or below 2¹⁰⁰⁰, so no rotation overflows. Below that the path is never scaled down
  * (rows of 1e-300 keep every bit next to rows of 1e300); above it the scale costs the smallest
- * entries at most log2(m) + 24 bits, and only for matrices whose entries reach 2¹⁰⁰⁰/m ≈ 1e301/m.
+ * entries at most log2(m) + 25 bits, and only for matrices whose entries reach 2¹⁰⁰⁰/m ≈ 1e301/m.
  */
 function jacobiScale(amax: number, m: number): number {
   const e = Math.ceil(Math.log2(amax) + Math.log2(m));
