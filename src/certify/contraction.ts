@@ -156,7 +156,11 @@ export interface ContractionResult {
   contractive: boolean | null;
   /** A rigorous upper bound on ‖Dg‖₂ over {@link box} (Euclidean norm on W's coordinates), when proved. */
   upperBound: number | null;
-  /** The largest ratio ‖g(x) − g(y)‖/‖x − y‖ the search found: Lip(g) >= it on the search box (floating point). */
+  /**
+   * The largest ratio ‖g(x) − g(y)‖/‖x − y‖ the search found, computed in floating point: Lip(g)
+   * is at least this up to its rounding (a few ulps, by which it can exceed a proved upperBound:
+   * 0.7200000000000021 against 0.7200000000000006 for the closed form's linear block).
+   */
   lowerBound: number;
   /** The box B the proof holds on (W's coordinates, ascending as W lists them), when proved. */
   box: { lo: number[]; hi: number[] } | null;
