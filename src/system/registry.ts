@@ -20,9 +20,15 @@ const registry = new Map<string, { factory: SystemFactory; description: string }
 
 /**
  * Registers a built-in system under `name`.
- * @throws {ArgumentError} the name is taken.
+ * @throws {ArgumentError} a blank or taken name, a description that is not a string, a factory
+ *   that is not a function.
  */
 export function registerSystem(name: string, description: string, factory: SystemFactory): void {
+  if (typeof name !== 'string' || name.trim() === '')
+    throw new ArgumentTypeError('name', name, 'must be a non-empty string');
+  if (typeof description !== 'string') throw new ArgumentTypeError('description', description, 'must be a string');
+  if (typeof factory !== 'function')
+    throw new ArgumentTypeError('factory', factory, 'must be a function (params?) => OperatorSystem');
   if (registry.has(name)) throw new ArgumentError('name', name, 'is already registered');
   registry.set(name, { factory, description });
 }
@@ -34,13 +40,18 @@ export function listSystems(): Array<{ name: string; description: string }> {
 
 /**
  * Builds the built-in system `name`.
- * @throws {ArgumentError} unknown name (the message lists the known ones).
+ * @throws {ArgumentError} unknown name (the message lists the known ones); a factory that returns
+ *   no operator system.
  */
 export function getSystem(name: string, params?: Record<string, unknown>): OperatorSystem {
   const entry = registry.get(name);
   if (!entry)
     throw new ArgumentError('system', name, `is not a built-in system (known: ${[...registry.keys()].join(', ')})`);
-  return entry.factory(params);
+  const system = entry.factory(params);
+  // a factory registered by a user: what it built must be a system (defineSystem's result)
+  if (typeof system !== 'object' || system === null || typeof system.consolidate !== 'function')
+    throw new ArgumentTypeError(`system "${name}": factory()`, system, 'must return an operator system (defineSystem)');
+  return system;
 }
 
 /** The location `file:line:col` of a SyntaxError in `path`, from a real parse (`node --check`). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { PROBABILITY_SUM_TOLERANCE, uniformExcept, validateDistribution } from '../../src/system/distribution.js';
 import { defineSystem } from '../../src/system/define.js';
-import { getSystem, listSystems, loadSystemModule } from '../../src/system/registry.js';
+import { getSystem, listSystems, loadSystemModule, registerSystem } from '../../src/system/registry.js';
 import '../../src/closedForm/system.js';
 
 describe('evidence distribution validation', () => {
@@ -83,6 +83,14 @@ describe('registry and module loading', () => {
     expect(listSystems().map((s) => s.name)).toContain('closed-form');
     expect(getSystem('closed-form').dim).toBe(2);
     expect(() => getSystem('nope')).toThrow(/^system = "nope": is not a built-in system \(known: closed-form/);
+    // what a user registers is checked when registered, and what its factory builds when built
+    const factory = () => null as never;
+    expect(() => registerSystem('', 'x', factory)).toThrow(/^name = "": must be a non-empty string/);
+    expect(() => registerSystem('x', 'x', 42 as never)).toThrow(/^factory = 42: must be a function/);
+    registerSystem('test-null-factory', 'returns nothing', factory);
+    expect(() => getSystem('test-null-factory')).toThrow(
+      /^system "test-null-factory": factory\(\) = null: must return an operator system/,
+    );
   });
   it('loads a user system from a real ES module file', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'ordergap-'));
