@@ -98,7 +98,7 @@ export class EvidenceMemory {
 
   /**
    * Stores one verdict; returns the item's key (the content hash, or `hash` when given).
-   * @throws {ArgumentError} neither content nor a 64-hex hash, empty runId/queryType, a verdict
+   * @throws {ArgumentError} neither content nor a 64-hex hash (or both), empty runId/queryType, a verdict
    *   or outcome outside the allowed values (nothing is stored).
    */
   record(v: {
@@ -112,6 +112,10 @@ export class EvidenceMemory {
   }): string {
     if (typeof v !== 'object' || v === null) throw new ArgumentTypeError('verdict', v, 'must be an object');
     let hash: string;
+    // one key: content and a hash together could name two items (fromJSON would file the entry
+    // under its content's hash, not the key it was saved under)
+    if (v.content !== undefined && v.hash !== undefined)
+      throw new ArgumentError('hash', v.hash, 'give content or hash, not both');
     if (v.content !== undefined) hash = contentHash(v.content);
     else if (typeof v.hash === 'string' && HEX64.test(v.hash)) hash = v.hash;
     else throw new ArgumentError('hash', v.hash, 'give content, or hash as 64 lower-case hex digits');

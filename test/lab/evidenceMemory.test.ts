@@ -92,6 +92,8 @@ describe('evidence memory (Reasoning Graphs)', () => {
     expect(() => m.record({ runId: 'r', queryType: 'q', verdict: 'used', outcome: 'correct' })).toThrow(
       /^hash = undefined/,
     );
+    const both = { content: 'c', hash: contentHash('other'), runId: 'r', queryType: 'q' };
+    expect(() => m.record({ ...both, verdict: 'used', outcome: 'correct' })).toThrow(/give content or hash, not both/);
     expect(() =>
       m.record({ content: 'c', runId: 'r', queryType: 'q', verdict: 'maybe' as never, outcome: 'correct' }),
     ).toThrow(/^verdict = "maybe"/);
