@@ -187,6 +187,7 @@ function prepare(d: AnswerDistribution): PreparedDistribution {
     if (p < 0) throw new ArgumentError(`distribution ${d.name}: ${a}`, p, 'must be >= 0');
     total += p;
   }
+  if (!(total > 0)) throw new ArgumentError('distribution', d.name, 'has probabilities summing to 0');
   const answers = entries.map(([a]) => a);
   const p = entries.map(([, x]) => x / total);
   const ranked = entries.filter(([a]) => a !== EMPTY_ANSWER).sort((x, y) => y[1] - x[1]);

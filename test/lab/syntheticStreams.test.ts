@@ -89,6 +89,10 @@ describe('the synthetic shapes', () => {
     expect(() => numericNearMissDistribution({ ...base, ratio: 0 })).toThrow(/^ratio = 0/);
     expect(() => numericNearMissDistribution({ ...base, maxOffset: 0 })).toThrow(/^maxOffset = 0/);
     expect(() => numericNearMissDistribution({ ...base, correct: 1.5 })).toThrow(/^correct = 1\.5/);
+    // a distribution whose probabilities are all 0 is refused by name, not as a NaN draw
+    expect(() => syntheticAnswers({ name: 'zero', probabilities: { a: 0 } }, { count: 1, seed: 1 })).toThrow(
+      /^distribution = "zero": has probabilities summing to 0/,
+    );
   });
 });
 
