@@ -3,8 +3,9 @@
  * before anything is written, and each file is written under a temporary name and renamed, so a
  * failure leaves no half-written file.
  */
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { writeFileAtomicSync } from '../util/atomicWrite.js';
+import { statOrUndefined } from '../util/destinations.js';
 import { join } from 'node:path';
 import { ArgumentError, ArgumentTypeError, isArgumentError } from '../util/errors.js';
 import { svgToPng, type PngOptions } from './render.js';
@@ -33,22 +34,9 @@ const STEM = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
  */
 export function checkPlotDir(dir: unknown, argument = '--plot'): string {
   if (typeof dir !== 'string' || dir.length === 0) throw new ArgumentTypeError(argument, dir, 'must be a folder path');
-  let isDir: boolean | undefined;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    isDir = undefined;
-  }
-  if (isDir === false) throw new ArgumentError(argument, dir, 'exists and is not a folder');
+  if (statOrUndefined(dir)?.isDirectory() === false)
+    throw new ArgumentError(argument, dir, 'exists and is not a folder');
   return dir;
-}
-
-function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
-  try {
-    return statSync(path);
-  } catch {
-    return undefined;
-  }
 }
 
 /**
@@ -73,13 +61,8 @@ export function writePlotFiles(dir: string, plots: readonly NamedPlot[], options
     if (seen.has(p.name)) throw new ArgumentError(`plots[${i}].name`, p.name, 'is used twice');
     seen.add(p.name);
   });
-  let isDir: boolean | undefined;
-  try {
-    isDir = statSync(dir).isDirectory();
-  } catch {
-    isDir = undefined; // does not exist yet
-  }
-  if (isDir === false) throw new ArgumentError('dir', dir, 'exists and is not a folder');
+  // a folder, or nothing yet (it is created below)
+  if (statOrUndefined(dir)?.isDirectory() === false) throw new ArgumentError('dir', dir, 'exists and is not a folder');
   const rendered = plots.map((p, i) => {
     if (typeof p.svg !== 'string') throw new ArgumentTypeError(`plots[${i}].svg`, p.svg, 'must be an SVG string');
     return { ...p, image: svgToPng(p.svg, options) };

@@ -224,29 +224,30 @@ function checkLipschitz(v: unknown): Readonly<Record<string, LipschitzDeclaratio
  */
 function checkBox(name: string, v: unknown): StateBox {
   const o = plainObject(name, v);
-  const at: Record<'lower' | 'upper', (k: number) => number> = { lower: () => NaN, upper: () => NaN };
-  let n = 1;
-  for (const side of ['lower', 'upper'] as const) {
+  // each end as its list of finite numbers (a number stands for every coordinate)
+  const ends = (['lower', 'upper'] as const).map((side) => {
     const b = o[side];
-    if (typeof b === 'number') {
-      if (!Number.isFinite(b)) throw new ArgumentError(`${name}.${side}`, b, 'must be finite');
-      at[side] = () => b;
-      continue;
-    }
-    if (!(typeof b === 'object' && b !== null && 'length' in b))
+    if (typeof b !== 'number' && !(typeof b === 'object' && b !== null && 'length' in b))
       throw new ArgumentTypeError(`${name}.${side}`, b, 'must be a number or an array of numbers');
-    const arr = b as ArrayLike<unknown>;
-    if (side === 'upper' && typeof o['lower'] !== 'number' && arr.length !== n)
-      throw new ArgumentError(`${name}.upper`, b, `must have the length of lower (${n})`);
-    n = arr.length;
-    for (let k = 0; k < arr.length; k++)
-      if (typeof arr[k] !== 'number' || !Number.isFinite(arr[k]))
-        throw new ArgumentError(`${name}.${side}[${k}]`, arr[k], 'must be a finite number');
-    at[side] = (k) => arr[k] as number;
+    const list = typeof b === 'number' ? [b] : Array.from(b as ArrayLike<unknown>);
+    list.forEach((x, k) => {
+      if (typeof x !== 'number' || !Number.isFinite(x))
+        throw new ArgumentError(
+          typeof b === 'number' ? `${name}.${side}` : `${name}.${side}[${k}]`,
+          x,
+          'must be a finite number',
+        );
+    });
+    return { list: list as number[], scalar: typeof b === 'number' };
+  });
+  const [lo, hi] = ends as [(typeof ends)[number], (typeof ends)[number]];
+  if (!lo.scalar && !hi.scalar && lo.list.length !== hi.list.length)
+    throw new ArgumentError(`${name}.upper`, o['upper'], `must have the length of lower (${lo.list.length})`);
+  const n = Math.max(lo.list.length, hi.list.length);
+  for (let k = 0; k < n; k++) {
+    const [l, h] = [lo.list[lo.scalar ? 0 : k]!, hi.list[hi.scalar ? 0 : k]!];
+    if (!(l <= h)) throw new ArgumentError(`${name}.lower`, l, `must be <= upper (${h}) at coordinate ${k}`);
   }
-  for (let k = 0; k < n; k++)
-    if (!(at.lower(k) <= at.upper(k)))
-      throw new ArgumentError(`${name}.lower`, at.lower(k), `must be <= upper (${at.upper(k)}) at coordinate ${k}`);
   return o as unknown as StateBox;
 }
 

@@ -32,7 +32,8 @@ export interface Destination {
 
 const checked = new Map<string, string>();
 
-function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
+/** The file system's entry at `path` (links followed), or undefined when there is none. */
+export function statOrUndefined(path: string): ReturnType<typeof statSync> | undefined {
   try {
     return statSync(path);
   } catch {
